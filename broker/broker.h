@@ -1,0 +1,70 @@
+/*
+ * broker.h — filter, rank and place: the performance function of seed 002 (eq. 2) over the
+ * nodes that pass the job's requirements, and the placement of the job's ranks.
+ */
+#ifndef GS_BROKER_H
+#define GS_BROKER_H
+
+#include <stdio.h>
+
+#include "job.h"
+#include "site.h"
+
+/* One node's terms in the ranking (DESIGN section 4). */
+struct gs_ranked {
+	size_t node;		/* index into gs_sites.nodes */
+	double cs;		/* CPU clock x usable cores */
+	double cl;		/* 1 + load1 / cores (1 without metrics) */
+	double b;		/* bandwidth to the master, Mbit/s */
+	double pf_cpu;		/* w1 * (CS/CL) / sum(CS/CL) */
+	double pf_bw;		/* w2 * B / sum(B) */
+	double pf;		/* pf_cpu + pf_bw */
+	double pr;		/* PF normalised over the selected nodes; 0 when not selected */
+	int selected;		/* 1 when the placement uses this node */
+	char *filtered;		/* the requirement clause that failed, or NULL */
+};
+
+struct gs_ranking {
+	struct gs_ranked *nodes;	/* passing nodes in decreasing PF (ties: site file order),
+					   then the filtered ones in site file order */
+	size_t n;
+	size_t npassing;
+};
+
+/*
+ * Rank the nodes of sites for job (metrics already applied to the nodes, or not).
+ * Returns 0, or -1 with err (e.g. a requirements expression that does not parse, naming the
+ * job file's line and column).
+ */
+int broker_rank(const struct gs_sites *sites, const struct gs_job *job,
+    struct gs_ranking *out, struct gs_error *err);
+void broker_ranking_free(struct gs_ranking *r);
+
+/* One MPI rank of the placement. */
+struct gs_rank_place {
+	size_t node;		/* index into gs_sites.nodes */
+	double pf;
+	double pr;		/* performance ratio given to the runtime (0 for the master) */
+};
+
+struct gs_placement {
+	struct gs_rank_place *ranks;	/* rank 0 is the master */
+	int nranks;
+};
+
+/*
+ * Place nranks ranks: rank 0 on the master host (the site file's master, else the best
+ * node), workers over the selected nodes in decreasing PF, spreading over nodes before
+ * filling their slots. Marks ranking->nodes[i].selected and sets pr. Returns 0, or -1 with
+ * err when fewer slots than ranks pass the requirements.
+ */
+int broker_place(const struct gs_sites *sites, struct gs_ranking *ranking, int nranks,
+    struct gs_placement *out, struct gs_error *err);
+void broker_placement_free(struct gs_placement *p);
+
+/* Hydra hostfile: "host:n" lines in rank order (consecutive ranks on a host grouped). */
+int broker_write_hostfile(const struct gs_sites *sites, const struct gs_placement *p, FILE *f);
+/* Rank map: "rank node site pf pr cpu_mhz" lines, as read by libgrt (grt.h). */
+int broker_write_rankmap(const struct gs_sites *sites, const struct gs_placement *p, FILE *f);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * job.h — job files (gridsubmit-sites(5), DESIGN section 3b): what to run, where, and how
+ * the runtime balances it.
+ */
+#ifndef GS_JOB_H
+#define GS_JOB_H
+
+#include <stddef.h>
+
+#include "site.h"
+
+struct gs_kv {
+	char *key;
+	char *value;
+};
+
+struct gs_job {
+	char *path;		/* the job file */
+	char *name;		/* default: the file name without .yaml */
+	char *program;		/* absolute path (relative ones resolved against the job file) */
+	char **args;
+	size_t nargs;
+	int ranks;		/* MPI processes, the master included (>= 1) */
+	int min_ranks;		/* accept fewer (down to this) when not enough nodes; = ranks */
+	char **sites;		/* only these sites; NULL/0 = all */
+	size_t nsites;
+	char *requirements;	/* expression text, or NULL */
+	double w1, w2;		/* rank_weights cpu, bandwidth; w1 + w2 = 1 (default 1, 0) */
+	/* runtime: scheme and its parameters, passed to every rank as GRT_<KEY> */
+	struct gs_kv *runtime;
+	size_t nruntime;
+	struct gs_kv *env;	/* environment for the program */
+	size_t nenv;
+	char **stage_in;	/* files relative to the job file */
+	size_t nstage_in;
+	char **stage_out;
+	size_t nstage_out;
+	struct gs_loc loc;
+};
+
+/* Load a job file; errors as in sites_load_file(). */
+int job_load_file(const char *path, struct gs_job *out, struct gs_error *err);
+int job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *out,
+    struct gs_error *err);
+void job_free(struct gs_job *job);
+
+/* The runtime parameter key's value, or NULL. */
+const char *job_runtime_get(const struct gs_job *job, const char *key);
+/* Set (or replace) a runtime parameter, e.g. from --scheme. */
+void job_runtime_set(struct gs_job *job, const char *key, const char *value);
+
+#endif

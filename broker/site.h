@@ -1,0 +1,95 @@
+/*
+ * site.h — the node model of the broker: site files (gridsubmit-sites(5), DESIGN section 3)
+ * loaded into sites and nodes, host ranges expanded, defaults merged.
+ */
+#ifndef GS_SITE_H
+#define GS_SITE_H
+
+#include <stddef.h>
+
+/* Where something was read: for "file:line:col: message" errors. */
+struct gs_loc {
+	const char *file;	/* points to the owning model's path */
+	int line;		/* 1-based */
+	int col;		/* 1-based */
+};
+
+/* An error with its location, already formatted as "file:line:col: message". */
+struct gs_error {
+	char msg[1024];
+};
+
+struct gs_emulate {
+	double cpu_scale;	/* 0 < cpu_scale <= 1: CPU quota of the testbed node; 1 = none */
+	double load;		/* mean background CPU-bound jobs (seed 001, 5.2); 0 = none */
+	double load_interval;	/* mean seconds between load arrivals (exponential) */
+};
+
+struct gs_ssh {
+	char *user;		/* NULL: the local user */
+	int port;		/* 22 */
+	char *host_key;		/* "strict" (default) or "accept-new" */
+	char *identity;		/* private key file, or NULL */
+};
+
+struct gs_node {
+	char *host;		/* one expanded host name */
+	int site;		/* index into gs_sites.sites */
+	double cpu_mhz;		/* CPU clock (MHz) */
+	int cores;		/* usable cores */
+	int slots;		/* ranks that may run here (default: cores) */
+	double mem_mb;
+	char *arch;		/* "x86_64", ... or NULL */
+	struct gs_ssh ssh;
+	char *monitor;		/* metrics URL with {host} expanded, or NULL */
+	struct gs_emulate emulate;
+	struct gs_loc loc;	/* where the node (or its host range) was defined */
+
+	/* live metrics (metrics.h); site-file values stay in the fields above */
+	int have_metrics;	/* 1 when the monitor answered */
+	double load1;		/* node_load1 */
+	int live_cores;		/* distinct CPUs seen, 0 if unknown */
+	double live_mhz;	/* CPU frequency, 0 if unknown */
+	char *stale;		/* why metrics could not be read, or NULL */
+};
+
+struct gs_site {
+	char *name;
+	double bandwidth_mbps;	/* link to the master */
+	double latency_ms;
+	struct gs_loc loc;
+};
+
+struct gs_sites {
+	char *path;		/* the file (or "<embedded>/sites/localhost.yaml") */
+	char *master;		/* host of rank 0; NULL: the submitting host */
+	struct gs_site *sites;
+	size_t nsites;
+	struct gs_node *nodes;
+	size_t nnodes;
+};
+
+/*
+ * Load a site file. Returns 0, or -1 with err filled ("file:line:col: message", the
+ * message saying what was expected and, for an unknown key, the nearest known one).
+ * Rejects: input over 1 MiB, non-UTF-8 or binary input, anchors and aliases, nesting deeper
+ * than 64, duplicate keys, duplicate hosts, wrong scalar types.
+ */
+int sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err);
+/* The same from memory; name is used in error messages. */
+int sites_load_buffer(const char *name, const char *buf, size_t len, struct gs_sites *out,
+    struct gs_error *err);
+/* The embedded default, sites/localhost.yaml as built into the program. */
+int sites_load_default(struct gs_sites *out, struct gs_error *err);
+void sites_free(struct gs_sites *s);
+
+/*
+ * Expand a host range ("lz0[1-4]", "n[001-128]", "a[1,3,5-7]b") into names. Returns the
+ * count (>= 1) and an allocated array in *out, or -1 with a message in why.
+ */
+int hostrange_expand(const char *pattern, char ***out, char *why, size_t whylen);
+
+/* 1 when name is a valid host name: [A-Za-z0-9.-], no leading '-', labels <= 63, <= 253. */
+int host_name_valid(const char *name);
+
+#endif

@@ -1,0 +1,141 @@
+/*
+ * grt.h — libgrt, the embedded load-balancing runtime of gridsubmit.
+ *
+ * A master-worker loop over MPI. The application has N units per round; the master (rank 0)
+ * hands out chunks [start, start+count) chosen by a scheme (scheme.h, doc/schemes.md), with
+ * an optional input payload the master packs, and gets back a result payload it merges.
+ * Iterative applications run several rounds: round j+1 starts only when every result of
+ * round j is merged. The master writes the event stream (events.jsonl, DESIGN section 6).
+ *
+ * Failures (MPICH 4.0 has no usable ULFM): the master gives every chunk a deadline and uses
+ * only non-blocking receives; a worker that died or went silent is declared failed, its
+ * outstanding units are requeued to the others, and the run still ends with every unit
+ * merged exactly once. After a failure MPI_Finalize would hang, so end the program with
+ * grt_end(), which finalizes only when that is safe.
+ *
+ * The library never exits the process and never prints: it returns GRT_E* codes, and
+ * grt_strerror() turns them into text.
+ *
+ * Typical program:
+ *	MPI_Init(&argc, &argv);
+ *	struct grt_config cfg;
+ *	grt_config_from_env(&cfg);		// GRT_SCHEME, GRT_K, ... (set by gridsubmit)
+ *	struct grt_app app = { .units = n, .rounds = 1, .compute = f, .merge = g, .ctx = &st };
+ *	struct grt_report rep;
+ *	int rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep);
+ *	if (rc == GRT_OK && rep.is_master) check_and_write_result(&st);
+ *	return grt_end(rc);
+ */
+#ifndef GRT_H
+#define GRT_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scheme.h"
+
+/* Error codes: 0 or negative. */
+#define GRT_OK		0
+#define GRT_EINVAL	(-1)	/* a bad parameter, or a bad GRT_* environment value */
+#define GRT_ENOMEM	(-2)	/* out of memory */
+#define GRT_EMPI	(-3)	/* an MPI call failed */
+#define GRT_EIO		(-4)	/* the event file cannot be written */
+#define GRT_EAPP	(-5)	/* an application callback returned non-zero */
+#define GRT_ENOWORKERS	(-6)	/* every worker failed or was dropped with units left */
+#define GRT_EPROTO	(-7)	/* a malformed message between master and worker */
+
+const char *grt_strerror(int code);
+
+/* A growable byte buffer for payloads. */
+typedef struct grt_buf {
+	unsigned char *data;
+	size_t len;
+	size_t cap;
+} grt_buf;
+
+int grt_buf_reserve(grt_buf *b, size_t cap);	/* cap at least this many bytes */
+int grt_buf_append(grt_buf *b, const void *p, size_t n);
+void grt_buf_free(grt_buf *b);
+
+struct grt_app {
+	int64_t units;		/* N >= 0 units per round */
+	int rounds;		/* >= 1 */
+	void *ctx;		/* passed to every callback */
+
+	/*
+	 * Compute units [start, start+count) of a round, on a worker. in/inlen is the chunk's
+	 * input payload (empty without pack). Append the result payload to out (it may stay
+	 * empty). Returns 0, or non-zero to fail the run with GRT_EAPP.
+	 */
+	int (*compute)(void *ctx, int round, int64_t start, int64_t count,
+	    const void *in, size_t inlen, grt_buf *out);
+
+	/* Master, optional: the input payload of a chunk, appended to in. */
+	int (*pack)(void *ctx, int round, int64_t start, int64_t count, grt_buf *in);
+
+	/*
+	 * Master, optional: take a chunk's result. Called once for every unit range: a
+	 * duplicate result (a chunk requeued after a deadline whose first worker answered
+	 * late) is dropped before it gets here.
+	 */
+	int (*merge)(void *ctx, int round, int64_t start, int64_t count,
+	    const void *res, size_t reslen);
+
+	/* Master, optional: every result of round has been merged. */
+	int (*round_done)(void *ctx, int round);
+};
+
+struct grt_config {
+	struct grt_sched_conf sched;	/* scheme and its parameters */
+	int swr_auto;			/* pwd: measure SWR from 5 sampled units (seed 002, eq. 3) */
+	double deadline;		/* seconds a chunk may take before its worker is failed */
+	double deadline_factor;		/* ... or this many times the expected time, if longer */
+	const char *events_path;	/* events.jsonl to append to; NULL: no events */
+	const char *job_id;		/* for the start event */
+	const char *rankmap_path;	/* rank -> node, site, pf, pr, cpu_mhz (see rankmap below) */
+	int events_chunks;		/* 1: a "chunk" event per chunk (default); 0: rounds only */
+	int master_computes;		/* 1: rank 0 computes chunks too, between messages */
+	double *pr_storage;		/* owned: per-worker PR read from the rank map */
+	double *cpu_storage;		/* owned: per-worker CPU clock read from the rank map */
+};
+
+/*
+ * Defaults overridden by the environment gridsubmit sets for every rank:
+ *   GRT_SCHEME   scheme name (default gss)        GRT_K        css chunk size (default 1)
+ *   GRT_ALPHA    ngss percent (default 30)         GRT_SWR      pwd ratio 0..1 or "auto"
+ *   GRT_DEADLINE seconds per chunk (default 60)    GRT_EVENTS   events.jsonl path
+ *   GRT_JOB      job id                            GRT_RANKMAP  rank map file
+ *   GRT_EVENTS_CHUNKS 0|1                          GRT_MASTER_COMPUTES 0|1
+ * The rank map has one line per rank: "rank node site pf pr cpu_mhz" (whitespace separated,
+ * '#' comments); the master reads it for PR (pwd), CPU clocks (wstatic, ngss, angss) and the
+ * start event. Returns GRT_OK or GRT_EINVAL (with the reason in *why, when why is not NULL).
+ */
+int grt_config_from_env(struct grt_config *cfg, const char **why);
+void grt_config_free(struct grt_config *cfg);
+
+struct grt_report {
+	int is_master;		/* 1 on rank 0 */
+	int rank;
+	double makespan;	/* master: seconds from start to the last merge */
+	int failed_ranks;	/* master: workers declared failed */
+	int dropped_ranks;	/* master: workers dropped by the scheme */
+	int64_t requeued;	/* master: units requeued after failures */
+	int64_t units_done;	/* this rank: units computed (master: units merged) */
+};
+
+/*
+ * Run the application over comm (rank 0 is the master). Collective over comm; returns on
+ * every rank. With fewer than 2 ranks the master computes everything itself.
+ */
+int grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
+    struct grt_report *report);
+
+/*
+ * End the program: MPI_Finalize when it is safe (no failure was seen), otherwise flush and
+ * skip it (MPICH 4.0 hangs in MPI_Finalize after a failure). Returns the exit status for
+ * main(): 0 when rc is GRT_OK, 1 otherwise.
+ */
+int grt_end(int rc);
+
+#endif

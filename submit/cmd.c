@@ -1,0 +1,113 @@
+/* cmd.c — option parsing, help and usage errors shared by the sub-commands. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "suggest.h"
+
+void
+cmd_print_help(const struct cmd_entry *cmd, FILE *f)
+{
+	fprintf(f, "usage: gridsubmit %s %s\n\n%s\n", cmd->name, cmd->args, cmd->summary);
+	if (cmd->help != NULL && *cmd->help != '\0')
+		fprintf(f, "\noptions:\n%s", cmd->help);
+	fprintf(f, "  -h, --help            show this help\n");
+}
+
+void
+cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gridsubmit %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: gridsubmit %s %s\n", cmd->name, cmd->args);
+	exit(EXIT_USAGE);
+}
+
+/* The unknown option's closest long name, for the "did you mean" of a usage error. */
+static void
+cmd_bad_option(const struct cmd_entry *cmd, const char *arg, const struct option *longopts)
+{
+	const char *names[128];
+	const char *guess;
+	char word[64];
+	size_t n = 0;
+
+	snprintf(word, sizeof word, "%s", arg);
+	word[strcspn(word, "=")] = '\0';
+	for (; longopts != NULL && longopts->name != NULL && n < 126; longopts++)
+		names[n++] = longopts->name;
+	names[n++] = "help";
+	names[n] = NULL;
+	guess = strncmp(word, "--", 2) == 0 ? suggest_closest(word + 2, names) : NULL;
+	if (guess != NULL)
+		cmd_usage_error(cmd, "unknown option '%s' (did you mean '--%s'?)", word, guess);
+	cmd_usage_error(cmd, "unknown option '%s'", word);
+}
+
+int
+cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+    const struct cmd_entry *cmd)
+{
+	static const struct option none[] = { { NULL, 0, NULL, 0 } };
+	struct option all[128];
+	char shorts[128];
+	size_t n = 0;
+	int c;
+
+	for (; longopts != NULL && longopts[n].name != NULL && n < 126; n++)
+		all[n] = longopts[n];
+	all[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	all[n] = none[0];
+	snprintf(shorts, sizeof shorts, ":%sh", shortopts);
+
+	c = getopt_long(argc, argv, shorts, all, NULL);
+	switch (c) {
+	case 'h':
+		cmd_print_help(cmd, stdout);
+		exit(EXIT_OK);
+	case '?':
+		if (optopt != 0)
+			cmd_usage_error(cmd, "unknown option '-%c'", optopt);
+		cmd_bad_option(cmd, argv[optind - 1], longopts);
+		break;
+	case ':':
+		cmd_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+	}
+	return c;
+}
+
+long long
+cmd_parse_int(const struct cmd_entry *cmd, const char *opt, const char *s, long long min,
+    long long max)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < min || v > max)
+		cmd_usage_error(cmd, "%s: '%s' is not a whole number from %lld to %lld", opt, s,
+		    min, max);
+	return v;
+}
+
+double
+cmd_parse_double(const struct cmd_entry *cmd, const char *opt, const char *s, double min,
+    double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(v) || v < min || v > max)
+		cmd_usage_error(cmd, "%s: '%s' is not a number from %g to %g", opt, s, min, max);
+	return v;
+}

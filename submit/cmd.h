@@ -1,0 +1,53 @@
+/*
+ * cmd.h — the sub-command table of gridsubmit and the helpers every cmd-*.c uses.
+ * Each cmd-NAME.c defines one `const struct cmd_entry cmd_NAME_entry` and main.c lists it.
+ */
+#ifndef GS_CMD_H
+#define GS_CMD_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+/* Exit codes, documented in README.md and gridsubmit(1). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAILED = 1,	/* the job or the action failed */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_INPUT = 3,		/* a site, job or event file is invalid */
+	EXIT_NOPLACE = 4,	/* no placement: too few nodes pass the requirements */
+	EXIT_LAUNCH = 5,	/* launch failed: mpiexec, ssh, preflight, staging */
+	EXIT_CANCELLED = 6,	/* the job was cancelled */
+};
+
+struct cmd_entry {
+	const char *name;
+	const char *args;	/* synopsis after the name: "JOB.yaml [--sites F]" */
+	const char *summary;	/* one line for gridsubmit --help */
+	const char *help;	/* the options, one per line, for gridsubmit help NAME */
+	int (*exec)(int argc, char **argv);	/* argv[0] is the command name */
+};
+
+extern const struct cmd_entry *const cmd_table[];
+
+/* Print the command's help (synopsis, summary, options) to f. */
+void cmd_print_help(const struct cmd_entry *cmd, FILE *f);
+
+/*
+ * getopt_long for a command, with "--help"/"-h" handled (help to stdout, exit 0) and
+ * errors turned into a usage message that names the closest valid option (exit 2).
+ * Returns like getopt_long: the option's value, or -1 at the end of options.
+ */
+int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+    const struct cmd_entry *cmd);
+
+/* "gridsubmit CMD: message" + "usage: ..." on stderr, then exit(EXIT_USAGE). */
+void cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Strict number parsing of option values (usage error naming the option when bad). */
+long long cmd_parse_int(const struct cmd_entry *cmd, const char *opt, const char *s,
+    long long min, long long max);
+double cmd_parse_double(const struct cmd_entry *cmd, const char *opt, const char *s,
+    double min, double max);
+
+#endif

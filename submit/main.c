@@ -1,0 +1,103 @@
+/*
+ * main.c — gridsubmit: submit MPI jobs over several sites, balance them with libgrt and
+ * follow them live. Dispatches to the sub-commands of cmd_table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "suggest.h"
+
+extern const struct cmd_entry cmd_run_entry;
+
+/* In the order gridsubmit --help lists them. */
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_run_entry,
+	NULL
+};
+
+static void
+main_usage(FILE *f)
+{
+	const struct cmd_entry *const *c;
+
+	fprintf(f, "usage: gridsubmit [--version] [--help] COMMAND [ARGS]\n\n"
+	    "Submit one MPI job across the nodes of several sites, balance its load, follow it.\n\n"
+	    "commands:\n");
+	for (c = cmd_table; *c != NULL; c++)
+		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
+	fprintf(f, "  %-10s %s\n", "help", "show the help of a command");
+	fprintf(f, "\n'gridsubmit help COMMAND' or 'gridsubmit COMMAND --help' for details;\n"
+	    "man gridsubmit(1) and gridsubmit-sites(5) for the files.\n");
+}
+
+static const struct cmd_entry *
+main_find(const char *name)
+{
+	const struct cmd_entry *const *c;
+
+	for (c = cmd_table; *c != NULL; c++)
+		if (strcmp((*c)->name, name) == 0)
+			return *c;
+	return NULL;
+}
+
+static void
+main_unknown(const char *name)
+{
+	const char *names[64];
+	const char *guess;
+	size_t n = 0;
+	const struct cmd_entry *const *c;
+
+	for (c = cmd_table; *c != NULL && n < 62; c++)
+		names[n++] = (*c)->name;
+	names[n++] = "help";
+	names[n] = NULL;
+	guess = suggest_closest(name, names);
+	if (guess != NULL)
+		fprintf(stderr, "gridsubmit: unknown command '%s' (did you mean '%s'?)\n", name, guess);
+	else
+		fprintf(stderr, "gridsubmit: unknown command '%s'\n", name);
+	fprintf(stderr, "see 'gridsubmit --help'\n");
+	exit(EXIT_USAGE);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct cmd_entry *cmd;
+
+	log_progname = "gridsubmit";
+	if (argc < 2) {
+		main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		main_usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("gridsubmit %s\n", GS_VERSION);
+		return EXIT_OK;
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "gridsubmit: unknown option '%s'\nsee 'gridsubmit --help'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		if (argc < 3) {
+			main_usage(stdout);
+			return EXIT_OK;
+		}
+		if ((cmd = main_find(argv[2])) == NULL)
+			main_unknown(argv[2]);
+		cmd_print_help(cmd, stdout);
+		return EXIT_OK;
+	}
+	if ((cmd = main_find(argv[1])) == NULL)
+		main_unknown(argv[1]);
+	return cmd->exec(argc - 1, argv + 1);
+}

@@ -1,0 +1,71 @@
+# tests/lib.sh — sourced by the shell tests. Prints the lines tests/run-tests.sh counts:
+# "ok - name", "not ok - name" (with "#" diagnostics), "skip - name: reason".
+# Every test gets a private temporary directory $T (removed on exit) and a private job
+# store (GRIDSUBMIT_HOME=$T/home), so tests never touch the user's jobs.
+
+BUILD=${BUILD:-build}
+GS=${GS:-$BUILD/gridsubmit}
+MPIEXEC=${MPIEXEC:-mpiexec}
+SRC=$(pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/gs-test.XXXXXX") || exit 1
+export GRIDSUBMIT_HOME="$T/home"
+export NO_COLOR=1
+t_cleanups=""
+t_cleanup() {
+	for c in $t_cleanups; do eval "$c" >/dev/null 2>&1; done
+	rm -rf "$T"
+}
+trap t_cleanup EXIT
+trap 'exit 130' INT TERM
+
+# at_exit 'command': run at cleanup (before $T goes)
+at_exit() { t_cleanups="$1 $t_cleanups"; }
+
+pass() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; }
+skip() { echo "skip - $1: $2"; }
+
+# check NAME COMMAND...: pass when COMMAND exits 0
+check() {
+	name=$1
+	shift
+	if "$@" > "$T/.check.out" 2>&1; then
+		pass "$name"
+	else
+		fail "$name"
+		echo "#   command: $*"
+		sed -e 's/^/#   /' "$T/.check.out" | tail -n 30
+	fi
+}
+
+# check_eq NAME GOT WANT
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1"
+		printf '#   got:  %s\n#   want: %s\n' "$2" "$3"
+	fi
+}
+
+# check_match NAME TEXT EXTENDED-REGEX
+check_match() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		pass "$1"
+	else
+		fail "$1"
+		printf '#   text: %s\n#   does not match: %s\n' "$2" "$3" | head -n 40
+	fi
+}
+
+# run_gs ARGS...: run gridsubmit, leaving stdout in $out, stderr in $err, status in $rc
+run_gs() {
+	"$GS" "$@" > "$T/.out" 2> "$T/.err"
+	rc=$?
+	out=$(cat "$T/.out")
+	err=$(cat "$T/.err")
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || { skip "$1" "needs root (network namespaces)"; return 1; }
+}
