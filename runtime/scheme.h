@@ -60,7 +60,7 @@ int grt_scheme_is_rounds(enum grt_scheme scheme);
 
 /*
  * A scheme for n >= 0 units over nworkers >= 1 workers; conf is copied (pr and cpu too).
- * Returns NULL and sets *err (a GRT_E* code of grt.h) when a parameter is out of range.
+ * Returns NULL and sets *err (a GRT_E* code of grt-error.h) when a parameter is out of range.
  */
 grt_sched *grt_sched_new(const struct grt_sched_conf *conf, int nworkers, int64_t n, int *err);
 void grt_sched_free(grt_sched *s);

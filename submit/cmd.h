@@ -28,6 +28,7 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry *const cmd_table[];
+extern const struct cmd_entry cmd_run_entry;
 
 /* Print the command's help (synopsis, summary, options) to f. */
 void cmd_print_help(const struct cmd_entry *cmd, FILE *f);
