@@ -40,9 +40,15 @@ int broker_rank(const struct gs_sites *sites, const struct gs_job *job,
     struct gs_ranking *out, struct gs_error *err);
 void broker_ranking_free(struct gs_ranking *r);
 
+/*
+ * The node of a master-only rank 0: the site file's master host is not one of its nodes;
+ * rank 0 then runs on gs_sites.master (doc/broker.md, "Placement").
+ */
+#define BROKER_NODE_NONE	((size_t)-1)
+
 /* One MPI rank of the placement. */
 struct gs_rank_place {
-	size_t node;		/* index into gs_sites.nodes */
+	size_t node;		/* index into gs_sites.nodes, or BROKER_NODE_NONE */
 	double pf;
 	double pr;		/* performance ratio given to the runtime (0 for the master) */
 };
@@ -61,6 +67,12 @@ struct gs_placement {
 int broker_place(const struct gs_sites *sites, struct gs_ranking *ranking, int nranks,
     struct gs_placement *out, struct gs_error *err);
 void broker_placement_free(struct gs_placement *p);
+
+/*
+ * The most ranks broker_place() can place for this ranking (rank 0 included): the slots of
+ * the passing nodes, plus rank 0 when the master is not one of them. For a job's min_ranks.
+ */
+int broker_capacity(const struct gs_sites *sites, const struct gs_ranking *ranking);
 
 /* Hydra hostfile: "host:n" lines in rank order (consecutive ranks on a host grouped). */
 int broker_write_hostfile(const struct gs_sites *sites, const struct gs_placement *p, FILE *f);

@@ -36,6 +36,12 @@ struct gs_job {
 	char **stage_out;
 	size_t nstage_out;
 	struct gs_loc loc;
+	/*
+	 * Where the requirements text starts (its first character; after the quote of a quoted
+	 * string), so that an expression error can name file:line:col+offset. line 0: no
+	 * requirements, or a block scalar (| or >) whose offsets do not map to columns.
+	 */
+	struct gs_loc requirements_loc;
 };
 
 /* Load a job file; errors as in sites_load_file(). */

@@ -88,6 +88,8 @@ void sites_free(struct gs_sites *s);
  * count (>= 1) and an allocated array in *out, or -1 with a message in why.
  */
 int hostrange_expand(const char *pattern, char ***out, char *why, size_t whylen);
+/* Free what hostrange_expand() returned (n names and the array). */
+void hostrange_free(char **names, int n);
 
 /* 1 when name is a valid host name: [A-Za-z0-9.-], no leading '-', labels <= 63, <= 253. */
 int host_name_valid(const char *name);

@@ -86,8 +86,6 @@ struct grt_config {
 	const char *rankmap_path;	/* rank -> node, site, pf, pr, cpu_mhz (see rankmap below) */
 	int events_chunks;		/* 1: a "chunk" event per chunk (default); 0: rounds only */
 	int master_computes;		/* 1: rank 0 computes chunks too, between messages */
-	double *pr_storage;		/* owned: per-worker PR read from the rank map */
-	double *cpu_storage;		/* owned: per-worker CPU clock read from the rank map */
 };
 
 /*
@@ -98,11 +96,11 @@ struct grt_config {
  *   GRT_JOB      job id                            GRT_RANKMAP  rank map file
  *   GRT_EVENTS_CHUNKS 0|1                          GRT_MASTER_COMPUTES 0|1
  * The rank map has one line per rank: "rank node site pf pr cpu_mhz" (whitespace separated,
- * '#' comments); the master reads it for PR (pwd), CPU clocks (wstatic, ngss, angss) and the
- * start event. Returns GRT_OK or GRT_EINVAL (with the reason in *why, when why is not NULL).
+ * '#' comments); only the master reads it, for PR (pwd), CPU clocks (wstatic, ngss, angss)
+ * and the start event. Returns GRT_OK or GRT_EINVAL with the variable's name in *why (when
+ * why is not NULL). The strings in cfg point into the environment.
  */
 int grt_config_from_env(struct grt_config *cfg, const char **why);
-void grt_config_free(struct grt_config *cfg);
 
 struct grt_report {
 	int is_master;		/* 1 on rank 0 */
@@ -112,6 +110,8 @@ struct grt_report {
 	int dropped_ranks;	/* master: workers dropped by the scheme */
 	int64_t requeued;	/* master: units requeued after failures */
 	int64_t units_done;	/* this rank: units computed (master: units merged) */
+	double swr;		/* master, pwd: the static workload ratio used */
+	int events_lost;	/* master: the event file could not be written completely */
 };
 
 /*

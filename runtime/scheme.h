@@ -85,9 +85,18 @@ void grt_sched_feedback(grt_sched *s, int w, const struct grt_chunk *c, double t
 
 /*
  * Worker w is gone (failed, or dropped by the master): the scheme stops counting it in P.
- * Its outstanding units are the master's to requeue.
+ * Its outstanding units are the master's to requeue. A chunk the scheme had reserved for w
+ * and not yet handed out (static, wstatic, the first phase of ngss/angss/pwd, a rounds
+ * scheme's chunk) goes, whole, to the next worker that asks, even one that was already
+ * told 0 this round: while grt_sched_remaining() > 0, ask the idle workers again.
  */
 void grt_sched_remove_worker(grt_sched *s, int w);
+
+/*
+ * Worker w, removed after a missed deadline, answered after all: it counts in P again and
+ * takes chunks from the pool (a reserved first chunk it lost stays with whoever got it).
+ */
+void grt_sched_add_worker(grt_sched *s, int w);
 
 /*
  * 1 when the scheme itself decided, at the start of this round, that worker w cannot be
@@ -97,6 +106,12 @@ int grt_sched_dropped(const grt_sched *s, int w, double *share);
 
 /* Units of [0, n) not yet handed out this round. */
 int64_t grt_sched_remaining(const grt_sched *s);
+
+/* 1 while worker w still counts in P: neither removed nor dropped by the scheme. */
+int grt_sched_active(const grt_sched *s, int w);
+
+/* ngss, angss: the alpha (percent of N placed by weight) of the current round. */
+double grt_sched_alpha(const grt_sched *s);
 
 /* The static workload ratio of seed 002, eq. 3: min/max of the sampled units' times. */
 double grt_swr_from_samples(const double *t, int n);

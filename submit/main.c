@@ -11,10 +11,18 @@
 #include "suggest.h"
 
 extern const struct cmd_entry cmd_run_entry;
+extern const struct cmd_entry cmd_schedule_entry;
+extern const struct cmd_entry cmd_sites_entry;
+extern const struct cmd_entry cmd_rank_entry;
+extern const struct cmd_entry cmd_top_entry;
 
 /* In the order gridsubmit --help lists them. */
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry,
+	&cmd_schedule_entry,
+	&cmd_sites_entry,
+	&cmd_rank_entry,
+	&cmd_top_entry,
 	NULL
 };
 

@@ -12,14 +12,19 @@ export GRIDSUBMIT_HOME="$T/home"
 export NO_COLOR=1
 t_cleanups=""
 t_cleanup() {
-	for c in $t_cleanups; do eval "$c" >/dev/null 2>&1; done
+	printf '%s\n' "$t_cleanups" | while IFS= read -r c; do
+		[ -n "$c" ] && eval "$c" >/dev/null 2>&1
+	done
 	rm -rf "$T"
 }
 trap t_cleanup EXIT
 trap 'exit 130' INT TERM
 
-# at_exit 'command': run at cleanup (before $T goes)
-at_exit() { t_cleanups="$1 $t_cleanups"; }
+# at_exit 'command args': run at cleanup (before $T goes), the latest first
+at_exit() {
+	t_cleanups="$1
+$t_cleanups"
+}
 
 pass() { echo "ok - $*"; }
 fail() { echo "not ok - $*"; }

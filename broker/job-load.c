@@ -1,0 +1,582 @@
+/*
+ * job-load.c — job files (gridsubmit-sites(5), DESIGN section 3b) into struct gs_job.
+ * The requirements expression is kept as text (expr.c parses it); the runtime parameters
+ * are checked here and kept as the strings every rank receives as GRT_<KEY>.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "scheme.h"
+#include "suggest.h"
+#include "xmalloc.h"
+#include "yaml-doc.h"
+
+static const char *const jl_top_keys[] = {
+	"name", "program", "args", "ranks", "sites", "requirements", "rank_weights", "runtime",
+	"env", "stage_in", "stage_out", NULL
+};
+static const char *const jl_ranks_keys[] = { "min", "max", NULL };
+static const char *const jl_weights_keys[] = { "cpu", "bandwidth", NULL };
+static const char *const jl_runtime_keys[] = {
+	"scheme", "k", "alpha", "swr", "deadline", "rounds", "events_chunks", "master_computes",
+	NULL
+};
+
+#define JL_DEFAULT_RANKS	2
+#define JL_MAX_RANKS		1000000
+#define JL_WEIGHT_EPS		1e-9
+
+struct jl_ctx {
+	const char *name;
+	struct gs_job *job;
+	struct gs_error *err;
+};
+
+/* Lexically clean an absolute path: no "//", "." or ".." components left. */
+static char *
+jl_path_clean(const char *path)
+{
+	char *out = xmalloc(strlen(path) + 2);
+	size_t o = 0;
+	const char *p = path, *e;
+
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		e = strchr(p, '/');
+		if (e == NULL)
+			e = p + strlen(p);
+		if (e - p == 1 && p[0] == '.')
+			;
+		else if (e - p == 2 && p[0] == '.' && p[1] == '.') {
+			while (o > 0 && out[o - 1] != '/')
+				o--;
+			if (o > 0)
+				o--;	/* the '/' before the dropped component */
+		} else {
+			out[o++] = '/';
+			memcpy(out + o, p, (size_t)(e - p));
+			o += (size_t)(e - p);
+		}
+		p = e;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	return out;
+}
+
+/* program relative to the job file's directory (the file name relative to the cwd). */
+static char *
+jl_program_path(const char *jobfile, const char *program)
+{
+	char cwd[PATH_MAX], *dir, *joined, *clean;
+	const char *slash;
+
+	if (program[0] == '/')
+		return jl_path_clean(program);
+	slash = strrchr(jobfile, '/');
+	if (jobfile[0] == '/')
+		dir = xstrndup(jobfile, (size_t)(slash - jobfile));
+	else {
+		if (getcwd(cwd, sizeof cwd) == NULL)
+			snprintf(cwd, sizeof cwd, "/");
+		if (slash != NULL)
+			xasprintf(&dir, "%s/%.*s", cwd, (int)(slash - jobfile), jobfile);
+		else
+			dir = xstrdup(cwd);
+	}
+	xasprintf(&joined, "%s/%s", dir, program);
+	clean = jl_path_clean(joined);
+	free(dir);
+	free(joined);
+	return clean;
+}
+
+static char *
+jl_default_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base != NULL ? base + 1 : path;
+	len = strlen(base);
+	if (len > 5 && strcmp(base + len - 5, ".yaml") == 0)
+		len -= 5;
+	else if (len > 4 && strcmp(base + len - 4, ".yml") == 0)
+		len -= 4;
+	if (len == 0)
+		return xstrdup("job");
+	return xstrndup(base, len);
+}
+
+static int
+jl_fail(struct jl_ctx *c, const char *key, const struct ydoc_node *n, const char *what)
+{
+	char desc[96];
+
+	ydoc_describe(n, desc, sizeof desc);
+	ydoc_error(c->err, c->name, n, "'%s' must be %s, not %s", key, what, desc);
+	return -1;
+}
+
+static int
+jl_no_controls(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* A list of strings, each checked by ok() when given. */
+static int
+jl_strings(struct jl_ctx *c, const char *key, const struct ydoc_node *n, char ***out,
+    size_t *nout, int (*ok)(const char *), const char *what)
+{
+	const char *s;
+	size_t i;
+
+	if (ydoc_want(c->name, key, n, YDOC_SEQ, c->err) == -1)
+		return -1;
+	*out = xcalloc(n->nitems + 1, sizeof **out);
+	for (i = 0; i < n->nitems; i++) {
+		if (ydoc_str(c->name, key, n->items[i], &s, c->err) == -1)
+			return -1;
+		if (ok != NULL && !ok(s))
+			return jl_fail(c, key, n->items[i], what);
+		(*out)[i] = xstrdup(s);
+		*nout = i + 1;
+	}
+	return 0;
+}
+
+static int
+jl_site_name_ok(const char *s)
+{
+	if (*s == '\0' || *s == '-' || strlen(s) > 64)
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+/* Staged files stay inside the job directory: relative, and no ".." component. */
+static int
+jl_stage_ok(const char *s)
+{
+	const char *p = s;
+
+	if (*s == '\0' || *s == '/' || !jl_no_controls(s))
+		return 0;
+	while (*p != '\0') {
+		size_t len = strcspn(p, "/");
+
+		if (len == 2 && p[0] == '.' && p[1] == '.')
+			return 0;
+		p += len;
+		if (*p == '/')
+			p++;
+	}
+	return 1;
+}
+
+static int
+jl_env_name_ok(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return 0;
+	if (strlen(s) > 255)
+		return 0;
+	for (s++; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+static int
+jl_ranks(struct jl_ctx *c, const struct ydoc_node *n)
+{
+	const struct ydoc_node *mn, *mx;
+	long long lo, hi;
+	char what[96];
+
+	if (n->type != YDOC_MAP) {
+		if (ydoc_int(c->name, "ranks", n, "a whole number >= 1 or {min: N, max: M}", 1,
+		    JL_MAX_RANKS, &hi, c->err) == -1)
+			return -1;
+		c->job->ranks = c->job->min_ranks = (int)hi;
+		return 0;
+	}
+	if (ydoc_check_keys(c->name, n, jl_ranks_keys, c->err) == -1)
+		return -1;
+	mn = ydoc_get(n, "min");
+	mx = ydoc_get(n, "max");
+	if (mn == NULL || mx == NULL) {
+		ydoc_error(c->err, c->name, n, "'ranks' needs both 'min' and 'max'");
+		return -1;
+	}
+	if (ydoc_int(c->name, "max", mx, "a whole number >= 1", 1, JL_MAX_RANKS, &hi,
+	    c->err) == -1)
+		return -1;
+	snprintf(what, sizeof what, "a whole number from 1 to max (%lld)", hi);
+	if (ydoc_int(c->name, "min", mn, what, 1, hi, &lo, c->err) == -1)
+		return -1;
+	c->job->ranks = (int)hi;
+	c->job->min_ranks = (int)lo;
+	return 0;
+}
+
+static int
+jl_weights(struct jl_ctx *c, const struct ydoc_node *n)
+{
+	const struct ydoc_node *cpu, *bw;
+	double w1 = 1, w2 = 0;
+
+	if (ydoc_want(c->name, "rank_weights", n, YDOC_MAP, c->err) == -1 ||
+	    ydoc_check_keys(c->name, n, jl_weights_keys, c->err) == -1)
+		return -1;
+	cpu = ydoc_get(n, "cpu");
+	bw = ydoc_get(n, "bandwidth");
+	if (cpu != NULL && ydoc_num(c->name, "cpu", cpu, "a number in [0, 1]", 0, 0, 1, 0, &w1,
+	    c->err) == -1)
+		return -1;
+	if (bw != NULL && ydoc_num(c->name, "bandwidth", bw, "a number in [0, 1]", 0, 0, 1, 0,
+	    &w2, c->err) == -1)
+		return -1;
+	/* w1 + w2 = 1 (seed 002, eq. 2): one weight given fixes the other */
+	if (cpu != NULL && bw == NULL)
+		w2 = 1 - w1;
+	else if (cpu == NULL && bw != NULL)
+		w1 = 1 - w2;
+	else if (cpu != NULL && bw != NULL && fabs(w1 + w2 - 1) > JL_WEIGHT_EPS) {
+		ydoc_error(c->err, c->name, n, "'rank_weights' cpu + bandwidth must be 1, not "
+		    "%s + %s = %.12g", cpu->value, bw->value, w1 + w2);
+		return -1;
+	}
+	c->job->w1 = w1;
+	c->job->w2 = w2;
+	return 0;
+}
+
+static int
+jl_scheme(struct jl_ctx *c, const struct ydoc_node *n, const char **canon)
+{
+	const char *names[GRT_SCHEME_COUNT + 1], *s, *guess;
+	char list[256], desc[96];
+	size_t o = 0;
+	int i, id;
+
+	if (ydoc_str(c->name, "scheme", n, &s, c->err) == -1)
+		return -1;
+	if ((id = grt_scheme_from_name(s)) >= 0 && grt_scheme_name(id) != NULL) {
+		*canon = grt_scheme_name(id);
+		return 0;
+	}
+	list[0] = '\0';
+	for (i = 0; i < GRT_SCHEME_COUNT; i++) {
+		names[i] = grt_scheme_name(i) != NULL ? grt_scheme_name(i) : "";
+		if (o < sizeof list)
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
+			    names[i]);
+	}
+	names[i] = NULL;
+	ydoc_describe(n, desc, sizeof desc);
+	if ((guess = suggest_closest(s, names)) != NULL)
+		ydoc_error(c->err, c->name, n, "unknown scheme %s (did you mean '%s'?)", desc,
+		    guess);
+	else
+		ydoc_error(c->err, c->name, n, "unknown scheme %s (known: %s)", desc, list);
+	return -1;
+}
+
+/* runtime: {...}: each value checked, then kept as the text given to the ranks. */
+static int
+jl_runtime(struct jl_ctx *c, const struct ydoc_node *map)
+{
+	size_t i;
+
+	if (ydoc_want(c->name, "runtime", map, YDOC_MAP, c->err) == -1 ||
+	    ydoc_check_keys(c->name, map, jl_runtime_keys, c->err) == -1)
+		return -1;
+	for (i = 0; i < map->npairs; i++) {
+		const char *key = map->pairs[i].key->value, *val = NULL;
+		const struct ydoc_node *v = map->pairs[i].value;
+		char buf[32];
+		long long ll;
+		double d;
+		int b;
+
+		if (strcmp(key, "scheme") == 0) {
+			if (jl_scheme(c, v, &val) == -1)
+				return -1;
+		} else if (strcmp(key, "k") == 0 || strcmp(key, "rounds") == 0) {
+			if (ydoc_int(c->name, key, v, "a whole number >= 1", 1, INT_MAX, &ll,
+			    c->err) == -1)
+				return -1;
+			snprintf(buf, sizeof buf, "%lld", ll);
+			val = buf;
+		} else if (strcmp(key, "alpha") == 0) {
+			if (ydoc_num(c->name, key, v, "a number in [0, 100]", 0, 0, 100, 0, &d,
+			    c->err) == -1)
+				return -1;
+			val = v->value;
+		} else if (strcmp(key, "swr") == 0) {
+			if (v->type == YDOC_SCALAR && strcmp(v->value, "auto") == 0)
+				val = "auto";
+			else if (ydoc_num(c->name, key, v, "auto or a number in [0, 1]", 0, 0, 1, 0,
+			    &d, c->err) == -1)
+				return -1;
+			else
+				val = v->value;
+		} else if (strcmp(key, "deadline") == 0) {
+			if (ydoc_num(c->name, key, v, "a number of seconds > 0", 0, 1, 1e9, 0, &d,
+			    c->err) == -1)
+				return -1;
+			val = v->value;
+		} else {
+			/* events_chunks, master_computes: GRT_* take 0 or 1 */
+			if (ydoc_bool(c->name, key, v, &b, c->err) == -1)
+				return -1;
+			val = b ? "1" : "0";
+		}
+		job_runtime_set(c->job, key, val);
+	}
+	return 0;
+}
+
+static int
+jl_env(struct jl_ctx *c, const struct ydoc_node *map)
+{
+	struct gs_job *job = c->job;
+	const char *val;
+	size_t i;
+
+	if (ydoc_want(c->name, "env", map, YDOC_MAP, c->err) == -1)
+		return -1;
+	job->env = xcalloc(map->npairs + 1, sizeof *job->env);
+	for (i = 0; i < map->npairs; i++) {
+		const struct ydoc_node *k = map->pairs[i].key, *v = map->pairs[i].value;
+
+		if (!jl_env_name_ok(k->value)) {
+			char desc[96];
+
+			ydoc_describe(k, desc, sizeof desc);
+			ydoc_error(c->err, c->name, k, "%s is not an environment name (letters, "
+			    "digits and '_', not starting with a digit)", desc);
+			return -1;
+		}
+		if (ydoc_str(c->name, k->value, v, &val, c->err) == -1)
+			return -1;
+		job->env[i].key = xstrdup(k->value);
+		job->env[i].value = xstrdup(val);
+		job->nenv = i + 1;
+	}
+	return 0;
+}
+
+static int
+jl_load(struct jl_ctx *c, const struct ydoc_node *root)
+{
+	struct gs_job *job = c->job;
+	const struct ydoc_node *n;
+	const char *s;
+
+	if (ydoc_check_keys(c->name, root, jl_top_keys, c->err) == -1)
+		return -1;
+	if ((n = ydoc_get(root, "name")) != NULL) {
+		if (ydoc_str(c->name, "name", n, &s, c->err) == -1)
+			return -1;
+		if (strlen(s) > 128 || strchr(s, '/') != NULL || !jl_no_controls(s))
+			return jl_fail(c, "name", n, "a job name (at most 128 bytes, no '/' or "
+			    "control characters)");
+		job->name = xstrdup(s);
+	} else
+		job->name = jl_default_name(c->name);
+
+	if ((n = ydoc_get(root, "program")) == NULL) {
+		ydoc_error(c->err, c->name, root, "missing key 'program' (the MPI program to run)");
+		return -1;
+	}
+	if (ydoc_str(c->name, "program", n, &s, c->err) == -1)
+		return -1;
+	if (!jl_no_controls(s))
+		return jl_fail(c, "program", n, "a file name without control characters");
+	job->program = jl_program_path(c->name, s);
+
+	if ((n = ydoc_get(root, "args")) != NULL &&
+	    jl_strings(c, "args", n, &job->args, &job->nargs, NULL, NULL) == -1)
+		return -1;
+	if ((n = ydoc_get(root, "ranks")) != NULL && jl_ranks(c, n) == -1)
+		return -1;
+	if ((n = ydoc_get(root, "sites")) != NULL) {
+		struct ydoc_strset seen;
+		size_t i;
+
+		if (jl_strings(c, "sites", n, &job->sites, &job->nsites, jl_site_name_ok,
+		    "a site name (letters, digits, '.', '_' or '-')") == -1)
+			return -1;
+		if (job->nsites == 0) {
+			ydoc_error(c->err, c->name, n, "'sites' is an empty list: leave it out to "
+			    "use every site");
+			return -1;
+		}
+		ydoc_strset_init(&seen);
+		for (i = 0; i < job->nsites; i++) {
+			if (ydoc_strset_add(&seen, job->sites[i], i) == -1)
+				continue;
+			ydoc_error(c->err, c->name, n->items[i],
+			    "site '%s' is listed twice in 'sites'", job->sites[i]);
+			ydoc_strset_free(&seen);
+			return -1;
+		}
+		ydoc_strset_free(&seen);
+	}
+	if ((n = ydoc_get(root, "requirements")) != NULL) {
+		if (ydoc_str(c->name, "requirements", n, &s, c->err) == -1)
+			return -1;
+		job->requirements = xstrdup(s);
+		if (n->plain || n->quoted) {
+			job->requirements_loc.file = job->path;
+			job->requirements_loc.line = n->line;
+			job->requirements_loc.col = n->col + (n->quoted ? 1 : 0);
+		}
+	}
+	if ((n = ydoc_get(root, "rank_weights")) != NULL && jl_weights(c, n) == -1)
+		return -1;
+	if ((n = ydoc_get(root, "runtime")) != NULL && jl_runtime(c, n) == -1)
+		return -1;
+	if ((n = ydoc_get(root, "env")) != NULL && jl_env(c, n) == -1)
+		return -1;
+	if ((n = ydoc_get(root, "stage_in")) != NULL && jl_strings(c, "stage_in", n,
+	    &job->stage_in, &job->nstage_in, jl_stage_ok,
+	    "a relative path without '..' (files are staged from the job file's directory)") == -1)
+		return -1;
+	if ((n = ydoc_get(root, "stage_out")) != NULL && jl_strings(c, "stage_out", n,
+	    &job->stage_out, &job->nstage_out, jl_stage_ok,
+	    "a relative path without '..' (files are staged into the job's directory)") == -1)
+		return -1;
+	return 0;
+}
+
+int
+job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *out,
+    struct gs_error *err)
+{
+	struct ydoc_node *root;
+	struct jl_ctx c;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if ((root = ydoc_parse(name, buf, len, err)) == NULL)
+		return -1;
+	out->path = xstrdup(name);
+	out->ranks = out->min_ranks = JL_DEFAULT_RANKS;
+	out->w1 = 1;
+	out->w2 = 0;
+	out->loc.file = out->path;
+	out->loc.line = root->line;
+	out->loc.col = root->col;
+	c.name = name;
+	c.job = out;
+	c.err = err;
+	rc = jl_load(&c, root);
+	ydoc_free(root);
+	if (rc == -1)
+		job_free(out);
+	return rc;
+}
+
+int
+job_load_file(const char *path, struct gs_job *out, struct gs_error *err)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (ydoc_read_file(path, &buf, &len, err) == -1)
+		return -1;
+	rc = job_load_buffer(path, buf, len, out, err);
+	free(buf);
+	return rc;
+}
+
+static void
+jl_free_strings(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
+jl_free_kv(struct gs_kv *kv, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+void
+job_free(struct gs_job *job)
+{
+	if (job == NULL)
+		return;
+	free(job->path);
+	free(job->name);
+	free(job->program);
+	jl_free_strings(job->args, job->nargs);
+	jl_free_strings(job->sites, job->nsites);
+	free(job->requirements);
+	jl_free_kv(job->runtime, job->nruntime);
+	jl_free_kv(job->env, job->nenv);
+	jl_free_strings(job->stage_in, job->nstage_in);
+	jl_free_strings(job->stage_out, job->nstage_out);
+	memset(job, 0, sizeof *job);
+}
+
+const char *
+job_runtime_get(const struct gs_job *job, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < job->nruntime; i++)
+		if (strcmp(job->runtime[i].key, key) == 0)
+			return job->runtime[i].value;
+	return NULL;
+}
+
+void
+job_runtime_set(struct gs_job *job, const char *key, const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < job->nruntime; i++) {
+		if (strcmp(job->runtime[i].key, key) == 0) {
+			free(job->runtime[i].value);
+			job->runtime[i].value = xstrdup(value);
+			return;
+		}
+	}
+	job->runtime = xreallocarray(job->runtime, job->nruntime + 1, sizeof *job->runtime);
+	job->runtime[job->nruntime].key = xstrdup(key);
+	job->runtime[job->nruntime].value = xstrdup(value);
+	job->nruntime++;
+}

@@ -1,0 +1,623 @@
+/*
+ * metrics.c — live node metrics over HTTP (metrics.h): libcurl multi, every monitor URL at
+ * once, bounded in time and size, and a careful but simple reader of the Prometheus text
+ * format (one "name{labels} value [timestamp]" sample per line).
+ *
+ * libcurl 7.88 facts this relies on (RELIABILITY.md, "HTTP metrics"): CURLOPT_MAXFILESIZE
+ * does not stop chunked bodies, and node_exporter sends chunked bodies, so the size cap is
+ * enforced in the write callback; the default timeouts are 300 s connect and none total.
+ */
+#include <sys/resource.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#include "metrics.h"
+#include "xmalloc.h"
+
+#ifndef GS_VERSION
+#define GS_VERSION "dev"
+#endif
+
+/* The most distinct CPUs we count; more is surely not a real node_exporter answer. */
+#define METRICS_MAX_CPUS	65536
+
+/* --- the Prometheus text format */
+
+struct parse_state {
+	int have_load;
+	double load1;
+	char **cpus;		/* distinct cpu label values of idle CPU time */
+	size_t ncpus, cpucap;
+	double scaling_sum, freq_sum;
+	int scaling_n, freq_n;
+};
+
+static int
+metric_name_start(int c)
+{
+	return isalpha(c) || c == '_' || c == ':';
+}
+
+static int
+metric_name_char(int c)
+{
+	return isalnum(c) || c == '_' || c == ':';
+}
+
+/*
+ * One sample line: name, optional {labels}, value, optional timestamp. The label values we
+ * need (cpu, mode) are copied into cpu/mode. Returns 0, or -1 when the line is malformed.
+ */
+static int
+parse_sample(const char *s, const char *end, char *name, size_t namelen, char *cpu,
+    size_t cpulen, char *mode, size_t modelen, double *value)
+{
+	const char *p = s, *v;
+	char num[64];
+	char *ep;
+	size_t n;
+
+	*cpu = *mode = '\0';
+	if (p == end || !metric_name_start((unsigned char)*p))
+		return -1;
+	while (p < end && metric_name_char((unsigned char)*p))
+		p++;
+	n = (size_t)(p - s);
+	if (n >= namelen)
+		n = namelen - 1;
+	memcpy(name, s, n);
+	name[n] = '\0';
+	if (p < end && *p == '{') {
+		p++;
+		for (;;) {
+			const char *ln;
+			size_t lnlen, vlen = 0;
+			char val[64];
+
+			while (p < end && (*p == ' ' || *p == '\t'))
+				p++;
+			if (p < end && *p == '}') {
+				p++;
+				break;
+			}
+			ln = p;
+			if (p == end || !(isalpha((unsigned char)*p) || *p == '_'))
+				return -1;
+			while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+				p++;
+			lnlen = (size_t)(p - ln);
+			if (p == end || *p++ != '=' || p == end || *p++ != '"')
+				return -1;
+			while (p < end && *p != '"') {
+				char c = *p++;
+
+				if (c == '\\') {
+					if (p == end)
+						return -1;
+					c = *p++;
+					if (c == 'n')
+						c = '\n';
+					else if (c != '\\' && c != '"')
+						return -1;
+				}
+				if (vlen < sizeof val - 1)
+					val[vlen++] = c;
+			}
+			if (p == end)
+				return -1;
+			p++;	/* the closing quote */
+			val[vlen] = '\0';
+			if (lnlen == 3 && memcmp(ln, "cpu", 3) == 0)
+				snprintf(cpu, cpulen, "%s", val);
+			else if (lnlen == 4 && memcmp(ln, "mode", 4) == 0)
+				snprintf(mode, modelen, "%s", val);
+			while (p < end && (*p == ' ' || *p == '\t'))
+				p++;
+			if (p < end && *p == ',') {
+				p++;
+				continue;
+			}
+			if (p < end && *p == '}') {
+				p++;
+				break;
+			}
+			return -1;
+		}
+	}
+	if (p == end || (*p != ' ' && *p != '\t'))
+		return -1;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	v = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	if (p == v || (size_t)(p - v) >= sizeof num)
+		return -1;
+	memcpy(num, v, (size_t)(p - v));
+	num[p - v] = '\0';
+	/* strtod reads NaN, +Inf, -Inf as the format writes them */
+	errno = 0;
+	*value = strtod(num, &ep);
+	if (*ep != '\0')
+		return -1;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end) {
+		/* an optional integer timestamp (ms) */
+		if (*p == '-')
+			p++;
+		if (p == end || !isdigit((unsigned char)*p))
+			return -1;
+		while (p < end && isdigit((unsigned char)*p))
+			p++;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p != end)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+parse_add_cpu(struct parse_state *st, const char *cpu)
+{
+	size_t i;
+
+	for (i = 0; i < st->ncpus; i++)
+		if (strcmp(st->cpus[i], cpu) == 0)
+			return;
+	if (st->ncpus >= METRICS_MAX_CPUS)
+		return;
+	if (st->ncpus == st->cpucap) {
+		st->cpucap = st->cpucap ? st->cpucap * 2 : 16;
+		st->cpus = xreallocarray(st->cpus, st->cpucap, sizeof *st->cpus);
+	}
+	st->cpus[st->ncpus++] = xstrdup(cpu);
+}
+
+int
+metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *why,
+    size_t whylen)
+{
+	struct parse_state st;
+	const char *p = body, *end = body + len;
+	size_t i, line = 0;
+	int rc = -1;
+
+	memset(&st, 0, sizeof st);
+	memset(out, 0, sizeof *out);
+	if (len == 0) {
+		snprintf(why, whylen, "empty response");
+		return -1;
+	}
+	if (memchr(body, '\0', len) != NULL) {
+		snprintf(why, whylen, "binary data in the response");
+		return -1;
+	}
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *le;
+		char name[128], cpu[64], mode[64];
+		double v;
+
+		if (eol == NULL)
+			eol = end;
+		le = eol;
+		line++;
+		if (le > p && le[-1] == '\r')
+			le--;
+		while (p < le && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == le || *p == '#') {
+			p = eol + 1;
+			continue;
+		}
+		if (parse_sample(p, le, name, sizeof name, cpu, sizeof cpu, mode, sizeof mode,
+		    &v) == -1) {
+			snprintf(why, whylen, "not Prometheus text format (line %zu)", line);
+			goto out;
+		}
+		if (strcmp(name, "node_load1") == 0 && !st.have_load) {
+			st.have_load = 1;
+			st.load1 = v;
+		} else if (strcmp(name, "node_cpu_seconds_total") == 0) {
+			if (strcmp(mode, "idle") == 0 && *cpu != '\0')
+				parse_add_cpu(&st, cpu);
+		} else if (strcmp(name, "node_cpu_scaling_frequency_hertz") == 0) {
+			/* frequency is optional: an unusable value is ignored, not fatal */
+			if (isfinite(v) && v > 0) {
+				st.scaling_sum += v;
+				st.scaling_n++;
+			}
+		} else if (strcmp(name, "node_cpu_frequency_hertz") == 0) {
+			if (isfinite(v) && v > 0) {
+				st.freq_sum += v;
+				st.freq_n++;
+			}
+		}
+		p = eol + 1;
+	}
+	if (!st.have_load) {
+		snprintf(why, whylen, "no node_load1 in the response");
+		goto out;
+	}
+	if (isnan(st.load1)) {
+		snprintf(why, whylen, "node_load1 is NaN");
+		goto out;
+	}
+	if (isinf(st.load1)) {
+		snprintf(why, whylen, "node_load1 is %sInf", st.load1 < 0 ? "-" : "+");
+		goto out;
+	}
+	if (st.load1 < 0) {
+		snprintf(why, whylen, "node_load1 is negative (%g)", st.load1);
+		goto out;
+	}
+	out->load1 = st.load1;
+	out->cores = (int)st.ncpus;
+	/* Hz -> MHz; the scaling driver's current frequency is preferred when both exist */
+	if (st.scaling_n > 0)
+		out->mhz = st.scaling_sum / st.scaling_n / 1e6;
+	else if (st.freq_n > 0)
+		out->mhz = st.freq_sum / st.freq_n / 1e6;
+	rc = 0;
+out:
+	for (i = 0; i < st.ncpus; i++)
+		free(st.cpus[i]);
+	free(st.cpus);
+	return rc;
+}
+
+/* --- the terms of the performance function */
+
+int
+metrics_node_cores(const struct gs_node *n)
+{
+	int c = n->cores;
+
+	if (n->have_metrics && n->live_cores > 0 && (c <= 0 || n->live_cores < c))
+		c = n->live_cores;
+	return c > 0 ? c : 1;
+}
+
+double
+metrics_node_mhz(const struct gs_node *n)
+{
+	if (n->have_metrics && n->live_mhz > 0)
+		return n->live_mhz;
+	return n->cpu_mhz > 0 ? n->cpu_mhz : 0;
+}
+
+double
+metrics_node_cs(const struct gs_node *n)
+{
+	return metrics_node_mhz(n) * metrics_node_cores(n);
+}
+
+double
+metrics_node_cl(const struct gs_node *n)
+{
+	int cores;
+
+	if (!n->have_metrics)
+		return 1;
+	cores = n->live_cores > 0 ? n->live_cores : n->cores;
+	if (cores <= 0)
+		cores = 1;
+	return 1 + n->load1 / cores;
+}
+
+void
+metrics_clear(struct gs_node *n)
+{
+	n->have_metrics = 0;
+	n->load1 = 0;
+	n->live_cores = 0;
+	n->live_mhz = 0;
+	free(n->stale);
+	n->stale = NULL;
+}
+
+/* --- fetching */
+
+struct fetch {
+	const char *url;
+	CURL *h;
+	char *buf;
+	size_t len, cap, max;
+	int over;		/* the body passed max */
+	int done;
+	int ok;
+	struct metrics_sample sample;
+	char why[256];
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+static double
+metrics_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static size_t
+metrics_write(char *data, size_t size, size_t nmemb, void *arg)
+{
+	struct fetch *f = arg;
+	size_t n = size * nmemb;
+
+	/* returning less than n makes curl stop with CURLE_WRITE_ERROR */
+	if (n > f->max - f->len) {
+		f->over = 1;
+		return 0;
+	}
+	if (f->len + n + 1 > f->cap) {
+		size_t cap = f->cap ? f->cap : 16384;
+
+		while (cap < f->len + n + 1)
+			cap *= 2;
+		f->buf = xreallocarray(f->buf, 1, cap);
+		f->cap = cap;
+	}
+	memcpy(f->buf + f->len, data, n);
+	f->len += n;
+	f->buf[f->len] = '\0';
+	return n;
+}
+
+/* A lowercase first letter, as our messages are written. */
+static void
+metrics_lower(char *s)
+{
+	if (s[0] != '\0' && isupper((unsigned char)s[0]) &&
+	    (s[1] == '\0' || !isupper((unsigned char)s[1])))
+		s[0] = (char)tolower((unsigned char)s[0]);
+}
+
+static void
+fetch_result(struct fetch *f, CURLcode rc, const struct metrics_opts *opt)
+{
+	long status = 0, oserr = 0;
+	curl_off_t connected = 0;
+
+	f->done = 1;
+	switch (rc) {
+	case CURLE_OK:
+		curl_easy_getinfo(f->h, CURLINFO_RESPONSE_CODE, &status);
+		if (status != 200) {
+			snprintf(f->why, sizeof f->why, "HTTP status %ld%s", status,
+			    status >= 300 && status < 400 ? " (redirects are not followed)" : "");
+			return;
+		}
+		if (metrics_parse(f->buf != NULL ? f->buf : "", f->len, &f->sample, f->why,
+		    sizeof f->why) == 0)
+			f->ok = 1;
+		return;
+	case CURLE_WRITE_ERROR:
+		if (f->over) {
+			snprintf(f->why, sizeof f->why, "response larger than %zu bytes", f->max);
+			return;
+		}
+		break;
+	case CURLE_OPERATION_TIMEDOUT:
+		curl_easy_getinfo(f->h, CURLINFO_CONNECT_TIME_T, &connected);
+		if (connected == 0)
+			snprintf(f->why, sizeof f->why, "connect timed out after %.1f s",
+			    opt->connect_timeout);
+		else
+			snprintf(f->why, sizeof f->why, "timed out after %.1f s", opt->timeout);
+		return;
+	case CURLE_COULDNT_CONNECT:
+		curl_easy_getinfo(f->h, CURLINFO_OS_ERRNO, &oserr);
+		if (oserr != 0) {
+			snprintf(f->why, sizeof f->why, "%s", strerror((int)oserr));
+			metrics_lower(f->why);
+			return;
+		}
+		break;
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		snprintf(f->why, sizeof f->why, "unsupported protocol (http and https only)");
+		return;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		snprintf(f->why, sizeof f->why, "cannot resolve the host name");
+		return;
+	default:
+		break;
+	}
+	snprintf(f->why, sizeof f->why, "%s", f->errbuf[0] != '\0' ? f->errbuf :
+	    curl_easy_strerror(rc));
+	metrics_lower(f->why);
+}
+
+static int
+fetch_url_cmp(const void *a, const void *b)
+{
+	const struct gs_node *const *x = a, *const *y = b;
+	int c = strcmp((*x)->monitor, (*y)->monitor);
+
+	if (c != 0)
+		return c;
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int
+metrics_setup(struct fetch *f, const struct metrics_opts *opt, struct curl_slist *hdr)
+{
+	if ((f->h = curl_easy_init()) == NULL)
+		return -1;
+	curl_easy_setopt(f->h, CURLOPT_URL, f->url);
+	/* http and https only, and no redirects: a node's URL must not send us elsewhere */
+	curl_easy_setopt(f->h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(f->h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(f->h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(f->h, CURLOPT_CONNECTTIMEOUT_MS, (long)(opt->connect_timeout * 1000));
+	curl_easy_setopt(f->h, CURLOPT_TIMEOUT_MS, (long)(opt->timeout * 1000));
+	curl_easy_setopt(f->h, CURLOPT_NOSIGNAL, 1L);
+	/* exporters live on the grid's own network: never through an http_proxy */
+	curl_easy_setopt(f->h, CURLOPT_PROXY, "");
+	curl_easy_setopt(f->h, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(f->h, CURLOPT_USERAGENT, "gridsubmit/" GS_VERSION);
+	curl_easy_setopt(f->h, CURLOPT_WRITEFUNCTION, metrics_write);
+	curl_easy_setopt(f->h, CURLOPT_WRITEDATA, f);
+	curl_easy_setopt(f->h, CURLOPT_PRIVATE, f);
+	curl_easy_setopt(f->h, CURLOPT_ERRORBUFFER, f->errbuf);
+	return 0;
+}
+
+int
+metrics_fetch(struct gs_sites *sites, const struct metrics_opts *optp)
+{
+	static int curl_ready;
+	struct metrics_opts opt;
+	struct gs_node **byurl;
+	struct fetch *fetches;
+	size_t *which;		/* node (in byurl order) -> fetch */
+	size_t i, nmon = 0, nfetch = 0;
+	struct curl_slist *hdr = NULL;
+	struct rlimit rl;
+	CURLM *multi = NULL;
+	CURLMsg *msg;
+	double deadline;
+	int running = 0, left, good = 0, failed = 0;
+	long maxpar;
+
+	if (optp != NULL)
+		opt = *optp;
+	else
+		memset(&opt, 0, sizeof opt);
+	if (opt.connect_timeout <= 0)
+		opt.connect_timeout = METRICS_CONNECT_TIMEOUT;
+	if (opt.timeout <= 0)
+		opt.timeout = METRICS_TIMEOUT;
+	if (opt.connect_timeout > opt.timeout)
+		opt.connect_timeout = opt.timeout;
+	if (opt.max_body == 0)
+		opt.max_body = METRICS_MAX_BODY;
+	maxpar = opt.max_parallel > 0 ? opt.max_parallel : METRICS_MAX_PARALLEL;
+	/* leave descriptors for the rest of the program */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (rlim_t)maxpar + 64 > rl.rlim_cur)
+		maxpar = rl.rlim_cur > 80 ? (long)rl.rlim_cur - 64 : 16;
+
+	byurl = xcalloc(sites->nnodes ? sites->nnodes : 1, sizeof *byurl);
+	for (i = 0; i < sites->nnodes; i++) {
+		struct gs_node *n = &sites->nodes[i];
+
+		if (n->monitor == NULL || *n->monitor == '\0')
+			continue;
+		metrics_clear(n);
+		byurl[nmon++] = n;
+	}
+	if (nmon == 0) {
+		free(byurl);
+		return 0;
+	}
+	/* identical URLs (whole strings, query included) are fetched once */
+	qsort(byurl, nmon, sizeof *byurl, fetch_url_cmp);
+	fetches = xcalloc(nmon, sizeof *fetches);
+	which = xcalloc(nmon, sizeof *which);
+	for (i = 0; i < nmon; i++) {
+		if (i == 0 || strcmp(byurl[i]->monitor, byurl[i - 1]->monitor) != 0) {
+			fetches[nfetch].url = byurl[i]->monitor;
+			fetches[nfetch].max = opt.max_body;
+			nfetch++;
+		}
+		which[i] = nfetch - 1;
+	}
+
+	if (!curl_ready) {
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+			goto setup_failed;
+		curl_ready = 1;
+	}
+	if ((multi = curl_multi_init()) == NULL)
+		goto setup_failed;
+	curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maxpar);
+	hdr = curl_slist_append(NULL, "Accept: text/plain;version=0.0.4");
+	deadline = metrics_now() + opt.timeout;
+	for (i = 0; i < nfetch; i++) {
+		if (metrics_setup(&fetches[i], &opt, hdr) == -1 ||
+		    curl_multi_add_handle(multi, fetches[i].h) != CURLM_OK) {
+			snprintf(fetches[i].why, sizeof fetches[i].why, "cannot set up libcurl");
+			fetches[i].done = 1;
+		}
+	}
+
+	/*
+	 * Each handle has its own timeouts; the deadline here is the guarantee that the whole
+	 * fetch never blocks past opt.timeout, whatever the handles do (queued ones included).
+	 */
+	for (;;) {
+		double now;
+		int ms;
+
+		if (curl_multi_perform(multi, &running) != CURLM_OK)
+			break;
+		while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+			struct fetch *f;
+
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&f);
+			fetch_result(f, msg->data.result, &opt);
+		}
+		if (running == 0)
+			break;
+		now = metrics_now();
+		if (now >= deadline)
+			break;
+		ms = (int)((deadline - now) * 1000) + 1;
+		if (ms > 100)
+			ms = 100;
+		if (curl_multi_poll(multi, NULL, 0, ms, NULL) != CURLM_OK)
+			break;
+	}
+	for (i = 0; i < nfetch; i++) {
+		struct fetch *f = &fetches[i];
+
+		if (!f->done)
+			snprintf(f->why, sizeof f->why, "timed out after %.1f s", opt.timeout);
+		if (f->h != NULL) {
+			curl_multi_remove_handle(multi, f->h);
+			curl_easy_cleanup(f->h);
+		}
+	}
+	curl_multi_cleanup(multi);
+	curl_slist_free_all(hdr);
+	goto apply;
+
+setup_failed:
+	failed = 1;
+	for (i = 0; i < nfetch; i++)
+		snprintf(fetches[i].why, sizeof fetches[i].why, "cannot set up libcurl");
+
+apply:
+	for (i = 0; i < nmon; i++) {
+		struct gs_node *n = byurl[i];
+		struct fetch *f = &fetches[which[i]];
+
+		if (f->ok) {
+			n->have_metrics = 1;
+			n->load1 = f->sample.load1;
+			n->live_cores = f->sample.cores;
+			n->live_mhz = f->sample.mhz;
+			good++;
+		} else
+			xasprintf(&n->stale, "%s: %s", f->url, f->why);
+	}
+	for (i = 0; i < nfetch; i++)
+		free(fetches[i].buf);
+	free(fetches);
+	free(which);
+	free(byurl);
+	return failed ? -1 : good;
+}

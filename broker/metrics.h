@@ -1,0 +1,66 @@
+/*
+ * metrics.h — live node metrics (DESIGN section 4): every node's monitor URL (Prometheus
+ * node_exporter text format) fetched concurrently with libcurl's multi interface, and the
+ * CS and CL terms of the performance function (seed 002, eq. 2) computed from them.
+ */
+#ifndef GS_METRICS_H
+#define GS_METRICS_H
+
+#include <stddef.h>
+
+#include "site.h"
+
+struct metrics_opts {
+	double connect_timeout;	/* seconds; <= 0: 2 */
+	double timeout;		/* seconds for the whole fetch; <= 0: 5 */
+	size_t max_body;	/* bytes per response; 0: 4 MiB */
+	int max_parallel;	/* connections at once; <= 0: 256 (capped by RLIMIT_NOFILE) */
+};
+
+#define METRICS_CONNECT_TIMEOUT	2.0
+#define METRICS_TIMEOUT		5.0
+#define METRICS_MAX_BODY	(4u * 1024 * 1024)
+#define METRICS_MAX_PARALLEL	256
+
+/* What one response says. */
+struct metrics_sample {
+	double load1;		/* node_load1 */
+	int cores;		/* distinct cpu labels of node_cpu_seconds_total{mode="idle"}; 0 */
+	double mhz;		/* mean CPU frequency, 0 when the exporter has none */
+};
+
+/*
+ * Fetch the metrics of every node with a monitor URL (identical URLs fetched once), all at
+ * once, and apply them: have_metrics, load1, live_cores, live_mhz; or have_metrics = 0 and
+ * stale = "URL: reason" (the site-file values stay). Nodes without a URL are left alone.
+ * Returns within opt->timeout (plus scheduling slack) the number of nodes whose metrics were
+ * read, or -1 when libcurl cannot be set up (every monitored node is then stale). opt may
+ * be NULL for the defaults.
+ */
+int metrics_fetch(struct gs_sites *sites, const struct metrics_opts *opt);
+
+/*
+ * Parse a Prometheus text-format body. Returns 0, or -1 with why ("no node_load1 in the
+ * response", "not Prometheus text format (line 3)", "node_load1 is NaN").
+ */
+int metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *why,
+    size_t whylen);
+
+/* Clear a node's live values and stale reason (before a new fetch). */
+void metrics_clear(struct gs_node *n);
+
+/*
+ * The terms of the performance function (seed 002, eq. 2; DESIGN section 4):
+ * usable cores = the site file's cores, capped by the CPUs the exporter saw (a node cannot
+ *   use more cores than it has; the site file may grant fewer); at least 1.
+ * MHz = the live mean frequency when the exporter has one, else the site file's cpu_mhz.
+ * CS = MHz x usable cores.
+ * CL = 1 + load1 / cores, cores being every CPU the exporter saw (load1 is system-wide),
+ *   else the site file's; 1 without live metrics.
+ */
+int metrics_node_cores(const struct gs_node *n);
+double metrics_node_mhz(const struct gs_node *n);
+double metrics_node_cs(const struct gs_node *n);
+double metrics_node_cl(const struct gs_node *n);
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * sites-default.c — the embedded default site file: sites/localhost.yaml, turned into a C
+ * array by make ($(B)/gen/embedded-sites.c), so that gridsubmit runs with no --sites.
+ */
+#include <stddef.h>
+
+#include "site.h"
+
+extern const char embedded_localhost_yaml[];
+extern const size_t embedded_localhost_yaml_len;
+
+int
+sites_load_default(struct gs_sites *out, struct gs_error *err)
+{
+	return sites_load_buffer("<embedded>/sites/localhost.yaml", embedded_localhost_yaml,
+	    embedded_localhost_yaml_len, out, err);
+}

@@ -1,0 +1,101 @@
+/* grt-config.c — libgrt's configuration from the GRT_* environment and the rank map. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grt.h"
+
+static int
+config_double(const char *name, double min, double max, double *out, const char **why)
+{
+	const char *s = getenv(name);
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0')
+		return GRT_OK;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end != '\0' || errno != 0 || !isfinite(v) || v < min || v > max) {
+		if (why != NULL)
+			*why = name;
+		return GRT_EINVAL;
+	}
+	*out = v;
+	return GRT_OK;
+}
+
+static int
+config_int(const char *name, int64_t min, int64_t max, int64_t *out, const char **why)
+{
+	const char *s = getenv(name);
+	char *end;
+	long long v;
+
+	if (s == NULL || *s == '\0')
+		return GRT_OK;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v < min || v > max) {
+		if (why != NULL)
+			*why = name;
+		return GRT_EINVAL;
+	}
+	*out = v;
+	return GRT_OK;
+}
+
+int
+grt_config_from_env(struct grt_config *cfg, const char **why)
+{
+	const char *s, *dummy;
+	int64_t k = 1, chunks = 1, mc = 0;
+	double swr = 1;
+	int sch, rc;
+
+	if (why == NULL)
+		why = &dummy;
+	memset(cfg, 0, sizeof *cfg);
+	cfg->sched.scheme = GRT_SCHEME_GSS;
+	cfg->sched.k = 1;
+	cfg->sched.alpha = 30;
+	cfg->sched.swr = 1;
+	cfg->deadline = 60;
+	cfg->deadline_factor = 10;
+	cfg->events_chunks = 1;
+
+	if ((s = getenv("GRT_SCHEME")) != NULL && *s != '\0') {
+		if ((sch = grt_scheme_from_name(s)) < 0) {
+			*why = "GRT_SCHEME";
+			return GRT_EINVAL;
+		}
+		cfg->sched.scheme = (enum grt_scheme)sch;
+	}
+	if ((rc = config_int("GRT_K", 1, INT64_MAX / 4, &k, why)) != GRT_OK)
+		return rc;
+	cfg->sched.k = k;
+	if ((rc = config_double("GRT_ALPHA", 0, 100, &cfg->sched.alpha, why)) != GRT_OK)
+		return rc;
+	if ((s = getenv("GRT_SWR")) != NULL && strcmp(s, "auto") == 0)
+		cfg->swr_auto = 1;
+	else if ((rc = config_double("GRT_SWR", 0, 1, &swr, why)) != GRT_OK)
+		return rc;
+	cfg->sched.swr = swr;
+	if ((rc = config_double("GRT_DEADLINE", 0.001, 1e9, &cfg->deadline, why)) != GRT_OK)
+		return rc;
+	if ((rc = config_int("GRT_EVENTS_CHUNKS", 0, 1, &chunks, why)) != GRT_OK)
+		return rc;
+	cfg->events_chunks = (int)chunks;
+	if ((rc = config_int("GRT_MASTER_COMPUTES", 0, 1, &mc, why)) != GRT_OK)
+		return rc;
+	cfg->master_computes = (int)mc;
+	if ((s = getenv("GRT_EVENTS")) != NULL && *s != '\0')
+		cfg->events_path = s;
+	if ((s = getenv("GRT_JOB")) != NULL && *s != '\0')
+		cfg->job_id = s;
+	if ((s = getenv("GRT_RANKMAP")) != NULL && *s != '\0')
+		cfg->rankmap_path = s;
+	return GRT_OK;
+}

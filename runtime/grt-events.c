@@ -1,0 +1,275 @@
+/* grt-events.c — buffered JSON Lines writer of the master's event stream. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grt-error.h"
+#include "grt-events.h"
+
+#define EVENTS_BUFSIZE	(256 * 1024)
+#define EVENTS_HIGH	(EVENTS_BUFSIZE - 4096)	/* flush above this */
+#define EVENTS_PERIOD	0.1			/* seconds between writes, at most */
+
+int
+grt_events_open(struct grt_events *e, const char *path, double t0)
+{
+	memset(e, 0, sizeof *e);
+	e->fd = -1;
+	e->t0 = t0;
+	e->last_flush = t0;
+	if (path == NULL || *path == '\0')
+		return GRT_OK;
+	if ((e->buf = malloc(EVENTS_BUFSIZE)) == NULL)
+		return GRT_ENOMEM;
+	e->cap = EVENTS_BUFSIZE;
+	if ((e->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1) {
+		free(e->buf);
+		e->buf = NULL;
+		return GRT_EIO;
+	}
+	return GRT_OK;
+}
+
+static void
+events_write(struct grt_events *e)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off < e->len && !e->lost) {
+		n = write(e->fd, e->buf + off, e->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			e->lost = 1;
+		else
+			off += (size_t)n;
+	}
+	e->len = 0;
+}
+
+int
+grt_events_close(struct grt_events *e)
+{
+	int lost;
+
+	if (e->fd < 0)
+		return GRT_OK;
+	if (e->len > 0 && !e->lost)
+		events_write(e);
+	if (!e->lost && fdatasync(e->fd) == -1 && errno != EINVAL)
+		e->lost = 1;
+	if (close(e->fd) == -1)
+		e->lost = 1;
+	lost = e->lost;
+	free(e->buf);
+	memset(e, 0, sizeof *e);
+	e->fd = -1;
+	return lost ? GRT_EIO : GRT_OK;
+}
+
+/* Append to the buffer; a record larger than the buffer goes out in pieces. */
+static inline void
+events_put(struct grt_events *e, const char *s, size_t n)
+{
+	while (e->len + n > e->cap && !e->lost) {
+		size_t room = e->cap - e->len;
+
+		memcpy(e->buf + e->len, s, room);
+		e->len += room;
+		s += room;
+		n -= room;
+		events_write(e);
+	}
+	if (e->lost)
+		return;
+	memcpy(e->buf + e->len, s, n);
+	e->len += n;
+}
+
+static inline void
+events_puts(struct grt_events *e, const char *s)
+{
+	events_put(e, s, strlen(s));
+}
+
+/* Decimal digits of v, written backwards into the end of tmp; returns the start. */
+static char *
+events_u64(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	return end;
+}
+
+void
+grt_events_rawint(struct grt_events *e, int64_t v)
+{
+	char tmp[24], *p;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+	if (!grt_events_on(e))
+		return;
+	p = events_u64(tmp + sizeof tmp, u);
+	if (v < 0)
+		*--p = '-';
+	events_put(e, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+/*
+ * Seconds and other measurements with 9 decimals when they fit (fast path, exact to the
+ * nanosecond); other finite values through %.17g; NaN and infinities as null (JSON has none).
+ */
+void
+grt_events_rawdbl(struct grt_events *e, double v)
+{
+	char tmp[48], *p, *end;
+	double a;
+	uint64_t ip, fp;
+	int i;
+
+	if (!grt_events_on(e))
+		return;
+	if (!isfinite(v)) {
+		events_puts(e, "null");
+		return;
+	}
+	a = fabs(v);
+	if (a >= 1e9) {
+		snprintf(tmp, sizeof tmp, "%.17g", v);
+		events_puts(e, tmp);
+		return;
+	}
+	ip = (uint64_t)a;
+	fp = (uint64_t)llround((a - (double)ip) * 1e9);
+	if (fp >= 1000000000u) {
+		ip++;
+		fp -= 1000000000u;
+	}
+	end = tmp + sizeof tmp;
+	p = end;
+	/* fraction without trailing zeros */
+	for (i = 0; i < 9 && fp % 10 == 0; i++)
+		fp /= 10;
+	if (i < 9) {
+		int digits = 9 - i;
+
+		while (digits-- > 0) {
+			*--p = (char)('0' + fp % 10);
+			fp /= 10;
+		}
+		*--p = '.';
+	}
+	p = events_u64(p, ip);
+	if (v < 0 && (ip != 0 || p[1] != '\0'))
+		*--p = '-';
+	events_put(e, p, (size_t)(end - p));
+}
+
+void
+grt_events_rawstr(struct grt_events *e, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+
+	if (!grt_events_on(e))
+		return;
+	events_put(e, "\"", 1);
+	for (; *s != '\0' && n < 1024; s++, n++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			char esc[2] = { '\\', (char)c };
+
+			events_put(e, esc, 2);
+		} else if (c < 0x20 || c == 0x7f) {
+			char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			events_put(e, esc, 6);
+		} else
+			events_put(e, (const char *)&c, 1);
+	}
+	events_put(e, "\"", 1);
+}
+
+void
+grt_events_raw(struct grt_events *e, const char *text)
+{
+	if (grt_events_on(e))
+		events_puts(e, text);
+}
+
+static void
+events_key(struct grt_events *e, const char *key)
+{
+	events_put(e, ",\"", 2);
+	events_puts(e, key);
+	events_put(e, "\":", 2);
+}
+
+void
+grt_events_begin(struct grt_events *e, double now, const char *kind)
+{
+	if (!grt_events_on(e))
+		return;
+	if (e->len > EVENTS_HIGH)
+		events_write(e);
+	events_puts(e, "{\"v\":1,\"t\":");
+	grt_events_rawdbl(e, now - e->t0);
+	events_puts(e, ",\"ev\":\"");
+	events_puts(e, kind);
+	events_put(e, "\"", 1);
+}
+
+void
+grt_events_int(struct grt_events *e, const char *key, int64_t v)
+{
+	if (!grt_events_on(e))
+		return;
+	events_key(e, key);
+	grt_events_rawint(e, v);
+}
+
+void
+grt_events_dbl(struct grt_events *e, const char *key, double v)
+{
+	if (!grt_events_on(e))
+		return;
+	events_key(e, key);
+	grt_events_rawdbl(e, v);
+}
+
+void
+grt_events_str(struct grt_events *e, const char *key, const char *v)
+{
+	if (!grt_events_on(e))
+		return;
+	events_key(e, key);
+	grt_events_rawstr(e, v);
+}
+
+void
+grt_events_end(struct grt_events *e, double now)
+{
+	if (!grt_events_on(e))
+		return;
+	events_put(e, "}\n", 2);
+	if (e->len > EVENTS_HIGH)
+		events_write(e);
+	grt_events_tick(e, now);
+}
+
+void
+grt_events_tick(struct grt_events *e, double now)
+{
+	if (!grt_events_on(e) || e->len == 0 || now - e->last_flush < EVENTS_PERIOD)
+		return;
+	events_write(e);
+	e->last_flush = now;
+}

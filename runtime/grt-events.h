@@ -1,0 +1,48 @@
+/*
+ * grt-events.h — the master's buffered writer of events.jsonl (DESIGN section 6), internal.
+ * Records are built in memory with cheap hand-rolled number formatting (a chunk event must
+ * cost well under a microsecond: the chunk rate of pss is the hot path) and written with
+ * O_APPEND at least every 100 ms, or when the buffer fills.
+ */
+#ifndef GRT_EVENTS_H
+#define GRT_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct grt_events {
+	int fd;			/* -1: events are off */
+	char *buf;
+	size_t len;
+	size_t cap;
+	double t0;		/* MPI_Wtime() of the job start */
+	double last_flush;
+	int lost;		/* 1 after a write failed: later events are dropped */
+};
+
+/* Open path for appending (NULL path: events off). Returns GRT_OK or GRT_EIO/GRT_ENOMEM. */
+int grt_events_open(struct grt_events *e, const char *path, double t0);
+/* Flush, fdatasync and close; returns GRT_OK or GRT_EIO when anything was lost. */
+int grt_events_close(struct grt_events *e);
+
+static inline int
+grt_events_on(const struct grt_events *e)
+{
+	return e->fd >= 0 && !e->lost;
+}
+
+/* A record: begin (writes {"v":1,"t":..,"ev":"kind"), fields, end (writes }\n). */
+void grt_events_begin(struct grt_events *e, double now, const char *kind);
+void grt_events_int(struct grt_events *e, const char *key, int64_t v);
+void grt_events_dbl(struct grt_events *e, const char *key, double v);
+void grt_events_str(struct grt_events *e, const char *key, const char *v);
+void grt_events_raw(struct grt_events *e, const char *text);	/* e.g. ",\"units\":[" */
+void grt_events_rawint(struct grt_events *e, int64_t v);	/* a bare number in a list */
+void grt_events_rawdbl(struct grt_events *e, double v);
+void grt_events_rawstr(struct grt_events *e, const char *v);	/* a quoted, escaped string */
+void grt_events_end(struct grt_events *e, double now);
+
+/* Write out the buffer when 100 ms have passed since the last write. */
+void grt_events_tick(struct grt_events *e, double now);
+
+#endif

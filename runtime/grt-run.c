@@ -1,0 +1,85 @@
+/* grt-run.c — grt_run(), grt_end() and the poll back-off shared by master and workers. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grt-internal.h"
+
+int grt_failure_seen;
+volatile sig_atomic_t grt_usr1_seen;
+
+static void
+run_on_usr1(int sig)
+{
+	(void)sig;
+	grt_usr1_seen = 1;
+}
+
+#define BACKOFF_SPINS	2000		/* probes before the first sleep */
+#define BACKOFF_MIN_NS	2000L
+#define BACKOFF_MAX_NS	1000000L	/* 1 ms: the latency a quiet rank may add */
+
+void
+grt_backoff_reset(struct grt_backoff *b)
+{
+	b->spins = 0;
+	b->sleep_ns = BACKOFF_MIN_NS;
+}
+
+void
+grt_backoff_wait(struct grt_backoff *b)
+{
+	struct timespec ts;
+
+	if (b->spins < BACKOFF_SPINS) {
+		b->spins++;
+		return;
+	}
+	ts.tv_sec = 0;
+	ts.tv_nsec = b->sleep_ns;
+	nanosleep(&ts, NULL);
+	if (b->sleep_ns < BACKOFF_MAX_NS)
+		b->sleep_ns *= 2;
+	if (b->sleep_ns > BACKOFF_MAX_NS)
+		b->sleep_ns = BACKOFF_MAX_NS;
+}
+
+int
+grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
+    struct grt_report *rep)
+{
+	struct sigaction sa;
+	int rank;
+
+	memset(rep, 0, sizeof *rep);
+	if (app == NULL || cfg == NULL || app->units < 0 || app->rounds < 1 ||
+	    app->compute == NULL)
+		return GRT_EINVAL;
+	if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+		return GRT_EMPI;
+	rep->rank = rank;
+	rep->is_master = rank == 0;
+	/*
+	 * hydra (with -disable-auto-cleanup) sends SIGUSR1 to every rank when one exits; its
+	 * default action would kill the survivors. The master takes it as a hint to check
+	 * deadlines sooner; the handler stays for the rest of the process's life.
+	 */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = run_on_usr1;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	if (rank == 0)
+		return grt_master(comm, app, cfg, rep);
+	return grt_worker(comm, app, rep);
+}
+
+int
+grt_end(int rc)
+{
+	fflush(NULL);
+	if (!grt_failure_seen)
+		MPI_Finalize();
+	return rc == GRT_OK ? 0 : 1;
+}

@@ -1,0 +1,272 @@
+/*
+ * cmd-rank.c — show how the broker ranks the nodes for a job: the terms of the performance
+ * function (seed 002, eq. 2) per node, the placement of the job's ranks and, with
+ * --explain, why a node was filtered out or has stale metrics (doc/broker.md).
+ *
+ *   gridsubmit rank JOB.yaml [--sites F] [--ranks N] [--explain] [--json] [--no-metrics]
+ *                            [--timeout S]
+ *
+ * Exit: 0 placed; 3 a bad site or job file (or requirements); 4 too few nodes pass.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "broker.h"
+#include "cmd.h"
+#include "log.h"
+#include "metrics.h"
+
+extern const struct cmd_entry cmd_rank_entry;
+
+struct rank_args {
+	const char *job;
+	const char *sites;
+	int ranks;		/* 0: the job's */
+	int explain;
+	int json;
+	int metrics;
+	double timeout;		/* 0: the default */
+};
+
+static const char *
+rank_site(const struct gs_sites *s, const struct gs_node *n)
+{
+	if (n->site >= 0 && (size_t)n->site < s->nsites)
+		return s->sites[n->site].name;
+	return "?";
+}
+
+static const char *
+rank_metrics_state(const struct gs_node *n)
+{
+	if (n->stale != NULL)
+		return "stale";
+	if (n->have_metrics)
+		return "live";
+	return "-";
+}
+
+static json_t *
+rank_str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static void
+rank_print_json(const struct gs_sites *s, const struct gs_ranking *rk)
+{
+	json_t *doc, *nodes;
+	size_t i;
+	char *text;
+
+	nodes = json_array();
+	for (i = 0; i < rk->n; i++) {
+		const struct gs_ranked *r = &rk->nodes[i];
+		const struct gs_node *n = &s->nodes[r->node];
+
+		json_array_append_new(nodes, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:b, "
+		    "s:o, s:o}", "host", n->host, "site", rank_site(s, n), "cs", r->cs, "cl", r->cl,
+		    "b", r->b, "pf", r->pf, "pr", r->pr, "selected", r->selected,
+		    "filtered", rank_str_or_null(r->filtered), "stale", rank_str_or_null(n->stale)));
+	}
+	doc = json_pack("{s:i, s:o}", "schema_version", 1, "nodes", nodes);
+	if (doc == NULL)
+		fatalx("cannot build the json document");
+	/* 12 significant digits: exact enough to check, without binary noise */
+	text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	if (text == NULL)
+		fatalx("cannot write the json document");
+	printf("%s\n", text);
+	free(text);
+	json_decref(doc);
+}
+
+static void
+rank_print_text(const struct gs_sites *s, const struct gs_job *job,
+    const struct gs_ranking *rk, const struct gs_placement *pl, int nranks,
+    const struct rank_args *a)
+{
+	size_t i, nstale = 0, hw = 4, sw = 4;
+	int r, n;
+
+	for (i = 0; i < rk->n; i++) {
+		const struct gs_node *nd = &s->nodes[rk->nodes[i].node];
+
+		if (strlen(nd->host) > hw)
+			hw = strlen(nd->host);
+		if (strlen(rank_site(s, nd)) > sw)
+			sw = strlen(rank_site(s, nd));
+		if (nd->stale != NULL)
+			nstale++;
+	}
+	printf("job %s: %d rank%s, w1 %g, w2 %g; %s: %zu node%s, %zu pass%s\n", job->name,
+	    nranks, nranks == 1 ? "" : "s", job->w1, job->w2, s->path, rk->n,
+	    rk->n == 1 ? "" : "s", rk->npassing, rk->npassing == 1 ? "es" : "");
+	printf("\n%3s  %-*s  %-*s  %10s  %6s  %8s  %8s  %8s  %8s  %8s  %-3s  %s\n", "#",
+	    (int)hw, "host", (int)sw, "site", "CS", "CL", "B", "PF_cpu", "PF_bw", "PF", "PR",
+	    "sel", "metrics");
+	for (i = 0; i < rk->npassing; i++) {
+		const struct gs_ranked *rr = &rk->nodes[i];
+		const struct gs_node *nd = &s->nodes[rr->node];
+
+		printf("%3zu  %-*s  %-*s  %10.0f  %6.3f  %8g  %8.6f  %8.6f  %8.6f  %8.6f  %-3s  %s\n",
+		    i + 1, (int)hw, nd->host, (int)sw, rank_site(s, nd), rr->cs, rr->cl, rr->b,
+		    rr->pf_cpu, rr->pf_bw, rr->pf, rr->pr, rr->selected ? "yes" : "no",
+		    rank_metrics_state(nd));
+	}
+	if (pl != NULL && pl->nranks > 0) {
+		/* the placement as hydra will read it: host:n in rank order */
+		printf("\nplacement:");
+		for (r = 0; r < pl->nranks; r += n) {
+			size_t node = pl->ranks[r].node;
+
+			for (n = 1; r + n < pl->nranks && pl->ranks[r + n].node == node; n++)
+				;
+			printf(" %s:%d", node == BROKER_NODE_NONE ? s->master : s->nodes[node].host,
+			    n);
+		}
+		printf(" (rank 0, the master, on %s)\n", pl->ranks[0].node == BROKER_NODE_NONE ?
+		    s->master : s->nodes[pl->ranks[0].node].host);
+	}
+	if (!a->explain) {
+		if (rk->n > rk->npassing || nstale > 0)
+			printf("\n%zu node%s filtered out, %zu with stale metrics "
+			    "(--explain says why)\n", rk->n - rk->npassing,
+			    rk->n - rk->npassing == 1 ? "" : "s", nstale);
+		return;
+	}
+	if (rk->n > rk->npassing) {
+		printf("\nfiltered out:\n");
+		for (i = rk->npassing; i < rk->n; i++) {
+			const struct gs_node *nd = &s->nodes[rk->nodes[i].node];
+
+			printf("  %s (%s): %s\n", nd->host, rank_site(s, nd), rk->nodes[i].filtered);
+		}
+	}
+	if (nstale > 0) {
+		printf("\nstale metrics (site-file values used):\n");
+		for (i = 0; i < rk->n; i++) {
+			const struct gs_node *nd = &s->nodes[rk->nodes[i].node];
+
+			if (nd->stale != NULL)
+				printf("  %s (%s): %s\n", nd->host, rank_site(s, nd), nd->stale);
+		}
+	}
+}
+
+static int
+cmd_rank_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "sites", required_argument, NULL, 's' },
+		{ "ranks", required_argument, NULL, 'n' },
+		{ "explain", no_argument, NULL, 'e' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-metrics", no_argument, NULL, 'M' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rank_args a;
+	struct gs_sites sites;
+	struct gs_job job;
+	struct gs_error err;
+	struct gs_ranking rk;
+	struct gs_placement pl;
+	struct metrics_opts mo;
+	int c, nranks, cap, placed, rc = EXIT_OK;
+
+	memset(&a, 0, sizeof a);
+	a.metrics = 1;
+	while ((c = cmd_getopt(argc, argv, "s:n:", longopts, &cmd_rank_entry)) != -1) {
+		switch (c) {
+		case 's':
+			a.sites = optarg;
+			break;
+		case 'n':
+			a.ranks = (int)cmd_parse_int(&cmd_rank_entry, "--ranks", optarg, 1, 100000);
+			break;
+		case 'e':
+			a.explain = 1;
+			break;
+		case 'j':
+			a.json = 1;
+			break;
+		case 'M':
+			a.metrics = 0;
+			break;
+		case 't':
+			a.timeout = cmd_parse_double(&cmd_rank_entry, "--timeout", optarg, 0.1, 600);
+			break;
+		}
+	}
+	if (optind + 1 != argc)
+		cmd_usage_error(&cmd_rank_entry, optind >= argc ? "no job file given" :
+		    "one job file only");
+	a.job = argv[optind];
+
+	if ((a.sites != NULL ? sites_load_file(a.sites, &sites, &err) :
+	    sites_load_default(&sites, &err)) == -1) {
+		fprintf(stderr, "%s\n", err.msg);
+		return EXIT_INPUT;
+	}
+	if (job_load_file(a.job, &job, &err) == -1) {
+		fprintf(stderr, "%s\n", err.msg);
+		sites_free(&sites);
+		return EXIT_INPUT;
+	}
+	if (a.ranks > 0)
+		job.ranks = job.min_ranks = a.ranks;
+	if (a.metrics) {
+		memset(&mo, 0, sizeof mo);
+		if (a.timeout > 0) {
+			mo.timeout = a.timeout;
+			mo.connect_timeout = a.timeout < METRICS_CONNECT_TIMEOUT ? a.timeout :
+			    METRICS_CONNECT_TIMEOUT;
+		}
+		if (metrics_fetch(&sites, &mo) == -1)
+			log_warnx("cannot read live metrics; using the site file's values");
+	}
+	if (broker_rank(&sites, &job, &rk, &err) == -1) {
+		fprintf(stderr, "%s\n", err.msg);
+		job_free(&job);
+		sites_free(&sites);
+		return EXIT_INPUT;
+	}
+	/* ranks: {min, max}: as many as fit, down to min */
+	nranks = job.ranks;
+	cap = broker_capacity(&sites, &rk);
+	if (cap < nranks && cap >= job.min_ranks)
+		nranks = cap;
+	placed = broker_place(&sites, &rk, nranks, &pl, &err) == 0;
+	if (a.json)
+		rank_print_json(&sites, &rk);
+	else
+		rank_print_text(&sites, &job, &rk, placed ? &pl : NULL, nranks, &a);
+	fflush(stdout);
+	if (!placed) {
+		log_warnx("no placement: %s", err.msg);
+		rc = EXIT_NOPLACE;
+	} else
+		broker_placement_free(&pl);
+	broker_ranking_free(&rk);
+	job_free(&job);
+	sites_free(&sites);
+	return rc;
+}
+
+const struct cmd_entry cmd_rank_entry = {
+	"rank", "JOB.yaml [--sites F] [--ranks N] [--explain] [--json] [--no-metrics] "
+	"[--timeout S]",
+	"rank the nodes for a job by the performance function, and explain",
+	"  -s, --sites F         the site file (default: the embedded localhost.yaml)\n"
+	"  -n, --ranks N         MPI processes, the master included (default: the job's)\n"
+	"      --explain         also list every filtered-out node with the clause that\n"
+	"                        failed, and every node with stale metrics with the reason\n"
+	"      --json            print one JSON document (schema_version 1)\n"
+	"      --no-metrics      do not read live metrics: site-file values only\n"
+	"      --timeout S       seconds for reading all live metrics (default 5)\n",
+	cmd_rank_exec
+};

@@ -1,0 +1,549 @@
+/*
+ * cmd-schedule.c — gridsubmit schedule: print the chunks a load-distribution scheme hands
+ * out for N units over P workers, with no MPI at all. It drives the very code of libgrt's
+ * master (runtime/scheme.h), so what it prints is what a job would get.
+ *
+ * Who asks next: round-robin over the workers in the scheme's order, unless --speeds is
+ * given; then each worker's clock advances by count/speed per chunk and the earliest free
+ * worker asks next (ties: lowest index). The rounds schemes (hetcalc, hetcomm) serve every
+ * worker once per round in their send order, with times simulated from --unit-calc and
+ * --unit-comm (seconds per unit, independent links): t_calc = n*calc_i, t_exe =
+ * n*(calc_i + comm_i).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "scheme.h"
+#include "suggest.h"
+#include "xmalloc.h"
+
+extern const struct cmd_entry cmd_schedule_entry;
+
+enum {
+	OPT_SCHEME = 256, OPT_K, OPT_ALPHA, OPT_SWR, OPT_PR, OPT_CPU, OPT_SPEEDS, OPT_ROUNDS,
+	OPT_UNIT_CALC, OPT_UNIT_COMM, OPT_JSON
+};
+
+static const struct option sched_longopts[] = {
+	{ "scheme", required_argument, NULL, OPT_SCHEME },
+	{ "k", required_argument, NULL, OPT_K },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "swr", required_argument, NULL, OPT_SWR },
+	{ "pr", required_argument, NULL, OPT_PR },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "speeds", required_argument, NULL, OPT_SPEEDS },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "unit-calc", required_argument, NULL, OPT_UNIT_CALC },
+	{ "unit-comm", required_argument, NULL, OPT_UNIT_COMM },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 }
+};
+
+#define SCHED_MAX_P	1000000
+#define SCHED_MAX_ROUNDS 100000
+
+struct sched_rec {
+	int round;
+	int worker;
+	int64_t start;
+	int64_t count;
+};
+
+struct sched_round {
+	int64_t *units;		/* per worker */
+	double alpha;		/* ngss, angss */
+	int ndrop;
+	int *drop_w;
+	double *drop_share;
+};
+
+struct sched_run {
+	enum grt_scheme scheme;
+	int64_t n;
+	int p;
+	int rounds;
+	const double *speeds;
+	const double *ucalc;
+	const double *ucomm;
+	struct sched_rec *rec;
+	size_t nrec;
+	size_t caprec;
+	struct sched_round *round;
+};
+
+/* Parse "1,1,2,4": exactly p finite numbers, each >= min (> min when strict). */
+static double *
+sched_parse_list(const char *opt, const char *arg, int p, double min, int strict)
+{
+	double *v = xreallocarray(NULL, (size_t)p, sizeof *v);
+	const char *at = arg;
+	char *end, tok[64];
+	size_t len;
+	int got = 0;
+
+	for (;;) {
+		len = strcspn(at, ",");
+		if (got < p) {
+			snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1),
+			    at);
+			errno = 0;
+			v[got] = strtod(tok, &end);
+			if (len == 0 || len >= sizeof tok || *end != '\0' || errno != 0 ||
+			    !isfinite(v[got]))
+				cmd_usage_error(&cmd_schedule_entry, "%s: '%s' is not a number", opt,
+				    tok);
+			if (v[got] < min || (strict && v[got] == min))
+				cmd_usage_error(&cmd_schedule_entry, "%s: '%s' must be %s %g", opt,
+				    tok, strict ? "above" : "at least", min);
+		}
+		got++;
+		if (at[len] == '\0')
+			break;
+		at += len + 1;
+	}
+	if (got != p)
+		cmd_usage_error(&cmd_schedule_entry,
+		    "%s: expected %d values (one per worker, -P %d), got %d", opt, p, p, got);
+	return v;
+}
+
+static enum grt_scheme
+sched_parse_scheme(const char *name)
+{
+	const char *names[GRT_SCHEME_COUNT + 1];
+	const char *guess;
+	int i;
+
+	if ((i = grt_scheme_from_name(name)) >= 0)
+		return (enum grt_scheme)i;
+	for (i = 0; i < GRT_SCHEME_COUNT; i++)
+		names[i] = grt_scheme_name(i);
+	names[i] = NULL;
+	if ((guess = suggest_closest(name, names)) != NULL)
+		cmd_usage_error(&cmd_schedule_entry, "--scheme: unknown scheme '%s' (did you mean "
+		    "'%s'?)", name, guess);
+	cmd_usage_error(&cmd_schedule_entry, "--scheme: unknown scheme '%s' (one of: static, "
+	    "wstatic, pss, css, gss, fss, tss, ngss, angss, pwd, hetcalc, hetcomm)", name);
+}
+
+/* A usage error when opt was given to a scheme that does not read it. */
+static void
+sched_only(const char *opt, const char *given, enum grt_scheme sc, int applies,
+    const char *which)
+{
+	if (given != NULL && !applies)
+		cmd_usage_error(&cmd_schedule_entry, "%s does not apply to %s (only to %s)", opt,
+		    grt_scheme_name(sc), which);
+}
+
+static void
+sched_add(struct sched_run *r, int round, int w, const struct grt_chunk *c)
+{
+	if (r->nrec == r->caprec) {
+		r->caprec = r->caprec ? 2 * r->caprec : 256;
+		r->rec = xreallocarray(r->rec, r->caprec, sizeof *r->rec);
+	}
+	r->rec[r->nrec++] = (struct sched_rec){ round, w, c->start, c->count };
+	r->round[round - 1].units[w] += c->count;
+}
+
+/* Heap of workers keyed by (clock, index): the earliest free worker asks next. */
+static int
+sched_before(const double *clock, int a, int b)
+{
+	return clock[a] < clock[b] || (clock[a] == clock[b] && a < b);
+}
+
+static void
+sched_sift_down(int *heap, int n, const double *clock, int i)
+{
+	int c, t;
+
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && sched_before(clock, heap[c + 1], heap[c]))
+			c++;
+		if (!sched_before(clock, heap[c], heap[i]))
+			break;
+		t = heap[i];
+		heap[i] = heap[c];
+		heap[c] = t;
+	}
+}
+
+static void
+sched_round_speeds(struct sched_run *r, grt_sched *s, int j)
+{
+	double *clock = xcalloc((size_t)r->p, sizeof *clock), t;
+	int *heap = xreallocarray(NULL, (size_t)r->p, sizeof *heap);
+	struct grt_chunk c;
+	int n = r->p, i, w;
+
+	for (i = 0; i < n; i++)
+		heap[i] = i;
+	while (n > 0) {
+		w = heap[0];
+		if (!grt_sched_next(s, w, &c)) {
+			heap[0] = heap[--n];
+			sched_sift_down(heap, n, clock, 0);
+			continue;
+		}
+		sched_add(r, j, w, &c);
+		t = (double)c.count / r->speeds[w];
+		grt_sched_feedback(s, w, &c, t, t);
+		clock[w] += t;
+		sched_sift_down(heap, n, clock, 0);
+	}
+	free(clock);
+	free(heap);
+}
+
+static void
+sched_round_rr(struct sched_run *r, grt_sched *s, int j, const int *order)
+{
+	int *done = xcalloc((size_t)r->p, sizeof *done), left = r->p, i, w;
+	struct grt_chunk c;
+
+	while (left > 0)
+		for (i = 0; i < r->p; i++) {
+			w = order[i];
+			if (done[w])
+				continue;
+			if (!grt_sched_next(s, w, &c)) {
+				done[w] = 1;
+				left--;
+				continue;
+			}
+			sched_add(r, j, w, &c);
+			/* unit speed: every worker looks alike to angss's next round */
+			grt_sched_feedback(s, w, &c, (double)c.count, (double)c.count);
+		}
+	free(done);
+}
+
+static void
+sched_round_het(struct sched_run *r, grt_sched *s, int j, const int *order)
+{
+	struct grt_chunk c;
+	double tc;
+	int i, w;
+
+	for (i = 0; i < r->p; i++) {
+		w = order[i];
+		while (grt_sched_next(s, w, &c)) {
+			sched_add(r, j, w, &c);
+			tc = (double)c.count * r->ucalc[w];
+			grt_sched_feedback(s, w, &c, tc, tc + (double)c.count * r->ucomm[w]);
+		}
+	}
+}
+
+static void
+sched_simulate(struct sched_run *r, grt_sched *s)
+{
+	struct sched_round *rd;
+	int *order = xreallocarray(NULL, (size_t)r->p, sizeof *order);
+	double share;
+	int j, w;
+
+	r->round = xcalloc((size_t)r->rounds, sizeof *r->round);
+	for (j = 1; j <= r->rounds; j++) {
+		rd = &r->round[j - 1];
+		rd->units = xcalloc((size_t)r->p, sizeof *rd->units);
+		grt_sched_begin_round(s);
+		rd->alpha = grt_sched_alpha(s);
+		for (w = 0; w < r->p; w++) {
+			if (!grt_sched_dropped(s, w, &share))
+				continue;
+			rd->drop_w = xreallocarray(rd->drop_w, (size_t)rd->ndrop + 1,
+			    sizeof *rd->drop_w);
+			rd->drop_share = xreallocarray(rd->drop_share, (size_t)rd->ndrop + 1,
+			    sizeof *rd->drop_share);
+			rd->drop_w[rd->ndrop] = w;
+			rd->drop_share[rd->ndrop++] = share;
+		}
+		grt_sched_order(s, order);
+		if (grt_scheme_is_rounds(r->scheme))
+			sched_round_het(r, s, j, order);
+		else if (r->speeds != NULL)
+			sched_round_speeds(r, s, j);
+		else
+			sched_round_rr(r, s, j, order);
+		if (grt_sched_remaining(s) != 0)
+			fatalx("%s left %" PRId64 " units unassigned in round %d (a bug)",
+			    grt_scheme_name(r->scheme), grt_sched_remaining(s), j);
+	}
+	free(order);
+}
+
+static int
+sched_has_alpha(enum grt_scheme sc)
+{
+	return sc == GRT_SCHEME_NGSS || sc == GRT_SCHEME_ANGSS;
+}
+
+static void
+sched_print_text(const struct sched_run *r)
+{
+	const struct sched_round *rd;
+	char buf[32];
+	size_t i = 0, first;
+	int wd, ww, j, w, d;
+
+	wd = snprintf(buf, sizeof buf, "%" PRId64, r->n);
+	if (wd < 5)
+		wd = 5;
+	ww = snprintf(buf, sizeof buf, "%d", r->p - 1);
+	if (ww < 6)
+		ww = 6;
+	printf("%s: %" PRId64 " units over %d worker%s", grt_scheme_name(r->scheme), r->n, r->p,
+	    r->p == 1 ? "" : "s");
+	if (r->rounds > 1)
+		printf(", %d rounds", r->rounds);
+	printf("\n");
+	for (j = 1; j <= r->rounds; j++) {
+		rd = &r->round[j - 1];
+		if (r->rounds > 1 || grt_scheme_is_rounds(r->scheme))
+			printf("\nround %d\n", j);
+		if (sched_has_alpha(r->scheme))
+			printf("alpha %.4g%% of N placed by weight first\n", rd->alpha);
+		for (d = 0; d < rd->ndrop; d++)
+			printf("dropped worker %d: its share was %.3g units (cannot be balanced)\n",
+			    rd->drop_w[d], rd->drop_share[d]);
+		if (grt_scheme_is_rounds(r->scheme)) {
+			printf("units:");
+			for (w = 0; w < r->p; w++)
+				printf(" %" PRId64, rd->units[w]);
+			printf("\n");
+		}
+		printf("%7s  %*s  %*s  %*s\n", "chunk", ww, "worker", wd, "start", wd, "count");
+		for (first = i; i < r->nrec && r->rec[i].round == j; i++)
+			printf("%7zu  %*d  %*" PRId64 "  %*" PRId64 "\n", i - first + 1, ww,
+			    r->rec[i].worker, wd, r->rec[i].start, wd, r->rec[i].count);
+		printf("total: %zu chunk%s, %" PRId64 " units\n", i - first,
+		    i - first == 1 ? "" : "s", r->n);
+	}
+}
+
+static void
+sched_json_set(json_t *o, const char *key, json_t *v)
+{
+	if (v == NULL || json_object_set_new(o, key, v) != 0)
+		fatalx("out of memory");
+}
+
+static void
+sched_json_append(json_t *a, json_t *v)
+{
+	if (v == NULL || json_array_append_new(a, v) != 0)
+		fatalx("out of memory");
+}
+
+static void
+sched_print_json(const struct sched_run *r)
+{
+	const struct sched_round *rd;
+	json_t *root, *chunks, *o, *rounds, *units, *drops, *d;
+	size_t i;
+	int j, w, k, with_rounds;
+
+	with_rounds = grt_scheme_is_rounds(r->scheme) || r->rounds > 1;
+	if ((root = json_object()) == NULL || (chunks = json_array()) == NULL)
+		fatalx("out of memory");
+	sched_json_set(root, "schema_version", json_integer(1));
+	sched_json_set(root, "scheme", json_string(grt_scheme_name(r->scheme)));
+	sched_json_set(root, "N", json_integer(r->n));
+	sched_json_set(root, "P", json_integer(r->p));
+	if (sched_has_alpha(r->scheme) && !with_rounds)
+		sched_json_set(root, "alpha", json_real(r->round[0].alpha));
+	for (i = 0; i < r->nrec; i++) {
+		if ((o = json_object()) == NULL)
+			fatalx("out of memory");
+		if (r->rounds > 1)
+			sched_json_set(o, "round", json_integer(r->rec[i].round));
+		sched_json_set(o, "worker", json_integer(r->rec[i].worker));
+		sched_json_set(o, "start", json_integer(r->rec[i].start));
+		sched_json_set(o, "count", json_integer(r->rec[i].count));
+		sched_json_append(chunks, o);
+	}
+	sched_json_set(root, "chunks", chunks);
+	if (with_rounds) {
+		if ((rounds = json_array()) == NULL)
+			fatalx("out of memory");
+		for (j = 1; j <= r->rounds; j++) {
+			rd = &r->round[j - 1];
+			if ((o = json_object()) == NULL || (units = json_array()) == NULL)
+				fatalx("out of memory");
+			sched_json_set(o, "j", json_integer(j));
+			for (w = 0; w < r->p; w++)
+				sched_json_append(units, json_integer(rd->units[w]));
+			sched_json_set(o, "units", units);
+			if (sched_has_alpha(r->scheme))
+				sched_json_set(o, "alpha", json_real(rd->alpha));
+			if (rd->ndrop > 0) {
+				if ((drops = json_array()) == NULL)
+					fatalx("out of memory");
+				for (k = 0; k < rd->ndrop; k++) {
+					if ((d = json_object()) == NULL)
+						fatalx("out of memory");
+					sched_json_set(d, "worker", json_integer(rd->drop_w[k]));
+					sched_json_set(d, "share", json_real(rd->drop_share[k]));
+					sched_json_append(drops, d);
+				}
+				sched_json_set(o, "dropped", drops);
+			}
+			sched_json_append(rounds, o);
+		}
+		sched_json_set(root, "rounds", rounds);
+	}
+	if (json_dumpf(root, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0)
+		fatal("cannot write the json output");
+	printf("\n");
+	json_decref(root);
+}
+
+static int
+cmd_schedule_exec(int argc, char **argv)
+{
+	const struct cmd_entry *cmd = &cmd_schedule_entry;
+	const char *a_scheme = NULL, *a_n = NULL, *a_p = NULL, *a_k = NULL, *a_alpha = NULL;
+	const char *a_swr = NULL, *a_pr = NULL, *a_cpu = NULL, *a_speeds = NULL;
+	const char *a_rounds = NULL, *a_calc = NULL, *a_comm = NULL;
+	struct grt_sched_conf conf;
+	struct sched_run run;
+	double *pr = NULL, *cpu = NULL, *speeds = NULL, *ucalc = NULL, *ucomm = NULL;
+	enum grt_scheme sc;
+	grt_sched *s;
+	int c, json = 0, err, rounds_sc, j;
+
+	optind = 1;
+	while ((c = cmd_getopt(argc, argv, "N:P:", sched_longopts, cmd)) != -1) {
+		switch (c) {
+		case OPT_SCHEME:	a_scheme = optarg; break;
+		case 'N':		a_n = optarg; break;
+		case 'P':		a_p = optarg; break;
+		case OPT_K:		a_k = optarg; break;
+		case OPT_ALPHA:		a_alpha = optarg; break;
+		case OPT_SWR:		a_swr = optarg; break;
+		case OPT_PR:		a_pr = optarg; break;
+		case OPT_CPU:		a_cpu = optarg; break;
+		case OPT_SPEEDS:	a_speeds = optarg; break;
+		case OPT_ROUNDS:	a_rounds = optarg; break;
+		case OPT_UNIT_CALC:	a_calc = optarg; break;
+		case OPT_UNIT_COMM:	a_comm = optarg; break;
+		case OPT_JSON:		json = 1; break;
+		}
+	}
+	if (optind < argc)
+		cmd_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if (a_scheme == NULL)
+		cmd_usage_error(cmd, "missing --scheme S");
+	if (a_n == NULL)
+		cmd_usage_error(cmd, "missing -N n (the number of units)");
+	if (a_p == NULL)
+		cmd_usage_error(cmd, "missing -P p (the number of workers)");
+	sc = sched_parse_scheme(a_scheme);
+	rounds_sc = grt_scheme_is_rounds(sc);
+
+	memset(&conf, 0, sizeof conf);
+	memset(&run, 0, sizeof run);
+	conf.scheme = sc;
+	conf.k = 1;
+	conf.alpha = 30;	/* GRT_ALPHA's default */
+	conf.swr = 1;
+	run.scheme = sc;
+	run.n = cmd_parse_int(cmd, "-N", a_n, 0, INT64_MAX);
+	run.p = (int)cmd_parse_int(cmd, "-P", a_p, 1, SCHED_MAX_P);
+	run.rounds = a_rounds != NULL ?
+	    (int)cmd_parse_int(cmd, "--rounds", a_rounds, 1, SCHED_MAX_ROUNDS) : 1;
+
+	sched_only("--k", a_k, sc, sc == GRT_SCHEME_CSS, "css");
+	sched_only("--alpha", a_alpha, sc, sc == GRT_SCHEME_NGSS, "ngss; angss chooses its own");
+	sched_only("--swr", a_swr, sc, sc == GRT_SCHEME_PWD, "pwd");
+	sched_only("--pr", a_pr, sc, sc == GRT_SCHEME_PWD || rounds_sc, "pwd, hetcalc, hetcomm");
+	sched_only("--cpu", a_cpu, sc, sc == GRT_SCHEME_WSTATIC || sched_has_alpha(sc),
+	    "wstatic, ngss, angss");
+	sched_only("--unit-calc", a_calc, sc, rounds_sc, "hetcalc, hetcomm");
+	sched_only("--unit-comm", a_comm, sc, rounds_sc, "hetcalc, hetcomm");
+	if (a_speeds != NULL && rounds_sc)
+		cmd_usage_error(cmd, "--speeds does not apply to %s (give --unit-calc and "
+		    "--unit-comm)", grt_scheme_name(sc));
+
+	if (a_k != NULL)
+		conf.k = cmd_parse_int(cmd, "--k", a_k, 1, INT64_MAX);
+	if (a_alpha != NULL)
+		conf.alpha = cmd_parse_double(cmd, "--alpha", a_alpha, 0, 100);
+	if (a_swr != NULL)
+		conf.swr = cmd_parse_double(cmd, "--swr", a_swr, 0, 1);
+	else if (sc == GRT_SCHEME_PWD)
+		cmd_usage_error(cmd, "pwd needs --swr R (the static workload ratio, 0 to 1)");
+	if (a_pr != NULL)
+		conf.pr = pr = sched_parse_list("--pr", a_pr, run.p, 0, 1);
+	if (a_cpu != NULL)
+		conf.cpu = cpu = sched_parse_list("--cpu", a_cpu, run.p, 0, 1);
+	if (a_speeds != NULL)
+		run.speeds = speeds = sched_parse_list("--speeds", a_speeds, run.p, 0, 1);
+	if (rounds_sc) {
+		if (a_calc == NULL)
+			cmd_usage_error(cmd, "%s needs --unit-calc a,b,.. (seconds per unit per "
+			    "worker)", grt_scheme_name(sc));
+		run.ucalc = ucalc = sched_parse_list("--unit-calc", a_calc, run.p, 0, 0);
+		/* no --unit-comm: links cost nothing */
+		run.ucomm = ucomm = a_comm != NULL ?
+		    sched_parse_list("--unit-comm", a_comm, run.p, 0, 0) :
+		    xcalloc((size_t)run.p, sizeof *ucomm);
+	}
+
+	if ((s = grt_sched_new(&conf, run.p, run.n, &err)) == NULL)
+		fatalx("cannot set up %s: error %d", grt_scheme_name(sc), err);
+	sched_simulate(&run, s);
+	grt_sched_free(s);
+	if (json)
+		sched_print_json(&run);
+	else
+		sched_print_text(&run);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		fatal("cannot write the output");
+
+	for (j = 0; j < run.rounds; j++) {
+		free(run.round[j].units);
+		free(run.round[j].drop_w);
+		free(run.round[j].drop_share);
+	}
+	free(run.round);
+	free(run.rec);
+	free(pr);
+	free(cpu);
+	free(speeds);
+	free(ucalc);
+	free(ucomm);
+	return EXIT_OK;
+}
+
+const struct cmd_entry cmd_schedule_entry = {
+	"schedule",
+	"--scheme S -N n -P p [--k K] [--alpha A] [--swr R] [--pr LIST] [--cpu LIST] "
+	    "[--speeds LIST] [--rounds J] [--unit-calc LIST] [--unit-comm LIST] [--json]",
+	"print a scheme's chunk sequence (dry run, no MPI)",
+	"  --scheme S            static wstatic pss css gss fss tss ngss angss pwd hetcalc hetcomm\n"
+	"  -N n                  units to distribute (0 or more)\n"
+	"  -P p                  workers (1 or more)\n"
+	"  --k K                 css: chunk size (default 1)\n"
+	"  --alpha A             ngss: percent of N placed by CPU clock first (default 30)\n"
+	"  --swr R               pwd: static workload ratio, 0 to 1 (required for pwd)\n"
+	"  --pr 1,1,2,4          pwd, hetcalc, hetcomm: performance ratio, one per worker\n"
+	"  --cpu 3001,898,..     wstatic, ngss, angss: CPU clock, one per worker\n"
+	"  --speeds 1,1,2,4      units per second per worker: the earliest free worker asks\n"
+	"                        next (default: round-robin requests)\n"
+	"  --rounds J            rounds to run (default 1)\n"
+	"  --unit-calc a,b,..    hetcalc, hetcomm: compute seconds per unit, one per worker\n"
+	"  --unit-comm x,y,..    hetcalc, hetcomm: link seconds per unit (default 0)\n"
+	"  --json                one JSON document with \"schema_version\"\n",
+	cmd_schedule_exec
+};

@@ -1,0 +1,222 @@
+/*
+ * cmd-sites.c — validate and show site files (gridsubmit-sites(5)).
+ *
+ *   gridsubmit sites check FILE...       one summary line per good file; every bad file's
+ *                                        error as file:line:col: message; exit 3 if any
+ *   gridsubmit sites show [FILE] [--json] the expanded model (every host, defaults merged);
+ *                                        without FILE the embedded default
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "site.h"
+#include "suggest.h"
+
+extern const struct cmd_entry cmd_sites_entry;
+
+static long long
+sites_cores(const struct gs_sites *s, long long *slots)
+{
+	long long cores = 0;
+	size_t i;
+
+	*slots = 0;
+	for (i = 0; i < s->nnodes; i++) {
+		cores += s->nodes[i].cores;
+		*slots += s->nodes[i].slots;
+	}
+	return cores;
+}
+
+static int
+sites_load_arg(const char *file, struct gs_sites *s, struct gs_error *err)
+{
+	if (file == NULL)
+		return sites_load_default(s, err);
+	return sites_load_file(file, s, err);
+}
+
+static int
+sites_check(int argc, char **argv)
+{
+	struct gs_sites s;
+	struct gs_error err;
+	long long cores, slots;
+	int i, rc = EXIT_OK;
+
+	for (i = 0; i < argc; i++) {
+		if (sites_load_file(argv[i], &s, &err) == -1) {
+			fprintf(stderr, "%s\n", err.msg);
+			rc = EXIT_INPUT;
+			continue;
+		}
+		cores = sites_cores(&s, &slots);
+		printf("%s: ok, %zu site%s, %zu node%s, %lld core%s, %lld slot%s\n", argv[i],
+		    s.nsites, s.nsites == 1 ? "" : "s", s.nnodes, s.nnodes == 1 ? "" : "s",
+		    cores, cores == 1 ? "" : "s", slots, slots == 1 ? "" : "s");
+		sites_free(&s);
+	}
+	return rc;
+}
+
+static json_t *
+sites_str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *
+sites_json(const struct gs_sites *s)
+{
+	json_t *doc, *sites, *nodes;
+	long long cores, slots;
+	size_t i;
+
+	cores = sites_cores(s, &slots);
+	sites = json_array();
+	for (i = 0; i < s->nsites; i++) {
+		const struct gs_site *st = &s->sites[i];
+
+		json_array_append_new(sites, json_pack("{s:s, s:f, s:f, s:i, s:i}",
+		    "name", st->name, "bandwidth_mbps", st->bandwidth_mbps,
+		    "latency_ms", st->latency_ms, "line", st->loc.line, "col", st->loc.col));
+	}
+	nodes = json_array();
+	for (i = 0; i < s->nnodes; i++) {
+		const struct gs_node *n = &s->nodes[i];
+
+		json_array_append_new(nodes, json_pack(
+		    "{s:s, s:s, s:f, s:i, s:i, s:f, s:o, s:{s:o, s:i, s:s, s:o}, s:o, "
+		    "s:{s:f, s:f, s:f}, s:i, s:i}",
+		    "host", n->host, "site", s->sites[n->site].name, "cpu_mhz", n->cpu_mhz,
+		    "cores", n->cores, "slots", n->slots, "mem_mb", n->mem_mb,
+		    "arch", sites_str_or_null(n->arch),
+		    "ssh", "user", sites_str_or_null(n->ssh.user), "port", n->ssh.port,
+		    "host_key", n->ssh.host_key, "identity", sites_str_or_null(n->ssh.identity),
+		    "monitor", sites_str_or_null(n->monitor),
+		    "emulate", "cpu_scale", n->emulate.cpu_scale, "load", n->emulate.load,
+		    "load_interval", n->emulate.load_interval,
+		    "line", n->loc.line, "col", n->loc.col));
+	}
+	doc = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
+	    "schema_version", 1, "file", s->path, "master", sites_str_or_null(s->master),
+	    "totals", "sites", (json_int_t)s->nsites, "nodes", (json_int_t)s->nnodes,
+	    "cores", (json_int_t)cores, "slots", (json_int_t)slots,
+	    "sites", sites, "nodes", nodes);
+	if (doc == NULL)
+		fatalx("cannot build the json document");
+	return doc;
+}
+
+static void
+sites_print(const struct gs_sites *s)
+{
+	long long cores, slots;
+	size_t i, j;
+
+	cores = sites_cores(s, &slots);
+	printf("file:   %s\nmaster: %s\ntotal:  %zu sites, %zu nodes, %lld cores, %lld slots\n",
+	    s->path, s->master != NULL ? s->master : "(the submitting host)", s->nsites,
+	    s->nnodes, cores, slots);
+	for (i = 0; i < s->nsites; i++) {
+		const struct gs_site *st = &s->sites[i];
+
+		printf("\nsite %s: link %g Mbit/s, %g ms\n", st->name, st->bandwidth_mbps,
+		    st->latency_ms);
+		printf("  %-20s %8s %5s %5s %8s %-8s %-22s %s\n", "host", "cpu_mhz", "cores",
+		    "slots", "mem_mb", "arch", "ssh", "monitor");
+		for (j = 0; j < s->nnodes; j++) {
+			const struct gs_node *n = &s->nodes[j];
+			char ssh[128];
+
+			if (n->site != (int)i)
+				continue;
+			snprintf(ssh, sizeof ssh, "%s:%d%s", n->ssh.user != NULL ? n->ssh.user : "-",
+			    n->ssh.port,
+			    strcmp(n->ssh.host_key, "strict") == 0 ? "" : " accept-new");
+			printf("  %-20s %8g %5d %5d %8g %-8s %-22s %s", n->host, n->cpu_mhz,
+			    n->cores, n->slots, n->mem_mb, n->arch != NULL ? n->arch : "-", ssh,
+			    n->monitor != NULL ? n->monitor : "-");
+			if (n->emulate.cpu_scale != 1 || n->emulate.load != 0)
+				printf("  [emulate cpu_scale %g, load %g every %g s]",
+				    n->emulate.cpu_scale, n->emulate.load,
+				    n->emulate.load_interval);
+			printf("\n");
+		}
+	}
+}
+
+static int
+sites_show(const char *file, int json)
+{
+	struct gs_sites s;
+	struct gs_error err;
+	json_t *doc;
+
+	if (sites_load_arg(file, &s, &err) == -1) {
+		fprintf(stderr, "%s\n", err.msg);
+		return EXIT_INPUT;
+	}
+	if (json) {
+		doc = sites_json(&s);
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		printf("\n");
+		json_decref(doc);
+	} else
+		sites_print(&s);
+	sites_free(&s);
+	return EXIT_OK;
+}
+
+static int
+cmd_sites_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const actions[] = { "check", "show", NULL };
+	const char *action, *guess;
+	int c, json = 0;
+
+	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_sites_entry)) != -1) {
+		if (c == 'j')
+			json = 1;
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		cmd_usage_error(&cmd_sites_entry, "missing action: check or show");
+	action = argv[0];
+	if (strcmp(action, "check") == 0) {
+		if (json)
+			cmd_usage_error(&cmd_sites_entry, "--json goes with 'show'");
+		if (argc < 2)
+			cmd_usage_error(&cmd_sites_entry, "'check' needs at least one FILE");
+		return sites_check(argc - 1, argv + 1);
+	}
+	if (strcmp(action, "show") == 0) {
+		if (argc > 2)
+			cmd_usage_error(&cmd_sites_entry, "'show' takes one FILE");
+		return sites_show(argc == 2 ? argv[1] : NULL, json);
+	}
+	if ((guess = suggest_closest(action, actions)) != NULL)
+		cmd_usage_error(&cmd_sites_entry, "unknown action '%s' (did you mean '%s'?)",
+		    action, guess);
+	cmd_usage_error(&cmd_sites_entry, "unknown action '%s' (expected check or show)", action);
+}
+
+const struct cmd_entry cmd_sites_entry = {
+	"sites", "check FILE... | show [FILE] [--json]",
+	"validate site files, or show one expanded (every host, defaults merged)",
+	"  check FILE...         validate; one summary line per file, errors as\n"
+	"                        file:line:col: message (exit 3 when a file is invalid)\n"
+	"  show [FILE]           the expanded model; without FILE the embedded default\n"
+	"      --json            one JSON document with \"schema_version\": 1\n",
+	cmd_sites_exec
+};

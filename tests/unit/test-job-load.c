@@ -1,0 +1,323 @@
+/*
+ * test-job-load.c — job files: every field, the defaults, program paths, the runtime
+ * parameters, and the corpus of bad inputs in tests/data/bad/ (job-*.yaml) with the exact
+ * message in each .expect file. Run from the top of the tree.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/tap.h"
+
+#include "job.h"
+
+static char *
+read_line(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+
+	if (f == NULL)
+		return NULL;
+	buf = calloc(1, 2048);
+	if (fgets(buf, 2048, f) == NULL)
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static int
+load(const char *name, const char *text, struct gs_job *job, struct gs_error *err)
+{
+	memset(err, 0, sizeof *err);
+	return job_load_buffer(name, text, strlen(text), job, err);
+}
+
+static void
+test_full(void)
+{
+	static const char y[] =
+	    "name: mandel-pwd\n"
+	    "program: ../../build/examples/mandelbrot\n"
+	    "args: [\"--size\", 1024, -v]\n"
+	    "ranks: {min: 2, max: 8}\n"
+	    "sites: [THU, LZ]\n"
+	    "requirements: 'mem_mb >= 256 && arch == \"x86_64\"'\n"
+	    "rank_weights: {cpu: 0.9, bandwidth: 0.1}\n"
+	    "runtime: {scheme: PWD, k: +4, alpha: 30, swr: auto, deadline: 5.5, rounds: 3,\n"
+	    "          events_chunks: false, master_computes: true}\n"
+	    "env: {OMP_NUM_THREADS: \"1\", _X9: plain text, N: 3}\n"
+	    "stage_in: [input.dat, data/more.dat]\n"
+	    "stage_out: [image.pgm]\n";
+	struct gs_job job;
+	struct gs_error err;
+	char cwd[PATH_MAX], want[PATH_MAX + 64];
+
+	if (!is_int(load("examples/mandel/job.yaml", y, &job, &err), 0, "full job loads")) {
+		printf("#   %s\n", err.msg);
+		return;
+	}
+	is_str(job.path, "examples/mandel/job.yaml", "path");
+	is_str(job.name, "mandel-pwd", "name");
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		strcpy(cwd, "/");
+	snprintf(want, sizeof want, "%s/build/examples/mandelbrot", cwd);
+	is_str(job.program, want, "program relative to the job file, made absolute");
+	ok(job.program[0] == '/', "program is absolute");
+	is_int(job.nargs, 3, "3 args");
+	is_str(job.args[0], "--size", "arg 0");
+	is_str(job.args[1], "1024", "arg 1: a number kept as text");
+	is_str(job.args[2], "-v", "arg 2");
+	is_int(job.ranks, 8, "ranks max");
+	is_int(job.min_ranks, 2, "ranks min");
+	is_int(job.nsites, 2, "2 sites");
+	is_str(job.sites[1], "LZ", "site 1");
+	is_str(job.requirements, "mem_mb >= 256 && arch == \"x86_64\"", "requirements text");
+	is_int(job.requirements_loc.line, 6, "requirements line");
+	is_int(job.requirements_loc.col, 16, "requirements column: after the quote");
+	ok(job.requirements_loc.file == job.path, "requirements loc file");
+	is_dbl(job.w1, 0.9, 1e-12, "w1");
+	is_dbl(job.w2, 0.1, 1e-12, "w2");
+	is_int(job.nruntime, 8, "8 runtime parameters");
+	is_str(job_runtime_get(&job, "scheme"), "pwd", "scheme normalised to its name");
+	is_str(job_runtime_get(&job, "k"), "4", "k as a whole number");
+	is_str(job_runtime_get(&job, "alpha"), "30", "alpha");
+	is_str(job_runtime_get(&job, "swr"), "auto", "swr auto");
+	is_str(job_runtime_get(&job, "deadline"), "5.5", "deadline");
+	is_str(job_runtime_get(&job, "rounds"), "3", "rounds");
+	is_str(job_runtime_get(&job, "events_chunks"), "0", "events_chunks false -> 0");
+	is_str(job_runtime_get(&job, "master_computes"), "1", "master_computes true -> 1");
+	ok(job_runtime_get(&job, "nope") == NULL, "unknown runtime key: NULL");
+	is_int(job.nenv, 3, "3 env");
+	is_str(job.env[0].key, "OMP_NUM_THREADS", "env 0 key");
+	is_str(job.env[0].value, "1", "env 0 value");
+	is_str(job.env[1].value, "plain text", "env 1 value");
+	is_str(job.env[2].value, "3", "env 2: number as text");
+	is_int(job.nstage_in, 2, "2 stage_in");
+	is_str(job.stage_in[1], "data/more.dat", "stage_in 1");
+	is_int(job.nstage_out, 1, "1 stage_out");
+	is_str(job.stage_out[0], "image.pgm", "stage_out 0");
+	is_int(job.loc.line, 1, "job loc line");
+
+	job_runtime_set(&job, "scheme", "gss");
+	is_str(job_runtime_get(&job, "scheme"), "gss", "runtime_set replaces");
+	job_runtime_set(&job, "new", "x");
+	is_str(job_runtime_get(&job, "new"), "x", "runtime_set adds");
+	is_int(job.nruntime, 9, "runtime_set: one more");
+	job_free(&job);
+	ok(job.name == NULL && job.nargs == 0, "job_free clears");
+	job_free(&job);
+}
+
+static void
+test_defaults(void)
+{
+	struct gs_job job;
+	struct gs_error err;
+
+	if (!is_int(load("/srv/jobs/mandel.yaml", "program: /usr//bin/./env\n", &job, &err), 0,
+	    "minimal job loads"))
+		return;
+	is_str(job.name, "mandel", "default name: file name without .yaml");
+	is_str(job.program, "/usr/bin/env", "absolute program cleaned");
+	is_int(job.ranks, 2, "default ranks 2");
+	is_int(job.min_ranks, 2, "default min_ranks = ranks");
+	is_dbl(job.w1, 1, 0, "default w1 1");
+	is_dbl(job.w2, 0, 0, "default w2 0");
+	ok(job.requirements == NULL, "no requirements");
+	is_int(job.requirements_loc.line, 0, "no requirements: loc line 0");
+	is_int(job.nargs + job.nsites + job.nruntime + job.nenv + job.nstage_in +
+	    job.nstage_out, 0, "no lists");
+	ok(job_runtime_get(&job, "scheme") == NULL, "no scheme");
+	job_free(&job);
+
+	if (is_int(load("/srv/jobs/x.yml", "program: a/../../bin/p\nranks: 5\n", &job, &err), 0,
+	    "job with ranks")) {
+		is_str(job.name, "x", "default name: .yml dropped");
+		is_str(job.program, "/srv/bin/p", "relative program with '..' resolved");
+		is_int(job.ranks, 5, "ranks 5");
+		is_int(job.min_ranks, 5, "min_ranks = ranks");
+		job_free(&job);
+	}
+	if (is_int(load("/j.yaml", "program: p\nrank_weights: {bandwidth: 0.25}\n", &job, &err),
+	    0, "one weight given")) {
+		is_dbl(job.w1, 0.75, 1e-12, "w1 = 1 - bandwidth");
+		is_dbl(job.w2, 0.25, 1e-12, "w2 given");
+		is_str(job.program, "/p", "program beside a job file at /");
+		job_free(&job);
+	}
+	if (is_int(load("/j.yaml", "program: p\nrank_weights: {cpu: 0.6}\n", &job, &err), 0,
+	    "only cpu given")) {
+		is_dbl(job.w2, 0.4, 1e-12, "w2 = 1 - cpu");
+		job_free(&job);
+	}
+	if (is_int(load("/j.yaml", "program: p\nrank_weights: {cpu: 0.7, bandwidth: 0.3}\n",
+	    &job, &err), 0, "weights summing to 1 within 1e-9")) {
+		is_dbl(job.w1 + job.w2, 1, 1e-9, "w1 + w2 = 1");
+		job_free(&job);
+	}
+	if (is_int(load("/j.yaml", "program: p\nruntime: {swr: 0.5, scheme: hetcomm}\n"
+	    "requirements: cores >= 2\n", &job, &err), 0, "swr as a number")) {
+		is_str(job_runtime_get(&job, "swr"), "0.5", "swr 0.5");
+		is_str(job_runtime_get(&job, "scheme"), "hetcomm", "scheme hetcomm");
+		is_int(job.requirements_loc.col, 15, "plain requirements: column of its text");
+		job_free(&job);
+	}
+	if (is_int(load("/j.yaml", "program: p\nrequirements: |\n  cores >= 2\n", &job, &err), 0,
+	    "block requirements")) {
+		is_str(job.requirements, "cores >= 2\n", "block requirements text");
+		is_int(job.requirements_loc.line, 0, "block requirements: no column mapping");
+		job_free(&job);
+	}
+}
+
+static void
+test_bad_corpus(void)
+{
+	static const char *const files[] = {
+		"job-args-map", "job-bool", "job-env-name", "job-k", "job-no-program",
+		"job-ranks-minmax", "job-ranks-zero", "job-sites-twice", "job-stage-absolute",
+		"job-stage-dotdot", "job-swr", "job-unknown-key", "job-unknown-scheme",
+		"job-unknown-scheme-far", "job-weight-range", "job-weights-sum",
+	};
+	struct gs_job job;
+	struct gs_error err;
+	char path[256], expect[256], *want;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "tests/data/bad/%s.yaml", files[i]);
+		snprintf(expect, sizeof expect, "tests/data/bad/%s.expect", files[i]);
+		if ((want = read_line(expect)) == NULL) {
+			ok(0, "%s: cannot read %s", files[i], expect);
+			continue;
+		}
+		memset(&err, 0, sizeof err);
+		rc = job_load_file(path, &job, &err);
+		is_int(rc, -1, "%s rejected", files[i]);
+		if (rc == 0)
+			job_free(&job);
+		is_str(err.msg, want, "%s: message", files[i]);
+		ok(job.name == NULL && job.path == NULL, "%s: nothing left allocated", files[i]);
+		free(want);
+	}
+}
+
+static void
+expect_error(const char *what, const char *text, const char *want)
+{
+	struct gs_job job;
+	struct gs_error err;
+
+	is_int(load("j.yaml", text, &job, &err), -1, "%s: rejected", what);
+	is_str(err.msg, want, "%s: message", what);
+}
+
+static void
+test_bad_inline(void)
+{
+	struct gs_job job;
+	struct gs_error err;
+	char *buf;
+	size_t n = 100000;
+	clock_t t0;
+
+	expect_error("weights 0.5 + 0.5000001", "program: p\nrank_weights: {cpu: 0.5, "
+	    "bandwidth: 0.5000001}\n", "j.yaml:2:15: 'rank_weights' cpu + bandwidth must be 1, "
+	    "not 0.5 + 0.5000001 = 1.0000001");
+	expect_error("ranks as text", "program: p\nranks: eight\n",
+	    "j.yaml:2:8: 'ranks' must be a whole number >= 1 or {min: N, max: M}, not 'eight'");
+	expect_error("ranks without max", "program: p\nranks: {min: 2}\n",
+	    "j.yaml:2:8: 'ranks' needs both 'min' and 'max'");
+	expect_error("ranks unknown key", "program: p\nranks: {min: 2, mxa: 4}\n",
+	    "j.yaml:2:17: unknown key 'mxa' (did you mean 'max'?)");
+	expect_error("runtime key typo", "program: p\nruntime: {schem: gss}\n",
+	    "j.yaml:2:11: unknown key 'schem' (did you mean 'scheme'?)");
+	expect_error("runtime key far", "program: p\nruntime: {colour: red}\n",
+	    "j.yaml:2:11: unknown key 'colour' (expected one of: scheme, k, alpha, swr, "
+	    "deadline, rounds, events_chunks, master_computes)");
+	expect_error("deadline 0", "program: p\nruntime: {deadline: 0}\n",
+	    "j.yaml:2:21: 'deadline' must be a number of seconds > 0, not '0'");
+	expect_error("alpha 101", "program: p\nruntime: {alpha: 101}\n",
+	    "j.yaml:2:18: 'alpha' must be a number in [0, 100], not '101'");
+	expect_error("alpha nan", "program: p\nruntime: {alpha: .nan}\n",
+	    "j.yaml:2:18: 'alpha' must be a number in [0, 100], not '.nan'");
+	expect_error("program empty", "program:\n",
+	    "j.yaml:1:9: 'program' must be a string, not empty");
+	expect_error("program a list", "program: [a, b]\n",
+	    "j.yaml:1:10: 'program' must be a string, not a list");
+	expect_error("env null", "program: p\nenv: {A: ~}\n",
+	    "j.yaml:2:10: 'A' must be a string, not empty");
+	expect_error("stage_in empty string", "program: p\nstage_in: [\"\"]\n",
+	    "j.yaml:2:12: 'stage_in' must be a relative path without '..' (files are staged "
+	    "from the job file's directory), not ''");
+	expect_error("stage_out inner ..", "program: p\nstage_out: [a/../../b]\n",
+	    "j.yaml:2:13: 'stage_out' must be a relative path without '..' (files are staged "
+	    "into the job's directory), not 'a/../../b'");
+	expect_error("sites empty", "program: p\nsites: []\n",
+	    "j.yaml:2:8: 'sites' is an empty list: leave it out to use every site");
+	expect_error("site name hostile", "program: p\nsites: [\"a b\"]\n",
+	    "j.yaml:2:9: 'sites' must be a site name (letters, digits, '.', '_' or '-'), "
+	    "not 'a b'");
+	expect_error("name with slash", "name: ../x\nprogram: p\n",
+	    "j.yaml:1:7: 'name' must be a job name (at most 128 bytes, no '/' or control "
+	    "characters), not '../x'");
+	expect_error("anchor", "program: &p x\n",
+	    "j.yaml:1:10: anchors are not allowed ('&p'): write the value out");
+	expect_error("duplicate key", "program: a\nranks: 2\nprogram: b\n",
+	    "j.yaml:3:1: duplicate key 'program' (first at line 1, col 1)");
+	expect_error("flow key that is a list", "{[a]: 1}\n",
+	    "j.yaml:1:2: a key must be plain text, not a list");
+	expect_error("two documents", "program: a\n---\nprogram: b\n",
+	    "j.yaml:2:1: a second document: a file holds one document");
+	expect_error("scalar document", "just text\n",
+	    "j.yaml:1:1: the top level must be a mapping of keys, not 'just text'");
+	expect_error("bool yes", "program: p\nruntime: {events_chunks: True}\n",
+	    "j.yaml:2:26: 'events_chunks' must be true or false, not 'True'");
+
+	/* deep nesting, refused at level 65 and fast */
+	buf = malloc(2 * n + 16);
+	memcpy(buf, "args: ", 6);
+	memset(buf + 6, '[', n);
+	memset(buf + 6 + n, ']', n);
+	buf[6 + 2 * n] = '\0';
+	t0 = clock();
+	expect_error("depth 100000", buf, "j.yaml:1:70: nesting deeper than 64 levels");
+	ok((double)(clock() - t0) / CLOCKS_PER_SEC < 0.5, "depth 100000: refused fast");
+	free(buf);
+
+	/* over 1 MiB */
+	n = 1024 * 1024 + 10;
+	buf = malloc(n + 1);
+	memset(buf, ' ', n);
+	memcpy(buf, "program: p\n#", 12);
+	buf[n] = '\0';
+	expect_error("over 1 MiB", buf,
+	    "j.yaml: larger than 1 MiB (1048586 bytes): not a site or job file");
+	free(buf);
+
+	/* binary */
+	is_int(job_load_buffer("j.yaml", "program: \x7f" "ELF\x02\x01\x01\0\0", 17, &job, &err),
+	    -1, "binary: rejected");
+	is_str(err.msg, "j.yaml:1:17: binary data (a NUL byte): the file must be UTF-8 text",
+	    "binary: message");
+	is_int(job_load_file("tests/data/bad/no-such-file.yaml", &job, &err), -1,
+	    "missing file: rejected");
+	is_str(err.msg, "tests/data/bad/no-such-file.yaml: cannot open: No such file or directory",
+	    "missing file: message");
+}
+
+int
+main(void)
+{
+	test_full();
+	test_defaults();
+	test_bad_corpus();
+	test_bad_inline();
+	return tap_done();
+}

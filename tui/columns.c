@@ -1,0 +1,133 @@
+/* columns.c — which columns fit, and what their cells say. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "text.h"
+
+const struct col_def col_defs[COL_N] = {
+	[COL_RANK] = { "RANK", 4, 1, 0 },
+	[COL_NODE] = { "NODE", 10, 0, 0 },
+	[COL_SITE] = { "SITE", 8, 0, 6 },
+	[COL_PF] = { "PF", 4, 1, 5 },
+	[COL_PR] = { "PR", 4, 1, 2 },
+	[COL_UNITS] = { "UNITS", 7, 1, 0 },
+	[COL_LAST] = { "LAST", 5, 1, 1 },
+	[COL_CALC] = { "T_CALC", 6, 1, 1 },
+	[COL_COMM] = { "T_COMM", 6, 1, 1 },
+	[COL_IDLE] = { "IDLE", 6, 1, 1 },
+	[COL_PERF] = { "PERF_F", 6, 1, 2 },
+	[COL_STATE] = { "STATE", 7, 0, 0 },
+	[COL_BAR] = { "CALC~COMM.IDLE", 8, 0, 0 },
+	[COL_RATE] = { "RATE", 10, 0, 3 },
+};
+
+void
+columns_layout(struct col_layout *l, int width)
+{
+	int on[COL_N] = { 0 }, w[COL_N];
+	int used = -1, p, c, left, add, x;
+
+	for (c = 0; c < COL_N; c++) {
+		w[c] = col_defs[c].width;
+		if (col_defs[c].prio == 0) {
+			on[c] = 1;
+			used += w[c] + 1;
+		}
+	}
+	for (p = 1; p <= 6; p++)
+		for (c = 0; c < COL_N; c++)
+			if (col_defs[c].prio == p && used + w[c] + 1 <= width) {
+				on[c] = 1;
+				used += w[c] + 1;
+			}
+	/* Spare room: longer names first (up to 20), then the sparkline, the rest to the bar. */
+	left = width - used;
+	if (left > 0) {
+		add = left / 3 < 10 ? left / 3 : 10;
+		w[COL_NODE] += add;
+		left -= add;
+	}
+	if (left > 0 && on[COL_RATE]) {
+		add = left / 2 < 20 ? left / 2 : 20;
+		w[COL_RATE] += add;
+		left -= add;
+	}
+	if (left > 0)
+		w[COL_BAR] += left;
+	l->n = 0;
+	x = 0;
+	for (c = 0; c < COL_N; c++) {
+		if (!on[c])
+			continue;
+		l->cols[l->n] = c;
+		l->x[l->n] = x;
+		l->w[l->n] = w[c];
+		x += w[c] + 1;
+		l->n++;
+	}
+}
+
+static char *
+columns_secs(char *dst, size_t dstsz, double v, int width)
+{
+	if (!isfinite(v))
+		return snprintf(dst, dstsz, "-"), dst;
+	return text_num(dst, dstsz, v, v < 100 ? 2 : 1, width);
+}
+
+char *
+columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank *r,
+    enum col c, int width)
+{
+	char raw[256];
+
+	raw[0] = '\0';
+	switch (c) {
+	case COL_RANK:
+		snprintf(raw, sizeof raw, "%d", r->rank);
+		break;
+	case COL_NODE:
+		snprintf(raw, sizeof raw, "%s", r->node);
+		break;
+	case COL_SITE:
+		snprintf(raw, sizeof raw, "%s", r->site);
+		break;
+	case COL_PF:
+		text_num(raw, sizeof raw, r->pf, 2, width);
+		break;
+	case COL_PR:
+		text_num(raw, sizeof raw, r->pr, 2, width);
+		break;
+	case COL_UNITS:
+		text_num(raw, sizeof raw, (double)r->units, 0, width);
+		break;
+	case COL_LAST:
+		text_num(raw, sizeof raw, (double)r->last_units, 0, width);
+		break;
+	case COL_CALC:
+		columns_secs(raw, sizeof raw, r->t_calc, width);
+		break;
+	case COL_COMM:
+		columns_secs(raw, sizeof raw, r->t_comm, width);
+		break;
+	case COL_IDLE:
+		columns_secs(raw, sizeof raw, model_rank_idle(m, r), width);
+		break;
+	case COL_PERF:
+		if (r->master || !isfinite(r->perf_f))
+			snprintf(raw, sizeof raw, "-");
+		else
+			text_num(raw, sizeof raw, r->perf_f, 1, width);
+		break;
+	case COL_STATE:
+		snprintf(raw, sizeof raw, "%s", model_state_name(model_rank_state(m, r)));
+		break;
+	default:
+		break;
+	}
+	if (r->master && (c == COL_UNITS || c == COL_LAST || c == COL_CALC || c == COL_COMM))
+		snprintf(raw, sizeof raw, "-");
+	return text_fit(dst, dstsz, raw, width, col_defs[c].right, 1);
+}

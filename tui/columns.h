@@ -1,0 +1,35 @@
+/*
+ * columns.h — the rank table's columns: widths, which ones fit a given width, and the text
+ * of each cell. Shared by the screen and the --once snapshot.
+ */
+#ifndef TUI_COLUMNS_H
+#define TUI_COLUMNS_H
+
+#include <stddef.h>
+
+#include "model.h"
+#include "view.h"
+
+struct col_def {
+	const char *name;
+	int width;		/* minimum */
+	int right;		/* right-aligned (numbers) */
+	int prio;		/* 0: always shown; higher ones go first when space is short */
+};
+
+extern const struct col_def col_defs[COL_N];
+
+struct col_layout {
+	int n;
+	enum col cols[COL_N];
+	int x[COL_N];		/* by position in cols */
+	int w[COL_N];
+};
+
+/* Choose the columns that fit in width and place them (one space apart). */
+void columns_layout(struct col_layout *l, int width);
+/* The text of a cell (not BAR or RATE), cut to fit width characters. */
+char *columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank *r,
+    enum col c, int width);
+
+#endif

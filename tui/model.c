@@ -1,0 +1,481 @@
+/* model.c — per-rank state and job meters folded from the event stream. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "text.h"
+#include "xmalloc.h"
+
+static const char *const state_names[] = {
+	"waiting", "working", "dropped", "failed", "done", "master"
+};
+
+const char *
+model_state_name(enum rank_state s)
+{
+	if ((unsigned)s >= sizeof state_names / sizeof state_names[0])
+		return "?";
+	return state_names[s];
+}
+
+void
+model_init(struct model *m)
+{
+	memset(m, 0, sizeof *m);
+	m->rounds = 1;
+	m->makespan = NAN;
+	m->round_mean = m->round_sd = NAN;
+	m->hist_w = 1.0;
+}
+
+void
+model_free(struct model *m)
+{
+	free(m->ranks);
+	free(m->sites);
+	model_init(m);
+}
+
+static int
+model_site_index(struct model *m, const char *name)
+{
+	int i;
+
+	if (*name == '\0')
+		name = "-";
+	for (i = 0; i < m->nsites; i++)
+		if (strcmp(m->sites[i].name, name) == 0)
+			return i;
+	m->sites = xreallocarray(m->sites, m->nsites + 1, sizeof *m->sites);
+	memset(&m->sites[i], 0, sizeof m->sites[i]);
+	snprintf(m->sites[i].name, sizeof m->sites[i].name, "%s", name);
+	m->nsites++;
+	return i;
+}
+
+/* The rank with this id, created (and put in site "-") the first time it is named. */
+static struct mrank *
+model_rank(struct model *m, int id)
+{
+	struct mrank *r;
+	int i, n;
+
+	if (id >= m->nranks) {
+		n = id + 1;
+		m->ranks = xreallocarray(m->ranks, n, sizeof *m->ranks);
+		memset(m->ranks + m->nranks, 0, (n - m->nranks) * sizeof *m->ranks);
+		for (i = m->nranks; i < n; i++) {
+			m->ranks[i].rank = i;
+			m->ranks[i].t_idle = -1;
+			m->ranks[i].site_idx = -1;
+			m->ranks[i].perf_f = NAN;
+		}
+		m->nranks = n;
+	}
+	r = &m->ranks[id];
+	if (!r->known) {
+		r->known = 1;
+		snprintf(r->node, sizeof r->node, "?");
+		snprintf(r->site, sizeof r->site, "-");
+		r->site_idx = model_site_index(m, r->site);
+		m->sites[r->site_idx].nranks++;
+	}
+	return r;
+}
+
+static void
+model_log(struct model *m, const struct event *ev, int rank, int other, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void
+model_log(struct model *m, const struct event *ev, int rank, int other, const char *fmt, ...)
+{
+	struct mlog *l = &m->log[m->nlog % MODEL_LOG];
+	char buf[sizeof l->text];
+	va_list ap;
+
+	l->t = ev->t;
+	l->kind = ev->kind;
+	l->rank = rank;
+	l->other = other;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	/* Cleaned again: the cut may have fallen inside a UTF-8 character. */
+	text_clean(l->text, sizeof l->text, buf, strlen(buf));
+	m->nlog++;
+}
+
+const struct mlog *
+model_log_get(const struct model *m, long long i)
+{
+	if (i < 0 || i >= m->nlog || i >= MODEL_LOG)
+		return NULL;
+	return &m->log[(m->nlog - 1 - i) % MODEL_LOG];
+}
+
+int
+model_hist_len(const struct model *m)
+{
+	int n = (int)(m->now / m->hist_w) + 1;
+
+	return n > MODEL_HIST ? MODEL_HIST : n < 1 ? 1 : n;
+}
+
+/*
+ * Units finished at time t go to bucket t / hist_w. When the job outgrows the buckets,
+ * their width doubles and neighbours merge, so the sparkline always spans the whole job.
+ */
+static void
+model_hist_add(struct model *m, struct mrank *r, double t, long long units)
+{
+	int i, k, idx;
+
+	if (t > 1e9)
+		return;
+	while ((idx = (int)(t / m->hist_w)) >= MODEL_HIST) {
+		for (k = 0; k < m->nranks; k++) {
+			float *h = m->ranks[k].hist;
+
+			for (i = 0; i < MODEL_HIST / 2; i++)
+				h[i] = h[2 * i] + h[2 * i + 1];
+			memset(h + MODEL_HIST / 2, 0, MODEL_HIST / 2 * sizeof *h);
+		}
+		m->hist_w *= 2;
+	}
+	r->hist[idx] += (float)units;
+}
+
+static void
+model_start(struct model *m, const struct event *ev)
+{
+	const struct ev_rank *er;
+	struct mrank *r;
+	int i, idx;
+
+	m->started = 1;
+	snprintf(m->job, sizeof m->job, "%s", ev->job);
+	snprintf(m->scheme, sizeof m->scheme, "%s", ev->scheme);
+	m->n = ev->n;
+	m->rounds = ev->rounds > 0 ? ev->rounds : 1;
+	m->total = m->n * m->rounds;
+	for (i = 0; i < ev->nranks; i++) {
+		er = &ev->ranks[i];
+		r = model_rank(m, er->rank);
+		/* A second start (a relaunch) may move a rank: keep its counts, update its place. */
+		m->sites[r->site_idx].nranks--;
+		snprintf(r->node, sizeof r->node, "%s", *er->node ? er->node : "?");
+		snprintf(r->site, sizeof r->site, "%s", *er->site ? er->site : "-");
+		idx = model_site_index(m, r->site);
+		r->site_idx = idx;
+		m->sites[idx].nranks++;
+		r->pf = er->pf;
+		r->pr = er->pr;
+		r->master = er->master;
+		r->last_t = ev->t;
+	}
+	model_log(m, ev, -1, -1, "start: job %s, scheme %s, N %lld x %d rounds, %d ranks",
+	    *m->job ? m->job : "?", *m->scheme ? m->scheme : "?", m->n, m->rounds, ev->nranks);
+}
+
+static void
+model_chunk(struct model *m, const struct event *ev)
+{
+	struct mrank *r = model_rank(m, ev->rank);
+	double d;
+
+	r->units += ev->count;
+	r->last_units = ev->count;
+	r->chunks++;
+	r->t_calc += ev->t_calc;
+	r->t_comm += ev->t_comm;
+	r->last_t = ev->t;
+	r->last_exe = ev->t_exe;
+	if (ev->t_exe > 0)
+		r->perf_f = ev->count / ev->t_exe;
+	if (ev->round != r->round) {
+		r->round = ev->round;
+		r->round_units = 0;
+		r->round_exe = 0;
+	}
+	r->round_units += ev->count;
+	r->round_exe += ev->t_exe;
+	m->done += ev->count;
+	m->chunks++;
+	m->exe_sum += ev->t_exe;
+	if (ev->round > m->round_cur)
+		m->round_cur = ev->round;
+	/* Running spread of t_exe in the newest round (Welford). */
+	if (ev->round > m->cr_round) {
+		m->cr_round = ev->round;
+		m->cr_n = 0;
+		m->cr_mean = m->cr_m2 = 0;
+	}
+	if (ev->round == m->cr_round) {
+		m->cr_n++;
+		d = ev->t_exe - m->cr_mean;
+		m->cr_mean += d / m->cr_n;
+		m->cr_m2 += d * (ev->t_exe - m->cr_mean);
+	}
+	model_hist_add(m, r, ev->t, ev->count);
+}
+
+static void
+model_round(struct model *m, const struct event *ev)
+{
+	struct mrank *r;
+	int i;
+
+	m->round_done = ev->round;
+	m->round_mean = ev->mean_exe;
+	m->round_sd = ev->sd_exe;
+	if (ev->round + 1 <= m->rounds && ev->round + 1 > m->round_cur)
+		m->round_cur = ev->round + 1;
+	for (i = 0; i < ev->nunits; i++) {
+		if (ev->units[i] == 0 && (i >= m->nranks || !m->ranks[i].known))
+			continue;
+		r = model_rank(m, i);
+		if (r->master)
+			continue;
+		r->last_units = ev->units[i];
+		if (r->round == ev->round && r->round_exe > 0)
+			r->perf_f = ev->units[i] / r->round_exe;
+	}
+	if (isfinite(ev->mean_exe) && isfinite(ev->sd_exe))
+		model_log(m, ev, -1, -1, "round %d done: mean t_exe %.2f s, sd %.2f s", ev->round,
+		    ev->mean_exe, ev->sd_exe);
+	else
+		model_log(m, ev, -1, -1, "round %d done", ev->round);
+}
+
+static void
+model_end(struct model *m, const struct event *ev)
+{
+	const struct ev_rank *er;
+	struct mrank *r;
+	int i;
+
+	m->ended = 1;
+	snprintf(m->status, sizeof m->status, "%s", *ev->text ? ev->text : "?");
+	m->makespan = isfinite(ev->makespan) ? ev->makespan : ev->t;
+	/* The master's totals are authoritative: they include what no chunk event showed. */
+	for (i = 0; i < ev->nranks; i++) {
+		er = &ev->ranks[i];
+		r = model_rank(m, er->rank);
+		m->done += er->units - r->units;
+		r->units = er->units;
+		r->t_calc = er->t_calc;
+		r->t_comm = er->t_comm;
+		r->t_idle = er->t_idle;
+	}
+	if (m->makespan > m->now)
+		m->now = m->makespan;
+	if (isfinite(ev->makespan))
+		model_log(m, ev, -1, -1, "end: status %s, makespan %.2f s", m->status,
+		    ev->makespan);
+	else
+		model_log(m, ev, -1, -1, "end: status %s", m->status);
+}
+
+void
+model_apply(struct model *m, const struct event *ev)
+{
+	struct mrank *r;
+
+	if (ev->t > m->t_last)
+		m->t_last = ev->t;
+	if (ev->t > m->now)
+		m->now = ev->t;
+	m->events++;
+	m->gen++;
+	switch (ev->kind) {
+	case EV_START:
+		model_start(m, ev);
+		break;
+	case EV_CHUNK:
+		model_chunk(m, ev);
+		break;
+	case EV_ROUND:
+		model_round(m, ev);
+		break;
+	case EV_DROP:
+		r = model_rank(m, ev->rank);
+		if (r->fixed != RS_DROPPED && r->fixed != RS_FAILED) {
+			r->fixed = RS_DROPPED;
+			r->t_stop = ev->t;
+			m->ndropped++;
+		}
+		snprintf(r->reason, sizeof r->reason, "%s", ev->text);
+		model_log(m, ev, ev->rank, -1, "rank %d (%s) dropped: %s", ev->rank, r->node,
+		    *ev->text ? ev->text : "no reason given");
+		break;
+	case EV_FAIL:
+		r = model_rank(m, ev->rank);
+		if (r->fixed == RS_DROPPED)
+			m->ndropped--;
+		if (r->fixed != RS_FAILED) {
+			r->fixed = RS_FAILED;
+			r->t_stop = ev->t;
+			m->nfailed++;
+		}
+		snprintf(r->reason, sizeof r->reason, "%s", ev->text);
+		model_log(m, ev, ev->rank, -1, "rank %d (%s) failed, %lld units requeued: %s",
+		    ev->rank, r->node, ev->requeued, *ev->text ? ev->text : "no reason given");
+		break;
+	case EV_MIGRATE:
+		m->mig_t[m->migrations % MODEL_MIG] = ev->t;
+		m->migrations++;
+		m->mig_bytes += ev->bytes;
+		model_rank(m, ev->from);
+		model_rank(m, ev->to);
+		model_log(m, ev, ev->from, ev->to, "migrate task %lld: rank %d -> %d, %.1f KiB in %.3f s",
+		    ev->task, ev->from, ev->to, ev->bytes / 1024.0, ev->seconds);
+		break;
+	case EV_END:
+		model_end(m, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+void
+model_set_clock(struct model *m, double t)
+{
+	if (m->ended && isfinite(m->makespan))
+		return;
+	if (isfinite(t) && t > m->now)
+		m->now = t;
+}
+
+/*
+ * working/waiting is inferred, since events only say when results arrive: a rank is
+ * working while less than three of its chunk times (or of the job's mean chunk time, for
+ * a rank with none yet; at least 1 s) have passed since its last result.
+ */
+enum rank_state
+model_rank_state(const struct model *m, const struct mrank *r)
+{
+	double mean = m->chunks > 0 ? m->exe_sum / m->chunks : 0;
+	double window = 3 * (r->last_exe > mean ? r->last_exe : mean);
+
+	if (r->fixed == RS_DROPPED || r->fixed == RS_FAILED)
+		return r->fixed;
+	if (r->master)
+		return RS_MASTER;
+	if (m->ended)
+		return RS_DONE;
+	if (window < 1.0)
+		window = 1.0;
+	return m->now - r->last_t <= window ? RS_WORKING : RS_WAITING;
+}
+
+/*
+ * Idle time: the end event's t_idle when known; else the time up to the rank's last
+ * result (working), its drop or failure, or now (waiting) less its t_calc + t_comm.
+ */
+double
+model_rank_idle(const struct model *m, const struct mrank *r)
+{
+	enum rank_state s = model_rank_state(m, r);
+	double until, idle;
+
+	if (r->t_idle >= 0)
+		return r->t_idle;
+	if (r->master)
+		return NAN;
+	if (s == RS_DROPPED || s == RS_FAILED)
+		until = r->t_stop;
+	else if (s == RS_WORKING)
+		until = r->last_t;
+	else
+		until = m->ended && isfinite(m->makespan) ? m->makespan : m->now;
+	idle = until - r->t_calc - r->t_comm;
+	return idle > 0 ? idle : 0;
+}
+
+void
+model_stats(const struct model *m, struct model_stats *st)
+{
+	const struct mrank *r;
+	double busy, bmax = 0, bsum = 0, window, idle;
+	long long i, n, recent = 0;
+	int nb = 0;
+	enum rank_state s;
+
+	memset(st, 0, sizeof *st);
+	st->elapsed = m->ended && isfinite(m->makespan) ? m->makespan : m->now;
+	st->done = m->done;
+	st->total = m->total;
+	st->pct = m->total > 0 ? 100.0 * m->done / m->total : NAN;
+	if (st->pct > 100)
+		st->pct = 100;
+	st->rate = st->elapsed > 0 ? m->done / st->elapsed : 0;
+	if (m->ended)
+		st->eta = 0;
+	else if (m->total > 0 && st->rate > 0)
+		st->eta = m->total > m->done ? (m->total - m->done) / st->rate : 0;
+	else
+		st->eta = NAN;
+	st->round = m->round_cur > 0 ? m->round_cur : m->started ? 1 : 0;
+	st->rounds = m->rounds;
+	if (m->cr_n >= 2 && m->cr_round > m->round_done)
+		st->sd_exe = sqrt(m->cr_m2 / m->cr_n);
+	else if (m->round_done > 0 && isfinite(m->round_sd))
+		st->sd_exe = m->round_sd;
+	else if (m->cr_n >= 2)
+		st->sd_exe = sqrt(m->cr_m2 / m->cr_n);
+	else
+		st->sd_exe = NAN;
+
+	/* Imbalance over the live workers: (max - mean) / max of busy = t_calc + t_comm. */
+	for (i = 0; i < m->nranks; i++) {
+		r = &m->ranks[i];
+		if (!r->known || r->master)
+			continue;
+		s = model_rank_state(m, r);
+		st->nworkers++;
+		st->calc += r->t_calc;
+		st->comm += r->t_comm;
+		idle = model_rank_idle(m, r);
+		if (isfinite(idle))
+			st->idle += idle;
+		switch (s) {
+		case RS_WORKING:
+			st->nworking++;
+			break;
+		case RS_WAITING:
+			st->nwaiting++;
+			break;
+		case RS_FAILED:
+			st->nfailed++;
+			continue;
+		case RS_DROPPED:
+			st->ndropped++;
+			continue;
+		default:
+			break;
+		}
+		busy = r->t_calc + r->t_comm;
+		if (busy > bmax)
+			bmax = busy;
+		bsum += busy;
+		nb++;
+	}
+	for (i = 0; i < m->nsites; i++)
+		st->nsites += m->sites[i].nranks > 0;
+	st->imbalance = bmax > 0 && nb > 0 ? 100.0 * (bmax - bsum / nb) / bmax : 0;
+	st->ratio = st->comm > 0 ? st->calc / st->comm : st->calc > 0 ? INFINITY : NAN;
+
+	/* Migrations per minute over the last minute (or the whole job while it is younger). */
+	st->migrations = m->migrations;
+	n = m->migrations < MODEL_MIG ? m->migrations : MODEL_MIG;
+	for (i = 0; i < n; i++)
+		if (m->mig_t[(m->migrations - 1 - i) % MODEL_MIG] >= st->elapsed - 60)
+			recent++;
+	window = st->elapsed < 60 ? st->elapsed : 60;
+	st->mig_per_min = window > 0 ? recent * 60.0 / window : 0;
+}

@@ -1,0 +1,138 @@
+/*
+ * model.h — the console's picture of a job, aggregated from its events.
+ *
+ * model_apply() folds one event in (O(1) except for start, round and end, which touch every
+ * rank); model_stats() derives the header meters at draw time in O(ranks). Nothing here
+ * knows about the terminal, so the same model feeds the screen, --once and --json.
+ */
+#ifndef TUI_MODEL_H
+#define TUI_MODEL_H
+
+#include "events-read.h"
+
+#define MODEL_HIST	64	/* buckets of each rank's unit-rate history */
+#define MODEL_LOG	256	/* entries kept in the event log */
+#define MODEL_MIG	1024	/* migration times kept for the per-minute rate */
+
+enum rank_state {
+	RS_WAITING,
+	RS_WORKING,
+	RS_DROPPED,
+	RS_FAILED,
+	RS_DONE,
+	RS_MASTER
+};
+
+struct mrank {
+	int known;		/* declared in start, or seen in an event */
+	int rank;
+	char node[EV_NODE_MAX];
+	char site[EV_SITE_MAX];
+	int site_idx;
+	double pf, pr;
+	int master;
+	long long units;	/* done, from chunk events (end totals win) */
+	long long last_units;	/* of the last chunk, or of the last round */
+	long long chunks;
+	double t_calc, t_comm;	/* sums */
+	double t_idle;		/* from the end event; < 0 until then */
+	double perf_f;		/* units / t_exe of the last round or chunk */
+	double last_t;		/* time of the last result */
+	double last_exe;	/* t_exe of the last chunk */
+	double t_stop;		/* dropped or failed at */
+	enum rank_state fixed;	/* RS_DROPPED/RS_FAILED once known, else RS_WAITING */
+	int round;		/* round of the sums below */
+	long long round_units;
+	double round_exe;
+	char reason[EV_TEXT_MAX];
+	float hist[MODEL_HIST];	/* units finished in each bucket of width model.hist_w */
+};
+
+struct msite {
+	char name[EV_SITE_MAX];
+	int nranks;
+};
+
+struct mlog {
+	double t;
+	enum ev_kind kind;
+	int rank;		/* the rank concerned, -1 for none */
+	int other;		/* migrate: destination rank */
+	char text[160];
+};
+
+struct model {
+	int started, ended;
+	char job[EV_NODE_MAX];
+	char scheme[EV_SITE_MAX];
+	long long n;
+	int rounds;
+	long long total;	/* N * rounds */
+	char status[EV_TEXT_MAX];
+	double makespan;
+
+	struct mrank *ranks;	/* indexed by rank id */
+	int nranks;		/* highest id + 1 */
+	struct msite *sites;
+	int nsites;
+
+	long long done;
+	double now;		/* the model clock: seconds since job start */
+	double t_last;		/* t of the latest event */
+	long long events;
+	long long chunks;
+	double exe_sum;		/* of all chunks: the default "busy" window of a rank */
+
+	int round_cur;		/* highest round seen in chunks, or last round + 1 */
+	int round_done;		/* j of the last round event */
+	double round_mean, round_sd;	/* of the last round event */
+	int cr_round;		/* the round the running t_exe statistics are of */
+	long long cr_n;
+	double cr_mean, cr_m2;	/* Welford sums of t_exe in round cr_round */
+
+	long long migrations;
+	long long mig_bytes;
+	double mig_t[MODEL_MIG];
+	int nfailed, ndropped;
+
+	struct mlog log[MODEL_LOG];
+	long long nlog;		/* entries ever logged; the newest is log[(nlog-1) % MODEL_LOG] */
+
+	double hist_w;		/* seconds per history bucket; doubles as the job runs */
+	unsigned long gen;	/* bumped by every change */
+};
+
+struct model_stats {
+	double elapsed;
+	long long done, total;
+	double pct;		/* done / total, 0..100; NAN when total is unknown */
+	double rate;		/* units per second, whole job */
+	double eta;		/* seconds; NAN when unknown */
+	int round, rounds;
+	double sd_exe;		/* of the current round (running), else of the last round */
+	double imbalance;	/* percent, see model_stats() */
+	double calc, comm, idle;	/* sums over the workers */
+	double ratio;		/* calc / comm; INFINITY when comm is 0 */
+	double mig_per_min;
+	long long migrations;
+	int nworkers, nworking, nwaiting, nfailed, ndropped;
+	int nsites;		/* sites with at least one rank */
+};
+
+void model_init(struct model *m);
+void model_free(struct model *m);
+void model_apply(struct model *m, const struct event *ev);
+/* Move the clock (e.g. replay time, or wall time since the last event); never backwards. */
+void model_set_clock(struct model *m, double t);
+
+enum rank_state model_rank_state(const struct model *m, const struct mrank *r);
+double model_rank_idle(const struct model *m, const struct mrank *r);
+const char *model_state_name(enum rank_state s);
+void model_stats(const struct model *m, struct model_stats *st);
+
+/* The newest-first i-th log entry, or NULL. */
+const struct mlog *model_log_get(const struct model *m, long long i);
+/* Buckets of history filled so far (1..MODEL_HIST). */
+int model_hist_len(const struct model *m);
+
+#endif

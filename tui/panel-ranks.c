@@ -1,0 +1,152 @@
+/* panel-ranks.c — the rank table: one row per rank, grouped by site, foldable. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "meter.h"
+#include "screen.h"
+#include "text.h"
+
+/* The highest unit rate of any rank in any bucket: one scale for every sparkline. */
+static double
+ranks_rate_max(const struct model *m, int len)
+{
+	double max = 0;
+	int i, k;
+
+	for (i = 0; i < m->nranks; i++)
+		for (k = 0; k < len; k++)
+			if (m->ranks[i].hist[k] > max)
+				max = m->ranks[i].hist[k];
+	return max / m->hist_w;
+}
+
+static void
+ranks_title(const struct view *v, const struct col_layout *l, int y, int w)
+{
+	char buf[128];
+	enum col c;
+	int i;
+
+	screen_fill(y, 0, w, crt_attr(C_TITLE));
+	for (i = 0; i < l->n; i++) {
+		c = l->cols[i];
+		text_fit(buf, sizeof buf, col_defs[c].name, l->w[i], col_defs[c].right, 1);
+		/* The sort column stands out; its name is the header's "sort" item too. */
+		screen_put(y, l->x[i], w - l->x[i], c == v->sort ? crt_attr(C_SEL) :
+		    crt_attr(C_TITLE), buf);
+	}
+}
+
+static void
+ranks_site_row(const struct view *v, int site, int y, int w, int selected)
+{
+	const struct model *m = v->m;
+	long long units = 0;
+	int i, n = 0, bad = 0;
+	enum rank_state s;
+
+	for (i = 0; i < m->nranks; i++) {
+		if (!m->ranks[i].known || m->ranks[i].site_idx != site)
+			continue;
+		n++;
+		units += m->ranks[i].master ? 0 : m->ranks[i].units;
+		s = model_rank_state(m, &m->ranks[i]);
+		bad += s == RS_FAILED || s == RS_DROPPED;
+	}
+	if (selected)
+		screen_fill(y, 0, w, crt_attr(C_SEL));
+	screen_putf(y, 0, w, selected ? crt_attr(C_SEL) : crt_attr(C_SITE),
+	    "%s %s  %d rank%s  %lld units%s", view_site_folded(v, site) ? "[+]" : "[-]",
+	    m->sites[site].name, n, n == 1 ? "" : "s", units, bad ? "  (failed/dropped)" : "");
+}
+
+static void
+ranks_row(const struct view *v, const struct col_layout *l, const struct mrank *r, int y,
+    int w, int selected, double full, double rmax, int hlen)
+{
+	const struct model *m = v->m;
+	char buf[512];
+	attr_t a, sel = crt_attr(C_SEL);
+	enum col c;
+	int i, seg[3], x;
+
+	if (selected)
+		screen_fill(y, 0, w, sel);
+	for (i = 0; i < l->n; i++) {
+		c = l->cols[i];
+		x = l->x[i];
+		if (c == COL_BAR) {
+			if (r->master)
+				continue;
+			meter_bar(buf, l->w[i], r->t_calc, r->t_comm, model_rank_idle(m, r), full,
+			    seg);
+			if (selected) {
+				screen_put(y, x, w - x, sel, buf);
+				continue;
+			}
+			/* Colour doubles the characters, never replaces them. */
+			screen_put(y, x, seg[0], crt_attr(C_CALC), buf);
+			screen_put(y, x + seg[0], seg[1], crt_attr(C_COMM), buf + seg[0]);
+			screen_put(y, x + seg[0] + seg[1], seg[2], crt_attr(C_IDLE),
+			    buf + seg[0] + seg[1]);
+			continue;
+		}
+		if (c == COL_RATE) {
+			if (r->master)
+				continue;
+			meter_spark(buf, sizeof buf, r->hist, hlen, 1.0 / m->hist_w, rmax, l->w[i],
+			    crt_utf8);
+			screen_put(y, x, w - x, selected ? sel : crt_attr(C_SPARK), buf);
+			continue;
+		}
+		columns_cell(buf, sizeof buf, m, r, c, l->w[i]);
+		if (selected)
+			a = sel;
+		else if (c == COL_STATE)
+			a = crt_attr(screen_state_color(model_rank_state(m, r)));
+		else
+			a = A_NORMAL;
+		screen_put(y, x, w - x, a, buf);
+	}
+}
+
+void
+panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int w)
+{
+	const struct model *m = v->m;
+	struct col_layout l;
+	double rmax;
+	int i, hlen, rows = h - 1;
+
+	columns_layout(&l, w);
+	ranks_title(v, &l, y, w);
+	v->table_h = rows;
+	if (rows <= 0)
+		return;
+	if (v->sel < v->top)
+		v->top = v->sel;
+	if (v->sel >= v->top + rows)
+		v->top = v->sel - rows + 1;
+	if (v->top > v->nrows - rows)
+		v->top = v->nrows - rows;
+	if (v->top < 0)
+		v->top = 0;
+	hlen = model_hist_len(m);
+	rmax = ranks_rate_max(m, hlen);
+	if (v->nrows == 0) {
+		screen_put(y + 1, 1, w - 1, crt_attr(C_LABEL), *v->filter ?
+		    "no rank matches the filter" : "no ranks yet");
+		return;
+	}
+	for (i = 0; i < rows && v->top + i < v->nrows; i++) {
+		const struct row *row = &v->rows[v->top + i];
+
+		if (row->kind == ROW_SITE)
+			ranks_site_row(v, row->id, y + 1 + i, w, v->top + i == v->sel);
+		else
+			ranks_row(v, &l, &m->ranks[row->id], y + 1 + i, w, v->top + i == v->sel,
+			    st->elapsed, rmax, hlen);
+	}
+}

@@ -1,0 +1,38 @@
+/*
+ * screen.h — drawing the console on stdscr. screen_draw() lays out the parts (header
+ * meters, rank table, event pane, key bar) or a full-screen help or detail view; each part
+ * lives in its own file and draws into the rectangle it is given.
+ */
+#ifndef TUI_SCREEN_H
+#define TUI_SCREEN_H
+
+#include "crt.h"
+#include "model.h"
+#include "view.h"
+
+#define SCREEN_MIN_W	60
+#define SCREEN_MIN_H	14
+#define HEADER_LINES	4
+
+/* Redraw everything and update the terminal (only what changed goes out: no flicker). */
+void screen_draw(struct view *v);
+/* Draw without the final doupdate() (the benchmark times both). */
+void screen_render(struct view *v);
+
+void header_draw(struct view *v, const struct model_stats *st, int y, int w);
+void panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int w);
+void panel_events_draw(struct view *v, int y, int h, int w);
+void keybar_draw(struct view *v, int y, int w);
+void screen_help_draw(struct view *v, int h, int w);
+void screen_detail_draw(struct view *v, const struct model_stats *st, int h, int w);
+
+/* Text cut to w columns at (y, x) in attribute a; returns the columns used. */
+int screen_put(int y, int x, int w, attr_t a, const char *s);
+int screen_putf(int y, int x, int w, attr_t a, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* w spaces in attribute a (a full-width title bar). */
+void screen_fill(int y, int x, int w, attr_t a);
+/* The colour of a rank state. */
+enum crt_color screen_state_color(enum rank_state s);
+
+#endif

@@ -1,0 +1,219 @@
+/* snapshot.c — --once (plain text) and --json. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "columns.h"
+#include "meter.h"
+#include "snapshot.h"
+#include "text.h"
+#include "xmalloc.h"
+
+/* Print a line without its trailing blanks. */
+static void
+snapshot_line(FILE *f, char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && s[n - 1] == ' ')
+		s[--n] = '\0';
+	fprintf(f, "%s\n", s);
+}
+
+static void
+snapshot_rank(const struct model *m, const struct mrank *r, const struct col_layout *l,
+    double full, double rmax, FILE *f)
+{
+	char line[2048], cell[512];
+	size_t o = 0;
+	int i;
+
+	for (i = 0; i < l->n && o < sizeof line - 1; i++) {
+		enum col c = l->cols[i];
+
+		if (c == COL_BAR || c == COL_RATE) {
+			if (r->master)
+				snprintf(cell, sizeof cell, "%*s", l->w[i], "");
+			else if (c == COL_BAR)
+				meter_bar(cell, l->w[i], r->t_calc, r->t_comm, model_rank_idle(m, r),
+				    full, NULL);
+			else
+				meter_spark(cell, sizeof cell, r->hist, model_hist_len(m),
+				    1.0 / m->hist_w, rmax, l->w[i], 0);
+		} else
+			columns_cell(cell, sizeof cell, m, r, c, l->w[i]);
+		o += snprintf(line + o, sizeof line - o, "%s%s", i ? " " : "", cell);
+	}
+	snapshot_line(f, line);
+}
+
+int
+snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
+{
+	struct model_stats st;
+	struct col_layout l;
+	const struct mlog *lg;
+	char line[2048], a[64], b[64];
+	double rmax = 0;
+	size_t o = 0;
+	int i, k, s, n, hlen = model_hist_len(m);
+
+	model_stats(m, &st);
+	fprintf(f, "Job %s  Scheme %s  N %lld x %d  Workers %d on %d sites  %s%s\n",
+	    *m->job ? m->job : "?", *m->scheme ? m->scheme : "?", m->n, m->rounds,
+	    st.nworkers, st.nsites, m->ended ? "ended: " : "running",
+	    m->ended ? m->status : "");
+	fprintf(f, "Units %lld/%lld %.1f%%  rate %s/s  ETA %s\n", st.done, st.total,
+	    isfinite(st.pct) ? st.pct : 0.0, text_num(a, sizeof a, st.rate, 1, 9),
+	    text_clock(b, sizeof b, st.eta));
+	fprintf(f, "Elapsed %s  Round %d/%d  sd(t_exe) ", text_clock(a, sizeof a, st.elapsed),
+	    st.round, st.rounds);
+	if (isfinite(st.sd_exe))
+		fprintf(f, "%.2f s", st.sd_exe);
+	else
+		fprintf(f, "-");
+	fprintf(f, "  Imbalance %.1f%%  Calc:Comm ", st.imbalance);
+	if (isinf(st.ratio))
+		fprintf(f, "all calc\n");
+	else if (isfinite(st.ratio))
+		fprintf(f, "%s:1\n", text_num(a, sizeof a, st.ratio, 1, 7));
+	else
+		fprintf(f, "-\n");
+	fprintf(f, "Migrations %lld (%.1f/min)  Failed %d  Dropped %d  Working %d/%d", st.migrations,
+	    st.mig_per_min, st.nfailed, st.ndropped, st.nworking, st.nworkers);
+	if (rs != NULL)
+		fprintf(f, "  Events %lld (%lld bad, %lld unknown)", rs->events, rs->bad,
+		    rs->unknown);
+	fprintf(f, "\n\n");
+
+	columns_layout(&l, SNAPSHOT_WIDTH);
+	for (i = 0; i < l.n; i++)
+		o += snprintf(line + o, sizeof line - o, "%s%s", i ? " " : "",
+		    text_fit(a, sizeof a, col_defs[l.cols[i]].name, l.w[i],
+		    col_defs[l.cols[i]].right, 1));
+	snapshot_line(f, line);
+	for (i = 0; i < m->nranks; i++)
+		for (k = 0; k < hlen; k++)
+			if (m->ranks[i].hist[k] > rmax)
+				rmax = m->ranks[i].hist[k];
+	rmax /= m->hist_w;
+	for (s = 0; s < m->nsites; s++) {
+		long long units = 0;
+
+		for (i = 0, n = 0; i < m->nranks; i++)
+			if (m->ranks[i].known && m->ranks[i].site_idx == s) {
+				n++;
+				units += m->ranks[i].master ? 0 : m->ranks[i].units;
+			}
+		if (n == 0)
+			continue;
+		fprintf(f, "[-] %s  %d rank%s  %lld units\n", m->sites[s].name, n, n == 1 ? "" : "s",
+		    units);
+		for (i = 0; i < m->nranks; i++)
+			if (m->ranks[i].known && m->ranks[i].site_idx == s)
+				snapshot_rank(m, &m->ranks[i], &l, st.elapsed, rmax, f);
+	}
+	fprintf(f, "\nEvents (newest last):\n");
+	n = m->nlog < SNAPSHOT_EVENTS ? (int)m->nlog : SNAPSHOT_EVENTS;
+	for (i = n - 1; i >= 0; i--) {
+		lg = model_log_get(m, i);
+		fprintf(f, "%9.2f %-8s %s\n", lg->t, event_kind_name(lg->kind), lg->text);
+	}
+	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
+static json_t *
+jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+int
+snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
+{
+	struct model_stats st;
+	const struct mrank *r;
+	const struct mlog *lg;
+	json_t *doc, *ranks, *rk, *log, *hist;
+	long long i;
+	int k, hlen = model_hist_len(m), rc;
+
+	model_stats(m, &st);
+	doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "job", json_string(m->job));
+	json_object_set_new(doc, "scheme", json_string(m->scheme));
+	json_object_set_new(doc, "N", json_integer(m->n));
+	json_object_set_new(doc, "rounds", json_integer(m->rounds));
+	json_object_set_new(doc, "ended", json_boolean(m->ended));
+	json_object_set_new(doc, "status", m->ended ? json_string(m->status) : json_null());
+	json_object_set_new(doc, "elapsed", jnum(st.elapsed));
+	json_object_set_new(doc, "units_done", json_integer(st.done));
+	json_object_set_new(doc, "units_total", json_integer(st.total));
+	json_object_set_new(doc, "percent", jnum(st.pct));
+	json_object_set_new(doc, "rate", jnum(st.rate));
+	json_object_set_new(doc, "eta", jnum(st.eta));
+	json_object_set_new(doc, "round", json_integer(st.round));
+	json_object_set_new(doc, "sd_exe", jnum(st.sd_exe));
+	json_object_set_new(doc, "imbalance_pct", jnum(st.imbalance));
+	json_object_set_new(doc, "t_calc", jnum(st.calc));
+	json_object_set_new(doc, "t_comm", jnum(st.comm));
+	json_object_set_new(doc, "calc_comm_ratio", jnum(st.ratio));
+	json_object_set_new(doc, "migrations", json_integer(st.migrations));
+	json_object_set_new(doc, "migrations_per_min", jnum(st.mig_per_min));
+	json_object_set_new(doc, "workers", json_integer(st.nworkers));
+	json_object_set_new(doc, "working", json_integer(st.nworking));
+	json_object_set_new(doc, "failed", json_integer(st.nfailed));
+	json_object_set_new(doc, "dropped", json_integer(st.ndropped));
+	if (rs != NULL)
+		json_object_set_new(doc, "events", json_pack("{s:I,s:I,s:I,s:I}", "lines",
+		    (json_int_t)rs->lines, "read", (json_int_t)rs->events, "bad",
+		    (json_int_t)rs->bad, "unknown", (json_int_t)rs->unknown));
+	json_object_set_new(doc, "hist_seconds", jnum(m->hist_w));
+
+	ranks = json_array();
+	for (i = 0; i < m->nranks; i++) {
+		r = &m->ranks[i];
+		if (!r->known)
+			continue;
+		rk = json_object();
+		json_object_set_new(rk, "rank", json_integer(r->rank));
+		json_object_set_new(rk, "node", json_string(r->node));
+		json_object_set_new(rk, "site", json_string(r->site));
+		json_object_set_new(rk, "role", json_string(r->master ? "master" : "worker"));
+		json_object_set_new(rk, "pf", jnum(r->pf));
+		json_object_set_new(rk, "pr", jnum(r->pr));
+		json_object_set_new(rk, "units", json_integer(r->units));
+		json_object_set_new(rk, "last_units", json_integer(r->last_units));
+		json_object_set_new(rk, "chunks", json_integer(r->chunks));
+		json_object_set_new(rk, "t_calc", jnum(r->t_calc));
+		json_object_set_new(rk, "t_comm", jnum(r->t_comm));
+		json_object_set_new(rk, "t_idle", jnum(model_rank_idle(m, r)));
+		json_object_set_new(rk, "perf_f", jnum(r->perf_f));
+		json_object_set_new(rk, "state",
+		    json_string(model_state_name(model_rank_state(m, r))));
+		if (*r->reason != '\0')
+			json_object_set_new(rk, "reason", json_string(r->reason));
+		hist = json_array();
+		for (k = 0; k < hlen; k++)
+			json_array_append_new(hist, json_real(r->hist[k] / m->hist_w));
+		json_object_set_new(rk, "rate_history", hist);
+		json_array_append_new(ranks, rk);
+	}
+	json_object_set_new(doc, "ranks", ranks);
+
+	log = json_array();
+	for (i = (m->nlog < MODEL_LOG ? m->nlog : MODEL_LOG) - 1; i >= 0; i--) {
+		lg = model_log_get(m, i);
+		json_array_append_new(log, json_pack("{s:o,s:s,s:s}", "t", jnum(lg->t), "kind",
+		    event_kind_name(lg->kind), "text", lg->text));
+	}
+	json_object_set_new(doc, "log", log);
+
+	rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	fputc('\n', f);
+	return rc == 0 && fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}

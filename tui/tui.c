@@ -1,0 +1,281 @@
+/*
+ * tui.c — the console's main loop: read new events, fold them into the model, redraw at
+ * the refresh interval, and answer keys at once. It sleeps in poll() on the keyboard and
+ * the signal pipe between redraws: no busy loop, and a refresh costs only the new events
+ * plus one screen (ncurses sends only what changed).
+ */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "crt.h"
+#include "events-read.h"
+#include "log.h"
+#include "model.h"
+#include "screen.h"
+#include "snapshot.h"
+#include "tui.h"
+#include "view.h"
+
+#define TUI_BUDGET	200000	/* events folded in before looking at the keyboard again */
+
+struct tui {
+	const char *path;
+	const struct tui_opts *opts;
+	struct evreader *r;
+	struct model m;
+	struct view v;
+	struct event ev;	/* read ahead: a replayed event not due yet */
+	int have;
+	int eof;		/* the last read found no complete line */
+	double rbase_t;		/* replay: the recording's time at wall time rbase_mono */
+	double rbase_mono;
+	double wall_last;	/* live: when the newest event was read */
+	int was_paused;
+};
+
+static double
+tui_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double
+tui_replay_clock(const struct tui *t, double now)
+{
+	if (t->v.paused)
+		return t->rbase_t;
+	return t->rbase_t + (now - t->rbase_mono) * t->v.speed;
+}
+
+/*
+ * Fold in what is due: in live mode every new event, in replay mode those whose "t" the
+ * replay clock has passed; one event when the user steps. Returns 1 when the budget ran
+ * out with more to do, 0 otherwise, -1 on a read error.
+ */
+static int
+tui_ingest(struct tui *t, double now)
+{
+	double rt = tui_replay_clock(t, now);
+	int budget = TUI_BUDGET, k;
+
+	if (t->r == NULL || t->m.ended)
+		return 0;
+	if (t->v.paused && !t->v.step)
+		return 0;
+	for (;;) {
+		if (!t->have) {
+			k = evreader_next(t->r, &t->ev);
+			if (k < 0)
+				return -1;
+			t->eof = k == 0;
+			if (k == 0)
+				break;
+			t->have = 1;
+			/* A recording that starts late starts at once. */
+			if (t->opts->replay && t->m.events == 0 && t->ev.t > rt) {
+				t->rbase_t = rt = t->ev.t;
+				t->rbase_mono = now;
+			}
+		}
+		if (t->opts->replay && !t->v.step && t->ev.t > rt)
+			break;
+		model_apply(&t->m, &t->ev);
+		t->have = 0;
+		t->wall_last = now;
+		if (t->v.step) {
+			t->v.step = 0;
+			if (t->opts->replay && t->ev.t > t->rbase_t)
+				t->rbase_t = t->ev.t;
+			break;
+		}
+		if (t->m.ended)
+			break;
+		if (--budget == 0)
+			return 1;
+	}
+	t->v.step = 0;
+	return 0;
+}
+
+/* Move the model clock: replay time (not past the last event at the end of the file). */
+static void
+tui_clock(struct tui *t, double now)
+{
+	double c;
+
+	if (t->v.paused)
+		return;
+	if (t->opts->replay) {
+		c = tui_replay_clock(t, now);
+		if (t->eof && !t->have && c > t->m.t_last)
+			c = t->m.t_last;
+	} else
+		c = t->m.events > 0 ? t->m.t_last + (now - t->wall_last) : 0;
+	model_set_clock(&t->m, c);
+}
+
+static void
+tui_pause_changed(struct tui *t, double now)
+{
+	if (t->v.paused == t->was_paused)
+		return;
+	if (t->v.paused)
+		t->rbase_t = t->rbase_t + (now - t->rbase_mono) * t->v.speed;
+	t->rbase_mono = now;
+	t->was_paused = t->v.paused;
+	if (!t->opts->replay && !t->v.paused)
+		t->wall_last = now - (t->m.now - t->m.t_last);
+}
+
+/* Keys waiting in curses; returns 1 when any was handled. */
+static int
+tui_keys(struct tui *t)
+{
+	int ch, any = 0;
+
+	while ((ch = getch()) != ERR) {
+		view_key(&t->v, ch);
+		any = 1;
+		if (t->v.quit)
+			break;
+	}
+	return any;
+}
+
+int
+tui_follow(const char *events_path, const struct tui_opts *opts)
+{
+	struct tui t;
+	struct pollfd pfd[2];
+	double now, next_draw = 0, wait;
+	int more = 0, rc, shown_end = 0, ret;
+
+	memset(&t, 0, sizeof t);
+	t.path = events_path;
+	t.opts = opts;
+	model_init(&t.m);
+	view_init(&t.v, &t.m);
+	t.v.source = events_path;
+	t.v.replay = opts->replay;
+	t.v.speed = opts->speed > 0 ? opts->speed : 1;
+	t.v.interval = opts->interval > 0 ? opts->interval : 1;
+
+	t.r = evreader_open(events_path);
+	if (t.r == NULL && (opts->replay || errno != ENOENT)) {
+		log_warn("%s", events_path);
+		return -1;
+	}
+	if (crt_init(!opts->no_color) == -1) {
+		evreader_free(t.r);
+		log_warnx("top needs a terminal (use --once or --json for text)");
+		return -1;
+	}
+	t.v.color = crt_color_on;
+	t.v.utf8 = crt_utf8;
+	t.rbase_mono = t.wall_last = tui_mono();
+
+	for (;;) {
+		now = tui_mono();
+		if (t.r == NULL && (t.r = evreader_open(events_path)) == NULL && errno != ENOENT) {
+			crt_done();
+			log_warn("%s", events_path);
+			ret = -1;
+			goto out;
+		}
+		if (t.r != NULL)
+			t.v.rs = evreader_stats(t.r);
+		if ((rc = tui_ingest(&t, now)) < 0) {
+			crt_done();
+			log_warn("%s: read", events_path);
+			ret = -1;
+			goto out;
+		}
+		more = rc == 1;
+		tui_clock(&t, now);
+		if (now >= next_draw || (t.m.ended && !shown_end)) {
+			screen_draw(&t.v);
+			next_draw = now + t.v.interval;
+			if (t.m.ended && !shown_end) {
+				shown_end = 1;
+				if (opts->exit_at_end) {
+					ret = TUI_ENDED;
+					break;
+				}
+			}
+		}
+		wait = more ? 0 : next_draw - now;
+		pfd[0].fd = STDIN_FILENO;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = crt_signal_fd();
+		pfd[1].events = POLLIN;
+		if (poll(pfd, 2, wait > 0 ? (int)(wait * 1000) + 1 : 0) == -1 && errno != EINTR) {
+			crt_done();
+			log_warn("poll");
+			ret = -1;
+			goto out;
+		}
+		if (crt_signal() != 0) {
+			ret = TUI_SIGNAL + crt_signal();
+			break;
+		}
+		/* Also after EINTR: a SIGWINCH is read from curses as KEY_RESIZE. */
+		if (tui_keys(&t)) {
+			if (t.v.quit) {
+				ret = t.m.ended ? TUI_ENDED : TUI_QUIT;
+				break;
+			}
+			now = tui_mono();
+			tui_pause_changed(&t, now);
+			if (t.v.step)
+				tui_ingest(&t, now);
+			tui_clock(&t, now);
+			screen_draw(&t.v);
+		}
+	}
+	crt_done();
+out:
+	event_clear(&t.ev);
+	evreader_free(t.r);
+	view_free(&t.v);
+	model_free(&t.m);
+	return ret;
+}
+
+int
+tui_snapshot(const char *events_path, int json, FILE *f)
+{
+	struct evreader *r;
+	struct model m;
+	struct event ev;
+	int k, rc;
+
+	if ((r = evreader_open(events_path)) == NULL) {
+		log_warn("%s", events_path);
+		return -1;
+	}
+	memset(&ev, 0, sizeof ev);
+	model_init(&m);
+	while ((k = evreader_next(r, &ev)) == 1)
+		model_apply(&m, &ev);
+	event_clear(&ev);
+	if (k < 0) {
+		log_warn("%s: read", events_path);
+		rc = -1;
+	} else {
+		rc = json ? snapshot_json(&m, evreader_stats(r), f) :
+		    snapshot_text(&m, evreader_stats(r), f);
+		if (rc < 0)
+			log_warn("write");
+	}
+	model_free(&m);
+	evreader_free(r);
+	return rc;
+}

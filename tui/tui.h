@@ -1,0 +1,43 @@
+/*
+ * tui.h — the live console of gridsubmit (issue 6), for `gridsubmit top` and `run --top`.
+ *
+ * It follows a job's events.jsonl as it grows (or replays a recorded one at the pace of its
+ * "t" fields) and shows per-rank units, times, states and the job's meters in an htop-like
+ * ncurses screen. The terminal is given back on every way out: return, exit, fatal(),
+ * SIGINT/SIGTERM/SIGHUP/SIGQUIT.
+ */
+#ifndef TUI_TUI_H
+#define TUI_TUI_H
+
+#include <stdio.h>
+
+struct tui_opts {
+	double interval;	/* seconds between redraws; 0: 1 s */
+	int replay;		/* a recording: apply events at the pace of their "t" */
+	double speed;		/* replay speed factor; 0: 1 (real time) */
+	int no_color;		/* never colour (NO_COLOR in the environment does the same) */
+	int exit_at_end;	/* return as soon as the end event is on screen */
+};
+
+enum {
+	TUI_ENDED = 0,		/* the job ended (and the user left, or exit_at_end) */
+	TUI_QUIT = 1,		/* the user quit before the job ended */
+	TUI_SIGNAL = 128	/* + the signal number: SIGINT, SIGTERM, SIGHUP or SIGQUIT */
+};
+
+/*
+ * Show the console on the terminal (standard input and output) for events_path until the
+ * job ends and the user presses q (or at once with exit_at_end), or the user quits, or a
+ * terminating signal arrives. In live mode a file that does not exist yet is waited for.
+ * Returns TUI_ENDED, TUI_QUIT, TUI_SIGNAL + signo, or -1 with a message printed when the
+ * terminal or the file cannot be used.
+ */
+int tui_follow(const char *events_path, const struct tui_opts *opts);
+
+/*
+ * Read events_path as it is now and print one snapshot: plain text (json 0) or the JSON
+ * document. Returns 0, or -1 with a message printed.
+ */
+int tui_snapshot(const char *events_path, int json, FILE *f);
+
+#endif

@@ -1,0 +1,206 @@
+/* view.c — the rank table's rows: filtered, sorted within their site, folded. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+#include "xmalloc.h"
+
+const char *const col_names[COL_N] = {
+	"RANK", "NODE", "SITE", "PF", "PR", "UNITS", "LAST", "T_CALC", "T_COMM", "IDLE",
+	"PERF_F", "STATE", "BAR", "RATE"
+};
+
+void
+view_init(struct view *v, struct model *m)
+{
+	memset(v, 0, sizeof *v);
+	v->m = m;
+	v->interval = 1.0;
+	v->speed = 1.0;
+	v->sort = COL_RANK;
+	v->sel_row.kind = ROW_SITE;
+	v->sel_row.id = -1;
+}
+
+void
+view_free(struct view *v)
+{
+	free(v->rows);
+	free(v->folded);
+	v->rows = NULL;
+	v->folded = NULL;
+}
+
+int
+view_site_folded(const struct view *v, int site)
+{
+	return site >= 0 && site < v->nfolded && v->folded[site];
+}
+
+void
+view_toggle_fold(struct view *v, int site)
+{
+	if (site < 0)
+		return;
+	if (site >= v->nfolded) {
+		v->folded = xreallocarray(v->folded, site + 1, 1);
+		memset(v->folded + v->nfolded, 0, site + 1 - v->nfolded);
+		v->nfolded = site + 1;
+	}
+	v->folded[site] = !v->folded[site];
+}
+
+int
+view_rank_matches(const struct view *v, const struct mrank *r, const char *text)
+{
+	char id[16];
+
+	if (*text == '\0')
+		return 1;
+	snprintf(id, sizeof id, "%d", r->rank);
+	return strcmp(id, text) == 0 || strcasestr(r->node, text) != NULL ||
+	    strcasestr(r->site, text) != NULL ||
+	    strcasestr(model_state_name(model_rank_state(v->m, r)), text) != NULL;
+}
+
+static int
+view_cmp_dbl(double a, double b)
+{
+	/* Unknown values (NaN) sort after every number. */
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return a < b ? -1 : a > b;
+}
+
+static int
+view_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct view *v = arg;
+	const struct model *m = v->m;
+	const struct mrank *a = &m->ranks[*(const int *)pa];
+	const struct mrank *b = &m->ranks[*(const int *)pb];
+	int c = 0;
+
+	/* Sites keep the order they were declared in; sorting is within a site. */
+	if (a->site_idx != b->site_idx)
+		return a->site_idx - b->site_idx;
+	switch (v->sort) {
+	case COL_NODE:
+		c = strcmp(a->node, b->node);
+		break;
+	case COL_SITE:
+		c = strcmp(a->site, b->site);
+		break;
+	case COL_PF:
+		c = view_cmp_dbl(a->pf, b->pf);
+		break;
+	case COL_PR:
+		c = view_cmp_dbl(a->pr, b->pr);
+		break;
+	case COL_UNITS:
+		c = (a->units > b->units) - (a->units < b->units);
+		break;
+	case COL_LAST:
+		c = (a->last_units > b->last_units) - (a->last_units < b->last_units);
+		break;
+	case COL_CALC:
+		c = view_cmp_dbl(a->t_calc, b->t_calc);
+		break;
+	case COL_COMM:
+		c = view_cmp_dbl(a->t_comm, b->t_comm);
+		break;
+	case COL_IDLE:
+		c = view_cmp_dbl(model_rank_idle(m, a), model_rank_idle(m, b));
+		break;
+	case COL_PERF:
+		c = view_cmp_dbl(a->perf_f, b->perf_f);
+		break;
+	case COL_STATE:
+		c = strcmp(model_state_name(model_rank_state(m, a)),
+		    model_state_name(model_rank_state(m, b)));
+		break;
+	default:
+		break;
+	}
+	if (v->invert)
+		c = -c;
+	if (c == 0)
+		c = a->rank - b->rank;
+	return c;
+}
+
+static void
+view_add(struct view *v, enum row_kind kind, int id)
+{
+	if (v->nrows == v->rowcap) {
+		v->rowcap = v->rowcap ? 2 * v->rowcap : 64;
+		v->rows = xreallocarray(v->rows, v->rowcap, sizeof *v->rows);
+	}
+	v->rows[v->nrows].kind = kind;
+	v->rows[v->nrows].id = id;
+	v->nrows++;
+}
+
+void
+view_build(struct view *v)
+{
+	const struct model *m = v->m;
+	int *idx, n = 0, i, site = -1;
+
+	idx = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *idx);
+	for (i = 0; i < m->nranks; i++)
+		if (m->ranks[i].known && view_rank_matches(v, &m->ranks[i], v->filter))
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof *idx, view_cmp, v);
+	v->nrows = 0;
+	for (i = 0; i < n; i++) {
+		if (m->ranks[idx[i]].site_idx != site) {
+			site = m->ranks[idx[i]].site_idx;
+			view_add(v, ROW_SITE, site);
+		}
+		if (!view_site_folded(v, site))
+			view_add(v, ROW_RANK, idx[i]);
+	}
+	free(idx);
+
+	/* Keep the selection on the same site or rank if it is still there. */
+	for (i = 0; i < v->nrows; i++)
+		if (v->rows[i].kind == v->sel_row.kind && v->rows[i].id == v->sel_row.id) {
+			v->sel = i;
+			break;
+		}
+	if (v->sel >= v->nrows)
+		v->sel = v->nrows - 1;
+	if (v->sel < 0)
+		v->sel = 0;
+	if (v->nrows > 0)
+		v->sel_row = v->rows[v->sel];
+}
+
+static int
+view_row_matches(const struct view *v, const struct row *row, const char *text)
+{
+	if (row->kind == ROW_SITE)
+		return strcasestr(v->m->sites[row->id].name, text) != NULL;
+	return view_rank_matches(v, &v->m->ranks[row->id], text);
+}
+
+int
+view_search_next(struct view *v, const char *text, int from_next)
+{
+	int i, k;
+
+	if (*text == '\0' || v->nrows == 0)
+		return 0;
+	for (k = from_next ? 1 : 0; k <= v->nrows; k++) {
+		i = (v->sel + k) % v->nrows;
+		if (view_row_matches(v, &v->rows[i], text)) {
+			v->sel = i;
+			v->sel_row = v->rows[i];
+			return 1;
+		}
+	}
+	return 0;
+}

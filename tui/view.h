@@ -1,0 +1,88 @@
+/*
+ * view.h — what the user has chosen to see: sort column, filter, search, folded sites,
+ * selection, pause, refresh interval, and which screen is up. The rows of the rank table
+ * are rebuilt from the model at each redraw (view_build), so the model stays display-free.
+ */
+#ifndef TUI_VIEW_H
+#define TUI_VIEW_H
+
+#include "events-read.h"
+#include "model.h"
+
+enum col {
+	COL_RANK,
+	COL_NODE,
+	COL_SITE,
+	COL_PF,
+	COL_PR,
+	COL_UNITS,
+	COL_LAST,
+	COL_CALC,
+	COL_COMM,
+	COL_IDLE,
+	COL_PERF,
+	COL_STATE,
+	COL_BAR,	/* not sortable from here on */
+	COL_RATE,
+	COL_N
+};
+#define COL_SORTABLE	COL_BAR
+
+enum view_mode { MODE_MAIN, MODE_HELP, MODE_DETAIL };
+enum view_prompt { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER };
+enum row_kind { ROW_SITE, ROW_RANK };
+
+struct row {
+	enum row_kind kind;
+	int id;			/* site index or rank id */
+};
+
+struct view {
+	struct model *m;
+	const struct evreader_stats *rs;	/* may be NULL */
+	const char *source;	/* what is shown: the file, for the header */
+	int replay;
+	double speed;
+	int paused;
+	double interval;
+	int color;
+	int utf8;
+	int quit;
+	int step;		/* the user asked for one more event */
+
+	enum view_mode mode;
+	int detail_rank;
+	enum view_prompt prompt;
+	char input[64];		/* the text being typed at the prompt */
+	char search[64];
+	char filter[64];
+	enum col sort;
+	int invert;
+	unsigned char *folded;	/* by site index */
+	int nfolded;
+
+	struct row *rows;
+	int nrows, rowcap;
+	int sel;		/* selected row */
+	struct row sel_row;	/* what it was, to find it again after a rebuild */
+	int top;		/* first row shown */
+	int table_h;		/* rows the table had at the last draw, for paging */
+	char message[128];	/* one-shot note on the key bar line */
+};
+
+extern const char *const col_names[COL_N];
+
+void view_init(struct view *v, struct model *m);
+void view_free(struct view *v);
+/* Rebuild the rows: filter, sort within sites, fold; keep the selection on its row. */
+void view_build(struct view *v);
+int view_site_folded(const struct view *v, int site);
+void view_toggle_fold(struct view *v, int site);
+/* Does the rank match the filter or search text (case-insensitive)? */
+int view_rank_matches(const struct view *v, const struct mrank *r, const char *text);
+/* Move the selection to the next row (after the current one, wrapping) matching text. */
+int view_search_next(struct view *v, const char *text, int from_next);
+/* Handle a key (ncurses code); sets quit/step/paused and the rest of the view. */
+void view_key(struct view *v, int ch);
+
+#endif
