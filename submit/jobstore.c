@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobstore.h"
@@ -182,6 +183,22 @@ jobstore_str(const char *s)
 	return s != NULL ? json_string(s) : json_null();
 }
 
+/* Seconds since the epoch as ISO 8601 UTC with milliseconds; null for 0 (not yet). */
+static json_t *
+jobstore_time(double t)
+{
+	char buf[64];
+	struct tm tm;
+	time_t secs = (time_t)t;
+
+	if (t <= 0 || gmtime_r(&secs, &tm) == NULL)
+		return json_null();
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ".%03dZ",
+	    (int)((t - (double)secs) * 1000));
+	return json_string(buf);
+}
+
 int
 jobstore_write_state(const struct job_state *st)
 {
@@ -189,7 +206,7 @@ jobstore_write_state(const struct job_state *st)
 	char *text, *line;
 	int rc;
 
-	o = json_pack("{s:i, s:s, s:o, s:o, s:s, s:o, s:f, s:f, s:f, s:i, s:o, s:I, s:I, s:i,"
+	o = json_pack("{s:i, s:s, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:i, s:o, s:I, s:I, s:i,"
 	    " s:i, s:I, s:f}",
 	    "schema_version", 1,
 	    "id", st->id,
@@ -197,9 +214,9 @@ jobstore_write_state(const struct job_state *st)
 	    "job_file", jobstore_str(st->job_file),
 	    "state", job_phase_name(st->phase),
 	    "reason", jobstore_str(st->reason),
-	    "submitted", st->submitted,
-	    "started", st->started,
-	    "ended", st->ended,
+	    "submitted", jobstore_time(st->submitted),
+	    "started", jobstore_time(st->started),
+	    "ended", jobstore_time(st->ended),
 	    "ranks", st->ranks,
 	    "scheme", jobstore_str(st->scheme),
 	    "supervisor_pid", (json_int_t)st->supervisor_pid,

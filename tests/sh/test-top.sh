@@ -228,7 +228,8 @@ check_eq "an unknown job id: exit 1" "$rc" 1
 start sig "$GS top --replay $DATA/basic.jsonl --interval 0.1"
 see "sig: console up" "F1Help" sig
 pane_pid=$(tm list-panes -t sig -F '#{pane_pid}')
-pkill -TERM -P "$pane_pid" gridsubmit
+top_pid=$(pgrep -P "$pane_pid" gridsubmit)
+[ -n "$top_pid" ] && kill -TERM "$top_pid"
 see "SIGTERM: the process dies of it (143)" "TOP-EXITED rc=143" sig
 check_eq "SIGTERM: the alternate screen is off" "$(tm display-message -p -t sig '#{alternate_on}')" 0
 tm kill-session -t sig
