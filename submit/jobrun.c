@@ -1,0 +1,337 @@
+/*
+ * jobrun.c — one job from its files to its end: load the sites and the job, rank and place,
+ * write the job directory, launch mpiexec and supervise it, record the final state. `run`
+ * does this in the foreground; `submit` in a detached supervisor process.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "broker.h"
+#include "cmd.h"
+#include "jobrun.h"
+#include "launch.h"
+#include "log.h"
+#include "metrics.h"
+#include "tui.h"
+#include "xmalloc.h"
+
+double
+jobrun_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Write a file of the job directory through a FILE*, atomically. */
+static void
+jobrun_write_with(const struct job_state *st, const char *name, const struct gs_sites *sites,
+    const struct gs_placement *p,
+    int (*writer)(const struct gs_sites *, const struct gs_placement *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		fatal("open_memstream");
+	if (writer(sites, p, f) != 0)
+		fatalx("%s: cannot write the %s (invalid host or user name)", st->dir, name);
+	fclose(f);
+	if (jobstore_write_file(st->dir, name, buf, len) != 0)
+		fatal("%s/%s", st->dir, name);
+	free(buf);
+}
+
+static void
+jobrun_copy_file(const struct job_state *st, const char *from, const char *name)
+{
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[65536];
+	FILE *in, *mem;
+
+	if ((in = fopen(from, "rb")) == NULL)
+		fatal("%s", from);
+	if ((mem = open_memstream(&buf, &len)) == NULL)
+		fatal("open_memstream");
+	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0)
+		fwrite(chunk, 1, n, mem);
+	fclose(in);
+	fclose(mem);
+	if (jobstore_write_file(st->dir, name, buf, len) != 0)
+		fatal("%s/%s", st->dir, name);
+	free(buf);
+}
+
+static void
+jobrun_state(struct job_state *st, enum job_phase phase, const char *reason)
+{
+	st->phase = phase;
+	free(st->reason);
+	st->reason = reason != NULL ? xstrdup(reason) : NULL;
+	if (phase == JOB_RUNNING)
+		st->started = jobrun_now();
+	if (phase >= JOB_DONE)
+		st->ended = jobrun_now();
+	if (jobstore_write_state(st) != 0)
+		fatal("%s/state.json", st->dir);
+}
+
+/* The job failed before launch: record why, say it, and give the exit code. */
+static int
+jobrun_fail(struct job_state *st, int code, const char *msg)
+{
+	fprintf(stderr, "gridsubmit: %s\n", msg);
+	jobrun_state(st, JOB_FAILED, msg);
+	fprintf(stderr, "gridsubmit: job %s failed; its directory: %s\n", st->id, st->dir);
+	return code;
+}
+
+/*
+ * The end record of events.jsonl (DESIGN section 6): status, makespan, failed ranks,
+ * requeued units. Returns 1 when there is one; a torn last line is no end record.
+ */
+static int
+jobrun_read_end(struct job_state *st, char *status, size_t statuslen)
+{
+	char *path, *line = NULL, *last = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	json_t *o;
+	FILE *f;
+	int found = 0;
+
+	xasprintf(&path, "%s/events.jsonl", st->dir);
+	f = fopen(path, "r");
+	free(path);
+	if (f == NULL)
+		return 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n' && strstr(line, "\"ev\":\"end\"") != NULL) {
+			free(last);
+			last = xstrdup(line);
+		}
+	}
+	fclose(f);
+	free(line);
+	if (last != NULL && (o = json_loads(last, 0, NULL)) != NULL) {
+		const char *s = json_string_value(json_object_get(o, "status"));
+
+		snprintf(status, statuslen, "%s", s != NULL ? s : "?");
+		found = 1;
+		st->makespan =
+		    json_number_value(json_object_get(o, "makespan"));
+		st->failed_ranks =
+		    (int)json_integer_value(json_object_get(o, "failed"));
+		st->requeued =
+		    json_integer_value(json_object_get(o, "requeued"));
+		json_decref(o);
+	}
+	free(last);
+	return found;
+}
+
+/* Copy the job's output file to our stream: run is a foreground command. */
+static void
+jobrun_show_output(const struct job_state *st, const char *name, FILE *to)
+{
+	char *path, buf[65536];
+	size_t n;
+	FILE *f;
+
+	xasprintf(&path, "%s/%s", st->dir, name);
+	if ((f = fopen(path, "r")) != NULL) {
+		while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+			fwrite(buf, 1, n, to);
+		fclose(f);
+	}
+	free(path);
+	fflush(to);
+}
+
+static void
+jobrun_print_where(const struct job_state *st, const struct gs_job *job)
+{
+	size_t i;
+	struct stat sb;
+
+	printf("  directory: %s\n", st->dir);
+	for (i = 0; i < job->nstage_out; i++) {
+		char *p;
+
+		xasprintf(&p, "%s/%s", st->dir, job->stage_out[i]);
+		printf("  result:    %s%s\n", p, stat(p, &sb) == 0 ? "" : " (missing)");
+		free(p);
+	}
+	printf("  events:    %s/events.jsonl\n", st->dir);
+	printf("  output:    %s/stdout, %s/stderr\n", st->dir, st->dir);
+}
+
+static int
+jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job)
+{
+	struct gs_error err;
+
+	if ((a->sites != NULL ? sites_load_file(a->sites, sites, &err) :
+	    sites_load_default(sites, &err)) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return -1;
+	}
+	if (job_load_file(a->job, job, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		sites_free(sites);
+		return -1;
+	}
+	if (access(job->program, X_OK) != 0) {
+		fprintf(stderr, "%s: program: cannot run %s: %s%s\n", job->path, job->program,
+		    strerror(errno), errno == ENOENT ? " (was it built? run make)" : "");
+		job_free(job);
+		sites_free(sites);
+		return -1;
+	}
+	if (a->scheme != NULL)
+		job_runtime_set(job, "scheme", a->scheme);
+	if (a->ranks > 0)
+		job->ranks = job->min_ranks = a->ranks;
+	return 0;
+}
+
+/* How the job ended, from rank 0, the end event and mpiexec: the state and exit code. */
+static int
+jobrun_verdict(struct job_state *st, const struct launch_result *lr)
+{
+	char status[32] = "", reason[256];
+	int have_end = jobrun_read_end(st, status, sizeof status);
+
+	st->exit_code = lr->mpiexec_status;
+	if (lr->cancelled) {
+		jobrun_state(st, JOB_CANCELLED, "cancelled by a signal");
+		return EXIT_CANCELLED;
+	}
+	if (lr->master_exit == 0 && have_end && strcmp(status, "ok") == 0) {
+		jobrun_state(st, JOB_DONE, NULL);
+		return EXIT_OK;
+	}
+	if (lr->master_signal > 0)
+		snprintf(reason, sizeof reason, "rank 0 died of signal %d", lr->master_signal);
+	else if (lr->master_exit > 0)
+		snprintf(reason, sizeof reason, "rank 0 exited with status %d%s",
+		    lr->master_exit, have_end && strcmp(status, "ok") != 0 ?
+		    " (the runtime reported a failure)" : "");
+	else if (lr->master_exit == 0)
+		snprintf(reason, sizeof reason, "rank 0 exited without the runtime's end record");
+	else
+		snprintf(reason, sizeof reason, "mpiexec exited with status %d before rank 0 "
+		    "ended", lr->mpiexec_status);
+	jobrun_state(st, JOB_FAILED, reason);
+	return EXIT_FAILED;
+}
+
+
+int
+jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
+{
+	struct gs_error err;
+	const char *scheme;
+	char why[512];
+	struct job_state *st = &jr->st;
+
+	memset(jr, 0, sizeof *jr);
+	if (jobrun_load(a, &jr->sites, &jr->job) != 0)
+		return EXIT_INPUT;
+	jr->loaded = 1;
+	jobstore_create(st);
+	st->name = xstrdup(jr->job.name);
+	st->job_file = realpath(jr->job.path, NULL);
+	st->ranks = jr->job.ranks;
+	st->submitted = jobrun_now();
+	st->supervisor_pid = (long)getpid();
+	st->exit_code = -1;
+	scheme = job_runtime_get(&jr->job, "scheme");
+	st->scheme = xstrdup(scheme != NULL ? scheme : "gss");
+	jobrun_state(st, JOB_BROKERING, NULL);
+	jobrun_copy_file(st, jr->job.path, "job.yaml");
+	if (a->sites != NULL)
+		jobrun_copy_file(st, a->sites, "sites.yaml");
+
+	if (a->metrics)
+		metrics_fetch(&jr->sites, NULL);
+	if (broker_rank(&jr->sites, &jr->job, &jr->ranking, &err) != 0)
+		return jobrun_fail(st, EXIT_INPUT, err.msg);
+	jr->ranked = 1;
+	if (broker_place(&jr->sites, &jr->ranking, jr->job.ranks, &jr->place, &err) != 0)
+		return jobrun_fail(st, EXIT_NOPLACE, err.msg);
+	jr->placed = 1;
+	st->ranks = jr->place.nranks;
+	jobrun_write_with(st, "hostfile", &jr->sites, &jr->place, broker_write_hostfile);
+	jobrun_write_with(st, "rankmap", &jr->sites, &jr->place, broker_write_rankmap);
+
+	jr->argv = launch_argv(&jr->sites, &jr->job, &jr->place, st, why, sizeof why);
+	if (jr->argv == NULL)
+		return jobrun_fail(st, EXIT_LAUNCH, why);
+	jobrun_state(st, JOB_LAUNCHING, NULL);
+	return EXIT_OK;
+}
+
+int
+jobrun_execute(struct jobrun *jr, int top)
+{
+	struct job_state *st = &jr->st;
+	pid_t pid;
+
+	launch_catch_signals();
+	pid = launch_start(jr->argv, st);
+	st->mpiexec_pid = (long)pid;
+	jobrun_state(st, JOB_RUNNING, NULL);
+	if (top) {
+		char *events;
+		struct tui_opts topts = { 0 };
+
+		xasprintf(&events, "%s/events.jsonl", st->dir);
+		tui_follow(events, &topts);
+		free(events);
+	}
+	launch_wait(pid, st, &jr->lr);
+	return jobrun_verdict(st, &jr->lr);
+}
+
+void
+jobrun_report(struct jobrun *jr, int code)
+{
+	struct job_state *st = &jr->st;
+
+	jobrun_show_output(st, "stdout", stdout);
+	if (code != EXIT_OK)
+		jobrun_show_output(st, "stderr", stderr);
+	printf("gridsubmit: job %s %s in %.2f s (makespan %.3f s, %d failed ranks, %lld units "
+	    "requeued)%s%s\n", st->id, job_phase_name(st->phase), st->ended - st->submitted,
+	    st->makespan, st->failed_ranks, (long long)st->requeued, st->reason != NULL ? ": " : "",
+	    st->reason != NULL ? st->reason : "");
+	if (jr->lr.killed_stragglers)
+		printf("gridsubmit: ranks still running after rank 0 ended were killed\n");
+	jobrun_print_where(st, &jr->job);
+}
+
+void
+jobrun_free(struct jobrun *jr)
+{
+	launch_argv_free(jr->argv);
+	if (jr->placed)
+		broker_placement_free(&jr->place);
+	if (jr->ranked)
+		broker_ranking_free(&jr->ranking);
+	job_state_free(&jr->st);
+	if (jr->loaded) {
+		job_free(&jr->job);
+		sites_free(&jr->sites);
+	}
+	memset(jr, 0, sizeof *jr);
+}
