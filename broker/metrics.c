@@ -19,12 +19,10 @@
 
 #include <curl/curl.h>
 
+#include "gs-config.h"
 #include "metrics.h"
 #include "xmalloc.h"
 
-#ifndef GS_VERSION
-#define GS_VERSION "dev"
-#endif
 
 /* The most distinct CPUs we count; more is surely not a real node_exporter answer. */
 #define METRICS_MAX_CPUS	65536

@@ -51,7 +51,7 @@ int
 grt_config_from_env(struct grt_config *cfg, const char **why)
 {
 	const char *s, *dummy;
-	int64_t k = 1, chunks = 1, mc = 0;
+	int64_t k = 1, chunks = 1, mc = 0, rounds = 0;
 	double swr = 1;
 	int sch, rc;
 
@@ -91,6 +91,9 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 	if ((rc = config_int("GRT_MASTER_COMPUTES", 0, 1, &mc, why)) != GRT_OK)
 		return rc;
 	cfg->master_computes = (int)mc;
+	if ((rc = config_int("GRT_ROUNDS", 1, INT32_MAX, &rounds, why)) != GRT_OK)
+		return rc;
+	cfg->rounds = (int)rounds;
 	if ((s = getenv("GRT_EVENTS")) != NULL && *s != '\0')
 		cfg->events_path = s;
 	if ((s = getenv("GRT_JOB")) != NULL && *s != '\0')

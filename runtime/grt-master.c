@@ -171,6 +171,16 @@ master_expected(const struct master *m, const struct worker *wk, int64_t count)
 	return per > 0 ? per * (double)count : 0;
 }
 
+/*
+ * The round a chunk belongs to: SWR sampling runs before round 1 is begun (m->round is
+ * still 0), but the sampled units are units of round 1 and the application sees them so.
+ */
+static inline int
+master_work_round(const struct master *m)
+{
+	return m->round > 0 ? m->round : 1;
+}
+
 static int
 master_send(struct master *m, int w, const struct grt_chunk *c, int kind, int from_scheme,
     long rq, double now)
@@ -186,12 +196,13 @@ master_send(struct master *m, int w, const struct grt_chunk *c, int kind, int fr
 	h.seq = ++m->seq;
 	h.start = c->start;
 	h.count = c->count;
-	h.round = m->round;
+	h.round = master_work_round(m);
 	h.kind = kind;
 	if ((rc = grt_buf_append(&wk->sbuf, &h, sizeof h)) != GRT_OK)
 		return rc;
-	if (kind == GRT_WORK_CHUNK && m->app->pack != NULL &&
-	    m->app->pack(m->app->ctx, m->round, c->start, c->count, &wk->sbuf) != 0)
+	/* a sampled unit gets its input too: compute cannot run, or be timed, without it */
+	if (m->app->pack != NULL &&
+	    m->app->pack(m->app->ctx, h.round, c->start, c->count, &wk->sbuf) != 0)
 		return GRT_EAPP;
 	if (wk->sbuf.len > INT32_MAX)
 		return GRT_EINVAL;
@@ -499,23 +510,24 @@ master_compute_self(struct master *m, int w)
 		return GRT_OK;
 	}
 	m->obuf.len = 0;
-	if (kind == GRT_WORK_CHUNK && m->app->pack != NULL) {
+	if (m->app->pack != NULL) {
 		/* the application's compute expects the packed input, as a worker gets it */
 		grt_buf in = { NULL, 0, 0 };
 		int rc = GRT_OK;
 
-		if (m->app->pack(m->app->ctx, m->round, c.start, c.count, &in) != 0)
+		if (m->app->pack(m->app->ctx, master_work_round(m), c.start, c.count, &in) != 0)
 			rc = GRT_EAPP;
 		t = MPI_Wtime();
-		if (rc == GRT_OK && m->app->compute(m->app->ctx, m->round, c.start, c.count,
-		    in.data, in.len, &m->obuf) != 0)
+		if (rc == GRT_OK && m->app->compute(m->app->ctx, master_work_round(m), c.start,
+		    c.count, in.data, in.len, &m->obuf) != 0)
 			rc = GRT_EAPP;
 		grt_buf_free(&in);
 		if (rc != GRT_OK)
 			return rc;
 	} else {
 		t = MPI_Wtime();
-		if (m->app->compute(m->app->ctx, m->round, c.start, c.count, NULL, 0, &m->obuf) != 0)
+		if (m->app->compute(m->app->ctx, master_work_round(m), c.start, c.count, NULL, 0,
+		    &m->obuf) != 0)
 			return GRT_EAPP;
 	}
 	now = MPI_Wtime();

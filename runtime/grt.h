@@ -86,6 +86,9 @@ struct grt_config {
 	const char *rankmap_path;	/* rank -> node, site, pf, pr, cpu_mhz (see rankmap below) */
 	int events_chunks;		/* 1: a "chunk" event per chunk (default); 0: rounds only */
 	int master_computes;		/* 1: rank 0 computes chunks too, between messages */
+	int rounds;			/* GRT_ROUNDS, the job file's runtime.rounds; 0: unset.
+					   libgrt runs app->rounds: an application whose number
+					   of rounds is free copies this into it when > 0 */
 };
 
 /*
@@ -95,6 +98,7 @@ struct grt_config {
  *   GRT_DEADLINE seconds per chunk (default 60)    GRT_EVENTS   events.jsonl path
  *   GRT_JOB      job id                            GRT_RANKMAP  rank map file
  *   GRT_EVENTS_CHUNKS 0|1                          GRT_MASTER_COMPUTES 0|1
+ *   GRT_ROUNDS   rounds asked for (see cfg->rounds)
  * The rank map has one line per rank: "rank node site pf pr cpu_mhz" (whitespace separated,
  * '#' comments); only the master reads it, for PR (pwd), CPU clocks (wstatic, ngss, angss)
  * and the start event. Returns GRT_OK or GRT_EINVAL with the variable's name in *why (when

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gs-config.h"
 #include "launch.h"
 #include "log.h"
 #include "xmalloc.h"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gs-config.h"
 #include "cmd.h"
 #include "log.h"
 #include "suggest.h"

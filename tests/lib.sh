@@ -74,3 +74,9 @@ run_gs() {
 need_root() {
 	[ "$(id -u)" -eq 0 ] || { skip "$1" "needs root (network namespaces)"; return 1; }
 }
+
+# no_process PATTERN: true when no process's command line matches (pgrep -f) — call it
+# through check, never inside sh -c, whose own command line would match
+no_process() {
+	! pgrep -f "$1" > /dev/null
+}

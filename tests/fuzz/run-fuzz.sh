@@ -28,21 +28,11 @@ if ! "$CLANG" -fsanitize=fuzzer,address,undefined -o "$out/probe" "$out/probe.c"
 	exit 77
 fi
 
-# The -DGS_*='"..."' words lose their inner quotes on the way through the Makefile's
-# CPPFLAGS='$(CPPFLAGS)'; none of them matters to the loaders, so they are replaced here.
-set -f
-cpp=""
-for w in $CPPFLAGS; do
-	case $w in
-	-DGS_*) ;;
-	*) cpp="$cpp $w" ;;
-	esac
-done
-set +f
-
-if [ ! -f "$BUILD/gen/embedded-sites.c" ]; then
-	${MAKE:-make} -s B="$BUILD" "$BUILD/gen/embedded-sites.c" || exit 1
+if [ ! -f "$BUILD/gen/embedded-sites.c" ] || [ ! -f "$BUILD/gen/gs-config.h" ]; then
+	${MAKE:-make} -s B="$BUILD" "$BUILD/gen/embedded-sites.c" "$BUILD/gen/gs-config.h" ||
+		exit 1
 fi
+cpp="$CPPFLAGS -I$BUILD/gen"
 srcs="tests/fuzz/fuzz-sites.c $(ls common/*.c broker/*.c) $BUILD/gen/embedded-sites.c
 	$(ls runtime/scheme*.c) runtime/grt-error.c"
 # rebuild only when a source or header changed: the build takes longer than a short run
@@ -56,7 +46,7 @@ if [ "$stale" -eq 1 ]; then
 	# shellcheck disable=SC2086 # CPPFLAGS, EXT_LIBS and srcs are word lists
 	if ! "$CLANG" -g -O1 -std=c11 -D_GNU_SOURCE -w \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$cpp '-DGS_VERSION="fuzz"' -o "$bin" $srcs $EXT_LIBS > "$out/build.log" 2>&1; then
+		$cpp -o "$bin" $srcs $EXT_LIBS > "$out/build.log" 2>&1; then
 		echo "run-fuzz: build failed"
 		tail -n 30 "$out/build.log"
 		exit 1

@@ -12,11 +12,14 @@
  *
  * --die-rank R --die-after-chunks K --die-how exit|kill|hang: rank R, when handed its
  * (K+1)-th chunk, calls _exit(3), raises SIGKILL on itself, or sleeps forever.
+ * --corrupt input|value|result damages one byte of the chunk that starts at unit 0 of
+ * round 1 (its packed input, its first value, or its result tail): the checks above must
+ * then fail, which is how the tests know that they can.
  *
  * usage: grt-check [--units N] [--rounds R] [--scheme S] [--payload BYTES]
  *                  [--result BYTES] [--work-us U] [--slow RANK:FACTOR,...]
  *                  [--master-computes] [--die-rank R] [--die-after-chunks K]
- *                  [--die-how exit|kill|hang]
+ *                  [--die-how exit|kill|hang] [--corrupt input|value|result]
  * The GRT_* environment applies (grt_config_from_env); options override it.
  * The master prints one line "grt-check: ok: ..." (fields: scheme, ranks, N, rounds,
  * merged, checksum, failed, dropped, requeued, makespan), or "grt-check: FAILED: why".
@@ -38,6 +41,7 @@
 #define PAYLOAD_MAGIC	0x67727450u		/* "grtP" */
 
 enum die_how { DIE_EXIT, DIE_KILL, DIE_HANG };
+enum corrupt { CORRUPT_NONE, CORRUPT_INPUT, CORRUPT_VALUE, CORRUPT_RESULT };
 
 /* What the master packs in front of every chunk's payload. */
 struct check_hdr {
@@ -60,6 +64,7 @@ struct check {
 	int die_rank;
 	int die_after;
 	enum die_how die_how;
+	enum corrupt corrupt;
 	int chunks;		/* chunks this rank was handed */
 	grt_buf scratch;	/* expected bytes, for comparisons */
 
@@ -199,6 +204,8 @@ check_pack(void *ctx, int round, int64_t start, int64_t count, grt_buf *in)
 		return -1;
 	fill(in->data + off, ck->payload, payload_key(ck->seed, round, start));
 	in->len = off + ck->payload;
+	if (ck->corrupt == CORRUPT_INPUT && round == 1 && start == 0 && ck->payload > 0)
+		in->data[off + ck->payload / 2] ^= 0x20;
 	return 0;
 }
 
@@ -245,6 +252,12 @@ check_compute(void *ctx, int round, int64_t start, int64_t count, const void *in
 	}
 	fill(out->data + off + (size_t)count * 8, ck->result, result_key(h.seed, start, count));
 	out->len = off + (size_t)count * 8 + ck->result;
+	if (round == 1 && start == 0 && count > 0) {
+		if (ck->corrupt == CORRUPT_VALUE)
+			out->data[off + 3] ^= 0x01;
+		else if (ck->corrupt == CORRUPT_RESULT && ck->result > 0)
+			out->data[off + (size_t)count * 8 + ck->result - 1] ^= 0x80;
+	}
 	if (ck->work_us > 0)
 		busy_wait_us((double)ck->work_us * ck->slow * (double)count);
 	return 0;
@@ -395,7 +408,7 @@ usage(int rank, const char *bad)
 		fprintf(stderr, "usage: grt-check [--units N] [--rounds R] [--scheme S] "
 		    "[--payload BYTES] [--result BYTES] [--work-us U] [--slow RANK:FACTOR,...] "
 		    "[--master-computes] [--die-rank R] [--die-after-chunks K] "
-		    "[--die-how exit|kill|hang]\n");
+		    "[--die-how exit|kill|hang] [--corrupt input|value|result]\n");
 	}
 	MPI_Finalize();
 	return 2;
@@ -443,6 +456,15 @@ main(int argc, char **argv)
 				ck.die_how = DIE_KILL;
 			else if (strcmp(val, "hang") == 0)
 				ck.die_how = DIE_HANG;
+			else
+				return usage(rank, val);
+		} else if (strcmp(a, "--corrupt") == 0) {
+			if (strcmp(val, "input") == 0)
+				ck.corrupt = CORRUPT_INPUT;
+			else if (strcmp(val, "value") == 0)
+				ck.corrupt = CORRUPT_VALUE;
+			else if (strcmp(val, "result") == 0)
+				ck.corrupt = CORRUPT_RESULT;
 			else
 				return usage(rank, val);
 		} else if (strcmp(a, "--units") == 0 && parse_size(val, 1LL << 30, &v) == 0)

@@ -1,0 +1,37 @@
+# ./configure: finds what is needed, names the Debian package of what is missing, and
+# writes no Makefile when it fails (issue 2). Runs out of tree, in $T.
+. tests/lib.sh
+
+mkdir -p "$T/ok" "$T/nopc" "$T/noyaml" "$T/pc-noyaml"
+(cd "$T/ok" && "$SRC/configure" > out 2>&1)
+check_eq "configure succeeds here" "$?" 0
+check "configure writes a Makefile" test -s "$T/ok/Makefile"
+check "the Makefile has no @placeholders@ left" sh -c "! grep -q '@[A-Z_]*@' '$T/ok/Makefile'"
+
+(cd "$T/ok" && "$SRC/configure" --help > help 2>&1)
+check_eq "configure --help exits 0" "$?" 0
+check_match "configure --help lists --enable-sanitize" "$(cat "$T/ok/help")" "--enable-sanitize"
+(cd "$T/ok" && "$SRC/configure" --enable-nonsense > bad 2>&1)
+check_eq "configure: an unknown option exits 2" "$?" 2
+
+# no library can be found: pkg-config looks only in an empty directory
+(cd "$T/nopc" && PKG_CONFIG_PATH="$T/empty" PKG_CONFIG_LIBDIR="$T/empty" \
+	"$SRC/configure" > out 2>&1)
+check_eq "configure fails when pkg-config finds nothing" "$?" 1
+check_match "and names the Debian package" "$(cat "$T/nopc/out")" \
+	"library not found by pkg-config: yaml-0.1 \(Debian package: libyaml-dev\)"
+check "and writes no Makefile" test ! -e "$T/nopc/Makefile"
+
+# every library but libyaml
+for d in $(pkg-config --variable pc_path pkg-config | tr ':' ' '); do
+	[ -d "$d" ] && cp "$d"/*.pc "$T/pc-noyaml/" 2>/dev/null
+done
+rm -f "$T/pc-noyaml/yaml-0.1.pc"
+(cd "$T/noyaml" && PKG_CONFIG_PATH="$T/pc-noyaml" PKG_CONFIG_LIBDIR="$T/pc-noyaml" \
+	"$SRC/configure" > out 2>&1)
+check_eq "configure fails without libyaml alone" "$?" 1
+check_match "naming libyaml-dev" "$(cat "$T/noyaml/out")" "yaml-0.1 \(Debian package: libyaml-dev\)"
+
+(cd "$T/noyaml" && MPICC=/nonexistent/mpicc "$SRC/configure" > out 2>&1)
+check_eq "configure fails without mpicc" "$?" 1
+check_match "naming the missing compiler" "$(cat "$T/noyaml/out")" "MPICC=/nonexistent/mpicc not found"

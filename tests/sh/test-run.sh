@@ -1,0 +1,114 @@
+# gridsubmit run on the embedded default site file: the mandelbrot job end to end, the job
+# directory, the event log, bad input that loses nothing, cancel (issue 2).
+. tests/lib.sh
+
+MANDEL="$SRC/$BUILD/examples/mandelbrot"
+cat > "$T/job.yaml" <<YAML
+name: mandel-test
+program: $MANDEL
+args: ["--size", "256", "--iter", "400", "--check", "--out", "m.pgm"]
+ranks: 4
+runtime: {scheme: gss}
+stage_out: [m.pgm]
+YAML
+
+run_gs run "$T/job.yaml" --no-metrics
+check_eq "run exits 0 for a job that succeeds" "$rc" 0
+check_match "run says the job is done" "$out" "^gridsubmit: job 1 done in"
+check_match "the program checked its image" "$out" "image matches the sequential computation"
+check_match "run says where the result is" "$out" "result: +$GRIDSUBMIT_HOME/jobs/1/m.pgm$"
+check_match "run says where the event log is" "$out" "events: +$GRIDSUBMIT_HOME/jobs/1/events.jsonl"
+
+D="$GRIDSUBMIT_HOME/jobs/1"
+for f in job.yaml hostfile rankmap stdout stderr events.jsonl state.json master.status m.pgm; do
+	check "the job directory has $f" test -f "$D/$f"
+done
+check_eq "hostfile: 4 ranks on this host" "$(cat "$D/hostfile")" "localhost:4"
+check_eq "rankmap: one line per rank" "$(grep -vc '^#' "$D/rankmap")" 4
+check_eq "state: done" "$(jq -r .state "$D/state.json")" "done"
+check_eq "state: exit code 0" "$(jq -r .exit_code "$D/state.json")" 0
+check_eq "state: 4 ranks" "$(jq -r .ranks "$D/state.json")" 4
+check_eq "state: schema_version 1" "$(jq -r .schema_version "$D/state.json")" 1
+check_match "state: ISO 8601 times" "$(jq -r .ended "$D/state.json")" "^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T"
+
+# the image equals one computed by a single process, outside libgrt's distribution
+(cd "$T" && timeout 60 "$MPIEXEC" -n 1 "$MANDEL" --size 256 --iter 400 --out ref.pgm > /dev/null)
+check "the result equals a one-process computation" cmp "$D/m.pgm" "$T/ref.pgm"
+check_eq "the PGM has its header and 256x256 pixels" "$(wc -c < "$D/m.pgm")" $((15 + 65536))
+
+# the event log (DESIGN section 6)
+E="$D/events.jsonl"
+check "every event line is JSON" jq -e . "$E"
+check_eq "every record has v=1" "$(jq -s 'map(select(.v != 1)) | length' "$E")" 0
+check_eq "the first record is start" "$(head -n 1 "$E" | jq -r .ev)" start
+check_eq "start: the job id" "$(head -n 1 "$E" | jq -r .job)" 1
+check_eq "start: N" "$(head -n 1 "$E" | jq -r .N)" 256
+check_eq "start: the scheme" "$(head -n 1 "$E" | jq -r .scheme)" gss
+check_eq "start: 4 ranks, rank 0 the master" \
+	"$(head -n 1 "$E" | jq -r '[.ranks | length, .[0].role, .[1].node] | join(" ")')" \
+	"4 master localhost"
+check_eq "chunks cover the 256 units" "$(jq -s 'map(select(.ev == "chunk") | .count) | add' "$E")" 256
+check_eq "chunk times: t_comm = t_exe - t_calc" \
+	"$(jq -s 'map(select(.ev == "chunk") | (.t_exe - .t_calc - .t_comm) | fabs | select(. > 1e-6)) | length' "$E")" 0
+check_eq "one round record" "$(jq -s 'map(select(.ev == "round")) | length' "$E")" 1
+check_eq "the round's units per rank sum to N" "$(jq -s 'map(select(.ev == "round"))[0].units | add' "$E")" 256
+check_eq "the last record is end, ok" "$(tail -n 1 "$E" | jq -r '.ev + " " + .status')" "end ok"
+check_eq "end: per-rank units sum to N" "$(tail -n 1 "$E" | jq '[.ranks[].units] | add')" 256
+check_eq "times never go back" \
+	"$(jq -s '[.[].t] as $t | [range(1; $t | length) | select($t[.] < $t[. - 1])] | length' "$E")" 0
+
+# the XDG default when GRIDSUBMIT_HOME is not set
+(unset GRIDSUBMIT_HOME; XDG_STATE_HOME="$T/xdg" "$GS" run "$T/job.yaml" --no-metrics > /dev/null 2>&1)
+check "without GRIDSUBMIT_HOME, jobs go to \$XDG_STATE_HOME/gridsubmit" \
+	test -f "$T/xdg/gridsubmit/jobs/1/state.json"
+
+# overrides from the command line
+run_gs run "$T/job.yaml" --scheme fss --ranks 3 --no-metrics
+check_eq "--scheme and --ranks: the job succeeds" "$rc" 0
+check_eq "--ranks 3 places 3 ranks" "$(cat "$GRIDSUBMIT_HOME/jobs/2/hostfile")" "localhost:3"
+check_eq "--scheme fss reaches the runtime" "$(head -n 1 "$GRIDSUBMIT_HOME/jobs/2/events.jsonl" | jq -r .scheme)" fss
+
+# bad input: a located error, and no job is created
+printf 'name: x\nprogram: %s\nranks: 2\nrunetime: {scheme: gss}\n' "$MANDEL" > "$T/bad.yaml"
+run_gs run "$T/bad.yaml"
+check_eq "an unknown key in the job file exits 3" "$rc" 3
+check_match "with file:line:col and a suggestion" "$err" "bad.yaml:4:1: unknown key 'runetime' \(did you mean 'runtime'\?\)"
+printf 'program: %s/nope\nranks: 2\n' "$T" > "$T/noprog.yaml"
+run_gs run "$T/noprog.yaml"
+check_eq "a program that does not exist exits 3" "$rc" 3
+check_match "and says which file and program" "$err" "noprog.yaml: program: cannot run $T/nope"
+run_gs run "$T/missing.yaml"
+check_eq "a job file that does not exist exits 3" "$rc" 3
+check_eq "bad input created no job" "$(ls "$GRIDSUBMIT_HOME/jobs" | grep -c '^[0-9]')" 2
+
+# more ranks than slots: the job is recorded as failed with the reason
+run_gs run "$T/job.yaml" --ranks 500 --no-metrics
+check_eq "no placement exits 4" "$rc" 4
+check_eq "the failed job says why" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/3/state.json")" failed
+check_match "with the reason" "$(jq -r .reason "$GRIDSUBMIT_HOME/jobs/3/state.json")" "asks for 500 ranks"
+
+# a program that fails: exit 1, state failed
+printf 'program: /bin/false\nranks: 2\n' > "$T/false.yaml"
+run_gs run "$T/false.yaml" --no-metrics
+check_eq "a failing program makes run exit 1" "$rc" 1
+check_eq "and the job failed" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/4/state.json")" failed
+
+# cancel: SIGINT to run stops every rank
+cat > "$T/long.yaml" <<YAML
+program: $MANDEL
+args: ["--size", "4000", "--iter", "20000"]
+ranks: 3
+YAML
+"$GS" run "$T/long.yaml" --no-metrics > "$T/long.out" 2>&1 &
+pid=$!
+at_exit "kill -9 $pid"
+i=0
+while [ $i -lt 100 ] && ! pgrep -f "$MANDEL --size 4000" > /dev/null; do sleep 0.1; i=$((i + 1)); done
+check "the long job's ranks are running" pgrep -f "$MANDEL --size 4000"
+kill -INT $pid
+wait $pid
+check_eq "run exits 6 when cancelled" "$?" 6
+check_eq "the job is cancelled" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/5/state.json")" cancelled
+sleep 0.5
+check "no rank is left behind" no_process "$MANDEL --size 4000"
+check "no mpiexec is left behind" no_process "mpiexec.*$GRIDSUBMIT_HOME/jobs/5"
