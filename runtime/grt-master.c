@@ -302,7 +302,9 @@ master_fail(struct master *m, int w, double now, const char *reason)
 	wk->state = W_FAILED;
 	m->failed_now++;
 	m->rep->failed_ranks++;
-	grt_sched_remove_worker(m->sched, w);
+	/* while pwd samples there is no scheme yet: master_start_scheme skips W_FAILED */
+	if (m->sched != NULL)
+		grt_sched_remove_worker(m->sched, w);
 	if (m->sampling && m->sampler == w) {
 		int i;
 
@@ -445,7 +447,8 @@ master_poll(struct master *m)
 		wk->state = W_IDLE;
 		m->failed_now--;
 		m->rep->failed_ranks--;
-		grt_sched_add_worker(m->sched, w);
+		if (m->sched != NULL)
+			grt_sched_add_worker(m->sched, w);
 		if (h.status != 0)
 			return GRT_EAPP;
 		if (rq == NULL || rq->state == RQ_MERGED || wk->kind != GRT_WORK_CHUNK) {

@@ -14,10 +14,13 @@
 
 #include "broker.h"
 #include "cmd.h"
+#include "jobctl.h"
 #include "jobrun.h"
 #include "launch.h"
 #include "log.h"
 #include "metrics.h"
+#include "preflight.h"
+#include "stage.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -235,13 +238,36 @@ jobrun_verdict(struct job_state *st, const struct launch_result *lr)
 	return EXIT_FAILED;
 }
 
+/*
+ * Multi-site jobs run rank 0 on the submitting host (DESIGN section 3: master defaults to
+ * it; doc/testbed.md, "Launch"): events.jsonl and master.status are written here, the
+ * console and the supervisor read them live, and each site's link is its link to us.
+ * A site file's master on another host is replaced (with a note).
+ */
+static void
+jobrun_master_here(struct gs_sites *sites)
+{
+	char me[256];
+
+	if (!launch_sites_remote(sites) || (sites->master != NULL &&
+	    launch_host_is_local(sites->master)))
+		return;
+	if (gethostname(me, sizeof me) != 0 || !host_name_valid(me))
+		snprintf(me, sizeof me, "localhost");
+	if (sites->master != NULL)
+		fprintf(stderr, "gridsubmit: rank 0 runs on this host (%s), not on the site "
+		    "file's master %s: multi-site jobs keep their master here\n", me,
+		    sites->master);
+	free(sites->master);
+	sites->master = xstrdup(me);
+}
 
 int
 jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 {
 	struct gs_error err;
 	const char *scheme;
-	char why[512];
+	char why[4096];
 	struct job_state *st = &jr->st;
 
 	memset(jr, 0, sizeof *jr);
@@ -254,6 +280,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	st->ranks = jr->job.ranks;
 	st->submitted = jobrun_now();
 	st->supervisor_pid = (long)getpid();
+	st->supervisor_start = jobctl_start_time(getpid());
 	st->exit_code = -1;
 	scheme = job_runtime_get(&jr->job, "scheme");
 	st->scheme = xstrdup(scheme != NULL ? scheme : "gss");
@@ -262,6 +289,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	if (a->sites != NULL)
 		jobrun_copy_file(st, a->sites, "sites.yaml");
 
+	jobrun_master_here(&jr->sites);
 	if (a->metrics)
 		metrics_fetch(&jr->sites, NULL);
 	if (broker_rank(&jr->sites, &jr->job, &jr->ranking, &err) != 0)
@@ -270,9 +298,24 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	if (broker_place(&jr->sites, &jr->ranking, jr->job.ranks, &jr->place, &err) != 0)
 		return jobrun_fail(st, EXIT_NOPLACE, err.msg);
 	jr->placed = 1;
+	if (launch_is_remote(&jr->sites, &jr->place)) {
+		struct preflight pf;
+
+		jobrun_state(st, JOB_STAGING, NULL);
+		if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st, &pf, why,
+		    sizeof why) != 0)
+			return jobrun_fail(st, EXIT_LAUNCH, why);
+		jr->need_binaries = pf.need_binaries;
+		jr->shared_dir = pf.all_shared;
+	}
+	if (stage_in_local(&jr->job, st, why, sizeof why) != 0)
+		return jobrun_fail(st, EXIT_LAUNCH, why);
 	st->ranks = jr->place.nranks;
 	jobrun_write_with(st, "hostfile", &jr->sites, &jr->place, broker_write_hostfile);
 	jobrun_write_with(st, "rankmap", &jr->sites, &jr->place, broker_write_rankmap);
+	if (launch_is_remote(&jr->sites, &jr->place) && !jr->shared_dir && stage_remote(&jr->sites, &jr->place,
+	    &jr->job, st, jr->need_binaries, why, sizeof why) != 0)
+		return jobrun_fail(st, EXIT_LAUNCH, why);
 
 	jr->argv = launch_argv(&jr->sites, &jr->job, &jr->place, st, why, sizeof why);
 	if (jr->argv == NULL)
@@ -290,6 +333,7 @@ jobrun_execute(struct jobrun *jr, int top)
 	launch_catch_signals();
 	pid = launch_start(jr->argv, st);
 	st->mpiexec_pid = (long)pid;
+	st->mpiexec_start = jobctl_start_time(pid);
 	jobrun_state(st, JOB_RUNNING, NULL);
 	if (top) {
 		char *events;
@@ -300,6 +344,11 @@ jobrun_execute(struct jobrun *jr, int top)
 		free(events);
 	}
 	launch_wait(pid, st, &jr->lr);
+	/* no rank left on any host; outputs back from the nodes (stage.c) */
+	if (jr->lr.cancelled || jr->lr.killed_stragglers || jr->lr.mpiexec_status != 0)
+		launch_cleanup_remote(&jr->sites, &jr->place, st);
+	if (!jr->shared_dir)
+		stage_out(&jr->sites, &jr->place, &jr->job, st);
 	return jobrun_verdict(st, &jr->lr);
 }
 

@@ -2,6 +2,8 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -26,6 +28,12 @@ const char *
 job_phase_name(enum job_phase p)
 {
 	return phase_names[p];
+}
+
+int
+job_phase_final(enum job_phase p)
+{
+	return p >= JOB_DONE;
 }
 
 /* mkdir -p with mode for the created parts */
@@ -183,20 +191,30 @@ jobstore_str(const char *s)
 	return s != NULL ? json_string(s) : json_null();
 }
 
+void
+jobstore_format_time(double t, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t secs = (time_t)t;
+	size_t n;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (t <= 0 || gmtime_r(&secs, &tm) == NULL)
+		return;
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%03dZ", (int)((t - (double)secs) * 1000));
+}
+
 /* Seconds since the epoch as ISO 8601 UTC with milliseconds; null for 0 (not yet). */
 static json_t *
 jobstore_time(double t)
 {
 	char buf[64];
-	struct tm tm;
-	time_t secs = (time_t)t;
 
-	if (t <= 0 || gmtime_r(&secs, &tm) == NULL)
-		return json_null();
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ".%03dZ",
-	    (int)((t - (double)secs) * 1000));
-	return json_string(buf);
+	jobstore_format_time(t, buf, sizeof buf);
+	return buf[0] != '\0' ? json_string(buf) : json_null();
 }
 
 int
@@ -207,7 +225,7 @@ jobstore_write_state(const struct job_state *st)
 	int rc;
 
 	o = json_pack("{s:i, s:s, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:i, s:o, s:I, s:I, s:i,"
-	    " s:i, s:I, s:f}",
+	    " s:i, s:I, s:f, s:I, s:I}",
 	    "schema_version", 1,
 	    "id", st->id,
 	    "name", jobstore_str(st->name),
@@ -224,7 +242,9 @@ jobstore_write_state(const struct job_state *st)
 	    "exit_code", st->exit_code,
 	    "failed_ranks", st->failed_ranks,
 	    "requeued", (json_int_t)st->requeued,
-	    "makespan", st->makespan);
+	    "makespan", st->makespan,
+	    "supervisor_start", (json_int_t)st->supervisor_start,
+	    "mpiexec_start", (json_int_t)st->mpiexec_start);
 	if (o == NULL || (text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(9))) == NULL)
 		fatalx("cannot build the job state");
 	json_decref(o);
@@ -244,4 +264,388 @@ job_state_free(struct job_state *st)
 	free(st->reason);
 	free(st->scheme);
 	memset(st, 0, sizeof *st);
+}
+
+#define STATE_MAX	(1 << 20)	/* a state file is a few hundred bytes */
+
+int
+jobstore_parse_id(const char *arg, char *id, size_t idlen)
+{
+	const char *p;
+	int n;
+
+	if (arg == NULL || *arg == '\0' || strlen(arg) > 18)
+		return -1;
+	for (p = arg; *p != '\0'; p++)
+		if (!isdigit((unsigned char)*p))
+			return -1;
+	while (arg[0] == '0' && arg[1] != '\0')
+		arg++;
+	if (strcmp(arg, "0") == 0)
+		return -1;
+	n = snprintf(id, idlen, "%s", arg);
+	return n < 0 || (size_t)n >= idlen ? -1 : 0;
+}
+
+char *
+jobstore_job_dir(const char *id)
+{
+	char *dir;
+
+	xasprintf(&dir, "%s/jobs/%s", jobstore_root(), id);
+	return dir;
+}
+
+/* "2026-11-21T10:45:48.873Z" (as jobstore_time writes it) to seconds; -1 when malformed. */
+static double
+jobstore_parse_time(const char *s)
+{
+	struct tm tm;
+	const char *p;
+	double frac = 0;
+	time_t t;
+
+	memset(&tm, 0, sizeof tm);
+	if ((p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL)
+		return -1;
+	if (*p == '.') {
+		char *end;
+
+		frac = strtod(p, &end);
+		p = end;
+	}
+	if (strcmp(p, "Z") != 0 || (t = timegm(&tm)) == (time_t)-1)
+		return -1;
+	return (double)t + frac;
+}
+
+/* One field of the state document; a wrong type makes the whole file bad. */
+struct jobstore_field {
+	const char *key;
+	int type;		/* 's' string or null, 't' time, 'i' integer, 'n' number */
+	int required;
+	void *dst;
+};
+
+static int
+jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, size_t whylen)
+{
+	json_int_t sup = 0, mpi = 0, supst = 0, mpist = 0, ranks = 0, code = -1, failed = 0;
+	json_int_t requeued = 0, version;
+	char *phase = NULL, *id = NULL;
+	const struct jobstore_field fields[] = {
+		{ "id", 's', 1, &id },
+		{ "state", 's', 1, &phase },
+		{ "name", 's', 0, &st->name },
+		{ "job_file", 's', 0, &st->job_file },
+		{ "reason", 's', 0, &st->reason },
+		{ "scheme", 's', 0, &st->scheme },
+		{ "submitted", 't', 0, &st->submitted },
+		{ "started", 't', 0, &st->started },
+		{ "ended", 't', 0, &st->ended },
+		{ "ranks", 'i', 0, &ranks },
+		{ "supervisor_pid", 'i', 0, &sup },
+		{ "supervisor_start", 'i', 0, &supst },
+		{ "mpiexec_pid", 'i', 0, &mpi },
+		{ "mpiexec_start", 'i', 0, &mpist },
+		{ "exit_code", 'i', 0, &code },
+		{ "failed_ranks", 'i', 0, &failed },
+		{ "requeued", 'i', 0, &requeued },
+		{ "makespan", 'n', 0, &st->makespan },
+	};
+	const struct jobstore_field *f;
+	json_t *v;
+	size_t i;
+	int p;
+
+	if (!json_is_object(o)) {
+		snprintf(why, whylen, "%s: corrupt job state: not a JSON object", path);
+		return JOBSTORE_BAD;
+	}
+	v = json_object_get(o, "schema_version");
+	if (!json_is_integer(v)) {
+		snprintf(why, whylen, "%s: corrupt job state: no integer \"schema_version\"",
+		    path);
+		return JOBSTORE_BAD;
+	}
+	if ((version = json_integer_value(v)) != 1) {
+		snprintf(why, whylen, "%s: job state of schema_version %lld, this gridsubmit "
+		    "reads version 1%s", path, (long long)version,
+		    version > 1 ? " (written by a newer gridsubmit?)" : "");
+		return JOBSTORE_BAD;
+	}
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		f = &fields[i];
+		v = json_object_get(o, f->key);
+		if (v == NULL || json_is_null(v)) {
+			if (!f->required)
+				continue;
+			snprintf(why, whylen, "%s: corrupt job state: \"%s\" is missing", path,
+			    f->key);
+			goto bad;
+		}
+		switch (f->type) {
+		case 's':
+			if (!json_is_string(v))
+				goto type;
+			*(char **)f->dst = xstrdup(json_string_value(v));
+			break;
+		case 't':
+			if (!json_is_string(v) ||
+			    (*(double *)f->dst = jobstore_parse_time(json_string_value(v))) < 0)
+				goto type;
+			break;
+		case 'i':
+			if (!json_is_integer(v))
+				goto type;
+			*(json_int_t *)f->dst = json_integer_value(v);
+			break;
+		case 'n':
+			if (!json_is_number(v))
+				goto type;
+			*(double *)f->dst = json_number_value(v);
+			break;
+		}
+	}
+	for (p = JOB_BROKERING; p <= JOB_CANCELLED; p++)
+		if (strcmp(phase, phase_names[p]) == 0)
+			break;
+	if (p > JOB_CANCELLED) {
+		snprintf(why, whylen, "%s: corrupt job state: unknown state '%.40s'", path, phase);
+		goto bad;
+	}
+	if (jobstore_parse_id(id, st->id, sizeof st->id) != 0) {
+		snprintf(why, whylen, "%s: corrupt job state: bad \"id\"", path);
+		goto bad;
+	}
+	if (ranks < 0 || ranks > INT_MAX || sup < 0 || mpi < 0 || supst < 0 || mpist < 0 ||
+	    failed < 0 || failed > INT_MAX || code < INT_MIN || code > INT_MAX) {
+		snprintf(why, whylen, "%s: corrupt job state: a number is out of range", path);
+		goto bad;
+	}
+	st->phase = (enum job_phase)p;
+	st->ranks = (int)ranks;
+	st->supervisor_pid = (long)sup;
+	st->supervisor_start = (unsigned long long)supst;
+	st->mpiexec_pid = (long)mpi;
+	st->mpiexec_start = (unsigned long long)mpist;
+	st->exit_code = (int)code;
+	st->failed_ranks = (int)failed;
+	st->requeued = requeued;
+	free(phase);
+	free(id);
+	return JOBSTORE_OK;
+type:
+	snprintf(why, whylen, "%s: corrupt job state: \"%s\" has the wrong type", path, f->key);
+bad:
+	free(phase);
+	free(id);
+	return JOBSTORE_BAD;
+}
+
+/* The whole file into *buf (NUL-terminated); its length, or -1 with errno. */
+static ssize_t
+jobstore_slurp(const char *path, char **buf)
+{
+	struct stat sb;
+	ssize_t n, len = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) || sb.st_size > STATE_MAX) {
+		close(fd);
+		errno = EFBIG;
+		return -1;
+	}
+	*buf = xmalloc(STATE_MAX + 1);
+	while (len < STATE_MAX) {
+		if ((n = read(fd, *buf + len, STATE_MAX - len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			free(*buf);
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	(*buf)[len] = '\0';
+	return len;
+}
+
+int
+jobstore_read_state(const char *id_or_dir, struct job_state *st, char *why, size_t whylen)
+{
+	char id[32], *dir, *path, *buf = NULL;
+	json_error_t jerr;
+	struct stat sb;
+	ssize_t len;
+	json_t *o;
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	st->exit_code = -1;
+	if (strchr(id_or_dir, '/') != NULL)
+		dir = xstrdup(id_or_dir);
+	else if (jobstore_parse_id(id_or_dir, id, sizeof id) == 0)
+		dir = jobstore_job_dir(id);
+	else {
+		snprintf(why, whylen, "'%.40s' is not a job id (ids are numbers: see gridsubmit "
+		    "list)", id_or_dir);
+		return JOBSTORE_NOJOB;
+	}
+	if (stat(dir, &sb) == -1 || !S_ISDIR(sb.st_mode)) {
+		snprintf(why, whylen, "job %.40s: no such job (see gridsubmit list)",
+		    strchr(id_or_dir, '/') != NULL ? dir : id);
+		free(dir);
+		return JOBSTORE_NOJOB;
+	}
+	xasprintf(&path, "%s/state.json", dir);
+	if ((len = jobstore_slurp(path, &buf)) == -1) {
+		if (errno == ENOENT)
+			snprintf(why, whylen, "%s: missing: the submit was interrupted before the "
+			    "job was recorded (remove the directory)", path);
+		else if (errno == EFBIG)
+			snprintf(why, whylen, "%s: corrupt job state: not a regular file of at "
+			    "most %d bytes", path, STATE_MAX);
+		else
+			snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		rc = JOBSTORE_BAD;
+	} else if (len == 0 || strspn(buf, " \t\r\n") == (size_t)len) {
+		snprintf(why, whylen, "%s: empty (a torn write?) and there is no earlier copy to "
+		    "fall back on; the job's other files are in %s", path, dir);
+		rc = JOBSTORE_BAD;
+	} else if ((o = json_loadb(buf, (size_t)len, JSON_REJECT_DUPLICATES, &jerr)) == NULL) {
+		snprintf(why, whylen, "%s:%d:%d: corrupt job state: %s", path, jerr.line,
+		    jerr.column, jerr.text);
+		rc = JOBSTORE_BAD;
+	} else {
+		rc = jobstore_decode(o, st, path, why, whylen);
+		json_decref(o);
+	}
+	free(buf);
+	free(path);
+	if (rc != JOBSTORE_OK) {
+		job_state_free(st);
+		free(dir);
+		return rc;
+	}
+	st->dir = dir;
+	return JOBSTORE_OK;
+}
+
+static int
+jobstore_cmp_id(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t lx = strlen(x), ly = strlen(y);
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x, y);
+}
+
+char **
+jobstore_list(size_t *n)
+{
+	char *jobs, **ids = NULL, id[32];
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*n = 0;
+	xasprintf(&jobs, "%s/jobs", jobstore_root());
+	if ((d = opendir(jobs)) == NULL) {
+		if (errno != ENOENT)
+			fatal("%s", jobs);
+		free(jobs);
+		return NULL;
+	}
+	while ((de = readdir(d)) != NULL) {
+		/* only canonical ids: next-id, .lock and strays are not jobs */
+		if (jobstore_parse_id(de->d_name, id, sizeof id) != 0 ||
+		    strcmp(id, de->d_name) != 0)
+			continue;
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			ids = xreallocarray(ids, cap, sizeof *ids);
+		}
+		ids[(*n)++] = xstrdup(id);
+	}
+	closedir(d);
+	free(jobs);
+	if (*n > 0)
+		qsort(ids, *n, sizeof *ids, jobstore_cmp_id);
+	return ids;
+}
+
+void
+jobstore_list_free(char **ids, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+int
+jobstore_latest_id(char *id, size_t idlen)
+{
+	char **ids;
+	size_t n;
+	int rc = -1;
+
+	ids = jobstore_list(&n);
+	if (n > 0) {
+		snprintf(id, idlen, "%s", ids[n - 1]);
+		rc = 0;
+	}
+	jobstore_list_free(ids, n);
+	return rc;
+}
+
+int
+jobstore_record_end(struct job_state *st, enum job_phase phase, const char *reason,
+    char *why, size_t whylen)
+{
+	struct job_state now;
+	struct timespec ts;
+	int fd, rc;
+
+	/* the lock keeps two recorders from sharing the temp file; the supervisor is gone */
+	if ((fd = open(st->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    flock(fd, LOCK_EX) == -1) {
+		snprintf(why, whylen, "%s: cannot lock: %s", st->dir, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	if (jobstore_read_state(st->dir, &now, why, whylen) != JOBSTORE_OK) {
+		close(fd);
+		return -1;
+	}
+	if (job_phase_final(now.phase)) {
+		job_state_free(st);
+		*st = now;
+		close(fd);
+		return 0;
+	}
+	job_state_free(st);
+	*st = now;
+	st->phase = phase;
+	free(st->reason);
+	st->reason = reason != NULL ? xstrdup(reason) : NULL;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	st->ended = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	rc = jobstore_write_state(st);
+	if (rc != 0)
+		snprintf(why, whylen, "%s/state.json: cannot write: %s", st->dir, strerror(errno));
+	close(fd);
+	return rc == 0 ? 1 : -1;
 }

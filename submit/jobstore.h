@@ -6,6 +6,7 @@
 #ifndef GS_JOBSTORE_H
 #define GS_JOBSTORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum job_phase {
@@ -32,6 +33,9 @@ struct job_state {
 	char *scheme;
 	long supervisor_pid;
 	long mpiexec_pid;
+	/* start times (clock ticks since boot, /proc/PID/stat) that tell a recycled pid apart */
+	unsigned long long supervisor_start;
+	unsigned long long mpiexec_start;
 	int exit_code;		/* of mpiexec, -1 until it ended */
 	int failed_ranks;
 	int64_t requeued;
@@ -39,6 +43,9 @@ struct job_state {
 };
 
 const char *job_phase_name(enum job_phase p);
+
+/* Seconds since the epoch as state.json writes them (ISO 8601 UTC, ms); "" for 0. */
+void jobstore_format_time(double t, char *buf, size_t len);
 
 /* The store's root, created (0700) if needed; dies with a message when unusable. */
 const char *jobstore_root(void);
@@ -53,5 +60,52 @@ int jobstore_write_state(const struct job_state *st);
 int jobstore_write_file(const char *dir, const char *name, const void *data, size_t len);
 
 void job_state_free(struct job_state *st);
+
+/* 1 when the job has ended (done, failed, cancelled): nothing will change its state. */
+int job_phase_final(enum job_phase p);
+
+/* What jobstore_read_state and friends return. */
+enum {
+	JOBSTORE_OK = 0,
+	JOBSTORE_NOJOB = -1,	/* no such job (or a malformed id) */
+	JOBSTORE_BAD = -2,	/* the state file is missing, torn, corrupt or unreadable */
+};
+
+/*
+ * Copy a job id given on the command line, normalised ("007" -> "7"), into id. Returns 0,
+ * or -1 when it is not a positive decimal number (ids are never paths).
+ */
+int jobstore_parse_id(const char *arg, char *id, size_t idlen);
+
+/* The directory of job id (allocated); the job need not exist. */
+char *jobstore_job_dir(const char *id);
+
+/*
+ * Read a job's state.json, by id ("12") or by directory (anything with a '/'). Fills st
+ * (free with job_state_free) and returns JOBSTORE_OK; otherwise returns JOBSTORE_NOJOB or
+ * JOBSTORE_BAD with a message for the user in why ("job 12: no such job", or the file's
+ * path and what is wrong with it). Never dies on bad content.
+ */
+int jobstore_read_state(const char *id_or_dir, struct job_state *st, char *why,
+    size_t whylen);
+
+/* The highest job id in the store into id; 0, or -1 when there is no job. */
+int jobstore_latest_id(char *id, size_t idlen);
+
+/*
+ * The ids of every job directory, oldest (smallest) first: an allocated array of
+ * allocated strings, its length in *n. Free with jobstore_list_free.
+ */
+char **jobstore_list(size_t *n);
+void jobstore_list_free(char **ids, size_t n);
+
+/*
+ * Record the end of a job that its supervisor can no longer record (it died, or cancel
+ * killed it): under a lock of the job directory, re-read the state; when it is already
+ * final, st becomes that state and 0 is returned; otherwise phase, reason and the end time
+ * are written and 1 is returned. -1 with why set when the state cannot be read or written.
+ */
+int jobstore_record_end(struct job_state *st, enum job_phase phase, const char *reason,
+    char *why, size_t whylen);
 
 #endif

@@ -1,20 +1,28 @@
 /* launch.c — mpiexec argument vector, start, supervision and cancel of one job. */
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <errno.h>
+#include <ifaddrs.h>
+#include <netdb.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "gs-config.h"
 #include "launch.h"
 #include "log.h"
+#include "remote.h"
 #include "xmalloc.h"
 
 #define STRAGGLER_GRACE	10.0	/* seconds ranks may outlive rank 0 */
@@ -68,19 +76,50 @@ argv_genv(struct argv_builder *b, const char *key, const char *value)
 }
 
 /* A host this machine answers for without ssh: the fork launcher can start it. */
-static int
+int
 launch_host_is_local(const char *host)
 {
 	char me[HOST_NAME_MAX + 1];
 
+	if (host == NULL)
+		return 1;
 	if (strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
 	    strcmp(host, "::1") == 0)
 		return 1;
-	return gethostname(me, sizeof me) == 0 && strcmp(me, host) == 0;
+	return gethostname(me, sizeof me) == 0 && strcasecmp(me, host) == 0;
+}
+
+static const char *
+launch_rank_host(const struct gs_sites *sites, const struct gs_placement *p, int r)
+{
+	return p->ranks[r].node == BROKER_NODE_NONE ? sites->master :
+	    sites->nodes[p->ranks[r].node].host;
+}
+
+int
+launch_is_remote(const struct gs_sites *sites, const struct gs_placement *p)
+{
+	int r;
+
+	for (r = 0; r < p->nranks; r++)
+		if (!launch_host_is_local(launch_rank_host(sites, p, r)))
+			return 1;
+	return 0;
+}
+
+int
+launch_sites_remote(const struct gs_sites *sites)
+{
+	size_t i;
+
+	for (i = 0; i < sites->nnodes; i++)
+		if (!launch_host_is_local(sites->nodes[i].host))
+			return 1;
+	return 0;
 }
 
 /* gridsubmit-rank lives next to the gridsubmit binary (build dir, or the install's bin). */
-static char *
+char *
 launch_rank_wrapper(void)
 {
 	char self[PATH_MAX], *slash, *path;
@@ -97,30 +136,283 @@ launch_rank_wrapper(void)
 	return path;
 }
 
+/*
+ * Where hydra looks for hydra_pmi_proxy on every host: next to the real mpiexec (it
+ * passes "DIR/hydra_pmi_proxy" with DIR the directory of its own binary).
+ */
+char *
+launch_proxy_path(void)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *d, *save = NULL, *full, *real, *slash, *out = NULL;
+
+	if (strchr(GS_MPIEXEC, '/') != NULL)
+		full = xstrdup(GS_MPIEXEC);
+	else {
+		full = NULL;
+		dirs = xstrdup(path != NULL ? path : "/usr/bin:/bin");
+		for (d = strtok_r(dirs, ":", &save); d != NULL; d = strtok_r(NULL, ":", &save)) {
+			xasprintf(&full, "%s/%s", d, GS_MPIEXEC);
+			if (access(full, X_OK) == 0)
+				break;
+			free(full);
+			full = NULL;
+		}
+		free(dirs);
+	}
+	if (full != NULL && (real = realpath(full, NULL)) != NULL) {
+		if ((slash = strrchr(real, '/')) != NULL)
+			*slash = '\0';
+		xasprintf(&out, "%s/hydra_pmi_proxy", real);
+		free(real);
+	}
+	free(full);
+	return out != NULL ? out : xstrdup("/usr/bin/hydra_pmi_proxy");
+}
+
+/*
+ * The local interface and address by which host is reached, as ssh will reach it (its
+ * HostName from the job's ssh_config, resolved, then the kernel's route): hydra's -iface,
+ * so that remote proxies connect back to an address they can reach.
+ */
+int
+launch_route(const char *config, const char *host, char *ifname, size_t iflen, char *addr,
+    size_t addrlen, char *why, size_t whylen)
+{
+	char *argv[] = { "ssh", "-F", (char *)config, "-G", "--", (char *)host, NULL };
+	struct addrinfo hints, *ai = NULL;
+	struct sockaddr_in local;
+	socklen_t len = sizeof local;
+	struct ifaddrs *ifa, *i;
+	struct remote_out ro;
+	char target[256] = "", *p;
+	int s, found = 0;
+
+	if (remote_run(argv, 10, &ro) != 0) {
+		snprintf(why, whylen, "%s: ssh -G failed: %s", host, ro.err);
+		remote_out_free(&ro);
+		return -1;
+	}
+	for (p = ro.out; p != NULL && *p != '\0'; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
+	    NULL)
+		if (sscanf(p, "hostname %255s", target) == 1)
+			break;
+	remote_out_free(&ro);
+	if (*target == '\0')
+		snprintf(target, sizeof target, "%s", host);
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_INET;
+	hints.ai_socktype = SOCK_DGRAM;
+	if (getaddrinfo(target, "9", &hints, &ai) != 0 || ai == NULL) {
+		snprintf(why, whylen, "%s: cannot resolve %s", host, target);
+		return -1;
+	}
+	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1 ||
+	    connect(s, ai->ai_addr, ai->ai_addrlen) == -1 ||
+	    getsockname(s, (struct sockaddr *)&local, &len) == -1) {
+		snprintf(why, whylen, "%s: no route to %s: %s", host, target, strerror(errno));
+		if (s != -1)
+			close(s);
+		freeaddrinfo(ai);
+		return -1;
+	}
+	close(s);
+	freeaddrinfo(ai);
+	inet_ntop(AF_INET, &local.sin_addr, addr, (socklen_t)addrlen);
+	if (getifaddrs(&ifa) == 0) {
+		for (i = ifa; i != NULL && !found; i = i->ifa_next) {
+			if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET)
+				continue;
+			if (((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr ==
+			    local.sin_addr.s_addr) {
+				snprintf(ifname, iflen, "%s", i->ifa_name);
+				found = 1;
+			}
+		}
+		freeifaddrs(ifa);
+	}
+	if (!found) {
+		snprintf(why, whylen, "%s: no local interface has %s", host, addr);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * hydra's -launcher-exec: a script in the job directory. hydra runs it as
+ *	ssh-launcher [-x] [user@]host "PROXY" ARGS...
+ * (the proxy's path in double quotes, for a remote shell to strip); it validates host and
+ * user, quotes every word for POSIX sh, records the remote process group (the login
+ * shell's pid, which execs the proxy; sshd made it a session leader) in
+ * DIR/.remote/HOST.pgid for the cleanup, and runs ssh from its own argument vector with
+ * the options of remote.c. When ssh itself fails (255) it stops mpiexec, which would
+ * otherwise wait forever for the proxy.
+ */
+static int
+launch_write_launcher(const struct job_state *st, const char *config, char *why,
+    size_t whylen)
+{
+	char *path, *text = NULL, *q, *remote_dir, *qdir;
+	size_t len = 0, i;
+	FILE *f;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		fatal("open_memstream");
+	xasprintf(&remote_dir, "%s/.remote", st->dir);
+	qdir = remote_quote(remote_dir);
+	fprintf(f, "#!/bin/sh\n"
+	    "# generated by gridsubmit for job %s: hydra's -launcher-exec (see launch.c)\n"
+	    "set -f\n"
+	    "gs_quote() {\n"
+	    "\tgs_s=$1 gs_r=\n"
+	    "\twhile :; do\n"
+	    "\t\tcase $gs_s in\n"
+	    "\t\t*\"'\"*) gs_r=\"$gs_r${gs_s%%%%\"'\"*}'\\\\''\"; gs_s=${gs_s#*\"'\"} ;;\n"
+	    "\t\t*) break ;;\n"
+	    "\t\tesac\n"
+	    "\tdone\n"
+	    "\tgs_q=\"'$gs_r$gs_s'\"\n"
+	    "}\n"
+	    "gs_fail() {\n"
+	    "\techo \"gridsubmit: $1; stopping mpiexec\" >&2\n"
+	    "\tkill -TERM \"$PPID\" 2>/dev/null\n"
+	    "\texit 255\n"
+	    "}\n"
+	    "gs_user=\n"
+	    "while [ $# -gt 0 ]; do\n"
+	    "\tcase $1 in\n"
+	    "\t-x|-X|-q) shift ;;\n"
+	    "\t-l) [ $# -ge 2 ] || gs_fail 'ssh-launcher: -l without a user'; gs_user=$2; "
+	    "shift 2 ;;\n"
+	    "\t*) break ;;\n"
+	    "\tesac\n"
+	    "done\n"
+	    "[ $# -ge 1 ] || gs_fail 'ssh-launcher: no host'\n"
+	    "gs_host=$1\n"
+	    "shift\n"
+	    "case $gs_host in *@*) gs_user=${gs_host%%%%@*}; gs_host=${gs_host#*@} ;; esac\n"
+	    "case $gs_host in\n"
+	    "''|-*|.*|*[!A-Za-z0-9.-]*) gs_fail 'ssh-launcher: invalid host name' ;;\n"
+	    "esac\n"
+	    "case $gs_user in\n"
+	    "-*|*[!A-Za-z0-9._-]*) gs_fail 'ssh-launcher: invalid user name' ;;\n"
+	    "esac\n"
+	    "gs_quote %s/$gs_host.pgid\n"
+	    "gs_cmd=\"mkdir -p %s 2>/dev/null; echo \\$\\$ 2>/dev/null >$gs_q; exec\"\n"
+	    "for gs_w; do\n"
+	    "\tcase $gs_w in \\\"*\\\") gs_w=${gs_w#\\\"}; gs_w=${gs_w%%\\\"} ;; esac\n"
+	    "\tgs_quote \"$gs_w\"\n"
+	    "\tgs_cmd=\"$gs_cmd $gs_q\"\n"
+	    "done\n",
+	    st->id, qdir, qdir);
+	free(qdir);
+	free(remote_dir);
+	q = remote_quote(config);
+	fprintf(f, "ssh -F %s", q);
+	free(q);
+	for (i = 0; remote_ssh_options[i] != NULL; i++) {
+		q = remote_quote(remote_ssh_options[i]);
+		fprintf(f, " %s", q);
+		free(q);
+	}
+	xasprintf(&path, "ControlPath=%s/%%C", remote_control_dir());
+	q = remote_quote(path);
+	fprintf(f, " -o %s", q);
+	free(q);
+	free(path);
+	fprintf(f, " ${gs_user:+-l \"$gs_user\"} -- \"$gs_host\" \"$gs_cmd\"\n"
+	    "gs_rc=$?\n"
+	    "[ $gs_rc -ne 255 ] || gs_fail \"ssh to $gs_host failed\"\n"
+	    "exit $gs_rc\n");
+	fclose(f);
+	xasprintf(&path, "%s/ssh-launcher", st->dir);
+	if (jobstore_write_file(st->dir, "ssh-launcher", text, len) != 0 ||
+	    chmod(path, 0700) == -1) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		free(path);
+		free(text);
+		return -1;
+	}
+	free(path);
+	free(text);
+	return 0;
+}
+
+int
+launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
+    const struct job_state *st, struct launch_net *net, char *why, size_t whylen)
+{
+	int r;
+
+	memset(net, 0, sizeof *net);
+	xasprintf(&net->config, "%s/ssh_config", st->dir);
+	if (remote_write_ssh_config(sites, net->config, why, whylen) == -1)
+		return -1;
+	for (r = 0; r < p->nranks; r++) {
+		const char *host = launch_rank_host(sites, p, r);
+
+		if (launch_host_is_local(host))
+			continue;
+		if (launch_route(net->config, host, net->iface, sizeof net->iface, net->addr,
+		    sizeof net->addr, why, whylen) == -1)
+			return -1;
+		break;
+	}
+	return launch_write_launcher(st, net->config, why, whylen);
+}
+
+void
+launch_net_free(struct launch_net *net)
+{
+	free(net->config);
+	memset(net, 0, sizeof *net);
+}
+
+static int
+launch_env_has(const struct gs_job *job, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < job->nenv; i++)
+		if (strcmp(job->env[i].key, key) == 0)
+			return 1;
+	return 0;
+}
+
 char **
 launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct gs_placement *p,
     const struct job_state *st, char *why, size_t whylen)
 {
 	struct argv_builder b = { NULL, 0, 0 };
+	struct launch_net net;
 	char *path, *wrapper, nbuf[32], *key;
 	size_t i;
-	int r;
+	int remote = launch_is_remote(sites, p);
 
-	for (r = 0; r < p->nranks; r++) {
-		const char *host = p->ranks[r].node == BROKER_NODE_NONE ? sites->master :
-		    sites->nodes[p->ranks[r].node].host;
-
-		if (host != NULL && !launch_host_is_local(host)) {
-			snprintf(why, whylen, "rank %d would run on %s: launching on other hosts "
-			    "over ssh is not available yet; use sites on this host", r, host);
-			return NULL;
-		}
-	}
 	argv_add(&b, GS_MPIEXEC);
 	/* a rank that exits must not take the job down: libgrt requeues its units */
 	argv_add(&b, "-disable-auto-cleanup");
-	argv_add(&b, "-launcher");
-	argv_add(&b, "fork");
+	if (!remote) {
+		argv_add(&b, "-launcher");
+		argv_add(&b, "fork");
+	} else {
+		if (launch_ssh_setup(sites, p, st, &net, why, whylen) == -1) {
+			launch_net_free(&net);
+			return NULL;
+		}
+		argv_add(&b, "-launcher");
+		argv_add(&b, "ssh");
+		argv_add(&b, "-launcher-exec");
+		xasprintf(&path, "%s/ssh-launcher", st->dir);
+		argv_add(&b, path);
+		free(path);
+		/* hydra's ports: only on the interface toward the nodes (RELIABILITY.md) */
+		argv_add(&b, "-iface");
+		argv_add(&b, net.iface);
+		/* hydra forwards the whole environment otherwise: only what we list */
+		argv_add(&b, "-genvnone");
+		launch_net_free(&net);
+	}
 	xasprintf(&path, "%s/hostfile", st->dir);
 	argv_add(&b, "-f");
 	argv_add(&b, path);
@@ -131,6 +423,12 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 	argv_add(&b, "-wdir");
 	argv_add(&b, st->dir);
 
+	/*
+	 * UCX sees all hosts of a testbed as one machine and would use shared memory between
+	 * them (DESIGN section 7): TCP only, so that traffic crosses the (shaped) links.
+	 */
+	if (remote && !launch_env_has(job, "UCX_TLS"))
+		argv_genv(&b, "UCX_TLS", "self,tcp");
 	/* the runtime's parameters (grt.h): GRT_<KEY> for every runtime: key of the job */
 	for (i = 0; i < job->nruntime; i++) {
 		char *k;
@@ -152,7 +450,12 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 	for (i = 0; i < job->nenv; i++)
 		argv_genv(&b, job->env[i].key, job->env[i].value);
 
-	wrapper = launch_rank_wrapper();
+	/* staged binaries (stage.c) are in DIR/bin, the same path on every host */
+	xasprintf(&wrapper, "%s/bin/gridsubmit-rank", st->dir);
+	if (access(wrapper, X_OK) != 0) {
+		free(wrapper);
+		wrapper = launch_rank_wrapper();
+	}
 	argv_add(&b, wrapper);
 	free(wrapper);
 	argv_add(&b, "--status");
@@ -164,6 +467,67 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 	for (i = 0; i < job->nargs; i++)
 		argv_add(&b, job->args[i]);
 	return b.v;
+}
+
+/*
+ * After the job (ended, failed or cancelled): on every remote node of the placement, kill
+ * the process group of the job's proxy (DIR/.remote/HOST.pgid, written by the launcher),
+ * whatever of it is left: no rank is ever left behind on any host (RELIABILITY.md, 5).
+ * In parallel, bounded by the ssh connect timeout.
+ */
+void
+launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
+    const struct job_state *st)
+{
+	static const char script[] =
+	    "f=$1; [ -r \"$f\" ] || exit 0; g=$(cat \"$f\"); "
+	    "case $g in ''|*[!0-9]*) exit 0 ;; esac; "
+	    "kill -TERM -- \"-$g\" 2>/dev/null && sleep 1; kill -KILL -- \"-$g\" 2>/dev/null; "
+	    "rm -f \"$f\"; exit 0";
+	char *config, *words[6], **argv;
+	pid_t *pids;
+	int *status, r, n = 0;
+	size_t i;
+	int *seen;
+
+	if (!launch_is_remote(sites, p))
+		return;
+	xasprintf(&config, "%s/ssh_config", st->dir);
+	pids = xcalloc((size_t)p->nranks, sizeof *pids);
+	status = xcalloc((size_t)p->nranks, sizeof *status);
+	seen = xcalloc(sites->nnodes + 1, sizeof *seen);
+	for (r = 0; r < p->nranks; r++) {
+		size_t node = p->ranks[r].node;
+		const char *host;
+
+		if (node == BROKER_NODE_NONE || seen[node])
+			continue;
+		seen[node] = 1;
+		host = sites->nodes[node].host;
+		if (launch_host_is_local(host))
+			continue;
+		words[0] = "sh";
+		words[1] = "-c";
+		words[2] = (char *)script;
+		words[3] = "sh";
+		xasprintf(&words[4], "%s/.remote/%s.pgid", st->dir, host);
+		words[5] = NULL;
+		argv = remote_ssh_argv(config, NULL, host, words);
+		free(words[4]);
+		if (argv == NULL)
+			continue;
+		pids[n++] = remote_spawn(argv, NULL, NULL);
+		remote_argv_free(argv);
+	}
+	remote_wait_all(pids, status, (size_t)n, remote_now() + 20);
+	for (i = 0; i < (size_t)n; i++)
+		if (status[i] != 0)
+			log_warnx("job %s: cleanup on a node failed (ssh status %d): ranks may "
+			    "be left there", st->id, status[i]);
+	free(seen);
+	free(pids);
+	free(status);
+	free(config);
 }
 
 void

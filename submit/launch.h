@@ -21,11 +21,48 @@ struct launch_result {
 
 /*
  * The mpiexec argument vector for the job (NULL-terminated, allocated), or NULL with a
- * message in why (e.g. a node that is not this host: multi-site launch needs ssh).
+ * message in why. Ranks all on this host: hydra's fork launcher. Otherwise (multi-site):
+ * -launcher ssh -launcher-exec DIR/ssh-launcher (a script of ours running ssh with the
+ * options of remote.c and DIR/ssh_config), -iface toward the nodes, -genvnone with explicit
+ * -genv, UCX_TLS=self,tcp. Rank 0 then runs on this host (doc/testbed.md, "Launch").
  */
 char **launch_argv(const struct gs_sites *sites, const struct gs_job *job,
     const struct gs_placement *p, const struct job_state *st, char *why, size_t whylen);
 void launch_argv_free(char **argv);
+
+/* What launch_ssh_setup() found: the job's ssh_config, the interface toward the nodes. */
+struct launch_net {
+	char *config;		/* DIR/ssh_config */
+	char iface[64];		/* hydra's -iface */
+	char addr[64];		/* this host's address on it: what nodes connect back to */
+};
+
+/* 1 when host is this machine (no ssh needed). */
+int launch_host_is_local(const char *host);
+/* 1 when a rank of p runs on another host; launch_sites_remote: a node of sites does. */
+int launch_is_remote(const struct gs_sites *sites, const struct gs_placement *p);
+int launch_sites_remote(const struct gs_sites *sites);
+/* gridsubmit-rank next to this gridsubmit; hydra_pmi_proxy where hydra will use it. */
+char *launch_rank_wrapper(void);
+char *launch_proxy_path(void);
+/* The local interface and address toward host as ssh reaches it. 0, or -1 with why. */
+int launch_route(const char *config, const char *host, char *ifname, size_t iflen,
+    char *addr, size_t addrlen, char *why, size_t whylen);
+
+/*
+ * Write DIR/ssh_config and DIR/ssh-launcher and find the interface toward the remote
+ * ranks of p. Returns 0, or -1 with why.
+ */
+int launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
+    const struct job_state *st, struct launch_net *net, char *why, size_t whylen);
+void launch_net_free(struct launch_net *net);
+
+/*
+ * After the job: kill whatever is left of it on every remote node (the proxy's process
+ * group, recorded by the launcher in DIR/.remote/HOST.pgid), in parallel, within ~20 s.
+ */
+void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
+    const struct job_state *st);
 
 /* Start mpiexec in the job directory, output to DIR/stdout and DIR/stderr. */
 pid_t launch_start(char **argv, const struct job_state *st);

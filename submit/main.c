@@ -12,18 +12,32 @@
 #include "suggest.h"
 
 extern const struct cmd_entry cmd_run_entry;
+extern const struct cmd_entry cmd_submit_entry;
+extern const struct cmd_entry cmd_status_entry;
+extern const struct cmd_entry cmd_list_entry;
+extern const struct cmd_entry cmd_cancel_entry;
+extern const struct cmd_entry cmd_wait_entry;
+extern const struct cmd_entry cmd_logs_entry;
 extern const struct cmd_entry cmd_schedule_entry;
 extern const struct cmd_entry cmd_sites_entry;
 extern const struct cmd_entry cmd_rank_entry;
 extern const struct cmd_entry cmd_top_entry;
+extern const struct cmd_entry cmd_testbed_entry;
 
 /* In the order gridsubmit --help lists them. */
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry,
+	&cmd_submit_entry,
+	&cmd_status_entry,
+	&cmd_list_entry,
+	&cmd_cancel_entry,
+	&cmd_wait_entry,
+	&cmd_logs_entry,
 	&cmd_schedule_entry,
 	&cmd_sites_entry,
 	&cmd_rank_entry,
 	&cmd_top_entry,
+	&cmd_testbed_entry,
 	NULL
 };
 

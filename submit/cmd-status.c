@@ -1,0 +1,329 @@
+/*
+ * cmd-status.c — gridsubmit status: the state of one job (the latest when no id is given).
+ *
+ * Shows the state and its reason, ranks, scheme and times from state.json, the placement
+ * from DIR/rankmap (rank -> node, site, pf, pr), and from DIR/events.jsonl the progress
+ * (units done of N x rounds), the failed ranks and the requeued units. A job whose
+ * supervisor died before recording the end is recorded and shown as "failed (supervisor
+ * died)", with the processes it left behind counted. --json prints one document.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "events-read.h"
+#include "jobctl.h"
+#include "jobstore.h"
+#include "log.h"
+#include "text.h"
+#include "xmalloc.h"
+
+extern const struct cmd_entry cmd_status_entry;
+
+struct status_rank {
+	int rank;
+	char node[EV_NODE_MAX];
+	char site[EV_SITE_MAX];
+	double pf, pr;
+};
+
+struct status_info {
+	struct status_rank *place;	/* from the rankmap */
+	int nplace;
+	int have_start;		/* events: a start record was seen */
+	long long done, total;	/* units */
+	int rounds;
+	int *failed;		/* ranks named by fail records, each once */
+	int nfailed;
+	long long requeued;
+	long long bad_lines;	/* garbage lines skipped in events.jsonl */
+	size_t leftover;	/* processes still running for a job whose supervisor died */
+	int supervisor_alive;
+};
+
+/* DIR/rankmap: "# rank node site pf pr cpu_mhz", then one line per rank. */
+static void
+status_read_rankmap(const struct job_state *st, struct status_info *si)
+{
+	char *path, *line = NULL, node[256], site[256];
+	struct status_rank r;
+	size_t cap = 0;
+	FILE *f;
+
+	xasprintf(&path, "%s/rankmap", st->dir);
+	f = fopen(path, "r");
+	free(path);
+	if (f == NULL)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		if (line[0] == '#' || sscanf(line, "%d %255s %255s %lf %lf", &r.rank, node, site,
+		    &r.pf, &r.pr) != 5 || r.rank < 0 || si->nplace >= 100000)
+			continue;
+		text_clean(r.node, sizeof r.node, node, strlen(node));
+		text_clean(r.site, sizeof r.site, site, strlen(site));
+		si->place = xreallocarray(si->place, (size_t)si->nplace + 1, sizeof *si->place);
+		si->place[si->nplace++] = r;
+	}
+	free(line);
+	fclose(f);
+}
+
+static void
+status_add_failed(struct status_info *si, int rank)
+{
+	int i;
+
+	for (i = 0; i < si->nfailed; i++)
+		if (si->failed[i] == rank)
+			return;
+	si->failed = xreallocarray(si->failed, (size_t)si->nfailed + 1, sizeof *si->failed);
+	si->failed[si->nfailed++] = rank;
+}
+
+/* Progress from events.jsonl; a torn last line is simply not read yet (evreader). */
+static void
+status_read_events(const struct job_state *st, struct status_info *si)
+{
+	struct evreader *r;
+	struct event ev;
+	char *path;
+	int rc;
+
+	xasprintf(&path, "%s/events.jsonl", st->dir);
+	r = evreader_open(path);
+	free(path);
+	if (r == NULL)
+		return;
+	while ((rc = evreader_next(r, &ev)) == 1) {
+		switch (ev.kind) {
+		case EV_START:
+			si->have_start = 1;
+			si->rounds = ev.rounds > 0 ? ev.rounds : 1;
+			si->total = ev.n * si->rounds;
+			si->done = 0;
+			break;
+		case EV_CHUNK:
+			if (ev.count > 0)
+				si->done += ev.count;
+			break;
+		case EV_FAIL:
+			status_add_failed(si, ev.rank);
+			si->requeued += ev.requeued;
+			break;
+		default:
+			break;
+		}
+		event_clear(&ev);
+	}
+	si->bad_lines = evreader_stats(r)->bad;
+	evreader_free(r);
+	/* a requeued chunk may come back twice */
+	if (si->done > si->total)
+		si->done = si->total;
+	if (st->requeued > si->requeued)
+		si->requeued = st->requeued;
+}
+
+static void
+status_collect(const struct job_state *st, struct status_info *si)
+{
+	struct jobctl_proc *p;
+
+	memset(si, 0, sizeof *si);
+	status_read_rankmap(st, si);
+	status_read_events(st, si);
+	si->supervisor_alive = jobctl_supervisor_alive(st);
+	if (st->phase == JOB_FAILED && st->reason != NULL &&
+	    strcmp(st->reason, JOBCTL_SUPERVISOR_DIED) == 0) {
+		si->leftover = jobctl_processes(st, &p);
+		free(p);
+	}
+}
+
+static void
+status_free(struct status_info *si)
+{
+	free(si->place);
+	free(si->failed);
+}
+
+/* A string of the state file, cleaned for the terminal ("-" when there is none). */
+static const char *
+status_clean(const char *s, char *buf, size_t len)
+{
+	if (s == NULL)
+		return "-";
+	text_clean(buf, len, s, strlen(s));
+	return buf;
+}
+
+/* Local time for people; "-" for not yet. */
+static const char *
+status_time(double t, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t secs = (time_t)t;
+
+	if (t <= 0 || localtime_r(&secs, &tm) == NULL)
+		return "-";
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+	return buf;
+}
+
+static void
+status_print_text(const struct job_state *st, const struct status_info *si)
+{
+	char a[256], b[256], t[64];
+	int i;
+
+	printf("job %s (%s)\n", st->id, status_clean(st->name, a, sizeof a));
+	printf("  state:      %s", job_phase_name(st->phase));
+	if (st->reason != NULL)
+		printf(" (%s)", status_clean(st->reason, b, sizeof b));
+	printf("\n");
+	printf("  ranks:      %d\n", st->ranks);
+	printf("  scheme:     %s\n", status_clean(st->scheme, a, sizeof a));
+	printf("  submitted:  %s\n", status_time(st->submitted, t, sizeof t));
+	printf("  started:    %s\n", status_time(st->started, t, sizeof t));
+	printf("  ended:      %s", status_time(st->ended, t, sizeof t));
+	if (st->ended > 0 && st->submitted > 0)
+		printf(" (%.2f s after submit)", st->ended - st->submitted);
+	printf("\n");
+	if (st->phase == JOB_DONE || st->makespan > 0)
+		printf("  makespan:   %.3f s\n", st->makespan);
+	if (si->have_start)
+		printf("  progress:   %lld/%lld units (%.0f%%)%s\n", si->done, si->total,
+		    si->total > 0 ? 100.0 * (double)si->done / (double)si->total : 100.0,
+		    si->rounds > 1 ? ", over all rounds" : "");
+	else
+		printf("  progress:   no events yet\n");
+	printf("  failed:     %s", si->nfailed == 0 ? "no rank" : "ranks");
+	for (i = 0; i < si->nfailed; i++)
+		printf("%s%d", i == 0 ? " " : ", ", si->failed[i]);
+	printf("; %lld units requeued\n", si->requeued);
+	printf("  supervisor: pid %ld%s\n", st->supervisor_pid,
+	    si->supervisor_alive ? " (running)" : "");
+	printf("  directory:  %s\n", st->dir);
+	if (si->nplace > 0) {
+		printf("  placement:\n    %4s  %-24s %-16s %7s %7s\n", "rank", "node", "site",
+		    "pf", "pr");
+		for (i = 0; i < si->nplace; i++)
+			printf("    %4d  %-24s %-16s %7.3f %7.3f\n", si->place[i].rank,
+			    si->place[i].node, si->place[i].site, si->place[i].pf,
+			    si->place[i].pr);
+	}
+	if (si->bad_lines > 0)
+		printf("  note: %lld unreadable lines in events.jsonl were skipped\n",
+		    si->bad_lines);
+	if (si->leftover > 0)
+		printf("  note: %zu processes of the job still run; 'gridsubmit cancel %s' stops "
+		    "them\n", si->leftover, st->id);
+}
+
+static json_t *
+status_json_str(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *
+status_json_time(double t)
+{
+	char buf[64];
+
+	jobstore_format_time(t, buf, sizeof buf);
+	return buf[0] != '\0' ? json_string(buf) : json_null();
+}
+
+/* The status document (schema_version 1); the caller owns it. */
+static json_t *
+status_json(const struct job_state *st, const struct status_info *si)
+{
+	json_t *o, *place, *failed, *progress;
+	int i;
+
+	place = json_array();
+	for (i = 0; i < si->nplace; i++)
+		json_array_append_new(place, json_pack("{s:i, s:s, s:s, s:f, s:f}",
+		    "rank", si->place[i].rank, "node", si->place[i].node,
+		    "site", si->place[i].site, "pf", si->place[i].pf, "pr", si->place[i].pr));
+	failed = json_array();
+	for (i = 0; i < si->nfailed; i++)
+		json_array_append_new(failed, json_integer(si->failed[i]));
+	progress = si->have_start ? json_pack("{s:I, s:I, s:i}", "done", (json_int_t)si->done,
+	    "total", (json_int_t)si->total, "rounds", si->rounds) : json_null();
+	o = json_pack("{s:i, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:f, s:i,"
+	    " s:o, s:o, s:I, s:o, s:I, s:I, s:s, s:o}",
+	    "schema_version", 1,
+	    "id", st->id,
+	    "name", status_json_str(st->name),
+	    "state", job_phase_name(st->phase),
+	    "reason", status_json_str(st->reason),
+	    "submitted", status_json_time(st->submitted),
+	    "started", status_json_time(st->started),
+	    "ended", status_json_time(st->ended),
+	    "job_file", status_json_str(st->job_file),
+	    "ranks", st->ranks,
+	    "scheme", status_json_str(st->scheme),
+	    "makespan", st->makespan,
+	    "exit_code", st->exit_code,
+	    "progress", progress,
+	    "failed_ranks", failed,
+	    "requeued", (json_int_t)si->requeued,
+	    "placement", place,
+	    "supervisor_pid", (json_int_t)st->supervisor_pid,
+	    "leftover_processes", (json_int_t)si->leftover,
+	    "dir", st->dir,
+	    "supervisor_alive", json_boolean(si->supervisor_alive));
+	if (o == NULL)
+		fatalx("cannot build the status document");
+	return o;
+}
+
+static int
+cmd_status_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct job_state st;
+	struct status_info si;
+	int c, json = 0, code;
+
+	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_status_entry)) != -1)
+		if (c == 'j')
+			json = 1;
+	if (argc - optind > 1)
+		cmd_usage_error(&cmd_status_entry, "one job id at a time");
+	if ((code = jobctl_open(optind < argc ? argv[optind] : NULL, &st, 1)) != EXIT_OK)
+		return code;
+	status_collect(&st, &si);
+	if (json) {
+		json_t *o = status_json(&st, &si);
+
+		if (json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(9)) != 0)
+			fatalx("cannot write the status document");
+		printf("\n");
+		json_decref(o);
+	} else
+		status_print_text(&st, &si);
+	status_free(&si);
+	job_state_free(&st);
+	return EXIT_OK;
+}
+
+const struct cmd_entry cmd_status_entry = {
+	"status", "[ID] [--json]",
+	"show a job's state, placement and progress (the latest job by default)",
+	"  ID                    the job (default: the latest)\n"
+	"      --json            one JSON document (schema_version 1) instead of text\n"
+	"a job whose supervisor died is shown, and recorded, as 'failed (supervisor died)';\n"
+	"'gridsubmit cancel ID' stops what it left running.\n"
+	"exit status: 0, 2 no such job, 3 the job's state.json is unreadable or corrupt\n",
+	cmd_status_exec
+};

@@ -1,0 +1,192 @@
+/*
+ * cmd-testbed.c — gridsubmit testbed up|status|down SITES.yaml: an emulated grid on this
+ * host (root only; doc/testbed.md). `up` gives every node of the site file a network
+ * namespace on a bridge (10.213.0.0/16), sshd with its own hostname and generated keys,
+ * tc shaping of its link from its site's link, a CPU quota from emulate.cpu_scale, a
+ * background load generator from emulate.load, and a node_exporter reporting that load;
+ * it writes an ssh_config, a known_hosts and a derived site file, so that
+ * `gridsubmit run JOB --sites $GRIDSUBMIT_HOME/testbed/NAME/sites.yaml` runs on it.
+ * `down` removes all of it (also after a crash halfway through up); `status` says, per
+ * node, whether sshd and the exporter answer (exit 0 only when all do).
+ */
+#include <sys/stat.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "jobstore.h"
+#include "log.h"
+#include "site.h"
+#include "testbed.h"
+#include "xmalloc.h"
+
+extern const struct cmd_entry cmd_testbed_entry;
+
+static int
+tb_name_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 64 || s[0] == '-' || s[0] == '.')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+			return 0;
+	return 1;
+}
+
+/* The testbed's name: --name, or the site file's name without its directory and .yaml. */
+static char *
+tb_name_of(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	char *name, *dot;
+
+	name = xstrdup(base != NULL ? base + 1 : file);
+	if ((dot = strrchr(name, '.')) != NULL &&
+	    (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0))
+		*dot = '\0';
+	return name;
+}
+
+static void
+tb_print_up(const struct testbed *tb)
+{
+	size_t i;
+
+	printf("gridsubmit testbed: %s up: %zu node%s on bridge %s (%s/16)%s\n", tb->name,
+	    tb->n, tb->n == 1 ? "" : "s", tb->bridge, TB_BRIDGE_ADDR,
+	    tb->cg_version ? "" : ", no CPU quotas");
+	for (i = 0; i < tb->n; i++) {
+		const struct tb_node *tn = &tb->nodes[i];
+		const struct gs_site *s = &tb->sites.sites[tn->node->site];
+
+		printf("  %-16s %-13s site %s, %g Mbit/s%s%g ms, cpu %g", tn->node->host,
+		    tn->addr, s->name, s->bandwidth_mbps, tb->have_netem ? ", " :
+		    " (latency not emulated: ", s->latency_ms, tn->node->emulate.cpu_scale);
+		if (!tb->have_netem)
+			printf(")");
+		if (tn->node->emulate.load > 0)
+			printf(", load %g every %g s", tn->node->emulate.load,
+			    tn->node->emulate.load_interval);
+		printf("\n");
+	}
+	printf("  ssh config: %s/ssh_config\n  site file:  %s/sites.yaml\n", tb->dir, tb->dir);
+	printf("  run a job:  gridsubmit run JOB.yaml --sites %s/sites.yaml\n", tb->dir);
+}
+
+static int
+cmd_testbed_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "name", required_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct testbed tb;
+	struct gs_error err;
+	const char *verb, *file = NULL, *name = NULL;
+	int c, json = 0, rc;
+
+	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_testbed_entry)) != -1) {
+		switch (c) {
+		case 'N':
+			name = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		}
+	}
+	if (optind >= argc)
+		cmd_usage_error(&cmd_testbed_entry, "missing up, status or down");
+	verb = argv[optind++];
+	if (strcmp(verb, "up") != 0 && strcmp(verb, "down") != 0 && strcmp(verb, "status") != 0)
+		cmd_usage_error(&cmd_testbed_entry, "unknown action '%s' (up, status or down)",
+		    verb);
+	if (optind < argc)
+		file = argv[optind++];
+	if (optind < argc)
+		cmd_usage_error(&cmd_testbed_entry, "one site file at a time");
+	if (file == NULL && (name == NULL || strcmp(verb, "up") == 0))
+		cmd_usage_error(&cmd_testbed_entry, "missing SITES.yaml");
+
+	memset(&tb, 0, sizeof tb);
+	tb.name = name != NULL ? xstrdup(name) : tb_name_of(file);
+	if (!tb_name_valid(tb.name))
+		cmd_usage_error(&cmd_testbed_entry, "'%s' cannot name a testbed (letters, digits, "
+		    "'.', '_', '-'; use --name)", tb.name);
+	tb_names(&tb, tb.name);
+	if (strcmp(verb, "status") != 0 && geteuid() != 0) {
+		fprintf(stderr, "gridsubmit testbed: %s needs root (network namespaces, "
+		    "cgroups, sshd); run it as root, e.g. with sudo\n", verb);
+		free(tb.name);
+		return EXIT_FAILED;
+	}
+	xasprintf(&tb.dir, "%s/testbed", jobstore_root());
+	if (access(tb.dir, F_OK) != 0 && mkdir(tb.dir, 0700) == -1)
+		fatal("cannot create %s", tb.dir);
+	free(tb.dir);
+	xasprintf(&tb.dir, "%s/testbed/%s", jobstore_root(), tb.name);
+
+	if (strcmp(verb, "status") == 0)
+		rc = tb_status(tb.dir, json);
+	else if (strcmp(verb, "down") == 0)
+		rc = tb_down(tb.dir, 1) == 0 ? EXIT_OK : EXIT_FAILED;
+	else {
+		if (sites_load_file(file, &tb.sites, &err) != 0) {
+			fprintf(stderr, "%s\n", err.msg);
+			free(tb.name);
+			free(tb.dir);
+			return EXIT_INPUT;
+		}
+		tb.loaded = 1;
+		/* a signal halfway through is a crash like any other: down cleans up */
+		signal(SIGPIPE, SIG_IGN);
+		if (tb_up(&tb) == 0) {
+			tb_print_up(&tb);
+			rc = EXIT_OK;
+		} else {
+			if (tb.manifest != NULL) {
+				fclose(tb.manifest);
+				tb.manifest = NULL;
+				fprintf(stderr, "gridsubmit testbed: up failed; removing what was "
+				    "built\n");
+				tb_down(tb.dir, 0);
+			}
+			rc = EXIT_FAILED;
+		}
+	}
+	if (tb.manifest != NULL)
+		fclose(tb.manifest);
+	if (tb.loaded)
+		sites_free(&tb.sites);
+	for (size_t i = 0; i < tb.n; i++) {
+		free(tb.nodes[i].dir);
+		free(tb.nodes[i].cgroup);
+	}
+	free(tb.nodes);
+	free(tb.cg_root);
+	free(tb.name);
+	free(tb.dir);
+	return rc;
+}
+
+const struct cmd_entry cmd_testbed_entry = {
+	"testbed", "up|status|down SITES.yaml [--name NAME] [--json]",
+	"an emulated grid on this host: namespaces, sshd, tc, cgroups (root)",
+	"  up SITES.yaml         build it: per node a network namespace on a bridge\n"
+	"                        (10.213.0.0/16), sshd, link shaping, CPU quota, load,\n"
+	"                        node_exporter; writes $GRIDSUBMIT_HOME/testbed/NAME/{ssh_config,\n"
+	"                        known_hosts,sites.yaml}\n"
+	"  status SITES.yaml     per node: sshd and exporter up or down (exit 1 if any is down)\n"
+	"  down SITES.yaml       remove everything up created (also after a crash)\n"
+	"      --name NAME       the testbed's name (default: the site file's name)\n"
+	"      --json            status as one JSON document\n",
+	cmd_testbed_exec
+};

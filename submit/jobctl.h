@@ -1,0 +1,77 @@
+/*
+ * jobctl.h — the processes of a job on this host, seen through /proc: whether its
+ * supervisor still lives, which processes still belong to the job, and stopping them.
+ * Shared by status, list, wait, logs (a dead supervisor) and cancel (no process left).
+ */
+#ifndef GS_JOBCTL_H
+#define GS_JOBCTL_H
+
+#include <sys/types.h>
+
+#include "jobstore.h"
+
+/* A process as /proc/PID/stat tells it. */
+struct jobctl_pstat {
+	char state;		/* R, S, D, Z, ... */
+	pid_t ppid;
+	pid_t pgrp;
+	unsigned long long start;	/* clock ticks since boot: a recycled pid differs */
+};
+
+/* 0 with ps filled, or -1 when there is no such process. */
+int jobctl_pstat(pid_t pid, struct jobctl_pstat *ps);
+
+/* The start time of pid (for job_state's *_start fields), 0 when unknown. */
+unsigned long long jobctl_start_time(pid_t pid);
+
+/*
+ * 1 when the job's supervisor (the process that records its end) still runs: the pid
+ * exists, is no zombie, and is the same process (start time, or a gridsubmit command line
+ * for states that recorded no start time). 0 otherwise.
+ */
+int jobctl_supervisor_alive(const struct job_state *st);
+
+/*
+ * A job that is not final and whose supervisor is dead will never be recorded by it: record
+ * it as failed ("supervisor died"), so that status, wait and list agree and the check is
+ * not repeated. Returns 1 when it recorded that (st updated), 0 when nothing changed (st
+ * re-read if it became final meanwhile), -1 with why set on error.
+ */
+int jobctl_refresh(struct job_state *st, char *why, size_t whylen);
+
+/* The reason jobctl_refresh records. */
+#define JOBCTL_SUPERVISOR_DIED	"supervisor died"
+
+struct jobctl_proc {
+	pid_t pid;
+	unsigned long long start;
+	char what[120];		/* "1234 gridsubmit-rank --status ..." for messages */
+};
+
+/*
+ * The live processes of the job on this host: mpiexec's process group (when it is still
+ * the job's), every gridsubmit-rank whose --status file is in the job directory, the
+ * hydra proxies that started them, and every process whose environment names the job's
+ * events file (the ranks' programs and their children). Returns how many, with an
+ * allocated array in *procs (NULL when none).
+ */
+size_t jobctl_processes(const struct job_state *st, struct jobctl_proc **procs);
+
+/*
+ * Stop the job's processes: SIGTERM (mpiexec stops its proxies and ranks), SIGKILL
+ * to those left after grace seconds, and give up after limit seconds. Returns how many
+ * processes remain, listed in *left (allocated, NULL when none); *seen gets how many there
+ * were at the start.
+ */
+size_t jobctl_stop(const struct job_state *st, double grace, double limit,
+    struct jobctl_proc **left, size_t *seen);
+
+/*
+ * The job a command names: its id (or the latest job when arg is NULL), its state read
+ * and, when refresh is 1, refreshed (jobctl_refresh). Errors are printed ("gridsubmit:
+ * job 12: no such job"); returns EXIT_OK, EXIT_USAGE (not a job id, no such job, no job
+ * at all) or EXIT_INPUT (state.json missing, torn or corrupt).
+ */
+int jobctl_open(const char *arg, struct job_state *st, int refresh);
+
+#endif

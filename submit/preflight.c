@@ -1,0 +1,387 @@
+/*
+ * preflight.c — the checks before a multi-site launch (preflight.h), one ssh per node, all
+ * at once, bounded by the connect timeout: a node that does not answer is reported, never
+ * waited for.
+ */
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "launch.h"
+#include "log.h"
+#include "preflight.h"
+#include "remote.h"
+#include "xmalloc.h"
+
+#define PREFLIGHT_DEADLINE	25.0	/* ssh's ConnectTimeout (10) + the checks */
+#define PREFLIGHT_ROUNDS	3
+
+/* Runs on the node: what it prints is parsed by preflight_parse(). */
+static const char preflight_script[] =
+    "d=$1 m=$2 p=$3 x=$4 t=$5; shift 5\n"
+    "if [ \"$(cat \"$d/.shared\" 2>/dev/null)\" = \"$t\" ]; then echo 'S yes'; fi\n"
+    "if mkdir -p \"$d/.remote\" 2>/dev/null; then echo 'D ok'; else echo 'D no'; fi\n"
+    "if [ -x \"$x\" ]; then echo 'P ok'; else echo 'P no'; fi\n"
+    "for f in \"$@\"; do\n"
+    "  if [ -f \"$f\" ] && h=$(sha256sum < \"$f\" 2>/dev/null); then echo \"H ${h%% *}\";\n"
+    "  else echo 'H -'; fi\n"
+    "done\n"
+    "c=${SSH_CONNECTION%% *}\n"
+    "if [ \"$c\" = \"$m\" ]; then echo 'M ok'\n"
+    "elif command -v bash >/dev/null 2>&1; then\n"
+    "  if timeout 5 bash -c 'exec 3<>\"/dev/tcp/$0/$1\"' \"$m\" \"$p\" 2>/dev/null; then\n"
+    "    echo 'M ok'; else echo \"M no $c\"; fi\n"
+    "else echo \"M unknown $c\"; fi\n"
+    "echo END\n";
+
+enum { PF_UNCHECKED, PF_OK, PF_FAILED };
+
+struct pf_node {
+	int state;
+	char reason[512];
+	int stale_bin;
+	int shared;		/* the job directory is the same there (shared file system) */
+};
+
+/* sha256 of local files via sha256sum (hex, 64 chars each), or -1. */
+static int
+preflight_local_hashes(char *const files[], size_t n, char hashes[][65])
+{
+	char **argv = xcalloc(n + 2, sizeof *argv), *line, *save = NULL;
+	struct remote_out ro;
+	size_t i;
+	int rc = 0;
+
+	argv[0] = "sha256sum";
+	for (i = 0; i < n; i++)
+		argv[i + 1] = files[i];
+	if (remote_run(argv, 60, &ro) != 0)
+		rc = -1;
+	for (i = 0, line = strtok_r(ro.out, "\n", &save); rc == 0 && i < n;
+	    i++, line = strtok_r(NULL, "\n", &save)) {
+		if (line == NULL || strlen(line) < 64) {
+			rc = -1;
+			break;
+		}
+		memcpy(hashes[i], line, 64);
+		hashes[i][64] = '\0';
+	}
+	remote_out_free(&ro);
+	free(argv);
+	return rc;
+}
+
+/* The last line of ssh's stderr, control bytes removed. */
+static void
+preflight_last_line(const char *err, char *out, size_t outlen)
+{
+	const char *p, *start = NULL, *end = NULL;
+	size_t n = 0;
+
+	for (p = err; *p != '\0'; p++) {
+		if (*p != '\n' && (p == err || p[-1] == '\n'))
+			start = p;
+		if (*p == '\n' && start != NULL && (end == NULL || end < start))
+			end = p;
+	}
+	if (start == NULL) {
+		snprintf(out, outlen, "no message");
+		return;
+	}
+	if (end == NULL || end < start)
+		end = start + strlen(start);
+	for (p = start; p < end && n + 1 < outlen; p++)
+		if ((unsigned char)*p >= 0x20 && *p != 0x7f)
+			out[n++] = *p;
+	out[n] = '\0';
+}
+
+static void
+preflight_parse(const char *out, const char *err, int status, const char *host,
+    const char *proxy, char hashes[][65], struct pf_node *r)
+{
+	char line[384];
+	const char *p = out;
+	int hidx = 0, ended = 0, dir_ok = 0, proxy_ok = 0, master = 0;
+	char seen[64] = "";
+
+	r->state = PF_FAILED;
+	if (status == -1) {
+		snprintf(r->reason, sizeof r->reason, "no answer within %.0f s",
+		    PREFLIGHT_DEADLINE);
+		return;
+	}
+	if (status == 255) {
+		preflight_last_line(err, line, sizeof line);
+		snprintf(r->reason, sizeof r->reason, "ssh failed: %s", line);
+		return;
+	}
+	while (p != NULL && *p != '\0') {
+		size_t len = strcspn(p, "\n");
+
+		snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len :
+		    sizeof line - 1), p);
+		if (strcmp(line, "S yes") == 0)
+			r->shared = 1;
+		else if (strcmp(line, "D ok") == 0)
+			dir_ok = 1;
+		else if (strcmp(line, "P ok") == 0)
+			proxy_ok = 1;
+		else if (strncmp(line, "H ", 2) == 0) {
+			if (hidx < 2 && strcmp(line + 2, hashes[hidx]) != 0)
+				r->stale_bin = 1;
+			hidx++;
+		} else if (strcmp(line, "M ok") == 0)
+			master = 1;
+		else if (strncmp(line, "M no ", 5) == 0 || strncmp(line, "M unknown ", 10) == 0) {
+			snprintf(seen, sizeof seen, "%s", strchr(line + 2, ' ') + 1);
+			master = strncmp(line, "M unknown", 9) == 0 ? 2 : 0;
+		} else if (strcmp(line, "END") == 0)
+			ended = 1;
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	if (!ended) {
+		preflight_last_line(err, line, sizeof line);
+		snprintf(r->reason, sizeof r->reason, "the checks did not run (status %d): %s",
+		    status, line);
+	} else if (!proxy_ok)
+		snprintf(r->reason, sizeof r->reason, "%s is missing (install the same MPICH "
+		    "as here)", proxy);
+	else if (!dir_ok)
+		snprintf(r->reason, sizeof r->reason, "cannot create the job directory there");
+	else if (master == 0)
+		snprintf(r->reason, sizeof r->reason, "cannot reach this host's address "
+		    "(connected from %s)", *seen ? seen : "?");
+	else {
+		if (master == 2)
+			log_warnx("preflight: %s: cannot check that it reaches this host (no "
+			    "bash there)", host);
+		r->state = PF_OK;
+	}
+}
+
+/* Check the unchecked remote nodes of p, all at once. */
+static void
+preflight_check(struct gs_sites *sites, const struct gs_placement *p, const struct job_state *st,
+    const char *config, const char *program, const char *rankexec, const char *proxy,
+    char hashes[][65], int port, const char *token, struct pf_node *res)
+{
+	size_t *nodes = xcalloc(sites->nnodes + 1, sizeof *nodes), n = 0, i;
+	pid_t *pids = xcalloc(sites->nnodes + 1, sizeof *pids);
+	int *status = xcalloc(sites->nnodes + 1, sizeof *status), r;
+	char portbuf[16], **argv, *outp, *errp;
+	char why[512];
+
+	snprintf(portbuf, sizeof portbuf, "%d", port);
+	for (r = 0; r < p->nranks; r++) {
+		size_t node = p->ranks[r].node;
+		char ifname[64], addr[64], *words[14];
+
+		if (node == BROKER_NODE_NONE || res[node].state != PF_UNCHECKED ||
+		    launch_host_is_local(sites->nodes[node].host))
+			continue;
+		res[node].state = PF_FAILED;	/* until its answer says otherwise */
+		if (launch_route(config, sites->nodes[node].host, ifname, sizeof ifname, addr,
+		    sizeof addr, why, sizeof why) == -1) {
+			snprintf(res[node].reason, sizeof res[node].reason, "%s", why);
+			continue;
+		}
+		words[0] = "sh";
+		words[1] = "-c";
+		words[2] = (char *)preflight_script;
+		words[3] = "sh";
+		words[4] = st->dir;
+		words[5] = addr;
+		words[6] = portbuf;
+		words[7] = (char *)proxy;
+		words[8] = (char *)token;
+		words[9] = (char *)program;
+		words[10] = (char *)rankexec;
+		words[11] = NULL;
+		if ((argv = remote_ssh_argv(config, NULL, sites->nodes[node].host,
+		    words)) == NULL) {
+			snprintf(res[node].reason, sizeof res[node].reason, "invalid host name");
+			continue;
+		}
+		xasprintf(&outp, "%s/.preflight.%s.out", st->dir, sites->nodes[node].host);
+		xasprintf(&errp, "%s/.preflight.%s.err", st->dir, sites->nodes[node].host);
+		pids[n] = remote_spawn(argv, outp, errp);
+		nodes[n++] = node;
+		remote_argv_free(argv);
+		free(outp);
+		free(errp);
+	}
+	remote_wait_all(pids, status, n, remote_now() + PREFLIGHT_DEADLINE);
+	for (i = 0; i < n; i++) {
+		const char *host = sites->nodes[nodes[i]].host;
+		char *out = NULL, *err = NULL;
+		size_t len;
+		FILE *f;
+
+		xasprintf(&outp, "%s/.preflight.%s.out", st->dir, host);
+		xasprintf(&errp, "%s/.preflight.%s.err", st->dir, host);
+		if ((f = fopen(outp, "r")) != NULL) {
+			len = 0;
+			getdelim(&out, &len, '\0', f);
+			fclose(f);
+		}
+		if ((f = fopen(errp, "r")) != NULL) {
+			len = 0;
+			getdelim(&err, &len, '\0', f);
+			fclose(f);
+		}
+		preflight_parse(out != NULL ? out : "", err != NULL ? err : "", status[i], host,
+		    proxy, hashes, &res[nodes[i]]);
+		free(out);
+		free(err);
+		unlink(outp);
+		unlink(errp);
+		free(outp);
+		free(errp);
+	}
+	free(nodes);
+	free(pids);
+	free(status);
+}
+
+/* A listening socket the nodes may connect to (never accepted): its port, or 0. */
+static int
+preflight_listen(int *fd)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof sin;
+
+	*fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	if (*fd == -1 || bind(*fd, (struct sockaddr *)&sin, sizeof sin) == -1 ||
+	    listen(*fd, 64) == -1 || getsockname(*fd, (struct sockaddr *)&sin, &len) == -1)
+		return 0;
+	return ntohs(sin.sin_port);
+}
+
+int
+preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_ranking *ranking,
+    struct gs_placement *p, const struct job_state *st, struct preflight *pf, char *why,
+    size_t whylen)
+{
+	struct pf_node *res;
+	char *config, *rankexec, *proxy, *files[2], hashes[2][65], msg[4096], token[33];
+	struct gs_error err;
+	int round, r, fd = -1, port, rc = -1;
+	size_t len;
+
+	memset(pf, 0, sizeof *pf);
+	if (!launch_is_remote(sites, p))
+		return 0;
+	xasprintf(&config, "%s/ssh_config", st->dir);
+	if (remote_write_ssh_config(sites, config, why, whylen) == -1) {
+		free(config);
+		return -1;
+	}
+	rankexec = launch_rank_wrapper();
+	proxy = launch_proxy_path();
+	files[0] = job->program;
+	files[1] = rankexec;
+	if (preflight_local_hashes(files, 2, hashes) == -1) {
+		snprintf(why, whylen, "cannot hash %s and %s here", job->program, rankexec);
+		goto out;
+	}
+	port = preflight_listen(&fd);
+	/* a token in the job directory: a node that reads it back shares our file system */
+	{
+		unsigned char rnd[16];
+		char *path;
+		int rfd, i;
+
+		if ((rfd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1 ||
+		    read(rfd, rnd, sizeof rnd) != (ssize_t)sizeof rnd)
+			fatal("/dev/urandom");
+		close(rfd);
+		for (i = 0; i < 16; i++)
+			snprintf(token + 2 * i, 3, "%02x", rnd[i]);
+		xasprintf(&path, "%s/.shared", st->dir);
+		if (jobstore_write_file(st->dir, ".shared", token, strlen(token)) != 0)
+			fatal("%s", path);
+		free(path);
+	}
+	pf->all_shared = 1;
+	res = xcalloc(sites->nnodes + 1, sizeof *res);
+	for (round = 0; ; round++) {
+		int nfail = 0, nchecked = 0, cap, want;
+
+		preflight_check(sites, p, st, config, job->program, rankexec, proxy, hashes,
+		    port, token, res);
+		len = 0;
+		msg[0] = '\0';
+		for (r = 0; r < p->nranks; r++) {
+			size_t node = p->ranks[r].node;
+
+			if (node == BROKER_NODE_NONE || res[node].state == PF_UNCHECKED)
+				continue;
+			if (r > 0 && p->ranks[r - 1].node == node)
+				continue;
+			nchecked++;
+			if (res[node].state == PF_OK) {
+				if (res[node].stale_bin)
+					pf->need_binaries = 1;
+				if (!res[node].shared)
+					pf->all_shared = 0;
+				continue;
+			}
+			nfail++;
+			len += (size_t)snprintf(msg + len, len < sizeof msg ? sizeof msg - len : 0,
+			    "%s  %s: %s", len ? "\n" : "", sites->nodes[node].host,
+			    res[node].reason);
+			if (len >= sizeof msg)
+				len = sizeof msg - 1;
+		}
+		pf->nodes_checked += nchecked;
+		if (nfail == 0) {
+			rc = 0;
+			break;
+		}
+		pf->nodes_failed += nfail;
+		fprintf(stderr, "gridsubmit: preflight: %d of %d node%s failed:\n%s\n", nfail,
+		    nchecked, nchecked == 1 ? "" : "s", msg);
+		/* without the failed nodes: their slots are gone, the broker places again */
+		for (r = 0; r < p->nranks; r++)
+			if (p->ranks[r].node != BROKER_NODE_NONE &&
+			    res[p->ranks[r].node].state == PF_FAILED)
+				sites->nodes[p->ranks[r].node].slots = 0;
+		cap = broker_capacity(sites, ranking);
+		want = job->ranks < cap ? job->ranks : cap;
+		if (round + 1 >= PREFLIGHT_ROUNDS || want < job->min_ranks || want < 1) {
+			snprintf(why, whylen, "preflight failed and the job cannot do without "
+			    "these nodes (%d ranks wanted, at least %d, %d places left):\n%s",
+			    job->ranks, job->min_ranks, cap, msg);
+			break;
+		}
+		broker_placement_free(p);
+		if (broker_place(sites, ranking, want, p, &err) == -1) {
+			snprintf(why, whylen, "%s", err.msg);
+			break;
+		}
+		pf->replaced = 1;
+		fprintf(stderr, "gridsubmit: preflight: placed again without the failed "
+		    "node%s: %d ranks\n", nfail == 1 ? "" : "s", want);
+	}
+	free(res);
+out:
+	if (fd != -1)
+		close(fd);
+	free(config);
+	free(rankexec);
+	free(proxy);
+	return rc;
+}

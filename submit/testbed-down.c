@@ -1,0 +1,425 @@
+/*
+ * testbed-down.c — take a testbed down from its manifest (also one left by a crash halfway
+ * through `up`): kill every process of its namespaces and cgroups and the ones it recorded,
+ * delete the namespaces, links and cgroups, then its state directory. And `status`: per node,
+ * whether sshd and the node_exporter answer.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "remote.h"
+#include "testbed.h"
+#include "xmalloc.h"
+
+struct tb_manifest {
+	char **netns, **veth, **bridge, **cgroup;
+	size_t nnetns, nveth, nbridge, ncgroup;
+	long *pid;
+	long long *start;
+	size_t npid;
+	char **node;		/* "HOST ADDR NETNS SITE" */
+	size_t nnode;
+	int up;
+	char name[256];
+};
+
+static void
+tb_push(char ***v, size_t *n, const char *s)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+static int
+tb_manifest_read(const char *dir, struct tb_manifest *m)
+{
+	char *path, *line = NULL, arg[4096];
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+
+	memset(m, 0, sizeof *m);
+	xasprintf(&path, "%s/manifest", dir);
+	f = fopen(path, "r");
+	free(path);
+	if (f == NULL)
+		return -1;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		long pid;
+		long long start;
+
+		if (line[len - 1] != '\n')
+			break;	/* torn last line: the step it names was not taken */
+		line[len - 1] = '\0';
+		if (sscanf(line, "netns %4095s", arg) == 1)
+			tb_push(&m->netns, &m->nnetns, arg);
+		else if (sscanf(line, "veth %4095s", arg) == 1)
+			tb_push(&m->veth, &m->nveth, arg);
+		else if (sscanf(line, "bridge %4095s", arg) == 1)
+			tb_push(&m->bridge, &m->nbridge, arg);
+		else if (sscanf(line, "cgroup %4095s", arg) == 1)
+			tb_push(&m->cgroup, &m->ncgroup, arg);
+		else if (sscanf(line, "pid %ld %lld", &pid, &start) == 2) {
+			m->pid = xreallocarray(m->pid, m->npid + 1, sizeof *m->pid);
+			m->start = xreallocarray(m->start, m->npid + 1, sizeof *m->start);
+			m->pid[m->npid] = pid;
+			m->start[m->npid++] = start;
+		} else if (strncmp(line, "node ", 5) == 0)
+			tb_push(&m->node, &m->nnode, line + 5);
+		else if (strcmp(line, "up") == 0)
+			m->up = 1;
+		else
+			sscanf(line, "testbed %255s", m->name);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static void
+tb_strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
+tb_manifest_free(struct tb_manifest *m)
+{
+	tb_strv_free(m->netns, m->nnetns);
+	tb_strv_free(m->veth, m->nveth);
+	tb_strv_free(m->bridge, m->nbridge);
+	tb_strv_free(m->cgroup, m->ncgroup);
+	tb_strv_free(m->node, m->nnode);
+	free(m->pid);
+	free(m->start);
+}
+
+/* The processes of the testbed now: recorded ones, its namespaces', its cgroups'. */
+static size_t
+tb_victims(const struct tb_manifest *m, long **out)
+{
+	struct stat *ns = xcalloc(m->nnetns + 1, sizeof *ns);
+	int *have = xcalloc(m->nnetns + 1, sizeof *have);
+	long *v = NULL, pid;
+	size_t n = 0, i;
+	struct dirent *de;
+	DIR *d;
+	char path[4200];
+	FILE *f;
+
+	for (i = 0; i < m->npid; i++) {
+		if (tb_proc_start(m->pid[i]) == m->start[i] && m->start[i] >= 0) {
+			v = xreallocarray(v, n + 1, sizeof *v);
+			v[n++] = m->pid[i];
+		}
+	}
+	for (i = 0; i < m->nnetns; i++) {
+		snprintf(path, sizeof path, "/run/netns/%s", m->netns[i]);
+		have[i] = stat(path, &ns[i]) == 0;
+	}
+	if ((d = opendir("/proc")) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			struct stat sb;
+
+			if ((pid = strtol(de->d_name, NULL, 10)) <= 0 || pid == getpid())
+				continue;
+			snprintf(path, sizeof path, "/proc/%ld/ns/net", pid);
+			if (stat(path, &sb) == -1)
+				continue;
+			for (i = 0; i < m->nnetns; i++) {
+				if (have[i] && sb.st_ino == ns[i].st_ino &&
+				    sb.st_dev == ns[i].st_dev && tb_proc_start(pid) >= 0) {
+					v = xreallocarray(v, n + 1, sizeof *v);
+					v[n++] = pid;
+					break;
+				}
+			}
+		}
+		closedir(d);
+	}
+	for (i = 0; i < m->ncgroup; i++) {
+		snprintf(path, sizeof path, "%s/cgroup.procs", m->cgroup[i]);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		while (fscanf(f, "%ld", &pid) == 1) {
+			if (pid == getpid() || tb_proc_start(pid) < 0)
+				continue;
+			v = xreallocarray(v, n + 1, sizeof *v);
+			v[n++] = pid;
+		}
+		fclose(f);
+	}
+	free(ns);
+	free(have);
+	*out = v;
+	return n;
+}
+
+/* SIGTERM, then SIGKILL after a second, until none is left (at most ~10 s). */
+static int
+tb_kill_all(const struct tb_manifest *m, int verbose)
+{
+	struct timespec ts = { 0, 100000000L };
+	long *v;
+	size_t n, i;
+	int round;
+
+	for (round = 0; round < 100; round++) {
+		n = tb_victims(m, &v);
+		if (n == 0)
+			return 0;
+		if (verbose && round == 0)
+			printf("gridsubmit testbed: stopping %zu process%s\n", n,
+			    n == 1 ? "" : "es");
+		for (i = 0; i < n; i++)
+			kill((pid_t)v[i], round < 10 ? SIGTERM : SIGKILL);
+		free(v);
+		nanosleep(&ts, NULL);
+	}
+	n = tb_victims(m, &v);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "gridsubmit testbed: process %ld does not die\n", v[i]);
+	free(v);
+	return n == 0 ? 0 : -1;
+}
+
+static int
+tb_link_exists(const char *name)
+{
+	char path[300];
+
+	snprintf(path, sizeof path, "/sys/class/net/%s", name);
+	return access(path, F_OK) == 0;
+}
+
+static int
+tb_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int
+tb_down(const char *dir, int verbose)
+{
+	struct tb_manifest m;
+	char path[4200];
+	size_t i;
+	int bad = 0;
+
+	if (tb_manifest_read(dir, &m) == -1) {
+		if (access(dir, F_OK) == 0 && nftw(dir, tb_rm, 16, FTW_DEPTH | FTW_PHYS) == -1)
+			fprintf(stderr, "gridsubmit testbed: cannot remove %s: %s\n", dir,
+			    strerror(errno));
+		if (verbose)
+			printf("gridsubmit testbed: not up (no %s/manifest)\n", dir);
+		return 0;
+	}
+	if (tb_kill_all(&m, verbose) == -1)
+		bad = 1;
+	for (i = 0; i < m.nnetns; i++) {
+		snprintf(path, sizeof path, "/run/netns/%s", m.netns[i]);
+		if (access(path, F_OK) == 0 && tb_run("ip", "netns", "del", m.netns[i],
+		    NULL) == -1)
+			bad = 1;
+	}
+	/* deleting a namespace deletes its end of a veth pair, and so the pair */
+	for (i = 0; i < m.nveth; i++)
+		if (tb_link_exists(m.veth[i]) && tb_run("ip", "link", "del", m.veth[i],
+		    NULL) == -1)
+			bad = 1;
+	for (i = 0; i < m.nbridge; i++)
+		if (tb_link_exists(m.bridge[i]) && tb_run("ip", "link", "del", m.bridge[i],
+		    NULL) == -1)
+			bad = 1;
+	/* children before their parent: the manifest lists the parent first */
+	for (i = m.ncgroup; i-- > 0; ) {
+		if (rmdir(m.cgroup[i]) == -1 && errno != ENOENT) {
+			fprintf(stderr, "gridsubmit testbed: cannot remove cgroup %s: %s\n",
+			    m.cgroup[i], strerror(errno));
+			bad = 1;
+		}
+	}
+	if (!bad) {
+		if (nftw(dir, tb_rm, 16, FTW_DEPTH | FTW_PHYS) == -1) {
+			fprintf(stderr, "gridsubmit testbed: cannot remove %s: %s\n", dir,
+			    strerror(errno));
+			bad = 1;
+		}
+	}
+	if (verbose) {
+		if (bad)
+			printf("gridsubmit testbed: %s: not everything could be removed; its "
+			    "manifest stays in %s\n", m.name, dir);
+		else
+			printf("gridsubmit testbed: %s down: %zu namespaces, %zu links, %zu "
+			    "cgroups and %zu processes removed\n", m.name, m.nnetns,
+			    m.nveth + m.nbridge, m.ncgroup, m.npid);
+	}
+	tb_manifest_free(&m);
+	return bad ? -1 : 0;
+}
+
+/* Connect with a timeout; the socket, or -1. */
+static int
+tb_connect(const char *addr, int port, int ms)
+{
+	struct sockaddr_in sin;
+	struct pollfd pfd;
+	int s, err = 0;
+	socklen_t len = sizeof err;
+
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((unsigned short)port);
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		return -1;
+	if ((s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	if (connect(s, (struct sockaddr *)&sin, sizeof sin) == -1 && errno != EINPROGRESS)
+		goto bad;
+	pfd.fd = s;
+	pfd.events = POLLOUT;
+	if (poll(&pfd, 1, ms) != 1 || getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len) == -1 ||
+	    err != 0)
+		goto bad;
+	return s;
+bad:
+	close(s);
+	return -1;
+}
+
+/* Read into buf until EOF, full or the time is out; the bytes read. */
+static size_t
+tb_read_some(int s, char *buf, size_t cap, int ms, const char *until)
+{
+	double end = remote_now() + ms / 1000.0;
+	struct pollfd pfd = { s, POLLIN, 0 };
+	size_t len = 0;
+	ssize_t n;
+
+	while (len + 1 < cap) {
+		int left = (int)((end - remote_now()) * 1000);
+
+		if (left <= 0 || poll(&pfd, 1, left) != 1)
+			break;
+		if ((n = read(s, buf + len, cap - 1 - len)) <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+		if (until != NULL && strstr(buf, until) != NULL)
+			break;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+static int
+tb_probe_sshd(const char *addr)
+{
+	char buf[256];
+	int s = tb_connect(addr, TB_SSH_PORT, 1000), ok;
+
+	if (s == -1)
+		return 0;
+	tb_read_some(s, buf, sizeof buf, 2000, "\n");
+	ok = strncmp(buf, "SSH-2.0-", 8) == 0;
+	close(s);
+	return ok;
+}
+
+/* node_load1 as the exporter serves it, or NAN-ish -1 when it does not answer. */
+static int
+tb_probe_exporter(const char *addr, double *load1)
+{
+	static char buf[1 << 20];
+	char req[128], *p;
+	int s = tb_connect(addr, TB_EXPORTER_PORT, 1000);
+
+	*load1 = -1;
+	if (s == -1)
+		return 0;
+	snprintf(req, sizeof req, "GET /metrics HTTP/1.0\r\nHost: %s\r\n\r\n", addr);
+	if (write(s, req, strlen(req)) != (ssize_t)strlen(req)) {
+		close(s);
+		return 0;
+	}
+	tb_read_some(s, buf, sizeof buf, 3000, NULL);
+	close(s);
+	if (strncmp(buf, "HTTP/1.", 7) != 0 || strstr(buf, " 200") == NULL)
+		return 0;
+	if ((p = strstr(buf, "\nnode_load1 ")) != NULL)
+		*load1 = strtod(p + 12, NULL);
+	return 1;
+}
+
+int
+tb_status(const char *dir, int json)
+{
+	struct tb_manifest m;
+	size_t i, nup = 0;
+
+	if (tb_manifest_read(dir, &m) == -1) {
+		if (json)
+			printf("{\"schema_version\":1,\"up\":false,\"nodes\":[]}\n");
+		else
+			printf("gridsubmit testbed: not up (no %s/manifest)\n", dir);
+		return EXIT_FAILURE;
+	}
+	if (json)
+		printf("{\"schema_version\":1,\"name\":\"%s\",\"complete\":%s,\"nodes\":[",
+		    m.name, m.up ? "true" : "false");
+	else {
+		printf("testbed %s: %s, %s/16 on the bridge\n", m.name, m.up ? "built" :
+		    "half built (run down)", TB_BRIDGE_ADDR);
+		printf("%-16s %-14s %-24s %-5s %-8s %s\n", "HOST", "ADDRESS", "NETNS", "SSHD",
+		    "EXPORTER", "LOAD1");
+	}
+	for (i = 0; i < m.nnode; i++) {
+		char host[256], addr[64], netns[320];
+		double load1;
+		int sshd, exp;
+
+		if (sscanf(m.node[i], "%255s %63s %319s", host, addr, netns) != 3)
+			continue;
+		sshd = tb_probe_sshd(addr);
+		exp = tb_probe_exporter(addr, &load1);
+		if (sshd && exp)
+			nup++;
+		if (json)
+			printf("%s{\"host\":\"%s\",\"address\":\"%s\",\"netns\":\"%s\","
+			    "\"sshd\":%s,\"exporter\":%s,\"load1\":%.4g}", i ? "," : "", host,
+			    addr, netns, sshd ? "true" : "false", exp ? "true" : "false",
+			    load1);
+		else
+			printf("%-16s %-14s %-24s %-5s %-8s %.2f\n", host, addr, netns,
+			    sshd ? "up" : "down", exp ? "up" : "down", load1);
+	}
+	if (json)
+		printf("],\"up\":%zu}\n", nup);
+	else
+		printf("%zu of %zu nodes up\n", nup, m.nnode);
+	tb_manifest_free(&m);
+	return nup == m.nnode && m.up ? EXIT_SUCCESS : EXIT_FAILURE;
+}

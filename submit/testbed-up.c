@@ -1,0 +1,681 @@
+/*
+ * testbed-up.c — build the emulated grid of a site file (doc/testbed.md): a bridge with
+ * 10.213.0.1/16, per node a network namespace joined by a veth pair, 10.213.S.N, its link
+ * shaped with tc (htb rate from bandwidth_mbps, netem delay from latency_ms when the kernel
+ * has sch_netem), a cgroup CPU quota from emulate.cpu_scale, and in the namespace (with its
+ * own UTS hostname): sshd with generated keys, a node_exporter, a background load generator.
+ * Every step is written to the manifest before it is taken.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "remote.h"
+#include "testbed.h"
+#include "xmalloc.h"
+
+#define CG_PERIOD	100000	/* microseconds */
+
+static const char *const tb_tools[][2] = {
+	{ "ip", "iproute2" }, { "tc", "iproute2" }, { "sshd", "openssh-server" },
+	{ "ssh-keygen", "openssh-client" }, { "ssh", "openssh-client" },
+	{ "prometheus-node-exporter", "prometheus-node-exporter" }, { NULL, NULL }
+};
+
+/* The absolute path of a tool in $PATH (plus the sbin directories), or NULL. */
+static char *
+tb_which(const char *tool)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *d, *save = NULL, *full;
+
+	xasprintf(&dirs, "%s:/usr/sbin:/sbin:/usr/bin:/bin", path != NULL ? path : "");
+	for (d = strtok_r(dirs, ":", &save); d != NULL; d = strtok_r(NULL, ":", &save)) {
+		if (*d != '/')
+			continue;
+		xasprintf(&full, "%s/%s", d, tool);
+		if (access(full, X_OK) == 0) {
+			free(dirs);
+			return full;
+		}
+		free(full);
+	}
+	free(dirs);
+	return NULL;
+}
+
+static int
+tb_check_tools(void)
+{
+	int i, bad = 0;
+	char *p;
+
+	for (i = 0; tb_tools[i][0] != NULL; i++) {
+		if ((p = tb_which(tb_tools[i][0])) == NULL) {
+			fprintf(stderr, "gridsubmit testbed: %s not found (Debian package %s; "
+			    "scripts/install-deps installs it)\n", tb_tools[i][0], tb_tools[i][1]);
+			bad = 1;
+		}
+		free(p);
+	}
+	return bad ? -1 : 0;
+}
+
+/* 1 when some interface already has the bridge's address (another testbed is up). */
+static int
+tb_address_in_use(void)
+{
+	struct ifaddrs *ifa, *i;
+	char buf[INET_ADDRSTRLEN];
+	int used = 0;
+
+	if (getifaddrs(&ifa) == -1)
+		return 0;
+	for (i = ifa; i != NULL; i = i->ifa_next) {
+		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET)
+			continue;
+		inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, buf,
+		    sizeof buf);
+		if (strcmp(buf, TB_BRIDGE_ADDR) == 0)
+			used = 1;
+	}
+	freeifaddrs(ifa);
+	return used;
+}
+
+static int
+tb_mkdir(const char *path, mode_t mode)
+{
+	if (mkdir(path, mode) == -1 && errno != EEXIST) {
+		fprintf(stderr, "gridsubmit testbed: cannot create %s: %s\n", path,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+tb_write_value(const char *dir, const char *file, const char *value)
+{
+	char *path;
+	int fd, rc = 0;
+
+	xasprintf(&path, "%s/%s", dir, file);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1 ||
+	    write(fd, value, strlen(value)) != (ssize_t)strlen(value))
+		rc = -1;
+	if (fd != -1)
+		close(fd);
+	free(path);
+	return rc;
+}
+
+/*
+ * The cgroup parent of the testbed: v2 when the unified hierarchy has the cpu controller,
+ * else v1's cpu hierarchy (Debian 12 VMs often boot hybrid), else none (no CPU quotas).
+ */
+static void
+tb_cgroup_setup(struct testbed *tb)
+{
+	char buf[512] = "";
+	FILE *f;
+
+	tb->cg_version = 0;
+	if ((f = fopen("/sys/fs/cgroup/cgroup.controllers", "r")) != NULL) {
+		if (fgets(buf, sizeof buf, f) == NULL)
+			buf[0] = '\0';
+		fclose(f);
+		if (strstr(buf, "cpu") != NULL &&
+		    tb_write_value("/sys/fs/cgroup", "cgroup.subtree_control", "+cpu") == 0) {
+			xasprintf(&tb->cg_root, "/sys/fs/cgroup/gridsubmit-%s", tb->tag);
+			tb->cg_version = 2;
+		}
+	}
+	if (tb->cg_version == 0 && access("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", W_OK) == 0) {
+		xasprintf(&tb->cg_root, "/sys/fs/cgroup/cpu/gridsubmit-%s", tb->tag);
+		tb->cg_version = 1;
+	}
+	if (tb->cg_version == 0) {
+		fprintf(stderr, "gridsubmit testbed: no usable cgroup cpu controller: "
+		    "emulate.cpu_scale is not applied\n");
+		return;
+	}
+	tb_manifest_add(tb, "cgroup %s", tb->cg_root);
+	if (tb_mkdir(tb->cg_root, 0755) == -1 || (tb->cg_version == 2 &&
+	    tb_write_value(tb->cg_root, "cgroup.subtree_control", "+cpu") == -1)) {
+		fprintf(stderr, "gridsubmit testbed: %s: cannot set up the cpu controller: "
+		    "emulate.cpu_scale is not applied\n", tb->cg_root);
+		tb->cg_version = 0;
+	}
+}
+
+/* The node's quota: cpu_scale of its cores (at most this host's CPUs). */
+static int
+tb_cgroup_node(struct testbed *tb, struct tb_node *tn)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double cpus = tn->node->cores > 0 ? tn->node->cores : 1;
+	char val[64];
+	long quota;
+
+	if (tb->cg_version == 0)
+		return 0;
+	if (ncpu > 0 && cpus > ncpu)
+		cpus = (double)ncpu;
+	quota = (long)(tn->node->emulate.cpu_scale * cpus * CG_PERIOD);
+	if (quota < 1000)
+		quota = 1000;
+	xasprintf(&tn->cgroup, "%s/%s", tb->cg_root, tn->node->host);
+	tb_manifest_add(tb, "cgroup %s", tn->cgroup);
+	if (tb_mkdir(tn->cgroup, 0755) == -1)
+		return -1;
+	if (tb->cg_version == 2) {
+		snprintf(val, sizeof val, "%ld %d", quota, CG_PERIOD);
+		if (tb_write_value(tn->cgroup, "cpu.max", val) == -1)
+			goto bad;
+	} else {
+		snprintf(val, sizeof val, "%d", CG_PERIOD);
+		if (tb_write_value(tn->cgroup, "cpu.cfs_period_us", val) == -1)
+			goto bad;
+		snprintf(val, sizeof val, "%ld", quota);
+		if (tb_write_value(tn->cgroup, "cpu.cfs_quota_us", val) == -1)
+			goto bad;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "gridsubmit testbed: %s: cannot set the CPU quota: %s\n", tn->cgroup,
+	    strerror(errno));
+	return -1;
+}
+
+/*
+ * Fork a process into the node: its network namespace, a new UTS namespace named after the
+ * host, its cgroup, a session of its own, output to DIR/nodes/HOST/WHAT.log. argv NULL: the
+ * child runs the load generator instead of a program. The pid goes to the manifest.
+ */
+static pid_t
+tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const argv[],
+    const char *promfile)
+{
+	char *path, *log, pidbuf[32];
+	int nsfd, logfd, nul;
+	pid_t pid;
+
+	xasprintf(&path, "/run/netns/%s", tn->netns);
+	xasprintf(&log, "%s/%s.log", tn->dir, what);
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		fatal("fork");
+	if (pid == 0) {
+		setsid();
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if ((nsfd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+		    setns(nsfd, CLONE_NEWNET) == -1) {
+			dprintf(2, "gridsubmit testbed: %s: cannot enter: %s\n", path,
+			    strerror(errno));
+			_exit(127);
+		}
+		if (unshare(CLONE_NEWUTS) == -1 ||
+		    sethostname(tn->node->host, strlen(tn->node->host)) == -1) {
+			dprintf(2, "gridsubmit testbed: %s: cannot set the hostname: %s\n",
+			    tn->node->host, strerror(errno));
+			_exit(127);
+		}
+		if (tn->cgroup != NULL) {
+			snprintf(pidbuf, sizeof pidbuf, "%ld", (long)getpid());
+			if (tb_write_value(tn->cgroup, "cgroup.procs", pidbuf) == -1)
+				dprintf(2, "gridsubmit testbed: %s: cannot join: %s\n",
+				    tn->cgroup, strerror(errno));
+		}
+		if ((nul = open("/dev/null", O_RDONLY)) == -1 ||
+		    (logfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600)) == -1)
+			_exit(127);
+		dup2(nul, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		if (argv == NULL) {
+			prctl(PR_SET_NAME, "gs-load");
+			tb_load_main(promfile, tn->node->emulate.load,
+			    tn->node->emulate.load_interval, (unsigned)tn->node->site * 7919u +
+			    (unsigned)(tn - tb->nodes) + 1);
+		}
+		execv(argv[0], argv);
+		dprintf(2, "gridsubmit testbed: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	tb_manifest_add(tb, "pid %ld %lld %s %s", (long)pid, tb_proc_start(pid), what,
+	    tn->node->host);
+	free(path);
+	free(log);
+	return pid;
+}
+
+/* Shape one direction: htb at the site's bandwidth, netem delay below it when available. */
+static int
+tb_shape(struct testbed *tb, const char *netns, const char *dev, const struct gs_site *s)
+{
+	char rate[32], delay[32];
+	const char *n = netns != NULL ? "-n" : NULL;
+
+	snprintf(rate, sizeof rate, "%.0fkbit", s->bandwidth_mbps * 1000 < 8 ? 8 :
+	    s->bandwidth_mbps * 1000);
+	snprintf(delay, sizeof delay, "%.3fms", s->latency_ms);
+	if (n != NULL) {
+		if (tb_run("tc", n, netns, "qdisc", "add", "dev", dev, "root", "handle", "1:",
+		    "htb", "default", "1", NULL) == -1 ||
+		    tb_run("tc", n, netns, "class", "add", "dev", dev, "parent", "1:", "classid",
+		    "1:1", "htb", "rate", rate, "ceil", rate, NULL) == -1)
+			return -1;
+		if (tb->have_netem && s->latency_ms > 0 && tb_run("tc", n, netns, "qdisc",
+		    "add", "dev", dev, "parent", "1:1", "handle", "10:", "netem", "delay", delay,
+		    "limit", "100000", NULL) == -1)
+			return -1;
+		return 0;
+	}
+	if (tb_run("tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default",
+	    "1", NULL) == -1 ||
+	    tb_run("tc", "class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb",
+	    "rate", rate, "ceil", rate, NULL) == -1)
+		return -1;
+	if (tb->have_netem && s->latency_ms > 0 && tb_run("tc", "qdisc", "add", "dev", dev,
+	    "parent", "1:1", "handle", "10:", "netem", "delay", delay, "limit", "100000",
+	    NULL) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+tb_keygen(const char *path, const char *comment)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) == 0)
+		return 0;
+	return tb_run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", path,
+	    NULL);
+}
+
+/* "type base64" of a .pub file, or NULL. */
+static char *
+tb_pubkey(const char *path)
+{
+	char line[1024], type[64], key[512], *out;
+	FILE *f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	if (fgets(line, sizeof line, f) == NULL || sscanf(line, "%63s %511s", type, key) != 2) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	xasprintf(&out, "%s %s", type, key);
+	return out;
+}
+
+static int
+tb_sshd_config(struct testbed *tb, struct tb_node *tn)
+{
+	char *path, *text;
+	int rc;
+
+	xasprintf(&text,
+	    "# generated by gridsubmit testbed up: sshd of node %s (key-only)\n"
+	    "ListenAddress %s:%d\n"
+	    "HostKey %s/ssh_host_ed25519_key\n"
+	    "PidFile none\n"
+	    "AuthorizedKeysFile %s/authorized_keys\n"
+	    "PubkeyAuthentication yes\n"
+	    "PasswordAuthentication no\n"
+	    "KbdInteractiveAuthentication no\n"
+	    "PermitRootLogin prohibit-password\n"
+	    "UsePAM no\n"
+	    "StrictModes no\n"
+	    "X11Forwarding no\n"
+	    "AllowAgentForwarding no\n"
+	    "AllowTcpForwarding no\n"
+	    "PermitUserEnvironment no\n"
+	    "MaxSessions 64\n"
+	    "MaxStartups 64:30:128\n"
+	    "LogLevel INFO\n"
+	    "Subsystem sftp internal-sftp\n",
+	    tn->node->host, tn->addr, TB_SSH_PORT, tn->dir, tb->dir);
+	xasprintf(&path, "%s/sshd_config", tn->dir);
+	rc = tb_write_file(path, text, 0600);
+	free(path);
+	free(text);
+	return rc;
+}
+
+/* A YAML double-quoted scalar. */
+static void
+tb_yq(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The known_hosts, ssh_config and derived site file of the testbed. */
+static int
+tb_write_client_files(struct testbed *tb, const char *origin)
+{
+	char *path, *tmp, *key, *user, *kh = NULL, *cfg = NULL;
+	size_t khlen = 0, cfglen = 0, i, s;
+	FILE *khf, *cf, *sf;
+	const char *u = getenv("USER");
+
+	user = xstrdup(geteuid() == 0 ? "root" : u != NULL && remote_user_valid(u) ? u : "root");
+	khf = open_memstream(&kh, &khlen);
+	cf = open_memstream(&cfg, &cfglen);
+	fprintf(cf, "# generated by gridsubmit testbed up: the hosts of testbed %s\n",
+	    tb->name);
+	for (i = 0; i < tb->n; i++) {
+		struct tb_node *tn = &tb->nodes[i];
+
+		xasprintf(&path, "%s/ssh_host_ed25519_key.pub", tn->dir);
+		if ((key = tb_pubkey(path)) == NULL) {
+			fprintf(stderr, "gridsubmit testbed: cannot read %s\n", path);
+			free(path);
+			return -1;
+		}
+		free(path);
+		fprintf(khf, "%s,%s %s\n", tn->node->host, tn->addr, key);
+		free(key);
+		fprintf(cf, "Host %s\n\tHostName %s\n\tPort %d\n\tUser %s\n"
+		    "\tIdentityFile %s/id_ed25519\n\tIdentitiesOnly yes\n"
+		    "\tUserKnownHostsFile %s/known_hosts\n\tStrictHostKeyChecking yes\n",
+		    tn->node->host, tn->addr, TB_SSH_PORT, user, tb->dir, tb->dir);
+	}
+	fclose(khf);
+	fclose(cf);
+	xasprintf(&path, "%s/known_hosts", tb->dir);
+	if (tb_write_file(path, kh, 0600) == -1)
+		fatal("%s", path);
+	free(path);
+	xasprintf(&path, "%s/ssh_config", tb->dir);
+	if (tb_write_file(path, cfg, 0600) == -1)
+		fatal("%s", path);
+	free(path);
+	free(kh);
+	free(cfg);
+
+	/* the derived site file: the same sites, nodes reached through the testbed */
+	xasprintf(&path, "%s/sites.yaml", tb->dir);
+	xasprintf(&tmp, "%s.tmp", path);
+	if ((sf = fopen(tmp, "w")) == NULL)
+		fatal("%s", tmp);
+	fprintf(sf, "# generated by gridsubmit testbed up from %s: the same sites and nodes,\n"
+	    "# reached over ssh in the testbed's namespaces, monitored by their exporters\n",
+	    origin);
+	if (tb->sites.master != NULL)
+		fprintf(sf, "master: %s\n", tb->sites.master);
+	fprintf(sf, "sites:\n");
+	for (s = 0; s < tb->sites.nsites; s++) {
+		const struct gs_site *site = &tb->sites.sites[s];
+
+		fprintf(sf, "  - name: ");
+		tb_yq(sf, site->name);
+		fprintf(sf, "\n    link: {bandwidth_mbps: %.15g, latency_ms: %.15g}\n"
+		    "    nodes:\n", site->bandwidth_mbps, site->latency_ms);
+		for (i = 0; i < tb->n; i++) {
+			const struct gs_node *n = tb->nodes[i].node;
+
+			if ((size_t)n->site != s)
+				continue;
+			fprintf(sf, "      - {host: %s, cpu_mhz: %.15g, cores: %d, slots: %d, "
+			    "mem_mb: %.15g", n->host, n->cpu_mhz, n->cores, n->slots, n->mem_mb);
+			if (n->arch != NULL) {
+				fprintf(sf, ", arch: ");
+				tb_yq(sf, n->arch);
+			}
+			fprintf(sf, ",\n         monitor: \"http://%s:%d/metrics\",\n"
+			    "         ssh: {user: %s, port: %d, host_key: strict, identity: ",
+			    tb->nodes[i].addr, TB_EXPORTER_PORT, user, TB_SSH_PORT);
+			xasprintf(&key, "%s/id_ed25519", tb->dir);
+			tb_yq(sf, key);
+			free(key);
+			fprintf(sf, "},\n         emulate: {cpu_scale: %.15g, load: %.15g, "
+			    "load_interval: %.15g}}\n", n->emulate.cpu_scale, n->emulate.load,
+			    n->emulate.load_interval);
+		}
+	}
+	if (fclose(sf) == EOF || rename(tmp, path) == -1)
+		fatal("%s", path);
+	free(tmp);
+	free(path);
+	free(user);
+	return 0;
+}
+
+static int
+tb_node_up(struct testbed *tb, struct tb_node *tn)
+{
+	const struct gs_site *site = &tb->sites.sites[tn->node->site];
+	char *p, *prom, *textdir, cidr[32], listen[64], *textarg;
+	char *argv[12];
+	pid_t pid;
+
+	if (tb_mkdir(tn->dir, 0700) == -1)
+		return -1;
+	xasprintf(&p, "%s/ssh_host_ed25519_key", tn->dir);
+	if (tb_keygen(p, tn->node->host) == -1)
+		return -1;
+	free(p);
+	xasprintf(&textdir, "%s/textfile", tn->dir);
+	if (tb_mkdir(textdir, 0755) == -1)
+		return -1;
+	xasprintf(&prom, "%s/load.prom", textdir);
+	xasprintf(&p, "# emulated load of %s (gridsubmit testbed)\nnode_load1 %.6g\n",
+	    tn->node->host, tn->node->emulate.load);
+	if (tb_write_file(prom, p, 0644) == -1)
+		fatal("%s", prom);
+	free(p);
+
+	tb_manifest_add(tb, "netns %s", tn->netns);
+	if (tb_run("ip", "netns", "add", tn->netns, NULL) == -1)
+		return -1;
+	tb_manifest_add(tb, "veth %s", tn->veth);
+	snprintf(cidr, sizeof cidr, "%s/16", tn->addr);
+	if (tb_run("ip", "link", "add", tn->veth, "type", "veth", "peer", "name", tn->peer,
+	    NULL) == -1 ||
+	    tb_run("ip", "link", "set", tn->peer, "netns", tn->netns, NULL) == -1 ||
+	    tb_run("ip", "link", "set", tn->veth, "master", tb->bridge, NULL) == -1 ||
+	    tb_run("ip", "link", "set", tn->veth, "up", NULL) == -1 ||
+	    tb_run("ip", "-n", tn->netns, "link", "set", tn->peer, "name", "eth0", NULL) == -1 ||
+	    tb_run("ip", "-n", tn->netns, "addr", "add", cidr, "dev", "eth0", NULL) == -1 ||
+	    tb_run("ip", "-n", tn->netns, "link", "set", "eth0", "up", NULL) == -1 ||
+	    tb_run("ip", "-n", tn->netns, "link", "set", "lo", "up", NULL) == -1)
+		return -1;
+	/* master -> node on the bridge's port, node -> master in the namespace */
+	if (tb_shape(tb, NULL, tn->veth, site) == -1 ||
+	    tb_shape(tb, tn->netns, "eth0", site) == -1)
+		return -1;
+	if (tb_cgroup_node(tb, tn) == -1)
+		return -1;
+
+	if (tb_sshd_config(tb, tn) == -1)
+		fatal("%s/sshd_config", tn->dir);
+	if ((argv[0] = tb_which("sshd")) == NULL)
+		return -1;
+	argv[1] = "-D";
+	argv[2] = "-e";
+	argv[3] = "-f";
+	xasprintf(&argv[4], "%s/sshd_config", tn->dir);
+	argv[5] = NULL;
+	pid = tb_spawn(tb, tn, "sshd", argv, NULL);
+	free(argv[0]);
+	free(argv[4]);
+
+	snprintf(listen, sizeof listen, "--web.listen-address=%s:%d", tn->addr,
+	    TB_EXPORTER_PORT);
+	xasprintf(&textarg, "--collector.textfile.directory=%s", textdir);
+	if ((argv[0] = tb_which("prometheus-node-exporter")) == NULL)
+		return -1;
+	argv[1] = listen;
+	argv[2] = "--collector.disable-defaults";
+	argv[3] = "--collector.textfile";
+	argv[4] = textarg;
+	argv[5] = "--collector.cpu";
+	argv[6] = "--log.level=warn";
+	argv[7] = NULL;
+	pid = tb_spawn(tb, tn, "exporter", argv, NULL);
+	free(argv[0]);
+	free(textarg);
+
+	if (tn->node->emulate.load > 0)
+		pid = tb_spawn(tb, tn, "load", NULL, prom);
+	(void)pid;
+	free(prom);
+	free(textdir);
+	return 0;
+}
+
+int
+tb_up(struct testbed *tb)
+{
+	char *path, *key;
+	size_t i, s, k;
+	int fd;
+
+	if (tb_check_tools() == -1)
+		return -1;
+	xasprintf(&path, "%s/manifest", tb->dir);
+	if (access(path, F_OK) == 0) {
+		fprintf(stderr, "gridsubmit testbed: %s is up (or was left half up): run "
+		    "'gridsubmit testbed down' first\n", tb->name);
+		free(path);
+		return -1;
+	}
+	if (tb_address_in_use()) {
+		fprintf(stderr, "gridsubmit testbed: %s is in use: another testbed is up; "
+		    "take it down first (gridsubmit testbed down)\n", TB_BRIDGE_ADDR);
+		free(path);
+		return -1;
+	}
+	if (tb_mkdir(tb->dir, 0700) == -1)
+		return -1;
+	xasprintf(&key, "%s/nodes", tb->dir);
+	if (tb_mkdir(key, 0700) == -1)
+		return -1;
+	free(key);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600)) == -1 ||
+	    (tb->manifest = fdopen(fd, "a")) == NULL)
+		fatal("%s", path);
+	free(path);
+	tb_manifest_add(tb, "testbed %s %s", tb->name, tb->tag);
+
+	/* /run/sshd: sshd's privilege separation directory, missing where sshd never ran */
+	if (mkdir("/run/sshd", 0755) == -1 && errno != EEXIST)
+		fatal("cannot create /run/sshd");
+	xasprintf(&key, "%s/id_ed25519", tb->dir);
+	if (tb_keygen(key, "gridsubmit-testbed") == -1)
+		return -1;
+	free(key);
+	xasprintf(&key, "%s/id_ed25519.pub", tb->dir);
+	path = tb_pubkey(key);
+	free(key);
+	if (path == NULL)
+		return -1;
+	xasprintf(&key, "%s/authorized_keys", tb->dir);
+	{
+		char *line;
+
+		xasprintf(&line, "no-agent-forwarding,no-port-forwarding,no-X11-forwarding "
+		    "%s gridsubmit-testbed\n", path);
+		if (tb_write_file(key, line, 0600) == -1)
+			fatal("%s", key);
+		free(line);
+	}
+	free(key);
+	free(path);
+
+	tb_manifest_add(tb, "bridge %s", tb->bridge);
+	if (tb_run("ip", "link", "add", tb->bridge, "type", "bridge", NULL) == -1 ||
+	    tb_run("ip", "addr", "add", TB_BRIDGE_ADDR "/16", "dev", tb->bridge, NULL) == -1 ||
+	    tb_run("ip", "link", "set", tb->bridge, "up", NULL) == -1)
+		return -1;
+	/* sch_netem is a module some kernels lack: then latency is not emulated */
+	tb->have_netem = tb_run_quiet("tc", "qdisc", "add", "dev", tb->bridge, "root", "netem",
+	    "delay", "1ms", NULL) == 0;
+	if (tb->have_netem)
+		tb_run_quiet("tc", "qdisc", "del", "dev", tb->bridge, "root", NULL);
+	else
+		fprintf(stderr, "gridsubmit testbed: this kernel has no sch_netem: link "
+		    "latency_ms is not emulated (bandwidth is)\n");
+	tb_cgroup_setup(tb);
+
+	tb->nodes = xcalloc(tb->sites.nnodes ? tb->sites.nnodes : 1, sizeof *tb->nodes);
+	for (s = 0; s < tb->sites.nsites; s++) {
+		k = 0;
+		for (i = 0; i < tb->sites.nnodes; i++) {
+			const struct gs_node *n = &tb->sites.nodes[i];
+			struct tb_node *tn = &tb->nodes[tb->n];
+
+			if ((size_t)n->site != s)
+				continue;
+			if (s >= 254 || k >= 254) {
+				fprintf(stderr, "gridsubmit testbed: at most 254 sites of 254 "
+				    "nodes\n");
+				return -1;
+			}
+			if (strlen(n->host) > 64) {
+				fprintf(stderr, "gridsubmit testbed: %s: host name too long for "
+				    "a hostname (64)\n", n->host);
+				return -1;
+			}
+			tn->node = n;
+			snprintf(tn->addr, sizeof tn->addr, TB_PREFIX ".%zu.%zu", s + 1, k + 1);
+			snprintf(tn->netns, sizeof tn->netns, "gs-%s-%s", tb->tag, n->host);
+			snprintf(tn->veth, sizeof tn->veth, "gs%sv%zu", tb->tag, tb->n);
+			snprintf(tn->peer, sizeof tn->peer, "gs%sp%zu", tb->tag, tb->n);
+			xasprintf(&tn->dir, "%s/nodes/%s", tb->dir, n->host);
+			tb_manifest_add(tb, "node %s %s %s %zu", n->host, tn->addr, tn->netns, s);
+			if (tb_node_up(tb, tn) == -1)
+				return -1;
+			tb->n++;
+			k++;
+		}
+	}
+	for (i = 0; i < tb->n; i++) {
+		if (tb_wait_port(tb->nodes[i].addr, TB_SSH_PORT, 10) == -1) {
+			fprintf(stderr, "gridsubmit testbed: %s: sshd does not answer on %s:%d "
+			    "(see %s/sshd.log)\n", tb->nodes[i].node->host, tb->nodes[i].addr,
+			    TB_SSH_PORT, tb->nodes[i].dir);
+			return -1;
+		}
+		if (tb_wait_port(tb->nodes[i].addr, TB_EXPORTER_PORT, 10) == -1) {
+			fprintf(stderr, "gridsubmit testbed: %s: node_exporter does not answer on "
+			    "%s:%d (see %s/exporter.log)\n", tb->nodes[i].node->host,
+			    tb->nodes[i].addr, TB_EXPORTER_PORT, tb->nodes[i].dir);
+			return -1;
+		}
+	}
+	if (tb_write_client_files(tb, tb->sites.path) == -1)
+		return -1;
+	tb_manifest_add(tb, "up");
+	return 0;
+}

@@ -1,0 +1,198 @@
+/*
+ * bench-grt — libgrt's chunk rate against the raw MPI request/response rate it is built on
+ * (issue 3, "Tests and benchmark"), in one mpiexec -n 2 run:
+ *   raw:    rank 1 sends a small request, rank 0 answers; blocking MPI_Send/MPI_Recv;
+ *   libgrt: pss (1-unit chunks), empty compute, a no-op merge; events off, and events on
+ *           (a chunk record per chunk, written to DIR/events.jsonl).
+ * Each is run 3 times, interleaved, and the best run counts (the machine is shared).
+ * Prints rows "| area | what | value | baseline | ratio | goal |" for tests/bench/run-bench.sh
+ * and "#" lines with the single runs.
+ *
+ * usage: mpiexec -n 2 bench-grt DIR [SECONDS]   (SECONDS per run, default 1)
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "grt.h"
+
+#define RUNS		3
+#define TAG_REQ		11
+#define TAG_STOP	12
+#define REQ_BYTES	16	/* a request: about what a worker's result header is */
+#define RESP_BYTES	48	/* an answer: about a work header */
+
+/* Round trips per second between ranks 0 and 1 for about secs seconds; on rank 0. */
+static double
+bench_raw(int rank, double secs)
+{
+	char req[REQ_BYTES], resp[RESP_BYTES];
+	MPI_Status st;
+	double t0, t, rate = 0;
+	long long n = 0;
+
+	memset(req, 1, sizeof req);
+	memset(resp, 2, sizeof resp);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0) {
+		for (;;) {
+			MPI_Recv(req, sizeof req, MPI_BYTE, 1, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			if (st.MPI_TAG == TAG_STOP)
+				break;
+			MPI_Send(resp, sizeof resp, MPI_BYTE, 1, TAG_REQ, MPI_COMM_WORLD);
+		}
+		MPI_Recv(&rate, 1, MPI_DOUBLE, 1, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else if (rank == 1) {
+		t0 = MPI_Wtime();
+		do {
+			int i;
+
+			for (i = 0; i < 256; i++) {
+				MPI_Send(req, sizeof req, MPI_BYTE, 0, TAG_REQ, MPI_COMM_WORLD);
+				MPI_Recv(resp, sizeof resp, MPI_BYTE, 0, TAG_REQ, MPI_COMM_WORLD,
+				    MPI_STATUS_IGNORE);
+			}
+			n += 256;
+			t = MPI_Wtime() - t0;
+		} while (t < secs);
+		rate = (double)n / t;
+		MPI_Send(req, sizeof req, MPI_BYTE, 0, TAG_STOP, MPI_COMM_WORLD);
+		MPI_Send(&rate, 1, MPI_DOUBLE, 0, TAG_STOP, MPI_COMM_WORLD);
+	}
+	return rate;
+}
+
+static int
+bench_compute(void *ctx, int round, int64_t start, int64_t count, const void *in,
+    size_t inlen, grt_buf *out)
+{
+	return 0;
+}
+
+static int
+bench_merge(void *ctx, int round, int64_t start, int64_t count, const void *res,
+    size_t reslen)
+{
+	*(int64_t *)ctx += count;
+	return 0;
+}
+
+/* Chunks per second of pss over n units; on rank 0. -1 when the run failed. */
+static double
+bench_grt(int64_t n, const char *events)
+{
+	struct grt_config cfg;
+	struct grt_report rep;
+	struct grt_app app;
+	int64_t merged = 0;
+	int rc;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.sched.scheme = GRT_SCHEME_PSS;
+	cfg.sched.k = 1;
+	cfg.sched.swr = 1;
+	cfg.sched.alpha = 30;
+	cfg.deadline = 60;
+	cfg.deadline_factor = 10;
+	cfg.events_path = events;
+	cfg.events_chunks = 1;
+	memset(&app, 0, sizeof app);
+	app.units = n;
+	app.rounds = 1;
+	app.ctx = &merged;
+	app.compute = bench_compute;
+	app.merge = bench_merge;
+	if (events != NULL)
+		unlink(events);
+	MPI_Barrier(MPI_COMM_WORLD);
+	rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep);
+	if (events != NULL)
+		unlink(events);
+	if (rc != GRT_OK) {
+		fprintf(stderr, "bench-grt: rank %d: grt_run: %s\n", rep.rank, grt_strerror(rc));
+		return -1;
+	}
+	if (!rep.is_master)
+		return 0;
+	if (merged != n || rep.events_lost) {
+		fprintf(stderr, "bench-grt: %lld of %lld units merged%s\n", (long long)merged,
+		    (long long)n, rep.events_lost ? ", events lost" : "");
+		return -1;
+	}
+	return (double)n / rep.makespan;
+}
+
+static void
+row(const char *what, double value, const char *base, double baseval, double goal)
+{
+	char b[64] = "-", r[32] = "-", g[32] = "-";
+
+	if (baseval > 0) {
+		snprintf(b, sizeof b, "%s %.0f/s", base, baseval);
+		snprintf(r, sizeof r, "%.2f", value / baseval);
+		snprintf(g, sizeof g, ">= %.1f", goal);
+	}
+	printf("| libgrt | %s | %.0f/s | %s | %s | %s |\n", what, value, b, r, g);
+	if (baseval > 0 && value / baseval < goal)
+		printf("# %s: ratio %.2f misses the goal %.1f\n", what, value / baseval, goal);
+}
+
+int
+main(int argc, char **argv)
+{
+	double raw[RUNS], off[RUNS], on[RUNS], best_raw = 0, best_off = 0, best_on = 0, secs = 1;
+	char events[4096];
+	int64_t n = 0;
+	int rank, size, i;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (argc < 2 || size != 2) {
+		if (rank == 0)
+			fprintf(stderr, "usage: mpiexec -n 2 bench-grt DIR [SECONDS]\n");
+		MPI_Finalize();
+		return 2;
+	}
+	if (argc > 2 && (secs = atof(argv[2])) <= 0)
+		secs = 1;
+	snprintf(events, sizeof events, "%s/events.jsonl", argv[1]);
+
+	for (i = 0; i < RUNS; i++) {
+		raw[i] = bench_raw(rank, secs);
+		if (raw[i] > best_raw)
+			best_raw = raw[i];
+	}
+	/* as many chunks as raw round trips in secs: a run lasts secs at ratio 1 */
+	if (rank == 0)
+		n = (int64_t)(best_raw * secs);
+	MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+	for (i = 0; i < RUNS; i++) {
+		if ((off[i] = bench_grt(n, NULL)) < 0 || (on[i] = bench_grt(n, events)) < 0) {
+			MPI_Abort(MPI_COMM_WORLD, 1);
+			return 1;
+		}
+		if (off[i] > best_off)
+			best_off = off[i];
+		if (on[i] > best_on)
+			best_on = on[i];
+	}
+	if (rank == 0) {
+		row("raw MPI request/response, 2 ranks, blocking Send/Recv", best_raw, "", 0, 0);
+		row("chunk rate, pss, empty compute, events off", best_off, "raw", best_raw, 0.5);
+		row("chunk rate, pss, empty compute, chunk events on", best_on, "events off",
+		    best_off, 0.9);
+		printf("# raw round trips/s: %.0f %.0f %.0f (best of %d runs of %.1f s)\n",
+		    raw[0], raw[1], raw[2], RUNS, secs);
+		printf("# libgrt pss, %lld chunks per run: events off %.0f %.0f %.0f /s, "
+		    "on %.0f %.0f %.0f /s\n", (long long)n, off[0], off[1], off[2], on[0], on[1],
+		    on[2]);
+		fflush(stdout);
+	}
+	MPI_Finalize();
+	return 0;
+}

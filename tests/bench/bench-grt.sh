@@ -1,0 +1,15 @@
+#!/bin/sh
+# bench-grt.sh — libgrt's chunk rate (pss, 1-unit chunks, empty compute) with events off and
+# on, against the raw MPI request/response rate, in one mpiexec -n 2 run of
+# tests/bench/bench-grt.c. Goals (issue 3): libgrt/raw >= 0.5, events on/off >= 0.9.
+BUILD=${BUILD:-build}
+MPIEXEC=${MPIEXEC:-mpiexec}
+b="$BUILD/tests/bench/bench-grt"
+if [ ! -x "$b" ]; then
+	echo "bench-grt: $b is not built (run make bench)" >&2
+	exit 1
+fi
+dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-grt.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 130' INT TERM
+timeout -k 5 120 "$MPIEXEC" -n 2 "$b" "$dir" "${BENCH_GRT_SECONDS:-1}"

@@ -1,0 +1,129 @@
+#!/bin/sh
+# test-examples.sh — every example of examples/ at a small size under every scheme with
+# mpiexec -n 4: exit 0 and the summary line saying the result matches the sequential
+# computation. Then runs that must fail: a unit's result corrupted on purpose
+# (--corrupt-unit) must be caught by the check, and bad arguments must give status 2.
+# Sizes are small so the whole file stays well under a minute on two shared cores.
+. tests/lib.sh
+
+SCHEMES="static wstatic pss css gss fss tss ngss angss pwd hetcalc hetcomm"
+RUN="timeout -k 5 60 $MPIEXEC -n 4"
+
+for p in mandelbrot matmul apriori codesign; do
+	if [ ! -x "$BUILD/examples/$p" ]; then
+		fail "examples: $BUILD/examples/$p is not built (run make)"
+		exit 0
+	fi
+done
+
+# ex NAME REGEX VAR=VALUE... -- PROGRAM ARGS...: run under env, expect status 0 and REGEX
+# in stdout; on failure show the output
+ex() {
+	name=$1 want=$2
+	shift 2
+	env "$@" > "$T/out" 2> "$T/err"
+	st=$?
+	o=$(cat "$T/out")
+	if [ "$st" -eq 0 ] && printf '%s\n' "$o" | grep -Eq -- "$want"; then
+		pass "$name"
+	else
+		fail "$name"
+		echo "#   command: $*"
+		echo "#   status: $st"
+		sed -e 's/^/#   out: /' "$T/out" | tail -n 5
+		sed -e 's/^/#   err: /' "$T/err" | tail -n 10
+	fi
+}
+
+# the parameter a scheme needs: css chunk size, pwd SWR measured from samples
+scheme_env() {
+	case $1 in
+	css) echo GRT_K=4 ;;
+	pwd) echo GRT_SWR=auto ;;
+	*) echo GRT_K=1 ;;
+	esac
+}
+
+for s in $SCHEMES; do
+	e=$(scheme_env "$s")
+	ex "mandelbrot 64 $s" "scheme $s, 4 ranks.*image matches the sequential" \
+	    $e $RUN "$BUILD/examples/mandelbrot" --size 64 --iter 200 --check --scheme "$s"
+	ex "matmul form a 64 $s" "form a, order 64, 4 rounds.*scheme $s,.*C matches the sequential" \
+	    $e $RUN "$BUILD/examples/matmul" --form a --n 64 --bcols 16 --scheme "$s"
+	ex "matmul form b 64 $s" "form b, order 64, scheme $s,.*C matches the sequential" \
+	    $e $RUN "$BUILD/examples/matmul" --form b --n 64 --scheme "$s"
+	ex "apriori D1000 $s" "5 passes, 331 frequent.*scheme $s,.*itemsets match the sequential" \
+	    $e $RUN "$BUILD/examples/apriori" --d 1000 --block 10 --items 200 --patterns 200 \
+	    --minsup 0.03 --scheme "$s"
+	ex "codesign 81x3 $s" "81 combinations.*3 rounds, scheme $s,.*estimates match the sequential" \
+	    $e $RUN "$BUILD/examples/codesign" --fu-max 3 --ops 40 --rounds 3 --scheme "$s"
+done
+
+# the scheme and the rounds from the environment gridsubmit sets (job file runtime: keys)
+ex "matmul: scheme from GRT_SCHEME" "scheme tss,.*C matches" \
+    GRT_SCHEME=tss $RUN "$BUILD/examples/matmul" --n 50 --bcols 20
+ex "codesign: rounds from GRT_ROUNDS" "2 rounds, scheme fss,.*estimates match" \
+    GRT_SCHEME=fss GRT_ROUNDS=2 $RUN "$BUILD/examples/codesign" --fu-max 2 --ops 30
+# the master computing too: pack() output handed to compute() on rank 0
+ex "matmul form a, master computes" "C matches" GRT_MASTER_COMPUTES=1 \
+    $RUN "$BUILD/examples/matmul" --n 48 --bcols 7 --scheme gss
+ex "apriori, master computes" "itemsets match" GRT_MASTER_COMPUTES=1 \
+    $RUN "$BUILD/examples/apriori" --d 500 --block 7 --items 100 --patterns 100 --minsup 0.03
+ex "codesign, master computes, hetcomm" "estimates match" GRT_MASTER_COMPUTES=1 \
+    $RUN "$BUILD/examples/codesign" --fu-max 2 --ops 30 --rounds 3 --scheme hetcomm
+# one transaction per unit, and a block size that does not divide D
+ex "apriori, one transaction per unit" "itemsets match" \
+    $RUN "$BUILD/examples/apriori" --d 300 --block 1 --items 50 --patterns 50 --minsup 0.05 \
+    --scheme fss
+ex "apriori, ragged last block" "itemsets match" \
+    $RUN "$BUILD/examples/apriori" --d 1003 --block 10 --items 200 --patterns 200 --minsup 0.03
+# order not a multiple of the block of columns; slowed ranks
+ex "matmul form a, ragged last block, slowed" "6 rounds of 9 columns.*C matches" \
+    $RUN "$BUILD/examples/matmul" --n 50 --bcols 9 --slow 1:2,3:3 --scheme hetcomm
+
+# broken on purpose: the check must catch one corrupted unit, exit 1 and say so
+broken() {
+	name=$1
+	shift
+	$RUN "$@" > "$T/out" 2> "$T/err"
+	st=$?
+	check_eq "$name: exit status" "$st" 1
+	check_match "$name: says wrong result" "$(cat "$T/err")" "wrong result"
+	check_match "$name: summary says WRONG" "$(cat "$T/out")" "WRONG"
+}
+broken "matmul form a, corrupted row 5" "$BUILD/examples/matmul" --n 64 --bcols 16 \
+    --corrupt-unit 5
+broken "matmul form b, corrupted row 63" "$BUILD/examples/matmul" --form b --n 64 \
+    --corrupt-unit 63 --scheme pss
+broken "apriori, corrupted block 3" "$BUILD/examples/apriori" --d 1000 --block 10 \
+    --items 200 --patterns 200 --minsup 0.03 --corrupt-unit 3
+broken "codesign, corrupted combination 7" "$BUILD/examples/codesign" --fu-max 3 --ops 40 \
+    --rounds 2 --corrupt-unit 7 --scheme hetcalc
+# without the check a corrupted run is not reported as matching
+ex "matmul --no-check says not checked" "C not checked" \
+    $RUN "$BUILD/examples/matmul" --n 32 --no-check --corrupt-unit 1
+
+# usage errors: status 2 and a message naming the argument
+for p in "matmul --form c" "matmul --n 0" "apriori --minsup 2" "codesign --fu-max 0" \
+    "matmul --scheme nosuch" "apriori --slow 1:x" "codesign --bogus"; do
+	set -- $p
+	timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/$1" $2 $3 > "$T/out" 2> "$T/err"
+	st=$?
+	check_eq "$p: usage status" "$st" 2
+	check_match "$p: message" "$(cat "$T/err")" "^$1: (bad argument|unknown scheme)"
+done
+GRT_SCHEME=nosuch timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/matmul" > "$T/out" 2> "$T/err"
+check_eq "matmul: bad GRT_SCHEME: status" "$?" 2
+check_match "matmul: bad GRT_SCHEME: message" "$(cat "$T/err")" "bad GRT_SCHEME"
+
+# the generator: D lines, deterministic, sorted distinct items per line
+check "apriori --generate writes D transactions" \
+    timeout -k 5 30 $MPIEXEC -n 1 "$BUILD/examples/apriori" --d 500 --generate "$T/db1.txt"
+timeout -k 5 30 $MPIEXEC -n 1 "$BUILD/examples/apriori" --d 500 --generate "$T/db2.txt"
+check_eq "apriori --generate: 500 lines" "$(wc -l < "$T/db1.txt" | tr -d ' ')" 500
+check "apriori --generate: deterministic" cmp "$T/db1.txt" "$T/db2.txt"
+check_eq "apriori --generate: items sorted and distinct" \
+    "$(awk '{ for (i = 2; i <= NF; i++) if ($i <= $(i-1)) bad++ } END { print bad + 0 }' \
+    "$T/db1.txt")" 0
+check_match "apriori --generate: average length near T5..I10" \
+    "$(awk '{ n += NF } END { printf "%d\n", n / NR }' "$T/db1.txt")" '^([4-9]|1[0-2])$'
