@@ -220,8 +220,25 @@ tb_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
+static int tb_down_pass(const char *dir, int verbose, int quiet_errors);
+
+/*
+ * Twice when the first pass fails: after a crash of `up`, a tool it started (ip, tc,
+ * ssh-keygen) may still be finishing what the manifest announced.
+ */
 int
 tb_down(const char *dir, int verbose)
+{
+	struct timespec ts = { 0, 500000000L };
+
+	if (tb_down_pass(dir, verbose, 1) == 0)
+		return 0;
+	nanosleep(&ts, NULL);
+	return tb_down_pass(dir, verbose, 0);
+}
+
+static int
+tb_down_pass(const char *dir, int verbose, int quiet_errors)
 {
 	struct tb_manifest m;
 	char path[4200];
@@ -240,24 +257,25 @@ tb_down(const char *dir, int verbose)
 		bad = 1;
 	for (i = 0; i < m.nnetns; i++) {
 		snprintf(path, sizeof path, "/run/netns/%s", m.netns[i]);
-		if (access(path, F_OK) == 0 && tb_run("ip", "netns", "del", m.netns[i],
-		    NULL) == -1)
+		if (access(path, F_OK) == 0 && (quiet_errors ? tb_run_quiet("ip", "netns", "del",
+		    m.netns[i], NULL) : tb_run("ip", "netns", "del", m.netns[i], NULL)) == -1)
 			bad = 1;
 	}
 	/* deleting a namespace deletes its end of a veth pair, and so the pair */
 	for (i = 0; i < m.nveth; i++)
-		if (tb_link_exists(m.veth[i]) && tb_run("ip", "link", "del", m.veth[i],
-		    NULL) == -1)
+		if (tb_link_exists(m.veth[i]) && (quiet_errors ? tb_run_quiet("ip", "link", "del",
+		    m.veth[i], NULL) : tb_run("ip", "link", "del", m.veth[i], NULL)) == -1)
 			bad = 1;
 	for (i = 0; i < m.nbridge; i++)
-		if (tb_link_exists(m.bridge[i]) && tb_run("ip", "link", "del", m.bridge[i],
-		    NULL) == -1)
+		if (tb_link_exists(m.bridge[i]) && (quiet_errors ? tb_run_quiet("ip", "link", "del",
+		    m.bridge[i], NULL) : tb_run("ip", "link", "del", m.bridge[i], NULL)) == -1)
 			bad = 1;
 	/* children before their parent: the manifest lists the parent first */
 	for (i = m.ncgroup; i-- > 0; ) {
 		if (rmdir(m.cgroup[i]) == -1 && errno != ENOENT) {
-			fprintf(stderr, "gridsubmit testbed: cannot remove cgroup %s: %s\n",
-			    m.cgroup[i], strerror(errno));
+			if (!quiet_errors)
+				fprintf(stderr, "gridsubmit testbed: cannot remove cgroup "
+				    "%s: %s\n", m.cgroup[i], strerror(errno));
 			bad = 1;
 		}
 	}
@@ -268,7 +286,7 @@ tb_down(const char *dir, int verbose)
 			bad = 1;
 		}
 	}
-	if (verbose) {
+	if (verbose && !(bad && quiet_errors)) {
 		if (bad)
 			printf("gridsubmit testbed: %s: not everything could be removed; its "
 			    "manifest stays in %s\n", m.name, dir);

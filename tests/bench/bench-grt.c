@@ -8,7 +8,9 @@
  * Prints rows "| area | what | value | baseline | ratio | goal |" for tests/bench/run-bench.sh
  * and "#" lines with the single runs.
  *
- * usage: mpiexec -n 2 bench-grt DIR [SECONDS]   (SECONDS per run, default 1)
+ * usage: mpiexec -n 2 bench-grt DIR [SECONDS [off|on UNITS]]
+ * SECONDS per run, default 1. "off UNITS" or "on UNITS" runs libgrt once over UNITS chunks,
+ * events off or on, and prints its rate: a fixed amount of work to profile (perf stat).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -161,6 +163,14 @@ main(int argc, char **argv)
 	if (argc > 2 && (secs = atof(argv[2])) <= 0)
 		secs = 1;
 	snprintf(events, sizeof events, "%s/events.jsonl", argv[1]);
+	if (argc > 4) {
+		double r = bench_grt(atoll(argv[4]), strcmp(argv[3], "on") == 0 ? events : NULL);
+
+		if (rank == 0)
+			printf("# libgrt pss, events %s, %s chunks: %.0f/s\n", argv[3], argv[4], r);
+		MPI_Finalize();
+		return r < 0;
+	}
 
 	for (i = 0; i < RUNS; i++) {
 		raw[i] = bench_raw(rank, secs);

@@ -1,0 +1,185 @@
+#!/bin/sh
+# test-multisite.sh — one MPI job across 3 emulated sites (root): `gridsubmit testbed up`,
+# then mandelbrot over ssh + hydra with links of 100, 10 and 2 Mbit/s: the image is right
+# and the 2 Mbit/s site's per-unit communication time is visibly larger; a node whose sshd
+# is down is reported by preflight and replaced; cancel leaves no process in any namespace;
+# hostile host names and remote words never run anything.
+. tests/lib.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "multisite" "needs root (network namespaces, sshd)"
+	exit 0
+fi
+if ! ip netns list >/dev/null 2>&1; then
+	skip "multisite" "ip netns is unavailable here"
+	exit 0
+fi
+for tool in sshd tc prometheus-node-exporter jq; do
+	if ! PATH="$PATH:/usr/sbin:/sbin" command -v "$tool" >/dev/null 2>&1; then
+		skip "multisite" "$tool is not installed (scripts/install-deps)"
+		exit 0
+	fi
+done
+if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
+	skip "multisite" "another testbed is up (10.213.0.1 in use)"
+	exit 0
+fi
+MANDEL=$SRC/$BUILD/examples/mandelbrot
+if [ ! -x "$MANDEL" ]; then
+	skip "multisite" "$MANDEL is not built"
+	exit 0
+fi
+
+SITES=$T/ms3.yaml
+cat > "$SITES" <<'EOF'
+# three sites, links of 100, 10 and 2 Mbit/s to the master (this host)
+sites:
+  - name: fast
+    link: {bandwidth_mbps: 100, latency_ms: 0.1}
+    nodes:
+      - {host: "msf[1-2]", cpu_mhz: 2000, cores: 1, mem_mb: 256}
+  - name: eth
+    link: {bandwidth_mbps: 10, latency_ms: 0.5}
+    nodes:
+      - {host: mse1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+  - name: wlan
+    link: {bandwidth_mbps: 2, latency_ms: 3}
+    nodes:
+      - {host: msw1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+EOF
+at_exit "$GS testbed down $SITES"
+run_gs testbed up "$SITES"
+if [ "$rc" -ne 0 ]; then
+	fail "testbed up"
+	printf '%s\n' "$err" | sed -e 's/^/#   /'
+	exit 0
+fi
+pass "testbed up with 3 sites"
+TB=$GRIDSUBMIT_HOME/testbed/ms3
+TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
+NSS="gs-$TAG-msf1 gs-$TAG-msf2 gs-$TAG-mse1 gs-$TAG-msw1"
+
+# job FILE RANKS ARGS...: a mandelbrot job file
+job() {
+	f=$1
+	r=$2
+	shift 2
+	{
+		echo "name: ms"
+		echo "program: $MANDEL"
+		printf 'args: ['
+		sep=""
+		for a; do printf '%s"%s"' "$sep" "$a"; sep=", "; done
+		echo "]"
+		echo "ranks: $r"
+		echo "runtime: {scheme: gss}"
+		echo "stage_out: [m.pgm]"
+	} > "$f"
+}
+
+# last_job: the newest job directory
+last_job() {
+	ls -d "$GRIDSUBMIT_HOME"/jobs/[0-9]* | sort -t/ -k1 -V | tail -n 1
+}
+
+# --- 1. mandelbrot over the 3 sites: right image, a slower link per unit on 2 Mbit/s
+job "$T/m.yaml" 5 --size 512 --check --out m.pgm
+run_gs run "$T/m.yaml" --sites "$TB/sites.yaml"
+check_eq "mandelbrot across 3 sites exits 0" "$rc" 0
+[ "$rc" -eq 0 ] || printf '%s\n' "$out" "$err" | tail -n 20 | sed -e 's/^/#   /'
+check_match "the image matches the sequential computation" "$out" 'image matches'
+J=$(last_job)
+check "the image was written" test -s "$J/m.pgm"
+sites=$(jq -r 'select(.ev == "start") | [.ranks[].site] | sort | unique | join(",")' "$J/events.jsonl")
+check_eq "ranks on the three sites and the master here" "$sites" "-,eth,fast,wlan"
+m=$(jq -r 'select(.ev == "start") | .ranks[0].node' "$J/events.jsonl")
+check_eq "rank 0 runs on this host" "$m" "$(hostname)"
+# per-unit communication time by site: t_comm / count of the chunk events, rank -> site
+jq -rs '(.[0].ranks | map({key: (.rank | tostring), value: .site}) | from_entries) as $s
+	| [.[] | select(.ev == "chunk") | {site: $s[.rank | tostring], c: .t_comm, n: .count}]
+	| group_by(.site)[] | "\(.[0].site) \((map(.c) | add) / (map(.n) | add))"' \
+	"$J/events.jsonl" > "$T/percomm"
+sed -e 's/^/# per-unit t_comm (s): /' "$T/percomm"
+fast=$(awk '$1 == "fast" {print $2}' "$T/percomm")
+wlan=$(awk '$1 == "wlan" {print $2}' "$T/percomm")
+check "the 2 Mbit/s site's per-unit t_comm ($wlan s) is > 3x the 100 Mbit/s one's ($fast s)" \
+	awk -v w="${wlan:-0}" -v f="${fast:-1}" 'BEGIN { exit !(w > 3 * f) }'
+check "the launcher runs ssh in batch mode with shared connections" \
+	grep -q "BatchMode=yes.*ControlPath=" "$J/ssh-launcher"
+check "the job's ssh_config checks host keys strictly" \
+	grep -q "StrictHostKeyChecking yes" "$J/ssh_config"
+check_match "the control sockets' directory is 0700" \
+	"$(stat -c %a "$GRIDSUBMIT_HOME/ssh")" '^700$'
+
+# --- 2. remote words are quoted; hostile hosts and users are refused
+L=$J/ssh-launcher
+o=$("$L" -x msf1 echo 'n1;echo INJECTED' 2>/dev/null)
+check_eq "a remote word with ';' arrives as one argument" "$o" "n1;echo INJECTED"
+o=$("$L" -x msf1 echo '$(echo INJECTED)' "\`echo INJECTED\`" 2>/dev/null)
+check_eq "remote words with \$( ) and backquotes are not expanded" "$o" "\$(echo INJECTED) \`echo INJECTED\`"
+for h in "msf1;touch $T/PWNED" "msf1 touch $T/PWNED" "-oProxyCommand=touch $T/PWNED" \
+	"root;touch $T/PWNED@msf1" "\$(touch $T/PWNED)@msf1"; do
+	sh -c '"$@"; exit $?' sh "$L" -x "$h" touch "$T/PWNED2" >/dev/null 2>&1
+	hrc=$?
+	check "launcher refuses host '$h' (status $hrc), nothing runs" \
+		sh -c "[ $hrc -ne 0 ] && [ ! -e '$T/PWNED' ] && [ ! -e '$T/PWNED2' ]"
+done
+printf 'sites:\n  - name: s\n    link: {bandwidth_mbps: 1, latency_ms: 1}\n    nodes:\n      - {host: "msf1;touch %s/PWNED", cpu_mhz: 1, cores: 1}\n' "$T" > "$T/hostile.yaml"
+run_gs run "$T/m.yaml" --sites "$T/hostile.yaml"
+check "a site file with a hostile host name is refused (exit $rc), nothing runs" \
+	sh -c "[ $rc -eq 3 ] && [ ! -e '$T/PWNED' ]"
+
+# --- 3. a node whose sshd is down: preflight reports it, the spare node replaces it
+for p in $(ip netns pids "gs-$TAG-msf2"); do
+	[ "$(cat "/proc/$p/comm" 2>/dev/null)" = sshd ] && kill -9 "$p"
+done
+sleep 0.3
+job "$T/m4.yaml" 4 --size 256 --check --out m.pgm
+run_gs run "$T/m4.yaml" --sites "$TB/sites.yaml"
+check_eq "a job with a spare node survives a dead sshd" "$rc" 0
+check_match "preflight reports one failed node" "$err" 'preflight: 1 of 3 nodes failed:'
+check_match "preflight names the dead node and why" "$err" 'msf2: ssh failed: .*(refused|closed|reset)'
+check_match "preflight says it placed again" "$err" 'placed again without the failed node'
+J=$(last_job)
+nodes=$(jq -r 'select(.ev == "start") | [.ranks[].node] | join(" ")' "$J/events.jsonl")
+check_match "the dead node is not used, the spare is" "$nodes" '^[^ ]+ msf1 mse1 msw1$'
+check_match "and the image is right" "$out" 'image matches'
+# no spare: it fails fast, naming the node, without hanging
+job "$T/m5.yaml" 5 --size 64 --out m.pgm
+t0=$(date +%s)
+run_gs run "$T/m5.yaml" --sites "$TB/sites.yaml"
+t1=$(date +%s)
+check_eq "no spare node: the launch fails (exit 5)" "$rc" 5
+check_match "with msf2 named" "$err" 'msf2: ssh failed'
+check "and fast (in $((t1 - t0)) s)" test $((t1 - t0)) -lt 30
+"$GS" testbed down "$SITES" >/dev/null 2>&1
+run_gs testbed up "$SITES"
+check_eq "testbed up again (all sshd back)" "$rc" 0
+
+# --- 4. cancel: SIGINT to a running gridsubmit run leaves no process in any namespace
+job "$T/long.yaml" 5 --size 512 --slow 1:400,2:400,3:400,4:400 --out m.pgm
+"$GS" run "$T/long.yaml" --sites "$TB/sites.yaml" > "$T/long.out" 2>&1 &
+gpid=$!
+i=0
+while [ $i -lt 300 ]; do
+	J=$(last_job)
+	grep -q '"ev":"chunk"' "$J/events.jsonl" 2>/dev/null && break
+	sleep 0.1
+	i=$((i + 1))
+done
+check "the long job is running (a chunk event)" grep -q '"ev":"chunk"' "$J/events.jsonl"
+ranks_seen=$(for ns in $NSS; do ip netns pids "$ns"; done | xargs -r ps -o comm= -p | grep -c mandelbrot)
+check_eq "a rank in each of the 4 namespaces before cancel" "$ranks_seen" 4
+kill -INT $gpid
+t0=$(date +%s)
+wait $gpid
+grc=$?
+t1=$(date +%s)
+check_eq "cancel: gridsubmit run exits 6" "$grc" 6
+check "cancel took under 25 s ($((t1 - t0)) s)" test $((t1 - t0)) -lt 25
+left=$(for ns in $NSS; do ip netns pids "$ns"; done | xargs -r ps -o comm= -p |
+	grep -E 'mandelbrot|hydra|gridsubmit' | tr '\n' ' ')
+check_eq "cancel leaves no rank or proxy in any namespace" "$left" ""
+left=$(pgrep -f -- "$J/" | tr '\n' ' ')
+check_eq "cancel leaves no process of the job here" "$left" ""
+check_match "the job is recorded as cancelled" "$(cat "$J/state.json")" '"cancelled"'

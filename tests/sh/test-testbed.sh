@@ -1,0 +1,187 @@
+#!/bin/sh
+# test-testbed.sh — `gridsubmit testbed up|status|down` for real (root): namespaces on a
+# bridge, sshd with its own hostname and strict host keys, tc shaping, cgroup CPU quotas,
+# a load generator and node_exporters; `down` leaves nothing behind, also after a kill -9
+# halfway through `up`; hostile host names never run anything.
+. tests/lib.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "testbed" "needs root (network namespaces, cgroups, sshd)"
+	exit 0
+fi
+if ! ip netns list >/dev/null 2>&1; then
+	skip "testbed" "ip netns is unavailable here"
+	exit 0
+fi
+for tool in sshd ssh-keygen tc prometheus-node-exporter; do
+	if ! PATH="$PATH:/usr/sbin:/sbin" command -v "$tool" >/dev/null 2>&1; then
+		skip "testbed" "$tool is not installed (scripts/install-deps)"
+		exit 0
+	fi
+done
+if [ -d /sys/class/net ] && ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
+	skip "testbed" "another testbed is up (10.213.0.1 in use)"
+	exit 0
+fi
+
+# alive PID: the process exists and is not a zombie (an init that reaps late keeps those)
+alive() {
+	s=$(sed -e 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$s" ] && [ "$s" != Z ]
+}
+
+SITES=$T/tb1.yaml
+cat > "$SITES" <<'EOF'
+# two sites: a fast one and a slow wireless one with a loaded, CPU-capped node
+sites:
+  - name: lan
+    link: {bandwidth_mbps: 100, latency_ms: 0.2}
+    nodes:
+      - {host: tbn1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+  - name: wlan
+    link: {bandwidth_mbps: 2, latency_ms: 3}
+    nodes:
+      - {host: tbw1, cpu_mhz: 1000, cores: 1, mem_mb: 256,
+         emulate: {cpu_scale: 0.5, load: 2, load_interval: 1}}
+EOF
+at_exit "$GS testbed down $SITES"
+
+# --- up
+run_gs testbed up "$SITES"
+check_eq "testbed up exits 0" "$rc" 0
+[ "$rc" -eq 0 ] || printf '%s\n' "$err" | sed -e 's/^/#   /'
+TB=$GRIDSUBMIT_HOME/testbed/tb1
+TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
+check_match "up names its bridge" "$TAG" '^[0-9a-f]{4}$'
+check_match "up lists the nodes with their addresses" "$out" 'tbw1 +10\.213\.2\.1'
+
+# --- status: every node's sshd and exporter answer
+run_gs testbed status "$SITES"
+check_eq "status exits 0 when all nodes are up" "$rc" 0
+check_match "status shows both nodes up" "$(printf '%s\n' "$out" | grep -c ' up  *up ')" '^2$'
+
+# --- namespaces, their hostnames (UTS), strict host keys through the written ssh_config
+check_match "a namespace per node" "$(ip netns list)" "gs-$TAG-tbn1"
+SSHC="-F $TB/ssh_config -o BatchMode=yes -o ConnectTimeout=5"
+# shellcheck disable=SC2086
+h=$(ssh $SSHC tbw1 hostname 2>"$T/ssh.err")
+check_eq "ssh to a node (StrictHostKeyChecking=yes, known_hosts written) lands in its own hostname" "$h" "tbw1"
+check "ssh_config is strict and key-only" grep -q 'StrictHostKeyChecking yes' "$TB/ssh_config"
+# a wrong host key is refused (nothing runs)
+sed -e 's/AAAA/AAAB/' "$TB/known_hosts" > "$T/bad_known_hosts"
+# shellcheck disable=SC2086
+ssh $SSHC -o UserKnownHostsFile="$T/bad_known_hosts" -o ControlPath=none tbw1 \
+	"touch $T/changed-key-ran" >/dev/null 2>&1
+check "a changed host key is refused and runs nothing" test ! -e "$T/changed-key-ran"
+# the node's address on its own interface
+# shellcheck disable=SC2086
+a=$(ip -n "gs-$TAG-tbw1" -o -4 addr show dev eth0 | awk '{print $4}')
+check_eq "node address in its namespace" "$a" "10.213.2.1/16"
+
+# --- shaping: htb at the site's rate, both directions
+q=$(tc class show dev "gs${TAG}v1")
+check_match "master->node link shaped to 2 Mbit/s" "$q" 'rate 2Mbit'
+q=$(ip netns exec "gs-$TAG-tbw1" tc class show dev eth0)
+check_match "node->master link shaped to 2 Mbit/s" "$q" 'rate 2Mbit'
+# measured: 250 kB over the 2 Mbit/s link takes about 1 s, over 100 Mbit/s a few ms
+# gt A B: A > B for decimal numbers
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+t0=$(date +%s.%N)
+# shellcheck disable=SC2086
+head -c 250000 /dev/zero | ssh $SSHC tbw1 'cat > /dev/null'
+t1=$(date +%s.%N)
+# shellcheck disable=SC2086
+head -c 250000 /dev/zero | ssh $SSHC tbn1 'cat > /dev/null'
+t2=$(date +%s.%N)
+slow=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+fast=$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')
+check "250 kB take > 0.8 s over 2 Mbit/s (took $slow s; 100 Mbit/s: $fast s)" \
+	sh -c "awk -v s=$slow -v f=$fast 'BEGIN { exit !(s > 0.8 && s > 2 * f) }'"
+
+# --- CPU quota: the capped node has half a CPU (v2 cpu.max or v1 cfs quota)
+if [ -r "/sys/fs/cgroup/gridsubmit-$TAG/tbw1/cpu.max" ]; then
+	check_eq "cpu.max of the half-speed node" \
+		"$(cat "/sys/fs/cgroup/gridsubmit-$TAG/tbw1/cpu.max")" "50000 100000"
+elif [ -r "/sys/fs/cgroup/cpu/gridsubmit-$TAG/tbw1/cpu.cfs_quota_us" ]; then
+	check_eq "cfs quota of the half-speed node" \
+		"$(cat "/sys/fs/cgroup/cpu/gridsubmit-$TAG/tbw1/cpu.cfs_quota_us")" "50000"
+else
+	skip "cpu quota" "no cgroup cpu controller here"
+fi
+# the node's sessions run inside its cgroup
+# shellcheck disable=SC2086
+check_match "ssh sessions run in the node's cgroup" "$(ssh $SSHC tbw1 cat /proc/self/cgroup)" \
+	"gridsubmit-$TAG/tbw1"
+
+# --- emulated load reported by the node's exporter (and its load generator runs)
+l=$(curl -s --max-time 3 http://10.213.2.1:9100/metrics | awk '$1 == "node_load1" {print $2}')
+check "the loaded node's exporter reports node_load1 > 0.5 (got $l)" gt "${l:-0}" 0.5
+l=$(curl -s --max-time 3 http://10.213.1.1:9100/metrics | awk '$1 == "node_load1" {print $2}')
+check_eq "the idle node's exporter reports node_load1 0" "$l" "0"
+check "a load generator runs in the loaded node" sh -c \
+	"ip netns pids gs-$TAG-tbw1 | xargs -r ps -o comm= -p | grep -q gs-load"
+check "the derived site file loads" "$GS" sites check "$TB/sites.yaml"
+cat > "$T/j.yaml" <<EOF
+program: /bin/true
+ranks: 2
+EOF
+run_gs rank "$T/j.yaml" --sites "$TB/sites.yaml"
+check_match "the broker reads the testbed exporters live" "$out" 'tbw1 .*live'
+
+# --- a second up is refused while it is up
+run_gs testbed up "$SITES"
+check_match "up twice is refused" "$rc:$err" '^1:.*(is up|in use)'
+
+# --- down: nothing left
+PIDS=$(for ns in "gs-$TAG-tbn1" "gs-$TAG-tbw1"; do ip netns pids "$ns"; done | tr '\n' ' ')
+run_gs testbed down "$SITES"
+check_eq "down exits 0" "$rc" 0
+check "no namespace left" sh -c "! ip netns list | grep -q gs-$TAG-"
+check "no link left" sh -c "! ip -o link show | grep -q 'gs$TAG'"
+check "no cgroup left" sh -c "! ls -d /sys/fs/cgroup/gridsubmit-$TAG /sys/fs/cgroup/cpu/gridsubmit-$TAG 2>/dev/null | grep -q ."
+left=""
+for p in $PIDS; do alive "$p" && left="$left $p"; done
+check_eq "no process of the testbed left (sshd, exporters, load)" "$left" ""
+check "state directory removed" test ! -e "$TB"
+run_gs testbed status "$SITES"
+check_match "status after down says not up" "$rc:$out" '^1:.*not up'
+
+# --- kill -9 halfway through up, then down cleans up
+"$GS" testbed up "$SITES" >/dev/null 2>&1 &
+upid=$!
+i=0
+while [ ! -s "$TB/manifest" ] || ! grep -q '^pid ' "$TB/manifest" 2>/dev/null; do
+	sleep 0.02
+	i=$((i + 1))
+	[ $i -lt 500 ] || break
+done
+kill -9 $upid 2>/dev/null
+wait $upid 2>/dev/null
+check "a crashed up left its manifest" test -s "$TB/manifest"
+PIDS=$(awk '$1 == "pid" {print $2}' "$TB/manifest" 2>/dev/null | tr '\n' ' ')
+run_gs testbed down "$SITES"
+check_eq "down after a crashed up exits 0" "$rc" 0
+[ "$rc" -eq 0 ] || printf '%s\n' "$out" "$err" | sed -e 's/^/#   /'
+check "no namespace left after a crashed up" sh -c "! ip netns list | grep -q gs-$TAG-"
+check "no link left after a crashed up" sh -c "! ip -o link show | grep -q 'gs$TAG'"
+check "no cgroup left after a crashed up" sh -c "! ls -d /sys/fs/cgroup/gridsubmit-$TAG /sys/fs/cgroup/cpu/gridsubmit-$TAG 2>/dev/null | grep -q ."
+left=""
+for p in $PIDS; do alive "$p" && left="$left $p"; done
+check_eq "no process left after a crashed up" "$left" ""
+
+# --- hostile host names: rejected before anything runs
+for h in 'x;touch PWNED' '$(touch PWNED)' '-oProxyCommand=touch PWNED' 'a`touch PWNED`'; do
+	printf 'sites:\n  - name: s\n    link: {bandwidth_mbps: 1, latency_ms: 1}\n    nodes:\n      - {host: "%s", cpu_mhz: 1, cores: 1}\n' \
+		"$h" > "$T/hostile.yaml"
+	(cd "$T" && "$OLDPWD/$GS" testbed up hostile.yaml) > "$T/h.out" 2>&1
+	hrc=$?
+	check "hostile host '$h' is refused (exit $hrc) and runs nothing" \
+		sh -c "[ $hrc -ne 0 ] && [ ! -e '$T/PWNED' ] && [ ! -e PWNED ]"
+done
+check "no namespace from the hostile files" sh -c "! ip netns list | grep -q PWNED"
+
+# --- not root: a clear error
+if command -v setpriv >/dev/null 2>&1; then
+	o=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$GS" testbed up "$SITES" 2>&1)
+	check_match "up as a user says it needs root" "$o" 'needs root'
+fi
