@@ -42,6 +42,10 @@ void grt_events_rawdbl(struct grt_events *e, double v);
 void grt_events_rawstr(struct grt_events *e, const char *v);	/* a quoted, escaped string */
 void grt_events_end(struct grt_events *e, double now);
 
+/* A whole "chunk" record (t_comm = t_exe - t_calc): the fast path of the hot loop. */
+void grt_events_chunk(struct grt_events *e, double now, int64_t rank, int64_t round,
+    int64_t start, int64_t count, double t_calc, double t_exe);
+
 /* Write out the buffer when 100 ms have passed since the last write. */
 void grt_events_tick(struct grt_events *e, double now);
 

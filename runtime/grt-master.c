@@ -359,16 +359,8 @@ static void
 master_chunk_event(struct master *m, int rank, const struct grt_chunk *c, double t_calc,
     double t_exe, double now)
 {
-	if (!m->cfg->events_chunks || !grt_events_on(&m->ev))
-		return;
-	master_event_rankref(m, "chunk", rank, now);
-	grt_events_int(&m->ev, "round", m->round);
-	grt_events_int(&m->ev, "start", c->start);
-	grt_events_int(&m->ev, "count", c->count);
-	grt_events_dbl(&m->ev, "t_calc", t_calc);
-	grt_events_dbl(&m->ev, "t_comm", t_exe - t_calc);
-	grt_events_dbl(&m->ev, "t_exe", t_exe);
-	grt_events_end(&m->ev, now);
+	if (m->cfg->events_chunks)
+		grt_events_chunk(&m->ev, now, rank, m->round, c->start, c->count, t_calc, t_exe);
 }
 
 static void master_start_scheme(struct master *m, double now);

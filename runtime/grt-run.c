@@ -1,4 +1,5 @@
 /* grt-run.c — grt_run(), grt_end() and the poll back-off shared by master and workers. */
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -16,7 +17,8 @@ run_on_usr1(int sig)
 	grt_usr1_seen = 1;
 }
 
-#define BACKOFF_SPINS	2000		/* probes before the first sleep */
+#define BACKOFF_SPINS	2000		/* probes before the first yield */
+#define BACKOFF_YIELDS	10000		/* probes, each after a sched_yield, before the first sleep */
 #define BACKOFF_MIN_NS	2000L
 #define BACKOFF_MAX_NS	1000000L	/* 1 ms: the latency a quiet rank may add */
 
@@ -34,6 +36,17 @@ grt_backoff_wait(struct grt_backoff *b)
 
 	if (b->spins < BACKOFF_SPINS) {
 		b->spins++;
+		return;
+	}
+	/*
+	 * Then yield: free when the core is ours (the peer's answer after a short stall, e.g.
+	 * the master writing events, is still seen at once), and it hands the core to the
+	 * ranks that compute when several share it. A nanosleep sleeps at least the timer
+	 * slack (50 us): sleeping as soon as 2000 probes pass cost pss half its chunk rate.
+	 */
+	if (b->spins < BACKOFF_SPINS + BACKOFF_YIELDS) {
+		b->spins++;
+		sched_yield();
 		return;
 	}
 	ts.tv_sec = 0;

@@ -179,20 +179,21 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 	size_t *nodes = xcalloc(sites->nnodes + 1, sizeof *nodes), n = 0, i;
 	pid_t *pids = xcalloc(sites->nnodes + 1, sizeof *pids);
 	int *status = xcalloc(sites->nnodes + 1, sizeof *status), r;
-	char portbuf[16], **argv, *outp, *errp;
+	char portbuf[16], **argv, *outp, *errp, ifname[64], addr[64] = "";
 	char why[512];
 
 	snprintf(portbuf, sizeof portbuf, "%d", port);
 	for (r = 0; r < p->nranks; r++) {
 		size_t node = p->ranks[r].node;
-		char ifname[64], addr[64], *words[14];
+		char *words[14];
 
 		if (node == BROKER_NODE_NONE || res[node].state != PF_UNCHECKED ||
 		    launch_host_is_local(sites->nodes[node].host))
 			continue;
 		res[node].state = PF_FAILED;	/* until its answer says otherwise */
-		if (launch_route(config, sites->nodes[node].host, ifname, sizeof ifname, addr,
-		    sizeof addr, why, sizeof why) == -1) {
+		/* hydra gives every proxy one address to connect back to: the -iface one */
+		if (*addr == '\0' && launch_route(config, sites->nodes[node].host, ifname,
+		    sizeof ifname, addr, sizeof addr, why, sizeof why) == -1) {
 			snprintf(res[node].reason, sizeof res[node].reason, "%s", why);
 			continue;
 		}

@@ -72,7 +72,7 @@ job() {
 		for a; do printf '%s"%s"' "$sep" "$a"; sep=", "; done
 		echo "]"
 		echo "ranks: $r"
-		echo "runtime: {scheme: gss}"
+		echo "runtime: {${RT:-scheme: gss}}"
 		echo "stage_out: [m.pgm]"
 	} > "$f"
 }
@@ -82,8 +82,10 @@ last_job() {
 	ls -d "$GRIDSUBMIT_HOME"/jobs/[0-9]* | sort -t/ -k1 -V | tail -n 1
 }
 
-# --- 1. mandelbrot over the 3 sites: right image, a slower link per unit on 2 Mbit/s
-job "$T/m.yaml" 5 --size 512 --check --out m.pgm
+# --- 1. mandelbrot over the 3 sites: right image, a slower link per unit on 2 Mbit/s.
+# Chunks of 8 rows of 768 bytes: each result is one eager message, so the master (one
+# port) never waits behind another worker's transfer and t_comm is the link's own time.
+RT="scheme: css, k: 8" job "$T/m.yaml" 5 --size 768 --iter 100 --check --out m.pgm
 run_gs run "$T/m.yaml" --sites "$TB/sites.yaml"
 check_eq "mandelbrot across 3 sites exits 0" "$rc" 0
 [ "$rc" -eq 0 ] || printf '%s\n' "$out" "$err" | tail -n 20 | sed -e 's/^/#   /'
@@ -102,8 +104,8 @@ jq -rs '(.[0].ranks | map({key: (.rank | tostring), value: .site}) | from_entrie
 sed -e 's/^/# per-unit t_comm (s): /' "$T/percomm"
 fast=$(awk '$1 == "fast" {print $2}' "$T/percomm")
 wlan=$(awk '$1 == "wlan" {print $2}' "$T/percomm")
-check "the 2 Mbit/s site's per-unit t_comm ($wlan s) is > 3x the 100 Mbit/s one's ($fast s)" \
-	awk -v w="${wlan:-0}" -v f="${fast:-1}" 'BEGIN { exit !(w > 3 * f) }'
+check "the 2 Mbit/s site's per-unit t_comm ($wlan s) is > 4x the 100 Mbit/s one's ($fast s)" \
+	awk -v w="${wlan:-0}" -v f="${fast:-1}" 'BEGIN { exit !(w > 4 * f) }'
 check "the launcher runs ssh in batch mode with shared connections" \
 	grep -q "BatchMode=yes.*ControlPath=" "$J/ssh-launcher"
 check "the job's ssh_config checks host keys strictly" \

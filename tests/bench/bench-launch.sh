@@ -1,0 +1,143 @@
+#!/bin/sh
+# bench-launch.sh — launch overhead of gridsubmit (issue 5, "Tests and benchmark"): the time
+# from `gridsubmit run` to the first chunk event and to the end, against a bare mpiexec of
+# the same program with the same hostfile and the same ssh connections, in one run.
+# As root (with ip netns) on an emulated 3-site testbed (one node per site, rank 0 here),
+# otherwise on this host (fork launcher). ssh connections are warm (ControlPersist) for
+# both: one unmeasured run of each first. Best of 3 (the machine is shared).
+# Prints "| area | what | value | baseline | ratio | goal |" rows (tests/bench/run-bench.sh).
+BUILD=${BUILD:-build}
+GS=${GS:-$BUILD/gridsubmit}
+MPIEXEC=${MPIEXEC:-mpiexec}
+SRC=$(pwd)
+MANDEL=$SRC/$BUILD/examples/mandelbrot
+RANKEXEC=$SRC/$BUILD/gridsubmit-rank
+T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench.XXXXXX") || exit 1
+export GRIDSUBMIT_HOME="$T/home"
+export NO_COLOR=1
+TESTBED=""
+cleanup() {
+	[ -n "$TESTBED" ] && "$GS" testbed down "$TESTBED" >/dev/null 2>&1
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+[ -x "$MANDEL" ] || { echo "bench-launch: $MANDEL not built (make)" >&2; exit 1; }
+
+now() { date +%s.%N; }
+
+# measure EVENTS CMD...: "first end" seconds after the start: the first chunk event in
+# EVENTS (a path, or a directory whose newest job's events we follow) and the end of CMD
+measure() {
+	ev=$1
+	shift
+	t0=$(now)
+	"$@" > "$T/m.out" 2>&1 &
+	p=$!
+	first=""
+	while kill -0 "$p" 2>/dev/null; do
+		if [ -z "$first" ] && grep -q '"ev":"chunk"' "$ev" 2>/dev/null; then
+			first=$(now)
+		fi
+		sleep 0.005
+	done
+	wait "$p" || { echo "bench-launch: failed: $*" >&2; sed -e 's/^/#   /' "$T/m.out" >&2; }
+	t1=$(now)
+	[ -n "$first" ] || first=$t1
+	awk -v a="$t0" -v f="$first" -v e="$t1" 'BEGIN { printf "%.4f %.4f\n", f - a, e - a }'
+}
+
+cat > "$T/job.yaml" <<EOF
+name: bench-launch
+program: $MANDEL
+args: ["--size", "512", "--out", "m.pgm"]
+ranks: 4
+runtime: {scheme: gss}
+EOF
+
+where="this host, fork launcher"
+SITES_ARG=""
+if [ "$(id -u)" -eq 0 ] && ip netns list >/dev/null 2>&1 &&
+	! ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
+	cat > "$T/bench3.yaml" <<'EOF'
+sites:
+  - name: fast
+    link: {bandwidth_mbps: 100, latency_ms: 0.1}
+    nodes: [{host: bnf1, cpu_mhz: 2000, cores: 1, mem_mb: 256}]
+  - name: eth
+    link: {bandwidth_mbps: 10, latency_ms: 0.5}
+    nodes: [{host: bne1, cpu_mhz: 2000, cores: 1, mem_mb: 256}]
+  - name: wlan
+    link: {bandwidth_mbps: 2, latency_ms: 3}
+    nodes: [{host: bnw1, cpu_mhz: 2000, cores: 1, mem_mb: 256}]
+EOF
+	if "$GS" testbed up "$T/bench3.yaml" > "$T/up.out" 2>&1; then
+		TESTBED=$T/bench3.yaml
+		SITES_ARG="--sites $GRIDSUBMIT_HOME/testbed/bench3/sites.yaml"
+		where="testbed, 3 sites over ssh"
+	else
+		echo "# bench-launch: testbed up failed, measuring on this host" >&2
+	fi
+fi
+
+# one unmeasured run: warm ssh connections, page cache; gives the job's hostfile
+# shellcheck disable=SC2086
+"$GS" run "$T/job.yaml" $SITES_ARG > "$T/warm.out" 2>&1 ||
+	{ echo "bench-launch: gridsubmit run failed" >&2; cat "$T/warm.out" >&2; exit 1; }
+J=$GRIDSUBMIT_HOME/jobs/$(($(cat "$GRIDSUBMIT_HOME/jobs/next-id") - 1))
+mkdir -p "$T/bare"
+# the bare baseline: mpiexec, the same hostfile, ranks and program; over ssh a plain
+# launcher using the same ssh config and shared connections (no checks, no quoting)
+if [ -n "$TESTBED" ]; then
+	iface=$(sed -n 's/.*on bridge \(gs[0-9a-f]*br\).*/\1/p' "$T/up.out")
+	cat > "$T/plain-ssh" <<EOF
+#!/bin/sh
+[ "\$1" = -x ] && shift
+exec ssh -F "$J/ssh_config" -o BatchMode=yes -o ControlMaster=auto -o ControlPersist=60 \
+	-o "ControlPath=$GRIDSUBMIT_HOME/ssh/%C" "\$@"
+EOF
+	chmod +x "$T/plain-ssh"
+	set -- "$MPIEXEC" -launcher ssh -launcher-exec "$T/plain-ssh" -iface "$iface" \
+		-genv UCX_TLS self,tcp
+else
+	set -- "$MPIEXEC" -launcher fork
+fi
+set -- "$@" -f "$J/hostfile" -n 4 -wdir "$T/bare" -genv GRT_SCHEME gss \
+	-genv GRT_EVENTS "$T/bare/events.jsonl" -genv GRT_RANKMAP "$J/rankmap" \
+	"$MANDEL" --size 512 --out m.pgm
+rm -f "$T/bare/events.jsonl"
+"$@" > /dev/null 2>&1
+
+best_first_gs=999 best_end_gs=999 best_first_b=999 best_end_b=999
+for i in 1 2 3; do
+	rm -f "$T/bare/events.jsonl"
+	set -- $(measure "$T/bare/events.jsonl" "$@") "$@"
+	bf=$1 be=$2
+	shift 2
+	next=$(cat "$GRIDSUBMIT_HOME/jobs/next-id")
+	# shellcheck disable=SC2086
+	set -- $(measure "$GRIDSUBMIT_HOME/jobs/$next/events.jsonl" "$GS" run "$T/job.yaml" \
+		$SITES_ARG) "$@"
+	gf=$1 ge=$2
+	shift 2
+	echo "# run $i: gridsubmit first chunk $gf s, end $ge s; bare mpiexec $bf s, $be s"
+	best_first_gs=$(awk -v a="$best_first_gs" -v b="$gf" 'BEGIN { print (b < a) ? b : a }')
+	best_end_gs=$(awk -v a="$best_end_gs" -v b="$ge" 'BEGIN { print (b < a) ? b : a }')
+	best_first_b=$(awk -v a="$best_first_b" -v b="$bf" 'BEGIN { print (b < a) ? b : a }')
+	best_end_b=$(awk -v a="$best_end_b" -v b="$be" 'BEGIN { print (b < a) ? b : a }')
+done
+if [ -n "$TESTBED" ]; then
+	t0=$(now)
+	ssh -F "$J/ssh_config" -o BatchMode=yes -o ControlMaster=auto -o ControlPersist=60 \
+		-o "ControlPath=$GRIDSUBMIT_HOME/ssh/%C" bnf1 true
+	t1=$(now)
+	echo "# one warm ssh command (shared connection) here: $(awk -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "%.3f", b - a }') s; gridsubmit's preflight is one such round per node, in parallel"
+fi
+awk -v v="$best_first_gs" -v b="$best_first_b" -v w="$where" 'BEGIN {
+	printf "| launch | run -> first chunk, mandelbrot 512, 4 ranks (%s) | %.3f s | %.3f s (bare mpiexec) | %.2f | < 1.2 |\n", w, v, b, v / b
+}'
+awk -v v="$best_end_gs" -v b="$best_end_b" -v w="$where" 'BEGIN {
+	printf "| launch | run -> end, mandelbrot 512, 4 ranks (%s) | %.3f s | %.3f s (bare mpiexec) | %.2f | < 1.2 |\n", w, v, b, v / b
+}'
