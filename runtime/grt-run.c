@@ -1,5 +1,6 @@
 /* grt-run.c — grt_run(), grt_end() and the poll back-off shared by master and workers. */
-#include <sched.h>
+#include <sys/prctl.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -17,8 +18,7 @@ run_on_usr1(int sig)
 	grt_usr1_seen = 1;
 }
 
-#define BACKOFF_SPINS	2000		/* probes before the first yield */
-#define BACKOFF_YIELDS	10000		/* probes, each after a sched_yield, before the first sleep */
+#define BACKOFF_SPINS	2000		/* probes before the first sleep */
 #define BACKOFF_MIN_NS	2000L
 #define BACKOFF_MAX_NS	1000000L	/* 1 ms: the latency a quiet rank may add */
 
@@ -38,17 +38,6 @@ grt_backoff_wait(struct grt_backoff *b)
 		b->spins++;
 		return;
 	}
-	/*
-	 * Then yield: free when the core is ours (the peer's answer after a short stall, e.g.
-	 * the master writing events, is still seen at once), and it hands the core to the
-	 * ranks that compute when several share it. A nanosleep sleeps at least the timer
-	 * slack (50 us): sleeping as soon as 2000 probes pass cost pss half its chunk rate.
-	 */
-	if (b->spins < BACKOFF_SPINS + BACKOFF_YIELDS) {
-		b->spins++;
-		sched_yield();
-		return;
-	}
 	ts.tv_sec = 0;
 	ts.tv_nsec = b->sleep_ns;
 	nanosleep(&ts, NULL);
@@ -63,7 +52,7 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
     struct grt_report *rep)
 {
 	struct sigaction sa;
-	int rank;
+	int rank, rc, slack;
 
 	memset(rep, 0, sizeof *rep);
 	if (app == NULL || cfg == NULL || app->units < 0 || app->rounds < 1 ||
@@ -83,9 +72,21 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGUSR1, &sa, NULL);
+	/*
+	 * The back-off's first sleeps are a few microseconds; with the default timer slack
+	 * (50 us) each lasts 50 us or more, and a rank that fell asleep during a short stall of
+	 * its peer (the master writing events) then cost pss a third of its chunk rate. The
+	 * slack is this thread's, and is given back on return.
+	 */
+	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	if (rank == 0)
-		return grt_master(comm, app, cfg, rep);
-	return grt_worker(comm, app, rep);
+		rc = grt_master(comm, app, cfg, rep);
+	else
+		rc = grt_worker(comm, app, rep);
+	if (slack > 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
+	return rc;
 }
 
 int

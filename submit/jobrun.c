@@ -331,6 +331,10 @@ jobrun_execute(struct jobrun *jr, int top)
 	pid_t pid;
 
 	launch_catch_signals();
+	if (launch_cancel_requested()) {
+		jobrun_state(st, JOB_CANCELLED, "cancelled before launch");
+		return EXIT_CANCELLED;
+	}
 	pid = launch_start(jr->argv, st);
 	st->mpiexec_pid = (long)pid;
 	st->mpiexec_start = jobctl_start_time(pid);

@@ -1,5 +1,6 @@
 /* launch.c — mpiexec argument vector, start, supervision and cancel of one job. */
 #include <sys/socket.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -570,10 +571,16 @@ launch_redirect(int fd, const char *dir, const char *name, int flags)
 	free(path);
 }
 
+int
+launch_cancel_requested(void)
+{
+	return launch_cancel != 0;
+}
+
 pid_t
 launch_start(char **argv, const struct job_state *st)
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	fflush(NULL);
 	if ((pid = fork()) == -1)
@@ -581,6 +588,10 @@ launch_start(char **argv, const struct job_state *st)
 	if (pid == 0) {
 		/* its own process group: cancel signals all that mpiexec starts */
 		setpgid(0, 0);
+		/* a supervisor killed outright takes its job down (mpiexec stops its ranks) */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);

@@ -64,6 +64,9 @@ void launch_net_free(struct launch_net *net);
 void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
     const struct job_state *st);
 
+/* 1 when a cancel signal has arrived (see launch_catch_signals). */
+int launch_cancel_requested(void);
+
 /* Start mpiexec in the job directory, output to DIR/stdout and DIR/stderr. */
 pid_t launch_start(char **argv, const struct job_state *st);
 
