@@ -102,3 +102,23 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 		cfg->rankmap_path = s;
 	return GRT_OK;
 }
+
+int
+grt_rank_factor(const char *list, int rank)
+{
+	const char *p = list;
+	int r, f, n;
+
+	while (p != NULL && *p != '\0') {
+		if (sscanf(p, "%d:%d%n", &r, &f, &n) != 2 || f < 1)
+			return -1;
+		if (r == rank)
+			return f;
+		p += n;
+		if (*p == ',')
+			p++;
+		else if (*p != '\0')
+			return -1;
+	}
+	return 1;
+}

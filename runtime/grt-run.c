@@ -1,6 +1,4 @@
 /* grt-run.c — grt_run(), grt_end() and the poll back-off shared by master and workers. */
-#include <sys/prctl.h>
-
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -52,7 +50,7 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
     struct grt_report *rep)
 {
 	struct sigaction sa;
-	int rank, rc, slack;
+	int rank;
 
 	memset(rep, 0, sizeof *rep);
 	if (app == NULL || cfg == NULL || app->units < 0 || app->rounds < 1 ||
@@ -72,21 +70,9 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGUSR1, &sa, NULL);
-	/*
-	 * The back-off's first sleeps are a few microseconds; with the default timer slack
-	 * (50 us) each lasts 50 us or more, and a rank that fell asleep during a short stall of
-	 * its peer (the master writing events) then cost pss a third of its chunk rate. The
-	 * slack is this thread's, and is given back on return.
-	 */
-	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	if (rank == 0)
-		rc = grt_master(comm, app, cfg, rep);
-	else
-		rc = grt_worker(comm, app, rep);
-	if (slack > 0)
-		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
-	return rc;
+		return grt_master(comm, app, cfg, rep);
+	return grt_worker(comm, app, rep);
 }
 
 int

@@ -106,6 +106,13 @@ struct grt_config {
  */
 int grt_config_from_env(struct grt_config *cfg, const char **why);
 
+/*
+ * For benchmarks and tests that slow some ranks down on purpose: the factor of rank in a
+ * "RANK:FACTOR,..." list (e.g. "1:2,3:4"); 1 when list is NULL or does not name the rank,
+ * -1 when the list is malformed or a factor is below 1.
+ */
+int grt_rank_factor(const char *list, int rank);
+
 struct grt_report {
 	int is_master;		/* 1 on rank 0 */
 	int rank;

@@ -17,6 +17,7 @@
 
 #include "log.h"
 #include "remote.h"
+#include "jobctl.h"
 #include "testbed.h"
 #include "xmalloc.h"
 
@@ -107,38 +108,15 @@ tb_names(struct testbed *tb, const char *name)
 	snprintf(tb->bridge, sizeof tb->bridge, "gs%sbr", tb->tag);
 }
 
+/* The start time of a live process (jobctl.h), -1 when gone: a zombie is as good as gone. */
 long long
 tb_proc_start(long pid)
 {
-	char path[64], buf[1024], *p;
-	long long start = -1;
-	int fd, i;
-	ssize_t n;
+	struct jobctl_pstat ps;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if (jobctl_pstat((pid_t)pid, &ps) == -1 || ps.state == 'Z')
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* after the command name in parentheses: field 3 is the state, 22 the start time */
-	if ((p = strrchr(buf, ')')) == NULL)
-		return -1;
-	p++;
-	for (i = 3; i <= 22 && p != NULL; i++) {
-		while (*p == ' ')
-			p++;
-		if (i == 3 && *p == 'Z')
-			return -1;	/* a zombie is as good as gone */
-		if (i == 22) {
-			start = strtoll(p, NULL, 10);
-			break;
-		}
-		p = strchr(p, ' ');
-	}
-	return start;
+	return (long long)ps.start;
 }
 
 int

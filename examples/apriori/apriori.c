@@ -639,27 +639,6 @@ ap_write_db(const struct tdb *db, const char *path)
 	return 0;
 }
 
-/* The rank's factor in a "RANK:FACTOR,..." list; 1 when absent, -1 when malformed. */
-static int
-slow_factor(const char *list, int rank)
-{
-	const char *p = list;
-	int r, f, n;
-
-	while (p != NULL && *p != '\0') {
-		if (sscanf(p, "%d:%d%n", &r, &f, &n) != 2 || f < 1)
-			return -1;
-		if (r == rank)
-			return f;
-		p += n;
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
-			return -1;
-	}
-	return 1;
-}
-
 static int
 usage(int rank, const char *bad)
 {
@@ -757,7 +736,7 @@ main(int argc, char **argv)
 	ap.minsup = (uint32_t)ceil(minsup * (double)ap.q.ntrans);
 	if (ap.minsup < 1)
 		ap.minsup = 1;
-	if ((ap.slow = slow_factor(slow, rank)) < 1)
+	if ((ap.slow = grt_rank_factor(slow, rank)) < 1)
 		return usage(rank, slow);
 	if (grt_config_from_env(&cfg, &why) != GRT_OK) {
 		if (rank == 0)

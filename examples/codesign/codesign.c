@@ -313,27 +313,6 @@ cd_check(struct codesign *cd, int *first_r, int64_t *first_u)
 	return bad;
 }
 
-/* The rank's factor in a "RANK:FACTOR,..." list; 1 when absent, -1 when malformed. */
-static int
-slow_factor(const char *list, int rank)
-{
-	const char *p = list;
-	int r, f, n;
-
-	while (p != NULL && *p != '\0') {
-		if (sscanf(p, "%d:%d%n", &r, &f, &n) != 2 || f < 1)
-			return -1;
-		if (r == rank)
-			return f;
-		p += n;
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
-			return -1;
-	}
-	return 1;
-}
-
 static int
 usage(int rank, const char *bad)
 {
@@ -400,7 +379,7 @@ main(int argc, char **argv)
 	}
 	for (cd.units = 1, t = 0; t < NFU; t++)
 		cd.units *= cd.fumax;
-	if ((cd.slow = slow_factor(slow, rank)) < 1)
+	if ((cd.slow = grt_rank_factor(slow, rank)) < 1)
 		return usage(rank, slow);
 	if (grt_config_from_env(&cfg, &why) != GRT_OK) {
 		if (rank == 0)

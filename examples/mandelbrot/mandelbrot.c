@@ -106,27 +106,6 @@ mandel_write_pgm(const struct mandel *m, const char *path)
 	return 0;
 }
 
-/* The rank's factor in a "RANK:FACTOR,..." list; 1 when absent. */
-static int
-mandel_slow_factor(const char *list, int rank)
-{
-	const char *p = list;
-	int r, f, n;
-
-	while (p != NULL && *p != '\0') {
-		if (sscanf(p, "%d:%d%n", &r, &f, &n) != 2 || f < 1)
-			return -1;
-		if (r == rank)
-			return f;
-		p += n;
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
-			return -1;
-	}
-	return 1;
-}
-
 static void
 usage(int rank)
 {
@@ -172,7 +151,7 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if ((m.slow = mandel_slow_factor(slow, rank)) < 1) {
+	if ((m.slow = grt_rank_factor(slow, rank)) < 1) {
 		usage(rank);
 		MPI_Finalize();
 		return 2;

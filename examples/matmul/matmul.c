@@ -235,27 +235,6 @@ mat_check(const struct matmul *mm, int64_t *first)
 	return bad;
 }
 
-/* The rank's factor in a "RANK:FACTOR,..." list; 1 when absent, -1 when malformed. */
-static int
-slow_factor(const char *list, int rank)
-{
-	const char *p = list;
-	int r, f, n;
-
-	while (p != NULL && *p != '\0') {
-		if (sscanf(p, "%d:%d%n", &r, &f, &n) != 2 || f < 1)
-			return -1;
-		if (r == rank)
-			return f;
-		p += n;
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
-			return -1;
-	}
-	return 1;
-}
-
 static int
 usage(int rank, const char *bad)
 {
@@ -315,7 +294,7 @@ main(int argc, char **argv)
 	}
 	if (mm.bcols > mm.n)
 		mm.bcols = mm.n;
-	if ((mm.slow = slow_factor(slow, rank)) < 1)
+	if ((mm.slow = grt_rank_factor(slow, rank)) < 1)
 		return usage(rank, slow);
 	if (grt_config_from_env(&cfg, &why) != GRT_OK) {
 		if (rank == 0)
