@@ -97,80 +97,106 @@ events_puts(struct grt_events *e, const char *s)
 	events_put(e, s, strlen(s));
 }
 
-/* Decimal digits of v, written backwards into the end of tmp; returns the start. */
-static char *
-events_u64(char *end, uint64_t v)
+#define CHUNK_MAX	512	/* longest record: 7 numbers of at most 24 characters, keys */
+#define PUT_LIT(p, s)	(memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Decimal v at p, written back to front in place (a copy loop would become a memcpy call). */
+static inline char *
+fmt_u64(char *p, uint64_t v)
 {
+	uint64_t t = v;
+	char *q;
+	int n = 1;
+
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	q = p + n;
 	do {
-		*--end = (char)('0' + v % 10);
+		*--q = (char)('0' + v % 10);
 		v /= 10;
 	} while (v != 0);
-	return end;
+	return p + n;
+}
+
+static inline char *
+fmt_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return fmt_u64(p, (uint64_t)0 - (uint64_t)v);
+	}
+	return fmt_u64(p, (uint64_t)v);
+}
+
+/* As grt_events_rawdbl, byte for byte, in a fraction of its time. */
+static inline char *
+fmt_dbl(char *p, double v)
+{
+	double a, x;
+	uint64_t ip;
+	uint32_t fp, r;
+
+	if (!isfinite(v))
+		return PUT_LIT(p, "null");
+	a = fabs(v);
+	if (a >= 1e9)
+		return p + snprintf(p, 32, "%.17g", v);
+	ip = (uint64_t)a;
+	/* llround for x >= 0, without the call: x + 0.5 can round up only below 0.5 */
+	x = (a - (double)ip) * 1e9;
+	fp = (uint32_t)(x + 0.5);
+	if ((double)fp - x > 0.5)
+		fp--;
+	if (fp >= 1000000000u) {
+		ip++;
+		fp -= 1000000000u;
+	}
+	if (v < 0 && (ip != 0 || fp != 0))
+		*p++ = '-';
+	p = fmt_u64(p, ip);
+	if (fp == 0)
+		return p;
+	/* nine fraction digits, then drop the trailing zeros */
+	p[0] = '.';
+	p[1] = (char)('0' + fp / 100000000u);
+	r = fp % 100000000u;
+	memcpy(p + 2, digit_pairs + 2 * (r / 1000000u), 2);
+	memcpy(p + 4, digit_pairs + 2 * (r / 10000u % 100u), 2);
+	memcpy(p + 6, digit_pairs + 2 * (r / 100u % 100u), 2);
+	memcpy(p + 8, digit_pairs + 2 * (r % 100u), 2);
+	p += 9;
+	while (*p == '0')
+		p--;
+	return p + 1;
 }
 
 void
 grt_events_rawint(struct grt_events *e, int64_t v)
 {
-	char tmp[24], *p;
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	char tmp[24];
 
-	if (!grt_events_on(e))
-		return;
-	p = events_u64(tmp + sizeof tmp, u);
-	if (v < 0)
-		*--p = '-';
-	events_put(e, p, (size_t)(tmp + sizeof tmp - p));
+	if (grt_events_on(e))
+		events_put(e, tmp, (size_t)(fmt_i64(tmp, v) - tmp));
 }
 
 /*
- * Seconds and other measurements with 9 decimals when they fit (fast path, exact to the
- * nanosecond); other finite values through %.17g; NaN and infinities as null (JSON has none).
+ * Seconds and other measurements with 9 decimals when they fit (exact to the nanosecond);
+ * other finite values through %.17g; NaN and infinities as null (JSON has none).
  */
 void
 grt_events_rawdbl(struct grt_events *e, double v)
 {
-	char tmp[48], *p, *end;
-	double a;
-	uint64_t ip, fp;
-	int i;
+	char tmp[48];
 
-	if (!grt_events_on(e))
-		return;
-	if (!isfinite(v)) {
-		events_puts(e, "null");
-		return;
-	}
-	a = fabs(v);
-	if (a >= 1e9) {
-		snprintf(tmp, sizeof tmp, "%.17g", v);
-		events_puts(e, tmp);
-		return;
-	}
-	ip = (uint64_t)a;
-	fp = (uint64_t)llround((a - (double)ip) * 1e9);
-	if (fp >= 1000000000u) {
-		ip++;
-		fp -= 1000000000u;
-	}
-	end = tmp + sizeof tmp;
-	p = end;
-	/* fraction without trailing zeros */
-	for (i = 0; i < 9 && fp % 10 == 0; i++)
-		fp /= 10;
-	if (i < 9) {
-		int digits = 9 - i;
-
-		while (digits-- > 0) {
-			*--p = (char)('0' + fp % 10);
-			fp /= 10;
-		}
-		*--p = '.';
-	}
-	p = events_u64(p, ip);
-	/* no "-0": a negative value that rounds to zero is written as 0 */
-	if (v < 0 && (ip != 0 || p + 1 < end))
-		*--p = '-';
-	events_put(e, p, (size_t)(end - p));
+	if (grt_events_on(e))
+		events_put(e, tmp, (size_t)(fmt_dbl(tmp, v) - tmp));
 }
 
 void
@@ -260,86 +286,6 @@ grt_events_str(struct grt_events *e, const char *key, const char *v)
  * written straight into the buffer, with no per-field bounds checks or library calls.
  * The bytes are exactly those of the generic begin/int/dbl/end path.
  */
-#define CHUNK_MAX	512	/* longest record: 7 numbers of at most 24 characters, keys */
-#define PUT_LIT(p, s)	(memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
-
-static const char digit_pairs[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-/* Decimal v at p, written back to front in place (a copy loop would become a memcpy call). */
-static inline char *
-fmt_u64(char *p, uint64_t v)
-{
-	uint64_t t = v;
-	char *q;
-	int n = 1;
-
-	while (t >= 10) {
-		t /= 10;
-		n++;
-	}
-	q = p + n;
-	do {
-		*--q = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	return p + n;
-}
-
-static inline char *
-fmt_i64(char *p, int64_t v)
-{
-	if (v < 0) {
-		*p++ = '-';
-		return fmt_u64(p, (uint64_t)0 - (uint64_t)v);
-	}
-	return fmt_u64(p, (uint64_t)v);
-}
-
-/* As grt_events_rawdbl, byte for byte, in a fraction of its time. */
-static inline char *
-fmt_dbl(char *p, double v)
-{
-	double a, x;
-	uint64_t ip;
-	uint32_t fp, r;
-
-	if (!isfinite(v))
-		return PUT_LIT(p, "null");
-	a = fabs(v);
-	if (a >= 1e9)
-		return p + snprintf(p, 32, "%.17g", v);
-	ip = (uint64_t)a;
-	/* llround for x >= 0, without the call: x + 0.5 can round up only below 0.5 */
-	x = (a - (double)ip) * 1e9;
-	fp = (uint32_t)(x + 0.5);
-	if ((double)fp - x > 0.5)
-		fp--;
-	if (fp >= 1000000000u) {
-		ip++;
-		fp -= 1000000000u;
-	}
-	if (v < 0 && (ip != 0 || fp != 0))
-		*p++ = '-';
-	p = fmt_u64(p, ip);
-	if (fp == 0)
-		return p;
-	/* nine fraction digits, then drop the trailing zeros */
-	p[0] = '.';
-	p[1] = (char)('0' + fp / 100000000u);
-	r = fp % 100000000u;
-	memcpy(p + 2, digit_pairs + 2 * (r / 1000000u), 2);
-	memcpy(p + 4, digit_pairs + 2 * (r / 10000u % 100u), 2);
-	memcpy(p + 6, digit_pairs + 2 * (r / 100u % 100u), 2);
-	memcpy(p + 8, digit_pairs + 2 * (r % 100u), 2);
-	p += 9;
-	while (*p == '0')
-		p--;
-	return p + 1;
-}
-
 void
 grt_events_chunk(struct grt_events *e, double now, int64_t rank, int64_t round,
     int64_t start, int64_t count, double t_calc, double t_exe)

@@ -363,27 +363,6 @@ check_expected(struct check *ck)
 	return seed;
 }
 
-/* The rank's factor in a "RANK:FACTOR,..." list; 1 when absent, -1 when malformed. */
-static int
-slow_factor(const char *list, int rank)
-{
-	const char *p = list;
-	int r, f, n;
-
-	while (p != NULL && *p != '\0') {
-		if (sscanf(p, "%d:%d%n", &r, &f, &n) != 2 || f < 1)
-			return -1;
-		if (r == rank)
-			return f;
-		p += n;
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
-			return -1;
-	}
-	return 1;
-}
-
 static int
 parse_size(const char *s, long long max, long long *out)
 {
@@ -485,7 +464,7 @@ main(int argc, char **argv)
 		else
 			return usage(rank, a);
 	}
-	if ((ck.slow = slow_factor(slow, rank)) < 1)
+	if ((ck.slow = grt_rank_factor(slow, rank)) < 1)
 		return usage(rank, slow);
 	if ((rc = grt_config_from_env(&cfg, &why)) != GRT_OK) {
 		if (rank == 0)
