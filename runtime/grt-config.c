@@ -104,6 +104,26 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 }
 
 int
+grt_config_init(struct grt_config *cfg, const char *scheme, char *why, size_t whylen)
+{
+	const char *var = NULL;
+	int s;
+
+	if (grt_config_from_env(cfg, &var) != GRT_OK) {
+		snprintf(why, whylen, "bad %s in the environment", var);
+		return GRT_EINVAL;
+	}
+	if (scheme == NULL)
+		return GRT_OK;
+	if ((s = grt_scheme_from_name(scheme)) < 0) {
+		snprintf(why, whylen, "unknown scheme '%s'", scheme);
+		return GRT_EINVAL;
+	}
+	cfg->sched.scheme = (enum grt_scheme)s;
+	return GRT_OK;
+}
+
+int
 grt_rank_factor(const char *list, int rank)
 {
 	const char *p = list;

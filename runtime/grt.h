@@ -107,6 +107,13 @@ struct grt_config {
 int grt_config_from_env(struct grt_config *cfg, const char **why);
 
 /*
+ * The environment as above, then the program's own --scheme (NULL: none). Returns GRT_OK, or
+ * GRT_EINVAL with a message for the user in why ("bad GRT_K in the environment",
+ * "unknown scheme 'gsss'").
+ */
+int grt_config_init(struct grt_config *cfg, const char *scheme, char *why, size_t whylen);
+
+/*
  * For benchmarks and tests that slow some ranks down on purpose: the factor of rank in a
  * "RANK:FACTOR,..." list (e.g. "1:2,3:4"); 1 when list is NULL or does not name the rank,
  * -1 when the list is malformed or a factor is below 1.

@@ -674,10 +674,11 @@ main(int argc, char **argv)
 	struct grt_report rep;
 	struct grt_app app;
 	struct run seq;
-	const char *scheme = NULL, *slow = NULL, *why = NULL, *gen = NULL;
+	const char *scheme = NULL, *slow = NULL, *gen = NULL;
 	double minsup = 0.004, x;
 	char lsizes[256];
 	int rank, size, check = 1, i, rc;
+	char why[160];
 	int64_t nfreq = 0;
 	size_t o;
 
@@ -738,22 +739,11 @@ main(int argc, char **argv)
 		ap.minsup = 1;
 	if ((ap.slow = grt_rank_factor(slow, rank)) < 1)
 		return usage(rank, slow);
-	if (grt_config_from_env(&cfg, &why) != GRT_OK) {
+	if (grt_config_init(&cfg, scheme, why, sizeof why) != GRT_OK) {
 		if (rank == 0)
-			fprintf(stderr, "apriori: bad %s in the environment\n", why);
+			fprintf(stderr, "apriori: %s\n", why);
 		MPI_Finalize();
 		return 2;
-	}
-	if (scheme != NULL) {
-		int s = grt_scheme_from_name(scheme);
-
-		if (s < 0) {
-			if (rank == 0)
-				fprintf(stderr, "apriori: unknown scheme '%s'\n", scheme);
-			MPI_Finalize();
-			return 2;
-		}
-		cfg.sched.scheme = (enum grt_scheme)s;
 	}
 	if (rank == 0 && quest_generate(&ap.q, &ap.db) != 0) {
 		fprintf(stderr, "apriori: cannot generate the database (out of memory?)\n");

@@ -333,8 +333,9 @@ main(int argc, char **argv)
 	struct grt_config cfg;
 	struct grt_report rep;
 	struct grt_app app;
-	const char *scheme = NULL, *slow = NULL, *why = NULL, *env;
+	const char *scheme = NULL, *slow = NULL, *env;
 	int rank, size, check = 1, i, t, rc;
+	char why[160];
 
 	memset(&cd, 0, sizeof cd);
 	cd.fumax = 6;
@@ -381,22 +382,11 @@ main(int argc, char **argv)
 		cd.units *= cd.fumax;
 	if ((cd.slow = grt_rank_factor(slow, rank)) < 1)
 		return usage(rank, slow);
-	if (grt_config_from_env(&cfg, &why) != GRT_OK) {
+	if (grt_config_init(&cfg, scheme, why, sizeof why) != GRT_OK) {
 		if (rank == 0)
-			fprintf(stderr, "codesign: bad %s in the environment\n", why);
+			fprintf(stderr, "codesign: %s\n", why);
 		MPI_Finalize();
 		return 2;
-	}
-	if (scheme != NULL) {
-		int s = grt_scheme_from_name(scheme);
-
-		if (s < 0) {
-			if (rank == 0)
-				fprintf(stderr, "codesign: unknown scheme '%s'\n", scheme);
-			MPI_Finalize();
-			return 2;
-		}
-		cfg.sched.scheme = (enum grt_scheme)s;
 	}
 	if ((cd.scratch = malloc((size_t)cd.nops * 2 * sizeof *cd.scratch)) == NULL ||
 	    (rank == 0 && (cd.res = calloc((size_t)cd.rounds * cd.units * 3,

@@ -121,8 +121,9 @@ main(int argc, char **argv)
 	struct grt_config cfg;
 	struct grt_report rep;
 	struct grt_app app;
-	const char *out = NULL, *scheme = NULL, *slow = NULL, *why = NULL;
+	const char *out = NULL, *scheme = NULL, *slow = NULL;
 	int rank, size, check = 0, i, rc;
+	char why[160];
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -156,22 +157,11 @@ main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	if ((rc = grt_config_from_env(&cfg, &why)) != GRT_OK) {
+	if (grt_config_init(&cfg, scheme, why, sizeof why) != GRT_OK) {
 		if (rank == 0)
-			fprintf(stderr, "mandelbrot: bad %s in the environment\n", why);
+			fprintf(stderr, "mandelbrot: %s\n", why);
 		MPI_Finalize();
 		return 2;
-	}
-	if (scheme != NULL) {
-		int s = grt_scheme_from_name(scheme);
-
-		if (s < 0) {
-			if (rank == 0)
-				fprintf(stderr, "mandelbrot: unknown scheme '%s'\n", scheme);
-			MPI_Finalize();
-			return 2;
-		}
-		cfg.sched.scheme = (enum grt_scheme)s;
 	}
 	if (rank == 0 && (m.image = calloc((size_t)m.size, (size_t)m.size)) == NULL) {
 		fprintf(stderr, "mandelbrot: out of memory\n");

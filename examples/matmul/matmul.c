@@ -255,8 +255,9 @@ main(int argc, char **argv)
 	struct grt_config cfg;
 	struct grt_report rep;
 	struct grt_app app;
-	const char *scheme = NULL, *slow = NULL, *why = NULL;
+	const char *scheme = NULL, *slow = NULL;
 	int rank, size, check = 1, i, rc, need;
+	char why[160];
 
 	memset(&mm, 0, sizeof mm);
 	mm.form = 'a';
@@ -296,22 +297,11 @@ main(int argc, char **argv)
 		mm.bcols = mm.n;
 	if ((mm.slow = grt_rank_factor(slow, rank)) < 1)
 		return usage(rank, slow);
-	if (grt_config_from_env(&cfg, &why) != GRT_OK) {
+	if (grt_config_init(&cfg, scheme, why, sizeof why) != GRT_OK) {
 		if (rank == 0)
-			fprintf(stderr, "matmul: bad %s in the environment\n", why);
+			fprintf(stderr, "matmul: %s\n", why);
 		MPI_Finalize();
 		return 2;
-	}
-	if (scheme != NULL) {
-		int s = grt_scheme_from_name(scheme);
-
-		if (s < 0) {
-			if (rank == 0)
-				fprintf(stderr, "matmul: unknown scheme '%s'\n", scheme);
-			MPI_Finalize();
-			return 2;
-		}
-		cfg.sched.scheme = (enum grt_scheme)s;
 	}
 
 	/* the master holds A, B and C; in form b every rank holds A and B (seed 002) */

@@ -400,9 +400,10 @@ main(int argc, char **argv)
 	struct grt_config cfg;
 	struct grt_report rep;
 	struct grt_app app;
-	const char *scheme = NULL, *slow = NULL, *why = NULL;
+	const char *scheme = NULL, *slow = NULL;
 	long long v;
 	int rank, size, i, rc, master_computes = 0;
+	char why[160];
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -466,18 +467,11 @@ main(int argc, char **argv)
 	}
 	if ((ck.slow = grt_rank_factor(slow, rank)) < 1)
 		return usage(rank, slow);
-	if ((rc = grt_config_from_env(&cfg, &why)) != GRT_OK) {
+	if (grt_config_init(&cfg, scheme, why, sizeof why) != GRT_OK) {
 		if (rank == 0)
-			fprintf(stderr, "grt-check: bad %s in the environment\n", why);
+			fprintf(stderr, "grt-check: %s\n", why);
 		MPI_Finalize();
 		return 2;
-	}
-	if (scheme != NULL) {
-		int s = grt_scheme_from_name(scheme);
-
-		if (s < 0)
-			return usage(rank, scheme);
-		cfg.sched.scheme = (enum grt_scheme)s;
 	}
 	if (master_computes)
 		cfg.master_computes = 1;
