@@ -33,7 +33,6 @@ enum wstate_kind {
 };
 
 struct worker {
-	int rank;
 	enum wstate_kind state;
 	int self_idle;		/* W_SELF: nothing more this round */
 	int64_t seq;
@@ -942,8 +941,7 @@ grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cf
 	if ((m.w = calloc((size_t)m.nw, sizeof *m.w)) == NULL)
 		m.rc = GRT_ENOMEM;
 	for (i = 0; m.w != NULL && i < m.nw; i++) {
-		m.w[i].rank = w_rank(&m, i);
-		m.w[i].state = m.w[i].rank == 0 ? W_SELF : W_IDLE;
+		m.w[i].state = w_rank(&m, i) == 0 ? W_SELF : W_IDLE;
 		m.w[i].sreq = MPI_REQUEST_NULL;
 	}
 	if (m.rc == GRT_OK)
