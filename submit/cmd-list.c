@@ -21,21 +21,6 @@
 
 extern const struct cmd_entry cmd_list_entry;
 
-static json_t *
-list_json_str(const char *s)
-{
-	return s != NULL ? json_string(s) : json_null();
-}
-
-static json_t *
-list_json_time(double t)
-{
-	char buf[64];
-
-	jobstore_format_time(t, buf, sizeof buf);
-	return buf[0] != '\0' ? json_string(buf) : json_null();
-}
-
 static void
 list_print_line(const struct job_state *st)
 {
@@ -100,12 +85,12 @@ cmd_list_exec(int argc, char **argv)
 		if (json)
 			json_array_append_new(jobs, json_pack("{s:s, s:o, s:s, s:o, s:i, s:o,"
 			    " s:o, s:o, s:o, s:f}",
-			    "id", st.id, "name", list_json_str(st.name),
-			    "state", job_phase_name(st.phase), "reason", list_json_str(st.reason),
-			    "ranks", st.ranks, "scheme", list_json_str(st.scheme),
-			    "submitted", list_json_time(st.submitted),
-			    "started", list_json_time(st.started),
-			    "ended", list_json_time(st.ended), "makespan", st.makespan));
+			    "id", st.id, "name", jobstore_json_str(st.name),
+			    "state", job_phase_name(st.phase), "reason", jobstore_json_str(st.reason),
+			    "ranks", st.ranks, "scheme", jobstore_json_str(st.scheme),
+			    "submitted", jobstore_json_time(st.submitted),
+			    "started", jobstore_json_time(st.started),
+			    "ended", jobstore_json_time(st.ended), "makespan", st.makespan));
 		else
 			list_print_line(&st);
 		job_state_free(&st);

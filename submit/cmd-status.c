@@ -224,21 +224,6 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 		    "them\n", si->leftover, st->id);
 }
 
-static json_t *
-status_json_str(const char *s)
-{
-	return s != NULL ? json_string(s) : json_null();
-}
-
-static json_t *
-status_json_time(double t)
-{
-	char buf[64];
-
-	jobstore_format_time(t, buf, sizeof buf);
-	return buf[0] != '\0' ? json_string(buf) : json_null();
-}
-
 /* The status document (schema_version 1); the caller owns it. */
 static json_t *
 status_json(const struct job_state *st, const struct status_info *si)
@@ -260,15 +245,15 @@ status_json(const struct job_state *st, const struct status_info *si)
 	    " s:o, s:o, s:I, s:o, s:I, s:I, s:s, s:o}",
 	    "schema_version", 1,
 	    "id", st->id,
-	    "name", status_json_str(st->name),
+	    "name", jobstore_json_str(st->name),
 	    "state", job_phase_name(st->phase),
-	    "reason", status_json_str(st->reason),
-	    "submitted", status_json_time(st->submitted),
-	    "started", status_json_time(st->started),
-	    "ended", status_json_time(st->ended),
-	    "job_file", status_json_str(st->job_file),
+	    "reason", jobstore_json_str(st->reason),
+	    "submitted", jobstore_json_time(st->submitted),
+	    "started", jobstore_json_time(st->started),
+	    "ended", jobstore_json_time(st->ended),
+	    "job_file", jobstore_json_str(st->job_file),
 	    "ranks", st->ranks,
-	    "scheme", status_json_str(st->scheme),
+	    "scheme", jobstore_json_str(st->scheme),
 	    "makespan", st->makespan,
 	    "exit_code", st->exit_code,
 	    "progress", progress,

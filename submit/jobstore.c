@@ -185,8 +185,8 @@ jobstore_create(struct job_state *st)
 	free(jobs);
 }
 
-static json_t *
-jobstore_str(const char *s)
+json_t *
+jobstore_json_str(const char *s)
 {
 	return s != NULL ? json_string(s) : json_null();
 }
@@ -208,8 +208,8 @@ jobstore_format_time(double t, char *buf, size_t len)
 }
 
 /* Seconds since the epoch as ISO 8601 UTC with milliseconds; null for 0 (not yet). */
-static json_t *
-jobstore_time(double t)
+json_t *
+jobstore_json_time(double t)
 {
 	char buf[64];
 
@@ -228,15 +228,15 @@ jobstore_write_state(const struct job_state *st)
 	    " s:i, s:I, s:f, s:I, s:I}",
 	    "schema_version", 1,
 	    "id", st->id,
-	    "name", jobstore_str(st->name),
-	    "job_file", jobstore_str(st->job_file),
+	    "name", jobstore_json_str(st->name),
+	    "job_file", jobstore_json_str(st->job_file),
 	    "state", job_phase_name(st->phase),
-	    "reason", jobstore_str(st->reason),
-	    "submitted", jobstore_time(st->submitted),
-	    "started", jobstore_time(st->started),
-	    "ended", jobstore_time(st->ended),
+	    "reason", jobstore_json_str(st->reason),
+	    "submitted", jobstore_json_time(st->submitted),
+	    "started", jobstore_json_time(st->started),
+	    "ended", jobstore_json_time(st->ended),
 	    "ranks", st->ranks,
-	    "scheme", jobstore_str(st->scheme),
+	    "scheme", jobstore_json_str(st->scheme),
 	    "supervisor_pid", (json_int_t)st->supervisor_pid,
 	    "mpiexec_pid", (json_int_t)st->mpiexec_pid,
 	    "exit_code", st->exit_code,

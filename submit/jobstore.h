@@ -7,6 +7,7 @@
 #define GS_JOBSTORE_H
 
 #include <stddef.h>
+#include <jansson.h>
 #include <stdint.h>
 
 enum job_phase {
@@ -46,6 +47,10 @@ const char *job_phase_name(enum job_phase p);
 
 /* Seconds since the epoch as state.json writes them (ISO 8601 UTC, ms); "" for 0. */
 void jobstore_format_time(double t, char *buf, size_t len);
+
+/* For JSON documents: a string or null; a time as jobstore_format_time or null for 0. */
+json_t *jobstore_json_str(const char *s);
+json_t *jobstore_json_time(double t);
 
 /* The store's root, created (0700) if needed; dies with a message when unusable. */
 const char *jobstore_root(void);
