@@ -1,4 +1,4 @@
-/* grt-run.c — grt_run(), grt_end() and the poll back-off shared by master and workers. */
+/* grt-run.c — grt_run() and the poll back-off shared by master and workers. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -73,13 +73,4 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
 	if (rank == 0)
 		return grt_master(comm, app, cfg, rep);
 	return grt_worker(comm, app, rep);
-}
-
-int
-grt_end(int rc)
-{
-	fflush(NULL);
-	if (!grt_failure_seen)
-		MPI_Finalize();
-	return rc == GRT_OK ? 0 : 1;
 }

@@ -140,9 +140,12 @@ int grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *c
     struct grt_report *report);
 
 /*
- * End the program: MPI_Finalize when it is safe (no failure was seen), otherwise flush and
- * skip it (MPICH 4.0 hangs in MPI_Finalize after a failure). Returns the exit status for
- * main(): 0 when rc is GRT_OK, 1 otherwise.
+ * End the program; every rank of MPI_COMM_WORLD calls it, after its last MPI call. After a
+ * failure it only flushes (MPICH 4.0 hangs in MPI_Finalize then). Otherwise the ranks meet
+ * in a barrier, and MPI_Finalize runs under a 5 s watchdog (with UCX over tcp it can hang
+ * even after a clean run), or not at all when GRT_FINALIZE=skip (gridsubmit sets it: its
+ * mpiexec runs with -disable-auto-cleanup). Returns the exit status for main(): 0 when rc
+ * is GRT_OK, 1 otherwise; the watchdog exits with that status too.
  */
 int grt_end(int rc);
 

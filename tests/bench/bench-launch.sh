@@ -103,7 +103,9 @@ EOF
 else
 	set -- "$MPIEXEC" -launcher fork
 fi
-set -- "$@" -f "$J/hostfile" -n 4 -wdir "$T/bare" -genv GRT_SCHEME gss \
+# the same end as under gridsubmit: no MPI_Finalize, which can hang over tcp (doc/runtime.md)
+set -- "$@" -disable-auto-cleanup -genv GRT_FINALIZE skip \
+	-f "$J/hostfile" -n 4 -wdir "$T/bare" -genv GRT_SCHEME gss \
 	-genv GRT_EVENTS "$T/bare/events.jsonl" -genv GRT_RANKMAP "$J/rankmap" \
 	"$MANDEL" --size 512 --out m.pgm
 rm -f "$T/bare/events.jsonl"
