@@ -24,9 +24,10 @@ extern int grt_failure_seen;
 /* Set by SIGUSR1, which hydra (-disable-auto-cleanup) sends when a rank exits. */
 extern volatile sig_atomic_t grt_usr1_seen;
 
-/* Poll back-off: spin briefly, then sleep a little longer each time, up to 1 ms. */
+/* Poll back-off: spin for 2 ms, then sleep a little longer each time, up to 1 ms. */
 struct grt_backoff {
 	unsigned spins;
+	double since;		/* MPI_Wtime() of the first look at the clock; 0: none yet */
 	long sleep_ns;
 };
 void grt_backoff_reset(struct grt_backoff *b);
