@@ -25,7 +25,9 @@ static const char *const sl_ssh_keys[] = { "user", "port", "host_key", "identity
 static const char *const sl_node_keys[] = {
 	"host", "cpu_mhz", "cores", "slots", "mem_mb", "arch", "ssh", "monitor", "emulate", NULL
 };
-static const char *const sl_emulate_keys[] = { "cpu_scale", "load", "load_interval", NULL };
+static const char *const sl_emulate_keys[] = {
+	"cpu_scale", "load", "load_interval", "private_fs", NULL
+};
 
 /* A site file of a million nodes is a typo (or an attack), not a grid. */
 #define SL_MAX_NODES		100000
@@ -268,6 +270,9 @@ sl_emulate(struct sl_ctx *c, const struct ydoc_node *map, struct gs_emulate *e)
 	if ((n = ydoc_get(map, "load_interval")) != NULL && ydoc_num(c->name, "load_interval", n,
 	    "a number > 0", 0, 1, 1e9, 0, &e->load_interval, c->err) == -1)
 		return -1;
+	if ((n = ydoc_get(map, "private_fs")) != NULL && ydoc_bool(c->name, "private_fs", n,
+	    &e->private_fs, c->err) == -1)
+		return -1;
 	return 0;
 }
 
@@ -287,7 +292,7 @@ sl_node(struct sl_ctx *c, const struct ydoc_node *map, size_t site, const struct
     size_t *cap)
 {
 	struct sl_vals v = *sv;
-	struct gs_emulate emu = { 1.0, 0.0, SL_LOAD_INTERVAL };
+	struct gs_emulate emu = { 1.0, 0.0, SL_LOAD_INTERVAL, 0 };
 	const struct ydoc_node *hn, *n;
 	const char *pattern;
 	char why[256], desc[96];

@@ -23,6 +23,7 @@ struct gs_emulate {
 	double cpu_scale;	/* 0 < cpu_scale <= 1: CPU quota of the testbed node; 1 = none */
 	double load;		/* mean background CPU-bound jobs (seed 001, 5.2); 0 = none */
 	double load_interval;	/* mean seconds between load arrivals (exponential) */
+	int private_fs;		/* 1: the testbed node does not see this host's files */
 };
 
 struct gs_ssh {

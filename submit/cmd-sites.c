@@ -92,7 +92,7 @@ sites_json(const struct gs_sites *s)
 
 		json_array_append_new(nodes, json_pack(
 		    "{s:s, s:s, s:f, s:i, s:i, s:f, s:o, s:{s:o, s:i, s:s, s:o}, s:o, "
-		    "s:{s:f, s:f, s:f}, s:i, s:i}",
+		    "s:{s:f, s:f, s:f, s:b}, s:i, s:i}",
 		    "host", n->host, "site", s->sites[n->site].name, "cpu_mhz", n->cpu_mhz,
 		    "cores", n->cores, "slots", n->slots, "mem_mb", n->mem_mb,
 		    "arch", sites_str_or_null(n->arch),
@@ -101,6 +101,7 @@ sites_json(const struct gs_sites *s)
 		    "monitor", sites_str_or_null(n->monitor),
 		    "emulate", "cpu_scale", n->emulate.cpu_scale, "load", n->emulate.load,
 		    "load_interval", n->emulate.load_interval,
+		    "private_fs", n->emulate.private_fs,
 		    "line", n->loc.line, "col", n->loc.col));
 	}
 	doc = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
@@ -142,10 +143,12 @@ sites_print(const struct gs_sites *s)
 			printf("  %-20s %8g %5d %5d %8g %-8s %-22s %s", n->host, n->cpu_mhz,
 			    n->cores, n->slots, n->mem_mb, n->arch != NULL ? n->arch : "-", ssh,
 			    n->monitor != NULL ? n->monitor : "-");
-			if (n->emulate.cpu_scale != 1 || n->emulate.load != 0)
-				printf("  [emulate cpu_scale %g, load %g every %g s]",
+			if (n->emulate.cpu_scale != 1 || n->emulate.load != 0 ||
+			    n->emulate.private_fs)
+				printf("  [emulate cpu_scale %g, load %g every %g s%s]",
 				    n->emulate.cpu_scale, n->emulate.load,
-				    n->emulate.load_interval);
+				    n->emulate.load_interval,
+				    n->emulate.private_fs ? ", private_fs" : "");
 			printf("\n");
 		}
 	}

@@ -5,7 +5,10 @@
  * from DIR/rankmap (rank -> node, site, pf, pr), and from DIR/events.jsonl the progress
  * (units done of N x rounds), the failed ranks and the requeued units. A job whose
  * supervisor died before recording the end is recorded and shown as "failed (supervisor
- * died)", with the processes it left behind counted. --json prints one document.
+ * died)", with the processes it left behind here counted, and for a multi-site job what
+ * is known of its remote nodes: not checked since the supervisor died, or the result of
+ * the last check by cancel (DIR/remote-check). status itself never connects to a node.
+ * --json prints one document.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -16,6 +19,7 @@
 
 #include "cmd.h"
 #include "events-read.h"
+#include "jobctl-remote.h"
 #include "jobctl.h"
 #include "jobstore.h"
 #include "log.h"
@@ -43,6 +47,9 @@ struct status_info {
 	long long bad_lines;	/* garbage lines skipped in events.jsonl */
 	size_t leftover;	/* processes still running for a job whose supervisor died */
 	int supervisor_alive;
+	struct jobctl_node *nodes;	/* remote nodes, when something is known of them */
+	size_t nnodes;
+	double checked;		/* when cancel checked them, 0 for never */
 };
 
 /* DIR/rankmap: "# rank node site pf pr cpu_mhz", then one line per rank. */
@@ -128,20 +135,47 @@ status_read_events(const struct job_state *st, struct status_info *si)
 		si->requeued = st->requeued;
 }
 
+/*
+ * The remote nodes: the last check by cancel, merged into the hostfile's list; or, when
+ * the supervisor died and nobody checked, every node unchecked. Nothing for other jobs:
+ * their supervisor is running them, or cleaned them up at the end.
+ */
+static void
+status_read_remote(const struct job_state *st, struct status_info *si, int died)
+{
+	struct jobctl_node *last;
+	size_t n, i, j;
+
+	si->nnodes = jobctl_remote_nodes(st, &si->nodes);
+	if (jobctl_remote_read(st, &last, &n, &si->checked) == 0) {
+		for (i = 0; i < si->nnodes; i++)
+			for (j = 0; j < n; j++)
+				if (strcmp(si->nodes[i].host, last[j].host) == 0)
+					si->nodes[i] = last[j];
+		free(last);
+	} else if (!died) {
+		free(si->nodes);
+		si->nodes = NULL;
+		si->nnodes = 0;
+	}
+}
+
 static void
 status_collect(const struct job_state *st, struct status_info *si)
 {
 	struct jobctl_proc *p;
+	int died = st->phase == JOB_FAILED && st->reason != NULL &&
+	    strcmp(st->reason, JOBCTL_SUPERVISOR_DIED) == 0;
 
 	memset(si, 0, sizeof *si);
 	status_read_rankmap(st, si);
 	status_read_events(st, si);
 	si->supervisor_alive = jobctl_supervisor_alive(st);
-	if (st->phase == JOB_FAILED && st->reason != NULL &&
-	    strcmp(st->reason, JOBCTL_SUPERVISOR_DIED) == 0) {
+	if (died) {
 		si->leftover = jobctl_processes(st, &p);
 		free(p);
 	}
+	status_read_remote(st, si, died);
 }
 
 static void
@@ -149,6 +183,7 @@ status_free(struct status_info *si)
 {
 	free(si->place);
 	free(si->failed);
+	free(si->nodes);
 }
 
 /* A string of the state file, cleaned for the terminal ("-" when there is none). */
@@ -172,6 +207,41 @@ status_time(double t, char *buf, size_t len)
 		return "-";
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
 	return buf;
+}
+
+/* What is known of the remote nodes (status_read_remote), cleaned for the terminal. */
+static void
+status_print_remote(const struct job_state *st, const struct status_info *si)
+{
+	char h[256], d[512], t[64];
+	size_t i, bad = 0;
+
+	if (si->nnodes == 0)
+		return;
+	if (si->checked > 0)
+		printf("  remote:     checked by cancel at %s:", status_time(si->checked, t,
+		    sizeof t));
+	else
+		printf("  remote:     not checked since the supervisor died:");
+	for (i = 0; i < si->nnodes; i++) {
+		const struct jobctl_node *nd = &si->nodes[i];
+
+		printf("%s %s %s", i > 0 ? "," : "", status_clean(nd->host, h, sizeof h),
+		    jobctl_node_state_name(nd->state));
+		if (nd->state == JOBCTL_NODE_LEFT || nd->state == JOBCTL_NODE_UNREACHABLE)
+			printf(" (%s)", status_clean(nd->detail, d, sizeof d));
+		if (nd->state != JOBCTL_NODE_CLEAN)
+			bad++;
+	}
+	printf("\n");
+	if (si->checked == 0)
+		printf("  note: ranks on those nodes stop by themselves once they lose the job's "
+		    "lease (at once, or after GRIDSUBMIT_LEASE_TIMEOUT, default 60 s, when "
+		    "this host is unreachable); 'gridsubmit cancel %s' checks them and stops "
+		    "what is left\n", st->id);
+	else if (bad > 0)
+		printf("  note: processes of the job may be left on %zu remote nodes; 'gridsubmit "
+		    "cancel %s' checks them again\n", bad, st->id);
 }
 
 static void
@@ -222,14 +292,16 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 	if (si->leftover > 0)
 		printf("  note: %zu processes of the job still run; 'gridsubmit cancel %s' stops "
 		    "them\n", si->leftover, st->id);
+	status_print_remote(st, si);
 }
 
 /* The status document (schema_version 1); the caller owns it. */
 static json_t *
 status_json(const struct job_state *st, const struct status_info *si)
 {
-	json_t *o, *place, *failed, *progress;
+	json_t *o, *place, *failed, *progress, *nodes;
 	int i;
+	size_t k;
 
 	place = json_array();
 	for (i = 0; i < si->nplace; i++)
@@ -239,10 +311,16 @@ status_json(const struct job_state *st, const struct status_info *si)
 	failed = json_array();
 	for (i = 0; i < si->nfailed; i++)
 		json_array_append_new(failed, json_integer(si->failed[i]));
+	nodes = json_array();
+	for (k = 0; k < si->nnodes; k++)
+		json_array_append_new(nodes, json_pack("{s:s, s:s, s:i, s:i, s:s}",
+		    "host", si->nodes[k].host, "state", jobctl_node_state_name(si->nodes[k].state),
+		    "stopped", si->nodes[k].stopped, "left", si->nodes[k].left,
+		    "detail", si->nodes[k].detail));
 	progress = si->have_start ? json_pack("{s:I, s:I, s:i}", "done", (json_int_t)si->done,
 	    "total", (json_int_t)si->total, "rounds", si->rounds) : json_null();
 	o = json_pack("{s:i, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:f, s:i,"
-	    " s:o, s:o, s:I, s:o, s:I, s:I, s:s, s:o}",
+	    " s:o, s:o, s:I, s:o, s:I, s:I, s:s, s:o, s:o, s:o}",
 	    "schema_version", 1,
 	    "id", st->id,
 	    "name", jobstore_json_str(st->name),
@@ -263,7 +341,9 @@ status_json(const struct job_state *st, const struct status_info *si)
 	    "supervisor_pid", (json_int_t)st->supervisor_pid,
 	    "leftover_processes", (json_int_t)si->leftover,
 	    "dir", st->dir,
-	    "supervisor_alive", json_boolean(si->supervisor_alive));
+	    "supervisor_alive", json_boolean(si->supervisor_alive),
+	    "remote_nodes", nodes,
+	    "remote_checked", jobstore_json_time(si->checked));
 	if (o == NULL)
 		fatalx("cannot build the status document");
 	return o;
@@ -307,8 +387,9 @@ const struct cmd_entry cmd_status_entry = {
 	"show a job's state, placement and progress (the latest job by default)",
 	"  ID                    the job (default: the latest)\n"
 	"      --json            one JSON document (schema_version 1) instead of text\n"
-	"a job whose supervisor died is shown, and recorded, as 'failed (supervisor died)';\n"
-	"'gridsubmit cancel ID' stops what it left running.\n"
+	"a job whose supervisor died is shown, and recorded, as 'failed (supervisor died)',\n"
+	"with its remote nodes as not checked (or as the last cancel found them);\n"
+	"'gridsubmit cancel ID' stops what it left running, here and on the nodes.\n"
 	"exit status: 0, 2 no such job, 3 the job's state.json is unreadable or corrupt\n",
 	cmd_status_exec
 };

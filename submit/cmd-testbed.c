@@ -2,8 +2,9 @@
  * cmd-testbed.c — gridsubmit testbed up|status|down SITES.yaml: an emulated grid on this
  * host (root only; doc/testbed.md). `up` gives every node of the site file a network
  * namespace on a bridge (10.213.0.0/16), sshd with its own hostname and generated keys,
- * tc shaping of its link from its site's link, a CPU quota from emulate.cpu_scale, a
- * background load generator from emulate.load, and a node_exporter reporting that load;
+ * tc shaping of its link from its site's link (latency: netem, or a delay line where the
+ * kernel has no netem), a CPU quota from emulate.cpu_scale, a background load generator
+ * from emulate.load, and a node_exporter reporting that load;
  * it writes an ssh_config, a known_hosts and a derived site file, so that
  * `gridsubmit run JOB --sites $GRIDSUBMIT_HOME/testbed/NAME/sites.yaml` runs on it.
  * `down` removes all of it (also after a crash halfway through up); `status` says, per
@@ -66,11 +67,11 @@ tb_print_up(const struct testbed *tb)
 		const struct tb_node *tn = &tb->nodes[i];
 		const struct gs_site *s = &tb->sites.sites[tn->node->site];
 
-		printf("  %-16s %-13s site %s, %g Mbit/s%s%g ms, cpu %g", tn->node->host,
-		    tn->addr, s->name, s->bandwidth_mbps, tb->have_netem ? ", " :
-		    " (latency not emulated: ", s->latency_ms, tn->node->emulate.cpu_scale);
-		if (!tb->have_netem)
-			printf(")");
+		printf("  %-16s %-13s site %s, %g Mbit/s, %g ms%s, cpu %g", tn->node->host,
+		    tn->addr, s->name, s->bandwidth_mbps, s->latency_ms,
+		    tn->lat_how == TB_LAT_NETEM ? " (netem)" : tn->lat_how == TB_LAT_DELAY ?
+		    " (delay line)" : tn->lat_how == TB_LAT_MISSING ? " (not emulated)" : "",
+		    tn->node->emulate.cpu_scale);
 		if (tn->node->emulate.load > 0)
 			printf(", load %g every %g s", tn->node->emulate.load,
 			    tn->node->emulate.load_interval);
@@ -184,7 +185,8 @@ const struct cmd_entry cmd_testbed_entry = {
 	"                        (10.213.0.0/16), sshd, link shaping, CPU quota, load,\n"
 	"                        node_exporter; writes $GRIDSUBMIT_HOME/testbed/NAME/{ssh_config,\n"
 	"                        known_hosts,sites.yaml}\n"
-	"  status SITES.yaml     per node: sshd and exporter up or down (exit 1 if any is down)\n"
+	"  status SITES.yaml     per node: sshd and exporter up or down (exit 1 if any is\n"
+	"                        down), and how its link latency is emulated\n"
 	"  down SITES.yaml       remove everything up created (also after a crash)\n"
 	"      --name NAME       the testbed's name (default: the site file's name)\n"
 	"      --json            status as one JSON document\n",

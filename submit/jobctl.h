@@ -51,9 +51,12 @@ struct jobctl_proc {
 /*
  * The live processes of the job on this host: mpiexec's process group (when it is still
  * the job's), every gridsubmit-rank whose --status file is in the job directory, the
- * hydra proxies that started them, and every process whose environment names the job's
- * events file (the ranks' programs and their children). Returns how many, with an
- * allocated array in *procs (NULL when none).
+ * hydra proxies that started them, the launcher scripts and their ssh (by the job's
+ * ssh-launcher and ssh_config in their arguments), and every process whose environment
+ * names the job's events file (the ranks' programs and their children). Only processes
+ * in our network namespace: another one is another node (the testbed's), reached over
+ * ssh (jobctl-remote.h). Returns how many, with an allocated array in *procs (NULL when
+ * none).
  */
 size_t jobctl_processes(const struct job_state *st, struct jobctl_proc **procs);
 

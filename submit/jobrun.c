@@ -17,6 +17,7 @@
 #include "jobctl.h"
 #include "jobrun.h"
 #include "launch.h"
+#include "lease.h"
 #include "log.h"
 #include "metrics.h"
 #include "preflight.h"
@@ -298,28 +299,36 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	if (broker_place(&jr->sites, &jr->ranking, jr->job.ranks, &jr->place, &err) != 0)
 		return jobrun_fail(st, EXIT_NOPLACE, err.msg);
 	jr->placed = 1;
+	/* the stage_in files are needed here in any case (rank 0 runs here) */
+	if (stage_in_local(&jr->job, st, why, sizeof why) != 0)
+		return jobrun_fail(st, EXIT_LAUNCH, why);
 	if (launch_is_remote(&jr->sites, &jr->place)) {
 		struct preflight pf;
 
+		/* from here on, things exist on the nodes: a cancel must clean them up */
+		launch_catch_signals();
 		jobrun_state(st, JOB_STAGING, NULL);
 		if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st, &pf, why,
-		    sizeof why) != 0)
+		    sizeof why) != 0) {
+			stage_cleanup(st);
+			if (launch_cancel_requested()) {
+				jobrun_state(st, JOB_CANCELLED, "cancelled during preflight");
+				fprintf(stderr, "gridsubmit: job %s cancelled during preflight\n",
+				    st->id);
+				return EXIT_CANCELLED;
+			}
 			return jobrun_fail(st, EXIT_LAUNCH, why);
-		jr->need_binaries = pf.need_binaries;
-		jr->shared_dir = pf.all_shared;
+		}
 	}
-	if (stage_in_local(&jr->job, st, why, sizeof why) != 0)
-		return jobrun_fail(st, EXIT_LAUNCH, why);
 	st->ranks = jr->place.nranks;
 	jobrun_write_with(st, "hostfile", &jr->sites, &jr->place, broker_write_hostfile);
 	jobrun_write_with(st, "rankmap", &jr->sites, &jr->place, broker_write_rankmap);
-	if (launch_is_remote(&jr->sites, &jr->place) && !jr->shared_dir && stage_remote(&jr->sites, &jr->place,
-	    &jr->job, st, jr->need_binaries, why, sizeof why) != 0)
-		return jobrun_fail(st, EXIT_LAUNCH, why);
 
 	jr->argv = launch_argv(&jr->sites, &jr->job, &jr->place, st, why, sizeof why);
-	if (jr->argv == NULL)
+	if (jr->argv == NULL) {
+		stage_cleanup(st);
 		return jobrun_fail(st, EXIT_LAUNCH, why);
+	}
 	jobrun_state(st, JOB_LAUNCHING, NULL);
 	return EXIT_OK;
 }
@@ -332,9 +341,12 @@ jobrun_execute(struct jobrun *jr, int top)
 
 	launch_catch_signals();
 	if (launch_cancel_requested()) {
+		stage_cleanup(st);
 		jobrun_state(st, JOB_CANCELLED, "cancelled before launch");
 		return EXIT_CANCELLED;
 	}
+	/* here, in the process that lives as long as the job: the ranks' lease (lease.h) */
+	lease_open(jr->argv);
 	pid = launch_start(jr->argv, st);
 	st->mpiexec_pid = (long)pid;
 	st->mpiexec_start = jobctl_start_time(pid);
@@ -348,11 +360,12 @@ jobrun_execute(struct jobrun *jr, int top)
 		free(events);
 	}
 	launch_wait(pid, st, &jr->lr);
-	/* no rank left on any host; outputs back from the nodes (stage.c) */
+	/* no rank left on any host; outputs back from the nodes, their directories removed */
 	if (jr->lr.cancelled || jr->lr.killed_stragglers || jr->lr.mpiexec_status != 0)
 		launch_cleanup_remote(&jr->sites, &jr->place, st);
-	if (!jr->shared_dir)
+	if (!jr->lr.cancelled)
 		stage_out(&jr->sites, &jr->place, &jr->job, st);
+	stage_cleanup(st);
 	return jobrun_verdict(st, &jr->lr);
 }
 

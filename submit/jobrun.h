@@ -27,8 +27,6 @@ struct jobrun {
 	struct launch_result lr;
 	char **argv;		/* mpiexec's */
 	int loaded, ranked, placed;
-	int need_binaries;	/* preflight: stage the program and gridsubmit-rank */
-	int shared_dir;		/* preflight: every node shares the job directory */
 };
 
 /*

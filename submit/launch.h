@@ -59,7 +59,8 @@ void launch_net_free(struct launch_net *net);
 
 /*
  * After the job: kill whatever is left of it on every remote node (the proxy's process
- * group, recorded by the launcher in DIR/.remote/HOST.pgid), in parallel, within ~20 s.
+ * group, recorded by the launcher in DIR/.remote/HOST.pgid, or in the node's own job
+ * directory of DIR/remote-dirs), in parallel, within ~20 s.
  */
 void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
     const struct job_state *st);

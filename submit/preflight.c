@@ -19,16 +19,32 @@
 #include "log.h"
 #include "preflight.h"
 #include "remote.h"
+#include "stage.h"
 #include "xmalloc.h"
 
 #define PREFLIGHT_DEADLINE	25.0	/* ssh's ConnectTimeout (10) + the checks */
 #define PREFLIGHT_ROUNDS	3
 
-/* Runs on the node: what it prints is parsed by preflight_parse(). */
+/*
+ * Runs on the node: what it prints is parsed by preflight_parse(). A node that does not
+ * share our job directory gets one of its own, ~/.gridsubmit/jobs/NAME (stage.h); mkdir is
+ * retried because another job's cleanup may remove the empty parents meanwhile.
+ */
 static const char preflight_script[] =
-    "d=$1 m=$2 p=$3 x=$4 t=$5; shift 5\n"
-    "if [ \"$(cat \"$d/.shared\" 2>/dev/null)\" = \"$t\" ]; then echo 'S yes'; fi\n"
-    "if mkdir -p \"$d/.remote\" 2>/dev/null; then echo 'D ok'; else echo 'D no'; fi\n"
+    "d=$1 m=$2 p=$3 x=$4 t=$5 n=$6; shift 6\n"
+    "if [ \"$(cat \"$d/.shared\" 2>/dev/null)\" = \"$t\" ]; then\n"
+    "  echo 'S yes'\n"
+    "  if mkdir -p \"$d/.remote\" 2>/dev/null; then echo 'D ok'; else echo 'D no'; fi\n"
+    "else\n"
+    "  r=; case $HOME in /*) r=${HOME%/}/.gridsubmit/jobs/$n ;; esac\n"
+    "  for i in 1 2 3; do\n"
+    "    [ -n \"$r\" ] || break\n"
+    "    (umask 077; mkdir -p \"$r/.remote\" \"$r/bin\") 2>/dev/null && break\n"
+    "  done\n"
+    "  if [ -n \"$r\" ] && [ -d \"$r\" ]; then echo \"R $r\"; fi\n"
+    "  if [ -n \"$r\" ] && [ -d \"$r/bin\" ]; then echo 'D ok'\n"
+    "  else echo \"D no ${r:-(no HOME)}\"; fi\n"
+    "fi\n"
     "if [ -x \"$x\" ]; then echo 'P ok'; else echo 'P no'; fi\n"
     "for f in \"$@\"; do\n"
     "  if [ -f \"$f\" ] && h=$(sha256sum < \"$f\" 2>/dev/null); then echo \"H ${h%% *}\";\n"
@@ -46,9 +62,11 @@ enum { PF_UNCHECKED, PF_OK, PF_FAILED };
 
 struct pf_node {
 	int state;
-	char reason[512];
-	int stale_bin;
+	char reason[600];
+	int has_program;	/* the program at its path here, same sha256 */
+	int has_rankexec;	/* gridsubmit-rank likewise */
 	int shared;		/* the job directory is the same there (shared file system) */
+	char rdir[520];		/* else: its own job directory, as it reported it */
 };
 
 /* sha256 of local files via sha256sum (hex, 64 chars each), or -1. */
@@ -108,10 +126,10 @@ static void
 preflight_parse(const char *out, const char *err, int status, const char *host,
     const char *proxy, char hashes[][65], struct pf_node *r)
 {
-	char line[384];
+	char line[600];
 	const char *p = out;
 	int hidx = 0, ended = 0, dir_ok = 0, proxy_ok = 0, master = 0;
-	char seen[64] = "";
+	char seen[64] = "", nodir[520] = "";
 
 	r->state = PF_FAILED;
 	if (status == -1) {
@@ -121,7 +139,7 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 	}
 	if (status == 255) {
 		preflight_last_line(err, line, sizeof line);
-		snprintf(r->reason, sizeof r->reason, "ssh failed: %s", line);
+		snprintf(r->reason, sizeof r->reason, "ssh failed: %.500s", line);
 		return;
 	}
 	while (p != NULL && *p != '\0') {
@@ -133,11 +151,17 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 			r->shared = 1;
 		else if (strcmp(line, "D ok") == 0)
 			dir_ok = 1;
+		else if (strncmp(line, "D no ", 5) == 0)
+			snprintf(nodir, sizeof nodir, "%.515s", line + 5);
+		else if (strncmp(line, "R ", 2) == 0)
+			snprintf(r->rdir, sizeof r->rdir, "%.515s", line + 2);
 		else if (strcmp(line, "P ok") == 0)
 			proxy_ok = 1;
 		else if (strncmp(line, "H ", 2) == 0) {
-			if (hidx < 2 && strcmp(line + 2, hashes[hidx]) != 0)
-				r->stale_bin = 1;
+			if (hidx == 0)
+				r->has_program = strcmp(line + 2, hashes[0]) == 0;
+			else if (hidx == 1)
+				r->has_rankexec = strcmp(line + 2, hashes[1]) == 0;
 			hidx++;
 		} else if (strcmp(line, "M ok") == 0)
 			master = 1;
@@ -152,11 +176,14 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 	}
 	if (!ended) {
 		preflight_last_line(err, line, sizeof line);
-		snprintf(r->reason, sizeof r->reason, "the checks did not run (status %d): %s",
-		    status, line);
+		snprintf(r->reason, sizeof r->reason, "the checks did not run (status %d): "
+		    "%.500s", status, line);
 	} else if (!proxy_ok)
 		snprintf(r->reason, sizeof r->reason, "%s is missing (install the same MPICH "
 		    "as here)", proxy);
+	else if (!dir_ok && *nodir != '\0')
+		snprintf(r->reason, sizeof r->reason, "cannot create its job directory %s",
+		    nodir);
 	else if (!dir_ok)
 		snprintf(r->reason, sizeof r->reason, "cannot create the job directory there");
 	else if (master == 0)
@@ -174,7 +201,7 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 static void
 preflight_check(struct gs_sites *sites, const struct gs_placement *p, const struct job_state *st,
     const char *config, const char *program, const char *rankexec, const char *proxy,
-    char hashes[][65], int port, const char *token, struct pf_node *res)
+    char hashes[][65], int port, const char *token, const char *name, struct pf_node *res)
 {
 	size_t *nodes = xcalloc(sites->nnodes + 1, sizeof *nodes), n = 0, i;
 	pid_t *pids = xcalloc(sites->nnodes + 1, sizeof *pids);
@@ -206,9 +233,10 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 		words[6] = portbuf;
 		words[7] = (char *)proxy;
 		words[8] = (char *)token;
-		words[9] = (char *)program;
-		words[10] = (char *)rankexec;
-		words[11] = NULL;
+		words[9] = (char *)name;
+		words[10] = (char *)program;
+		words[11] = (char *)rankexec;
+		words[12] = NULL;
 		if ((argv = remote_ssh_argv(config, NULL, sites->nodes[node].host,
 		    words)) == NULL) {
 			snprintf(res[node].reason, sizeof res[node].reason, "invalid host name");
@@ -271,16 +299,75 @@ preflight_listen(int *fd)
 	return ntohs(sin.sin_port);
 }
 
+/*
+ * Record the job directory every checked node of p made (also a node that failed another
+ * check: the cleanup must find it), then stage to the nodes that passed and do not share
+ * our job directory (stage.c). A node whose directory is unusable or whose copy fails is
+ * failed with the reason. DIR/remote-dirs is written before any copy.
+ */
+static void
+preflight_stage(struct gs_sites *sites, const struct gs_placement *p, const struct gs_job *job,
+    const struct job_state *st, const char *name, struct stage_dir *sd, struct pf_node *res,
+    struct preflight *pf)
+{
+	struct stage_dir **todo = xcalloc(sites->nnodes + 1, sizeof *todo);
+	size_t n = 0, k, added = 0;
+	int r;
+
+	for (r = 0; r < p->nranks; r++) {
+		size_t node = p->ranks[r].node;
+		struct pf_node *pn;
+
+		if (node == BROKER_NODE_NONE || sd[node].host != NULL ||
+		    res[node].rdir[0] == '\0')
+			continue;
+		pn = &res[node];
+		if (!stage_dir_valid(pn->rdir, name)) {
+			if (pn->state == PF_OK) {
+				pn->state = PF_FAILED;
+				snprintf(pn->reason, sizeof pn->reason, "its job directory "
+				    "'%.400s' is not usable (absolute, plain characters, ending "
+				    "in /.gridsubmit/jobs/%s)", pn->rdir, name);
+			}
+			pn->rdir[0] = '\0';
+			continue;
+		}
+		sd[node].host = xstrdup(sites->nodes[node].host);
+		sd[node].dir = xstrdup(pn->rdir);
+		sd[node].program = !pn->has_program;
+		sd[node].rankexec = !pn->has_rankexec;
+		added++;
+		if (pn->state == PF_OK && !pn->shared)
+			todo[n++] = &sd[node];
+	}
+	if (added > 0 && stage_dirs_write(st, sd, sites->nnodes) == -1)
+		fatal("%s/remote-dirs", st->dir);
+	if (n > 0)
+		stage_copy_in(job, st, todo, n);
+	for (k = 0; k < n; k++) {
+		size_t node = (size_t)(todo[k] - sd);
+
+		if (!todo[k]->failed) {
+			pf->nodes_staged++;
+			continue;
+		}
+		res[node].state = PF_FAILED;
+		snprintf(res[node].reason, sizeof res[node].reason, "%s", todo[k]->why);
+	}
+	free(todo);
+}
+
 int
 preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_ranking *ranking,
     struct gs_placement *p, const struct job_state *st, struct preflight *pf, char *why,
     size_t whylen)
 {
 	struct pf_node *res;
-	char *config, *rankexec, *proxy, *files[2], hashes[2][65], msg[4096], token[33];
+	struct stage_dir *sd;
+	char *config, *rankexec, *proxy, *files[2], hashes[2][65], msg[4096], token[33], *name;
 	struct gs_error err;
 	int round, r, fd = -1, port, rc = -1;
-	size_t len;
+	size_t len, i;
 
 	memset(pf, 0, sizeof *pf);
 	if (!launch_is_remote(sites, p))
@@ -303,26 +390,33 @@ preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_rankin
 	{
 		unsigned char rnd[16];
 		char *path;
-		int rfd, i;
+		int rfd, k;
 
 		if ((rfd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1 ||
 		    read(rfd, rnd, sizeof rnd) != (ssize_t)sizeof rnd)
 			fatal("/dev/urandom");
 		close(rfd);
-		for (i = 0; i < 16; i++)
-			snprintf(token + 2 * i, 3, "%02x", rnd[i]);
+		for (k = 0; k < 16; k++)
+			snprintf(token + 2 * k, 3, "%02x", rnd[k]);
 		xasprintf(&path, "%s/.shared", st->dir);
 		if (jobstore_write_file(st->dir, ".shared", token, strlen(token)) != 0)
 			fatal("%s", path);
 		free(path);
 	}
+	name = stage_dir_name(st, token);
 	pf->all_shared = 1;
 	res = xcalloc(sites->nnodes + 1, sizeof *res);
+	sd = xcalloc(sites->nnodes + 1, sizeof *sd);
 	for (round = 0; ; round++) {
 		int nfail = 0, nchecked = 0, cap, want;
 
 		preflight_check(sites, p, st, config, job->program, rankexec, proxy, hashes,
-		    port, token, res);
+		    port, token, name, res);
+		preflight_stage(sites, p, job, st, name, sd, res, pf);
+		if (launch_cancel_requested()) {
+			snprintf(why, whylen, "cancelled during preflight");
+			break;
+		}
 		len = 0;
 		msg[0] = '\0';
 		for (r = 0; r < p->nranks; r++) {
@@ -334,8 +428,6 @@ preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_rankin
 				continue;
 			nchecked++;
 			if (res[node].state == PF_OK) {
-				if (res[node].stale_bin)
-					pf->need_binaries = 1;
 				if (!res[node].shared)
 					pf->all_shared = 0;
 				continue;
@@ -377,7 +469,13 @@ preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_rankin
 		fprintf(stderr, "gridsubmit: preflight: placed again without the failed "
 		    "node%s: %d ranks\n", nfail == 1 ? "" : "s", want);
 	}
+	for (i = 0; i < sites->nnodes; i++) {
+		free(sd[i].host);
+		free(sd[i].dir);
+	}
+	free(sd);
 	free(res);
+	free(name);
 out:
 	if (fd != -1)
 		close(fd);

@@ -1,12 +1,17 @@
-/* stage.c — stage_in files, binaries and the rank map to the nodes; stage_out back (stage.h). */
+/* stage.c — the job's files to the nodes that lack them and its outputs back (stage.h). */
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "launch.h"
@@ -15,31 +20,36 @@
 #include "stage.h"
 #include "xmalloc.h"
 
-#define STAGE_DEADLINE	600.0
+#define STAGE_DEADLINE	600.0	/* seconds for all copies of one phase */
+#define CLEAN_DEADLINE	30.0
+#define DIRS_FILE	"remote-dirs"
+#define REMOTE_JOBS	"/.gridsubmit/jobs/"
 
-static const char stage_hash_script[] =
-    "d=$1; shift\n"
-    "for f in \"$@\"; do\n"
-    "  [ -d \"${f%/*}\" ] || mkdir -p \"${f%/*}\" 2>/dev/null\n"
-    "  if [ -f \"$f\" ] && h=$(sha256sum < \"$f\" 2>/dev/null); then echo \"${h%% *}\";\n"
-    "  else echo -; fi\n"
-    "done\n"
-    "echo END\n";
-
+/* Copy a file, keeping its permission bits (an executable stage_in file stays one). */
 static int
-stage_copy(const char *from, const char *to, mode_t mode, char *why, size_t whylen)
+stage_copy(const char *from, const char *to, char *why, size_t whylen)
 {
 	char buf[65536], *tmp;
+	struct stat sb;
+	mode_t mode;
 	int in, out;
 	ssize_t n;
 
-	if ((in = open(from, O_RDONLY | O_CLOEXEC)) == -1) {
-		snprintf(why, whylen, "stage: %s: %s", from, strerror(errno));
+	if ((in = open(from, O_RDONLY | O_CLOEXEC)) == -1 || fstat(in, &sb) == -1) {
+		snprintf(why, whylen, "stage_in: %s: %s", from, strerror(errno));
+		if (in != -1)
+			close(in);
 		return -1;
 	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(why, whylen, "stage_in: %s: not a regular file", from);
+		close(in);
+		return -1;
+	}
+	mode = (sb.st_mode & 0755) | 0600;
 	xasprintf(&tmp, "%s.tmp", to);
 	if ((out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) == -1) {
-		snprintf(why, whylen, "stage: %s: %s", tmp, strerror(errno));
+		snprintf(why, whylen, "stage_in: %s: %s", tmp, strerror(errno));
 		close(in);
 		free(tmp);
 		return -1;
@@ -49,7 +59,7 @@ stage_copy(const char *from, const char *to, mode_t mode, char *why, size_t whyl
 			n = -1;
 	close(in);
 	if (n < 0 || fchmod(out, mode) == -1 || close(out) == -1 || rename(tmp, to) == -1) {
-		snprintf(why, whylen, "stage: %s: %s", to, strerror(errno));
+		snprintf(why, whylen, "stage_in: %s: %s", to, strerror(errno));
 		unlink(tmp);
 		free(tmp);
 		return -1;
@@ -86,7 +96,7 @@ stage_in_local(const struct gs_job *job, const struct job_state *st, char *why, 
 			xasprintf(&src, "%s/%s", jobdir, name);
 		base = stage_base(name);
 		xasprintf(&dst, "%s/%s", st->dir, base);
-		rc = stage_copy(src, dst, 0644, why, whylen);
+		rc = stage_copy(src, dst, why, whylen);
 		free(src);
 		free(dst);
 		free(base);
@@ -95,16 +105,98 @@ stage_in_local(const struct gs_job *job, const struct job_state *st, char *why, 
 	return rc;
 }
 
-/* ssh's options for scp: the same as for ssh (remote.c). */
+char *
+stage_dir_name(const struct job_state *st, const char *token)
+{
+	char host[256], *p, *name;
+
+	if (gethostname(host, sizeof host) != 0)
+		snprintf(host, sizeof host, "host");
+	host[64] = '\0';
+	for (p = host; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '.'))
+			*p = '-';
+	xasprintf(&name, "%s-%s-%.8s", *host != '\0' ? host : "host", st->id, token);
+	return name;
+}
+
+int
+stage_dir_valid(const char *dir, const char *name)
+{
+	size_t len = strlen(dir), tail = strlen(REMOTE_JOBS) + strlen(name);
+	const char *p;
+
+	if (dir[0] != '/' || len <= tail || len > 512 || strstr(dir, "/../") != NULL ||
+	    strstr(dir, "/./") != NULL || strcmp(dir + len - strlen(name), name) != 0 ||
+	    strncmp(dir + len - tail, REMOTE_JOBS, strlen(REMOTE_JOBS)) != 0)
+		return 0;
+	for (p = dir; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/._-+@~", *p) != NULL))
+			return 0;
+	return 1;
+}
+
+/* A line of DIR/stage.log: what was copied where, how much, how long. */
+static void
+stage_log(const struct job_state *st, const char *fmt, ...)
+{
+	char *path;
+	va_list ap;
+	FILE *f;
+
+	xasprintf(&path, "%s/stage.log", st->dir);
+	if ((f = fopen(path, "a")) != NULL) {
+		va_start(ap, fmt);
+		vfprintf(f, fmt, ap);
+		va_end(ap);
+		fputc('\n', f);
+		fclose(f);
+	}
+	free(path);
+}
+
+static long long
+stage_size(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+/* The last non-empty line of a file (scp's error), control bytes removed. */
+static void
+stage_last_line(const char *path, char *out, size_t outlen)
+{
+	char line[512];
+	FILE *f;
+	size_t i, n;
+
+	snprintf(out, outlen, "no message");
+	if ((f = fopen(path, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL) {
+		for (i = n = 0; line[i] != '\0'; i++)
+			if ((unsigned char)line[i] >= 0x20 && line[i] != 0x7f)
+				line[n++] = line[i];
+		line[n] = '\0';
+		if (n > 0)
+			snprintf(out, outlen, "%.*s", (int)outlen - 1, line);
+	}
+	fclose(f);
+}
+
+/* scp -p of the sources to one destination, with the ssh options of remote.c. */
 static char **
-stage_scp_argv(const char *config, const char *from, const char *to)
+stage_scp_argv(const char *config, char *const srcs[], size_t nsrc, const char *to)
 {
 	char **v;
 	size_t n = 0, i;
 
 	for (i = 0; remote_ssh_options[i] != NULL; i++)
 		;
-	v = xcalloc(i + 16, sizeof *v);
+	v = xcalloc(i + nsrc + 16, sizeof *v);
 	v[n++] = xstrdup("scp");
 	v[n++] = xstrdup("-q");
 	v[n++] = xstrdup("-p");
@@ -115,180 +207,572 @@ stage_scp_argv(const char *config, const char *from, const char *to)
 	v[n++] = xstrdup("-o");
 	xasprintf(&v[n++], "ControlPath=%s/%%C", remote_control_dir());
 	v[n++] = xstrdup("--");
-	v[n++] = xstrdup(from);
+	for (i = 0; i < nsrc; i++)
+		v[n++] = xstrdup(srcs[i]);
 	v[n++] = xstrdup(to);
 	v[n] = NULL;
 	return v;
 }
 
-/* The distinct remote nodes of p. */
-static size_t
-stage_nodes(const struct gs_sites *sites, const struct gs_placement *p, size_t **out)
+/*
+ * Wait for the n processes (pid 0: none), each in its own group; at the deadline, or on a
+ * cancel signal when cancellable, kill the rest: their status is then -1 (deadline) or -2
+ * (cancel). ended[i]: when process i ended (remote_now()).
+ */
+static void
+stage_wait(const pid_t *pids, int *status, double *ended, size_t n, double deadline,
+    int cancellable)
 {
-	size_t *v = xcalloc((size_t)p->nranks + 1, sizeof *v), n = 0, k;
-	int r;
+	struct timespec ts = { 0, 20000000L };
+	size_t i, left = 0;
+	int st, *done = xcalloc(n + 1, sizeof *done);
+	pid_t r;
 
-	for (r = 0; r < p->nranks; r++) {
-		size_t node = p->ranks[r].node;
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			left++;
+		else
+			done[i] = 1;
+	while (left > 0) {
+		for (i = 0; i < n; i++) {
+			if (done[i])
+				continue;
+			while ((r = waitpid(pids[i], &st, WNOHANG)) == -1 && errno == EINTR)
+				;
+			if (r == pids[i]) {
+				status[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+				ended[i] = remote_now();
+				done[i] = 1;
+				left--;
+			}
+		}
+		if (left == 0)
+			break;
+		if ((cancellable && launch_cancel_requested()) || remote_now() > deadline) {
+			int why = remote_now() > deadline ? -1 : -2;
 
-		if (node == BROKER_NODE_NONE || launch_host_is_local(sites->nodes[node].host))
-			continue;
-		for (k = 0; k < n && v[k] != node; k++)
-			;
-		if (k == n)
-			v[n++] = node;
+			for (i = 0; i < n; i++) {
+				if (done[i])
+					continue;
+				kill(-pids[i], SIGKILL);
+				kill(pids[i], SIGKILL);
+				while (waitpid(pids[i], &st, 0) == -1 && errno == EINTR)
+					;
+				status[i] = why;
+				ended[i] = remote_now();
+			}
+			break;
+		}
+		nanosleep(&ts, NULL);
 	}
-	*out = v;
-	return n;
+	free(done);
 }
 
-int
-stage_remote(const struct gs_sites *sites, const struct gs_placement *p, struct gs_job *job,
-    const struct job_state *st, int binaries, char *why, size_t whylen)
+/*
+ * What arrived is what was sent: the sha256 of every file staged to each node (one ssh
+ * each, in parallel) against this host's. A node with a missing or different file fails.
+ * Returns the number of nodes that failed here.
+ */
+static int
+stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
+    size_t n, const char *config, const char *rankexec, char *const in[])
 {
-	char **files = NULL, **argv, *config, *bin, *base, (*hashes)[65], *words[64];
-	size_t nf = 0, nn, i, k, w;
-	size_t *nodes;
+	static const char script[] =
+	    "cd \"$1\" || exit 3; shift\n"
+	    "for f; do\n"
+	    "  if h=$(sha256sum < \"$f\" 2>/dev/null); then echo \"${h%% *}\"; else echo -; fi\n"
+	    "done\n"
+	    "echo END\n";
+	size_t nloc = job->nstage_in + 2, i, k, w;
+	char **loc = xcalloc(nloc + 2, sizeof *loc), (*hash)[65], **words, **argv, *outp;
+	char *names[2], *base = stage_base(job->program);
+	pid_t *pids = xcalloc(n + 1, sizeof *pids);
+	int *status = xcalloc(n + 1, sizeof *status), nfail = 0;
+	double *ended = xcalloc(n + 1, sizeof *ended), t0;
 	struct remote_out ro;
-	pid_t *pids;
-	int *status, rc = 0, np;
 
-	if ((nn = stage_nodes(sites, p, &nodes)) == 0) {
-		free(nodes);
-		return 0;
+	/* this host's: the program, gridsubmit-rank, then the stage_in files */
+	hash = xcalloc(nloc, sizeof *hash);
+	loc[0] = "sha256sum";
+	loc[1] = job->program;
+	loc[2] = (char *)rankexec;
+	for (i = 0; i < job->nstage_in; i++)
+		loc[3 + i] = in[i];
+	if (remote_run(loc, 60, &ro) == 0) {
+		char *l, *save = NULL;
+
+		for (i = 0, l = strtok_r(ro.out, "\n", &save); i < nloc && l != NULL;
+		    i++, l = strtok_r(NULL, "\n", &save))
+			snprintf(hash[i], sizeof hash[i], "%.64s", l);
 	}
-	xasprintf(&config, "%s/ssh_config", st->dir);
-	files = xcalloc(job->nstage_in + 4, sizeof *files);
-	for (i = 0; i < job->nstage_in; i++) {
-		base = stage_base(job->stage_in[i]);
-		xasprintf(&files[nf++], "%s/%s", st->dir, base);
-		free(base);
-	}
-	xasprintf(&files[nf++], "%s/rankmap", st->dir);
-	if (binaries) {
-		char *rankexec = launch_rank_wrapper();
-
-		xasprintf(&bin, "%s/bin", st->dir);
-		if (mkdir(bin, 0755) == -1 && errno != EEXIST)
-			fatal("%s", bin);
-		base = stage_base(job->program);
-		xasprintf(&files[nf], "%s/%s", bin, base);
-		if (stage_copy(job->program, files[nf], 0755, why, whylen) == -1)
-			rc = -1;
-		free(job->program);
-		job->program = xstrdup(files[nf++]);
-		xasprintf(&files[nf], "%s/gridsubmit-rank", bin);
-		if (rc == 0 && stage_copy(rankexec, files[nf], 0755, why, whylen) == -1)
-			rc = -1;
-		nf++;
-		free(base);
-		free(bin);
-		free(rankexec);
-	}
-	hashes = xcalloc(nf, sizeof *hashes);
-	if (rc == 0) {
-		char **hv = xcalloc(nf + 2, sizeof *hv);
-
-		hv[0] = "sha256sum";
-		for (i = 0; i < nf; i++)
-			hv[i + 1] = files[i];
-		if (remote_run(hv, 60, &ro) != 0) {
-			snprintf(why, whylen, "stage: cannot hash the files to stage: %s", ro.err);
-			rc = -1;
-		} else {
-			char *line, *save = NULL;
-
-			for (i = 0, line = strtok_r(ro.out, "\n", &save); i < nf && line != NULL;
-			    i++, line = strtok_r(NULL, "\n", &save))
-				snprintf(hashes[i], sizeof hashes[i], "%.64s", line);
-		}
-		remote_out_free(&ro);
-		free(hv);
-	}
-	pids = xcalloc(nn * (nf + 1) + 1, sizeof *pids);
-	status = xcalloc(nn * (nf + 1) + 1, sizeof *status);
-	for (k = 0; k < nn && rc == 0; k++) {
-		const char *host = sites->nodes[nodes[k]].host;
-		char *line, *save = NULL;
-
-		/* what the node has (one ssh; the shared connection makes it cheap) */
+	remote_out_free(&ro);
+	xasprintf(&names[0], "bin/%s", base);
+	names[1] = "bin/gridsubmit-rank";
+	words = xcalloc(nloc + 8, sizeof *words);
+	for (k = 0; k < n; k++) {
+		if (d[k]->failed)
+			continue;
 		w = 0;
 		words[w++] = "sh";
 		words[w++] = "-c";
-		words[w++] = (char *)stage_hash_script;
+		words[w++] = (char *)script;
 		words[w++] = "sh";
-		words[w++] = st->dir;
-		for (i = 0; i < nf && w < 62; i++)
-			words[w++] = files[i];
+		words[w++] = d[k]->dir;
+		if (d[k]->program)
+			words[w++] = names[0];
+		if (d[k]->rankexec)
+			words[w++] = names[1];
+		for (i = 0; i < job->nstage_in; i++)
+			words[w++] = in[i] + strlen(st->dir) + 1;
 		words[w] = NULL;
-		if ((argv = remote_ssh_argv(config, NULL, host, words)) == NULL)
-			continue;
-		if (remote_run(argv, 30, &ro) != 0 || strstr(ro.out, "END") == NULL) {
-			snprintf(why, whylen, "stage: %s: cannot list its files (ssh status %d)",
-			    host, ro.status);
-			rc = -1;
-		}
+		if (w == 5)
+			continue;	/* nothing was staged there */
+		xasprintf(&outp, "%s/.stage.%s.out", st->dir, d[k]->host);
+		if ((argv = remote_ssh_argv(config, NULL, d[k]->host, words)) != NULL)
+			pids[k] = remote_spawn(argv, outp, NULL);
 		remote_argv_free(argv);
-		np = 0;
-		for (i = 0, line = strtok_r(ro.out, "\n", &save); rc == 0 && i < nf &&
-		    line != NULL; i++, line = strtok_r(NULL, "\n", &save)) {
-			char *to;
-
-			/* same content there (or the same file: a shared file system) */
-			if (strcmp(line, hashes[i]) == 0)
-				continue;
-			xasprintf(&to, "%s:%s", host, files[i]);
-			argv = stage_scp_argv(config, files[i], to);
-			pids[np++] = remote_spawn(argv, NULL, NULL);
-			remote_argv_free(argv);
-			free(to);
-		}
-		remote_out_free(&ro);
-		remote_wait_all(pids, status, (size_t)np, remote_now() + STAGE_DEADLINE);
-		for (i = 0; i < (size_t)np && rc == 0; i++) {
-			if (status[i] != 0) {
-				snprintf(why, whylen, "stage: copying to %s failed (scp status %d)",
-				    host, status[i]);
-				rc = -1;
-			}
-		}
+		free(outp);
 	}
-	for (i = 0; i < nf; i++)
-		free(files[i]);
-	free(files);
-	free(hashes);
+	t0 = remote_now();
+	stage_wait(pids, status, ended, n, t0 + STAGE_DEADLINE, 1);
+	for (k = 0; k < n; k++) {
+		char line[128], *bad = NULL;
+		size_t j = 0;
+		FILE *f;
+
+		if (pids[k] == 0)
+			continue;
+		xasprintf(&outp, "%s/.stage.%s.out", st->dir, d[k]->host);
+		f = status[k] == 0 ? fopen(outp, "r") : NULL;
+		/* the node's answers come in the order of its words: skip what was not sent */
+		for (i = 0; f != NULL && i < nloc; i++) {
+			if ((i == 0 && !d[k]->program) || (i == 1 && !d[k]->rankexec))
+				continue;
+			if (fgets(line, sizeof line, f) == NULL ||
+			    strncmp(line, hash[i], 64) != 0 || hash[i][0] == '\0') {
+				bad = i == 0 ? names[0] : i == 1 ? names[1] :
+				    in[i - 2] + strlen(st->dir) + 1;
+				break;
+			}
+			j++;
+		}
+		if (f != NULL)
+			fclose(f);
+		if (status[k] != 0 || bad != NULL) {
+			if (status[k] != 0)
+				snprintf(d[k]->why, sizeof d[k]->why, "staging: cannot check the "
+				    "copies in %s (ssh status %d)", d[k]->dir, status[k]);
+			else
+				snprintf(d[k]->why, sizeof d[k]->why, "staging: %s/%s arrived "
+				    "with a different sha256 than here", d[k]->dir, bad);
+			d[k]->failed = 1;
+			nfail++;
+		}
+		stage_log(st, "verify %s %zu %.3f %s", d[k]->host, j, ended[k] - t0,
+		    d[k]->failed ? "failed" : "ok");
+		unlink(outp);
+		free(outp);
+	}
+	free(names[0]);
+	free(base);
+	free(words);
+	free(loc);
+	free(hash);
 	free(pids);
 	free(status);
-	free(nodes);
+	free(ended);
+	return nfail;
+}
+
+int
+stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
+    size_t n)
+{
+	char *config, *rankexec, **argv, *to, *errp, **in, *srcs[2], line[400];
+	pid_t *pids = xcalloc(n + 1, sizeof *pids);
+	int *status = xcalloc(n + 1, sizeof *status), phase, nfail = 0;
+	double *ended = xcalloc(n + 1, sizeof *ended), t0;
+	long long *bytes = xcalloc(n + 1, sizeof *bytes);
+	size_t *nfiles = xcalloc(n + 1, sizeof *nfiles), i, k, nsrc;
+
+	xasprintf(&config, "%s/ssh_config", st->dir);
+	rankexec = launch_rank_wrapper();
+	in = xcalloc(job->nstage_in + 1, sizeof *in);
+	for (i = 0; i < job->nstage_in; i++) {
+		char *b = stage_base(job->stage_in[i]);
+
+		xasprintf(&in[i], "%s/%s", st->dir, b);
+		free(b);
+	}
+	/* phase 0: the binaries into dir/bin; phase 1: the stage_in files into dir */
+	for (phase = 0; phase < 2; phase++) {
+		for (k = 0; k < n; k++) {
+			char *const *from = in;
+
+			pids[k] = 0;
+			if (d[k]->failed)
+				continue;
+			nsrc = 0;
+			if (phase == 0) {
+				if (d[k]->program)
+					srcs[nsrc++] = job->program;
+				if (d[k]->rankexec)
+					srcs[nsrc++] = rankexec;
+				from = srcs;
+			} else
+				nsrc = job->nstage_in;
+			if (nsrc == 0)
+				continue;
+			for (i = 0, bytes[k] = 0; i < nsrc; i++)
+				bytes[k] += stage_size(from[i]);
+			nfiles[k] = nsrc;
+			xasprintf(&to, "%s:%s/%s", d[k]->host, d[k]->dir, phase == 0 ? "bin/" :
+			    "");
+			xasprintf(&errp, "%s/.stage.%s.err", st->dir, d[k]->host);
+			argv = stage_scp_argv(config, from, nsrc, to);
+			pids[k] = remote_spawn(argv, NULL, errp);
+			remote_argv_free(argv);
+			free(to);
+			free(errp);
+		}
+		t0 = remote_now();
+		stage_wait(pids, status, ended, n, t0 + STAGE_DEADLINE, 1);
+		for (k = 0; k < n; k++) {
+			const char *dest = phase == 0 ? "/bin" : "";
+
+			if (pids[k] == 0)
+				continue;
+			xasprintf(&errp, "%s/.stage.%s.err", st->dir, d[k]->host);
+			stage_log(st, "%s %s %zu %lld %.3f %s %s%s", phase == 0 ? "bin" : "in",
+			    d[k]->host, nfiles[k], bytes[k], ended[k] - t0, status[k] == 0 ?
+			    "ok" : "failed", d[k]->dir, dest);
+			if (status[k] != 0) {
+				if (status[k] == -2)
+					snprintf(line, sizeof line, "cancelled");
+				else if (status[k] == -1)
+					snprintf(line, sizeof line, "not done within %.0f s",
+					    STAGE_DEADLINE);
+				else
+					stage_last_line(errp, line, sizeof line);
+				snprintf(d[k]->why, sizeof d[k]->why, "staging: copying %zu "
+				    "file%s (%lld bytes) to %s%s failed: %s", nfiles[k],
+				    nfiles[k] == 1 ? "" : "s", bytes[k], d[k]->dir, dest, line);
+				d[k]->failed = 1;
+				nfail++;
+			}
+			unlink(errp);
+			free(errp);
+		}
+	}
+	nfail += stage_verify(job, st, d, n, config, rankexec, in);
+	for (i = 0; i < job->nstage_in; i++)
+		free(in[i]);
+	free(in);
+	free(rankexec);
 	free(config);
+	free(pids);
+	free(status);
+	free(ended);
+	free(bytes);
+	free(nfiles);
+	return nfail;
+}
+
+int
+stage_dirs_write(const struct job_state *st, const struct stage_dir *d, size_t n)
+{
+	char *text = NULL, *path;
+	size_t len = 0, i, count = 0;
+	FILE *f;
+	int rc;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		fatal("open_memstream");
+	fprintf(f, "# the job's own directories on nodes that do not share this one "
+	    "(stage.h):\n# host directory program-staged gridsubmit-rank-staged\n");
+	for (i = 0; i < n; i++) {
+		if (d[i].host == NULL)
+			continue;
+		fprintf(f, "%s %s %d %d\n", d[i].host, d[i].dir, d[i].program, d[i].rankexec);
+		count++;
+	}
+	fclose(f);
+	if (count == 0) {
+		xasprintf(&path, "%s/" DIRS_FILE, st->dir);
+		rc = unlink(path) == -1 && errno != ENOENT ? -1 : 0;
+		free(path);
+	} else
+		rc = jobstore_write_file(st->dir, DIRS_FILE, text, len);
+	free(text);
 	return rc;
+}
+
+int
+stage_dirs_read(const char *jobdir, struct stage_dir **out, size_t *n)
+{
+	char *path, *line = NULL, *save, *host, *dir, *prog, *rank;
+	struct stage_dir *d = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	*out = NULL;
+	*n = 0;
+	xasprintf(&path, "%s/" DIRS_FILE, jobdir);
+	f = fopen(path, "r");
+	free(path);
+	if (f == NULL)
+		return errno == ENOENT ? 0 : -1;
+	while (getline(&line, &cap, f) > 0) {
+		if (line[0] == '#')
+			continue;
+		save = NULL;
+		if ((host = strtok_r(line, " \n", &save)) == NULL ||
+		    (dir = strtok_r(NULL, " \n", &save)) == NULL ||
+		    (prog = strtok_r(NULL, " \n", &save)) == NULL ||
+		    (rank = strtok_r(NULL, " \n", &save)) == NULL || !host_name_valid(host) ||
+		    dir[0] != '/')
+			continue;
+		d = xreallocarray(d, *n + 1, sizeof *d);
+		memset(&d[*n], 0, sizeof *d);
+		d[*n].host = xstrdup(host);
+		d[*n].dir = xstrdup(dir);
+		d[*n].program = strcmp(prog, "1") == 0;
+		d[*n].rankexec = strcmp(rank, "1") == 0;
+		(*n)++;
+	}
+	free(line);
+	fclose(f);
+	*out = d;
+	return 0;
+}
+
+const struct stage_dir *
+stage_dirs_find(const struct stage_dir *d, size_t n, const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (d[i].host != NULL && strcmp(d[i].host, host) == 0)
+			return &d[i];
+	return NULL;
+}
+
+void
+stage_dirs_free(struct stage_dir *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(d[i].host);
+		free(d[i].dir);
+	}
+	free(d);
+}
+
+/* mkdir -p of the parents of path, below DIR (stage_out names may have directories). */
+static void
+stage_parents(const char *path)
+{
+	char *c = xstrdup(path), *p;
+
+	for (p = strchr(c + 1, '/'); p != NULL; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		mkdir(c, 0755);
+		*p = '/';
+	}
+	free(c);
 }
 
 void
 stage_out(const struct gs_sites *sites, const struct gs_placement *p, const struct gs_job *job,
     const struct job_state *st)
 {
-	char *config, *local, *from, *base, **argv;
-	struct remote_out ro;
-	size_t *nodes, nn, i, k;
+	static const char script[] =
+	    "cd \"$1\" || exit 3; shift\n"
+	    "for f; do if [ -f \"$f\" ]; then echo yes; else echo no; fi; done\n"
+	    "echo END\n";
+	struct stage_dir *d, **use;
+	size_t nd, nu = 0, i, k, nf = 0, w;
+	char *config, **words, **argv, *outp, *local, (*dest)[PATH_MAX], **have;
+	pid_t *pids;
+	int *status, r, *taken;
+	double *ended, t0;
 	struct stat sb;
 
-	nn = stage_nodes(sites, p, &nodes);
+	if (job->nstage_out == 0 || stage_dirs_read(st->dir, &d, &nd) == -1 || nd == 0)
+		return;
 	xasprintf(&config, "%s/ssh_config", st->dir);
+	/* the nodes with their own directory that ran ranks, in rank order */
+	use = xcalloc(nd + 1, sizeof *use);
+	for (r = 0; r < p->nranks; r++) {
+		const struct stage_dir *sd;
+
+		if (p->ranks[r].node == BROKER_NODE_NONE || (sd = stage_dirs_find(d, nd,
+		    sites->nodes[p->ranks[r].node].host)) == NULL)
+			continue;
+		for (k = 0; k < nu && use[k] != sd; k++)
+			;
+		if (k == nu)
+			use[nu++] = (struct stage_dir *)sd;
+	}
+	/* which of the files each has: one ssh each, in parallel */
+	pids = xcalloc(nu * job->nstage_out + 1, sizeof *pids);
+	status = xcalloc(nu * job->nstage_out + 1, sizeof *status);
+	ended = xcalloc(nu * job->nstage_out + 1, sizeof *ended);
+	have = xcalloc(nu + 1, sizeof *have);
+	words = xcalloc(job->nstage_out + 6, sizeof *words);
+	for (k = 0; k < nu; k++) {
+		w = 0;
+		words[w++] = "sh";
+		words[w++] = "-c";
+		words[w++] = (char *)script;
+		words[w++] = "sh";
+		words[w++] = use[k]->dir;
+		for (i = 0; i < job->nstage_out; i++)
+			words[w++] = job->stage_out[i];
+		words[w] = NULL;
+		xasprintf(&outp, "%s/.stage.%s.out", st->dir, use[k]->host);
+		if ((argv = remote_ssh_argv(config, NULL, use[k]->host, words)) != NULL)
+			pids[k] = remote_spawn(argv, outp, NULL);
+		remote_argv_free(argv);
+		free(outp);
+	}
+	stage_wait(pids, status, ended, nu, remote_now() + CLEAN_DEADLINE, 0);
+	for (k = 0; k < nu; k++) {
+		char line[16];
+		FILE *f;
+
+		have[k] = xcalloc(job->nstage_out + 1, 1);
+		xasprintf(&outp, "%s/.stage.%s.out", st->dir, use[k]->host);
+		if (status[k] == 0 && (f = fopen(outp, "r")) != NULL) {
+			for (i = 0; i < job->nstage_out && fgets(line, sizeof line, f) != NULL;
+			    i++)
+				have[k][i] = strcmp(line, "yes\n") == 0;
+			fclose(f);
+		} else
+			log_warnx("job %s: %s: cannot look for the stage_out files in %s (ssh "
+			    "status %d)", st->id, use[k]->host, use[k]->dir, status[k]);
+		unlink(outp);
+		free(outp);
+	}
+	/* fetch: the first copy in rank order is NAME (unless DIR has it), others NAME.HOST */
+	dest = xcalloc(nu * job->nstage_out + 1, sizeof *dest);
+	taken = xcalloc(job->nstage_out + 1, sizeof *taken);
+	memset(pids, 0, (nu * job->nstage_out + 1) * sizeof *pids);
 	for (i = 0; i < job->nstage_out; i++) {
-		base = stage_base(job->stage_out[i]);
-		xasprintf(&local, "%s/%s", st->dir, base);
-		for (k = 0; k < nn && stat(local, &sb) == -1; k++) {
-			xasprintf(&from, "%s:%s", sites->nodes[nodes[k]].host, local);
-			argv = stage_scp_argv(config, from, local);
-			remote_run(argv, STAGE_DEADLINE, &ro);
-			remote_out_free(&ro);
+		xasprintf(&local, "%s/%s", st->dir, job->stage_out[i]);
+		taken[i] = stat(local, &sb) == 0;
+		for (k = 0; k < nu; k++) {
+			char *from, *part, *src[1];
+
+			if (!have[k][i])
+				continue;
+			if (taken[i])
+				snprintf(dest[nf], sizeof dest[nf], "%s.%s", local, use[k]->host);
+			else
+				snprintf(dest[nf], sizeof dest[nf], "%s", local);
+			taken[i] = 1;
+			stage_parents(dest[nf]);
+			xasprintf(&from, "%s:%s/%s", use[k]->host, use[k]->dir,
+			    job->stage_out[i]);
+			xasprintf(&part, "%s.part", dest[nf]);
+			src[0] = from;
+			argv = stage_scp_argv(config, src, 1, part);
+			pids[nf] = remote_spawn(argv, NULL, NULL);
 			remote_argv_free(argv);
 			free(from);
+			free(part);
+			nf++;
 		}
 		free(local);
-		free(base);
 	}
-	free(nodes);
+	t0 = remote_now();
+	stage_wait(pids, status, ended, nf, t0 + STAGE_DEADLINE, 0);
+	for (i = 0; i < nf; i++) {
+		char *part;
+
+		xasprintf(&part, "%s.part", dest[i]);
+		if (status[i] == 0 && rename(part, dest[i]) == 0)
+			stage_log(st, "out %lld %.3f ok %s", stage_size(dest[i]), ended[i] - t0,
+			    dest[i]);
+		else {
+			unlink(part);
+			stage_log(st, "out 0 %.3f failed %s", ended[i] - t0, dest[i]);
+			log_warnx("job %s: cannot fetch %s (scp status %d)", st->id, dest[i],
+			    status[i]);
+		}
+		free(part);
+	}
+	for (k = 0; k < nu; k++)
+		free(have[k]);
+	free(have);
+	free(words);
+	free(dest);
+	free(taken);
+	free(pids);
+	free(status);
+	free(ended);
+	free(use);
+	free(config);
+	stage_dirs_free(d, nd);
+}
+
+void
+stage_cleanup(const struct job_state *st)
+{
+	/* kill what the launcher recorded, remove the directory and its parents if empty */
+	static const char script[] =
+	    "r=$1 h=$2\n"
+	    "case $r in /*/.gridsubmit/jobs/?*) ;; *) exit 3 ;; esac\n"
+	    "f=$r/.remote/$h.pgid\n"
+	    ": 2>/dev/null >\"$r/.remote/$h.stop\"\n"
+	    "if [ -r \"$f\" ]; then g=$(cat \"$f\")\n"
+	    "  case $g in ''|*[!0-9]*) ;; *) kill -s TERM -- \"-$g\" 2>/dev/null && sleep 1;\n"
+	    "    kill -s KILL -- \"-$g\" 2>/dev/null ;; esac\n"
+	    "fi\n"
+	    "rm -rf -- \"$r\" || exit 4\n"
+	    "rmdir -- \"${r%/*}\" \"${r%/*/*}\" 2>/dev/null\n"
+	    "exit 0\n";
+	struct stage_dir *d;
+	size_t nd, i;
+	char *config, *words[7], **argv;
+	pid_t *pids;
+	int *status;
+	double *ended;
+
+	if (stage_dirs_read(st->dir, &d, &nd) == -1 || nd == 0)
+		return;
+	xasprintf(&config, "%s/ssh_config", st->dir);
+	pids = xcalloc(nd + 1, sizeof *pids);
+	status = xcalloc(nd + 1, sizeof *status);
+	ended = xcalloc(nd + 1, sizeof *ended);
+	for (i = 0; i < nd; i++) {
+		words[0] = "sh";
+		words[1] = "-c";
+		words[2] = (char *)script;
+		words[3] = "sh";
+		words[4] = d[i].dir;
+		words[5] = d[i].host;
+		words[6] = NULL;
+		if ((argv = remote_ssh_argv(config, NULL, d[i].host, words)) != NULL)
+			pids[i] = remote_spawn(argv, NULL, NULL);
+		remote_argv_free(argv);
+	}
+	stage_wait(pids, status, ended, nd, remote_now() + CLEAN_DEADLINE, 0);
+	for (i = 0; i < nd; i++) {
+		if (pids[i] > 0 && status[i] == 0) {
+			stage_log(st, "removed %s %s", d[i].host, d[i].dir);
+			free(d[i].host);
+			d[i].host = NULL;	/* done: off the list */
+		} else
+			log_warnx("job %s: %s: cannot remove %s (ssh status %d): remove it by "
+			    "hand", st->id, d[i].host, d[i].dir, status[i]);
+	}
+	if (stage_dirs_write(st, d, nd) == -1)
+		log_warn("%s/" DIRS_FILE, st->dir);
+	stage_dirs_free(d, nd);
+	free(pids);
+	free(status);
+	free(ended);
 	free(config);
 }

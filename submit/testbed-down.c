@@ -2,7 +2,7 @@
  * testbed-down.c — take a testbed down from its manifest (also one left by a crash halfway
  * through `up`): kill every process of its namespaces and cgroups and the ones it recorded,
  * delete the namespaces, links and cgroups, then its state directory. And `status`: per node,
- * whether sshd and the node_exporter answer.
+ * whether sshd and the node_exporter answer, and how its link latency is emulated.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -35,6 +35,10 @@ struct tb_manifest {
 	size_t npid;
 	char **node;		/* "HOST ADDR NETNS SITE" */
 	size_t nnode;
+	char **latency;		/* "HOST HOW MS" (testbed-latency.c) */
+	size_t nlatency;
+	char **delay;		/* "PID START HOST" of the delay lines */
+	size_t ndelay;
 	int up;
 	char name[256];
 };
@@ -63,6 +67,7 @@ tb_manifest_read(const char *dir, struct tb_manifest *m)
 	while ((len = getline(&line, &cap, f)) > 0) {
 		long pid;
 		long long start;
+		char what[64];
 
 		if (line[len - 1] != '\n')
 			break;	/* torn last line: the step it names was not taken */
@@ -80,7 +85,17 @@ tb_manifest_read(const char *dir, struct tb_manifest *m)
 			m->start = xreallocarray(m->start, m->npid + 1, sizeof *m->start);
 			m->pid[m->npid] = pid;
 			m->start[m->npid++] = start;
-		} else if (strncmp(line, "node ", 5) == 0)
+			if (sscanf(line, "pid %*s %*s %63s %4095s", what, arg) == 2 &&
+			    strcmp(what, "delay") == 0) {
+				char *d;
+
+				xasprintf(&d, "%ld %lld %s", pid, start, arg);
+				tb_push(&m->delay, &m->ndelay, d);
+				free(d);
+			}
+		} else if (strncmp(line, "latency ", 8) == 0)
+			tb_push(&m->latency, &m->nlatency, line + 8);
+		else if (strncmp(line, "node ", 5) == 0)
 			tb_push(&m->node, &m->nnode, line + 5);
 		else if (strcmp(line, "up") == 0)
 			m->up = 1;
@@ -110,6 +125,8 @@ tb_manifest_free(struct tb_manifest *m)
 	tb_strv_free(m->bridge, m->nbridge);
 	tb_strv_free(m->cgroup, m->ncgroup);
 	tb_strv_free(m->node, m->nnode);
+	tb_strv_free(m->latency, m->nlatency);
+	tb_strv_free(m->delay, m->ndelay);
 	free(m->pid);
 	free(m->start);
 }
@@ -392,6 +409,39 @@ tb_probe_exporter(const char *addr, double *load1)
 	return 1;
 }
 
+/*
+ * How the node's latency is emulated (its "latency" line; "none" in manifests written
+ * before there was one) and, for a delay line, whether its daemon still runs (-1: none).
+ */
+static void
+tb_node_latency(const struct tb_manifest *m, const char *host, char *how, size_t howlen,
+    double *ms, int *alive)
+{
+	char h[256], w[32];
+	long pid;
+	long long start;
+	double v;
+	size_t i;
+
+	snprintf(how, howlen, "none");
+	*ms = 0;
+	*alive = -1;
+	for (i = 0; i < m->nlatency; i++)
+		if (sscanf(m->latency[i], "%255s %31s %lf", h, w, &v) == 3 &&
+		    strcmp(h, host) == 0 && (strcmp(w, "none") == 0 || strcmp(w, "netem") == 0 ||
+		    strcmp(w, "delay-line") == 0 || strcmp(w, "not-emulated") == 0)) {
+			snprintf(how, howlen, "%s", w);
+			*ms = v;
+		}
+	if (strcmp(how, "delay-line") != 0)
+		return;
+	*alive = 0;
+	for (i = 0; i < m->ndelay; i++)
+		if (sscanf(m->delay[i], "%ld %lld %255s", &pid, &start, h) == 3 &&
+		    strcmp(h, host) == 0 && start >= 0 && tb_proc_start(pid) == start)
+			*alive = 1;
+}
+
 int
 tb_status(const char *dir, int json)
 {
@@ -411,28 +461,43 @@ tb_status(const char *dir, int json)
 	else {
 		printf("testbed %s: %s, %s/16 on the bridge\n", m.name, m.up ? "built" :
 		    "half built (run down)", TB_BRIDGE_ADDR);
-		printf("%-16s %-14s %-24s %-5s %-8s %s\n", "HOST", "ADDRESS", "NETNS", "SSHD",
-		    "EXPORTER", "LOAD1");
+		printf("%-16s %-14s %-24s %-5s %-8s %-6s %s\n", "HOST", "ADDRESS", "NETNS",
+		    "SSHD", "EXPORTER", "LOAD1", "LATENCY");
 	}
 	for (i = 0; i < m.nnode; i++) {
-		char host[256], addr[64], netns[320];
-		double load1;
-		int sshd, exp;
+		char host[256], addr[64], netns[320], how[32], lat[64];
+		double load1, ms;
+		int sshd, exp, alive;
 
 		if (sscanf(m.node[i], "%255s %63s %319s", host, addr, netns) != 3)
 			continue;
 		sshd = tb_probe_sshd(addr);
 		exp = tb_probe_exporter(addr, &load1);
-		if (sshd && exp)
+		tb_node_latency(&m, host, how, sizeof how, &ms, &alive);
+		/* a dead delay line drops the node's packets: the node is down */
+		if (sshd && exp && alive != 0)
 			nup++;
-		if (json)
+		if (json) {
 			printf("%s{\"host\":\"%s\",\"address\":\"%s\",\"netns\":\"%s\","
-			    "\"sshd\":%s,\"exporter\":%s,\"load1\":%.4g}", i ? "," : "", host,
-			    addr, netns, sshd ? "true" : "false", exp ? "true" : "false",
-			    load1);
-		else
-			printf("%-16s %-14s %-24s %-5s %-8s %.2f\n", host, addr, netns,
-			    sshd ? "up" : "down", exp ? "up" : "down", load1);
+			    "\"sshd\":%s,\"exporter\":%s,\"load1\":%.4g,\"latency_ms\":%.15g,"
+			    "\"latency\":\"%s\"", i ? "," : "", host, addr, netns,
+			    sshd ? "true" : "false", exp ? "true" : "false", load1, ms, how);
+			if (alive != -1)
+				printf(",\"delay_line\":%s", alive ? "true" : "false");
+			printf("}");
+		} else {
+			if (strcmp(how, "none") == 0)
+				snprintf(lat, sizeof lat, "-");
+			else if (strcmp(how, "delay-line") == 0)
+				snprintf(lat, sizeof lat, "%g ms, delay line%s", ms,
+				    alive ? "" : " (not running)");
+			else if (strcmp(how, "netem") == 0)
+				snprintf(lat, sizeof lat, "%g ms, netem", ms);
+			else
+				snprintf(lat, sizeof lat, "%g ms not emulated", ms);
+			printf("%-16s %-14s %-24s %-5s %-8s %-6.2f %s\n", host, addr, netns,
+			    sshd ? "up" : "down", exp ? "up" : "down", load1, lat);
+		}
 	}
 	if (json)
 		printf("],\"up\":%zu}\n", nup);

@@ -2,9 +2,10 @@
  * testbed-up.c — build the emulated grid of a site file (doc/testbed.md): a bridge with
  * 10.213.0.1/16, per node a network namespace joined by a veth pair, 10.213.S.N, its link
  * shaped with tc (htb rate from bandwidth_mbps, netem delay from latency_ms when the kernel
- * has sch_netem), a cgroup CPU quota from emulate.cpu_scale, and in the namespace (with its
- * own UTS hostname): sshd with generated keys, a node_exporter, a background load generator.
- * Every step is written to the manifest before it is taken.
+ * has sch_netem, else a delay line: testbed-latency.c), a cgroup CPU quota from
+ * emulate.cpu_scale, and in the namespace (with its own UTS hostname): sshd with generated
+ * keys, a node_exporter, a background load generator. Every step is written to the
+ * manifest before it is taken.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -36,7 +37,7 @@ static const char *const tb_tools[][2] = {
 };
 
 /* The absolute path of a tool in $PATH (plus the sbin directories), or NULL. */
-static char *
+char *
 tb_which(const char *tool)
 {
 	const char *path = getenv("PATH");
@@ -249,6 +250,10 @@ tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const a
 		dup2(nul, 0);
 		dup2(logfd, 1);
 		dup2(logfd, 2);
+		/* a node without this host's files: its sshd, and so its sessions (testbed-fs.c) */
+		if (tn->node->emulate.private_fs && strcmp(what, "sshd") == 0 &&
+		    tb_private_fs(tb, tn) == -1)
+			_exit(127);
 		if (argv == NULL) {
 			prctl(PR_SET_NAME, "gs-load");
 			tb_load_main(promfile, tn->node->emulate.load,
@@ -459,8 +464,9 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 			tb_yq(sf, key);
 			free(key);
 			fprintf(sf, "},\n         emulate: {cpu_scale: %.15g, load: %.15g, "
-			    "load_interval: %.15g}}\n", n->emulate.cpu_scale, n->emulate.load,
-			    n->emulate.load_interval);
+			    "load_interval: %.15g%s}}\n", n->emulate.cpu_scale, n->emulate.load,
+			    n->emulate.load_interval, n->emulate.private_fs ?
+			    ", private_fs: true" : "");
 		}
 	}
 	if (fclose(sf) == EOF || rename(tmp, path) == -1)
@@ -513,6 +519,8 @@ tb_node_up(struct testbed *tb, struct tb_node *tn)
 	/* master -> node on the bridge's port, node -> master in the namespace */
 	if (tb_shape(tb, NULL, tn->veth, site) == -1 ||
 	    tb_shape(tb, tn->netns, "eth0", site) == -1)
+		return -1;
+	if (tb_latency_node(tb, tn) == -1)
 		return -1;
 	if (tb_cgroup_node(tb, tn) == -1)
 		return -1;
@@ -618,14 +626,11 @@ tb_up(struct testbed *tb)
 	    tb_run("ip", "addr", "add", TB_BRIDGE_ADDR "/16", "dev", tb->bridge, NULL) == -1 ||
 	    tb_run("ip", "link", "set", tb->bridge, "up", NULL) == -1)
 		return -1;
-	/* sch_netem is a module some kernels lack: then latency is not emulated */
+	/* sch_netem is a module some kernels lack: then a delay line (testbed-latency.c) */
 	tb->have_netem = tb_run_quiet("tc", "qdisc", "add", "dev", tb->bridge, "root", "netem",
 	    "delay", "1ms", NULL) == 0;
 	if (tb->have_netem)
 		tb_run_quiet("tc", "qdisc", "del", "dev", tb->bridge, "root", NULL);
-	else
-		fprintf(stderr, "gridsubmit testbed: this kernel has no sch_netem: link "
-		    "latency_ms is not emulated (bandwidth is)\n");
 	tb_cgroup_setup(tb);
 
 	tb->nodes = xcalloc(tb->sites.nnodes ? tb->sites.nnodes : 1, sizeof *tb->nodes);

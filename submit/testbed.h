@@ -25,7 +25,14 @@ struct tb_node {
 	char peer[16];		/* node side before it is renamed eth0 in the namespace */
 	char *dir;		/* STATE/nodes/HOST */
 	char *cgroup;		/* the node's cgroup directory, or NULL */
+	int lat_how;		/* TB_LAT_*: how the site's latency_ms is emulated */
 };
+
+/* How a node's link latency is emulated (testbed-latency.c). */
+#define TB_LAT_NONE	0	/* latency_ms is 0 */
+#define TB_LAT_NETEM	1	/* tc netem under the htb class */
+#define TB_LAT_DELAY	2	/* gridsubmit-delay on an NFQUEUE queue in the namespace */
+#define TB_LAT_MISSING	3	/* latency_ms > 0 but neither is available */
 
 struct testbed {
 	char *name;
@@ -54,10 +61,18 @@ int tb_wait_port(const char *addr, int port, double seconds);
 
 /* testbed-up.c */
 int tb_up(struct testbed *tb);
+char *tb_which(const char *tool);	/* absolute path in $PATH or the sbin dirs, or NULL */
+
+/* testbed-latency.c: emulate the node's latency_ms (after tc shaping); 0 or -1 (said) */
+int tb_latency_node(struct testbed *tb, struct tb_node *tn);
+const char *tb_latency_name(int how);
 
 /* testbed-down.c */
 int tb_down(const char *dir, int verbose);
 int tb_status(const char *dir, int json);
+
+/* testbed-fs.c: in a node's sshd before exec, for emulate.private_fs; 0 or -1 (said) */
+int tb_private_fs(const struct testbed *tb, const struct tb_node *tn);
 
 /* testbed-load.c: the background load generator of one node (never returns) */
 void tb_load_main(const char *promfile, double load, double interval, unsigned seed)

@@ -9,22 +9,43 @@
  * "a rank exited" hint, included), makes the program die with it (PR_SET_PDEATHSIG) so no
  * rank is ever left behind, and for rank 0 records how the program ended in --status FILE.
  *
+ * A rank must not outlive its job either (doc/architecture.md, "No orphan on any site"):
+ * - the wrapper stops the program (SIGTERM, SIGKILL after KILL_GRACE) when its own parent,
+ *   hydra's proxy, dies: PR_SET_PDEATHSIG on the wrapper itself;
+ * - with GRIDSUBMIT_LEASE=ADDR:PORT in the environment (multi-site jobs), it holds a TCP
+ *   connection to the job's supervisor, which listens there and never writes. The
+ *   connection ends when the supervisor dies (the kernel closes it: seen at once) or when
+ *   its host stops answering TCP keepalives for GRIDSUBMIT_LEASE_TIMEOUT seconds (default
+ *   60: a crash, a reboot, a partition). Either way the job is gone: the wrapper stops the
+ *   program and sends SIGTERM to its parent hydra proxy, so nothing of the job stays on
+ *   the node. A lease that cannot be set up is reported on stderr and the rank runs
+ *   without it: the lease never fails a job.
+ *
  * usage: gridsubmit-rank [--status FILE] -- PROGRAM [ARGS...]
  * Exit status: the program's, 128+N when it died of signal N, 127 when it cannot be run.
  * Deliberately free of libraries: it is copied to every node as it is.
  */
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#define KILL_GRACE 5	/* seconds between forwarding SIGTERM and SIGKILL */
+#define KILL_GRACE	5	/* seconds between forwarding SIGTERM and SIGKILL */
+#define LEASE_TIMEOUT	60	/* seconds of silence from the supervisor's host */
+#define LEASE_CONNECT	10	/* seconds to set the lease up */
 
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t stopping;
@@ -48,6 +69,13 @@ on_alarm(int sig)
 		kill(child_pid, SIGKILL);
 }
 
+/* SIGCHLD only has to interrupt ppoll. */
+static void
+on_child(int sig)
+{
+	(void)sig;
+}
+
 static void
 write_status(const char *path, const char *text)
 {
@@ -65,16 +93,151 @@ write_status(const char *path, const char *text)
 		unlink(tmp);
 }
 
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* "rank R on HOST" for messages. */
+static const char *
+who(void)
+{
+	static char buf[320];
+	const char *rank = getenv("PMI_RANK");
+	char host[256] = "?";
+
+	if (buf[0] == '\0') {
+		gethostname(host, sizeof host - 1);
+		host[sizeof host - 1] = '\0';
+		snprintf(buf, sizeof buf, "rank %s on %s", rank != NULL ? rank : "?", host);
+	}
+	return buf;
+}
+
+/*
+ * Start connecting to the lease GRIDSUBMIT_LEASE=A.B.C.D:PORT (non-blocking: the program
+ * starts at once). Returns the socket, or -1 when there is no lease or it cannot be set up.
+ */
+static int
+lease_connect(const char *spec, struct sockaddr_in *sa)
+{
+	const char *env = getenv("GRIDSUBMIT_LEASE_TIMEOUT");
+	char addr[64], *colon, *end;
+	long port, t = LEASE_TIMEOUT;
+	int fd, on = 1, idle, intvl, cnt = 3;
+	unsigned int user_ms;
+
+	if (spec == NULL || *spec == '\0')
+		return -1;
+	if (env != NULL && *env != '\0') {
+		t = strtol(env, &end, 10);
+		if (*end != '\0' || t < 3 || t > 86400) {
+			fprintf(stderr, "gridsubmit-rank: %s: GRIDSUBMIT_LEASE_TIMEOUT=%.20s is "
+			    "not 3..86400 seconds; using %d\n", who(), env, LEASE_TIMEOUT);
+			t = LEASE_TIMEOUT;
+		}
+	}
+	memset(sa, 0, sizeof *sa);
+	sa->sin_family = AF_INET;
+	if (strlen(spec) >= sizeof addr || (colon = strrchr(strcpy(addr, spec), ':')) == NULL)
+		goto bad;
+	*colon = '\0';
+	port = strtol(colon + 1, &end, 10);
+	if (*end != '\0' || port < 1 || port > 65535 ||
+	    inet_pton(AF_INET, addr, &sa->sin_addr) != 1)
+		goto bad;
+	sa->sin_port = htons((unsigned short)port);
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)) == -1) {
+		fprintf(stderr, "gridsubmit-rank: %s: no lease: socket: %s\n", who(),
+		    strerror(errno));
+		return -1;
+	}
+	/* silence for t seconds ends the lease: keepalive probes from t/2 on, 3 of them */
+	idle = (int)(t / 2);
+	intvl = (int)(t - idle) / cnt > 0 ? (int)(t - idle) / cnt : 1;
+	user_ms = (unsigned int)t * 1000U;
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt) == -1)
+		fprintf(stderr, "gridsubmit-rank: %s: lease keepalive: %s\n", who(),
+		    strerror(errno));
+	/* also bounds a probe or a write that is never acknowledged (Linux >= 2.6.37) */
+	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_ms, sizeof user_ms);
+	if (connect(fd, (struct sockaddr *)sa, sizeof *sa) == -1 && errno != EINPROGRESS) {
+		fprintf(stderr, "gridsubmit-rank: %s: no lease: cannot reach the job's supervisor "
+		    "at %s: %s\n", who(), spec, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+bad:
+	fprintf(stderr, "gridsubmit-rank: %s: no lease: GRIDSUBMIT_LEASE=%.64s is not "
+	    "A.B.C.D:PORT\n", who(), spec);
+	return -1;
+}
+
+/* Whether pid runs hydra's proxy (the parent we may stop along with the program). */
+static int
+is_proxy(pid_t pid)
+{
+	char path[64], comm[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, comm, sizeof comm - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+	return strcmp(comm, "hydra_pmi_proxy") == 0;
+}
+
+/*
+ * The job is gone: stop the program (SIGTERM, SIGKILL after KILL_GRACE through the alarm)
+ * and hydra's proxy that started us, which would otherwise wait for its job's mpiexec
+ * until TCP gives up (about 15 minutes with unacknowledged data, never without).
+ */
+static void
+lease_lost(const char *spec, const char *why, const char *program)
+{
+	pid_t parent = getppid();
+
+	fprintf(stderr, "gridsubmit-rank: %s: the job's supervisor at %s is gone (%s); "
+	    "stopping %s\n", who(), spec, why, program);
+	if (child_pid > 0)
+		kill(child_pid, SIGTERM);
+	if (!stopping) {
+		stopping = 1;
+		alarm(KILL_GRACE);
+	}
+	if (parent > 1 && is_proxy(parent))
+		kill(parent, SIGTERM);
+}
+
 int
 main(int argc, char **argv)
 {
 	static const int forwarded[] = { SIGUSR1, SIGTERM, SIGINT, SIGHUP, SIGQUIT };
 	struct sigaction sa;
+	struct sockaddr_in lsa;
+	sigset_t chld, orig, waiting;
 	const char *status = NULL, *rank = getenv("PMI_RANK");
-	char text[64];
+	const char *lspec = getenv("GRIDSUBMIT_LEASE");
+	char text[64], buf[256];
+	double connect_until = 0;
 	size_t i;
-	pid_t pid;
-	int argi = 1, st;
+	pid_t pid, parent = getppid();
+	int argi = 1, st, lfd, connecting, n, err;
+	socklen_t elen;
 
 	if (argi + 1 < argc && strcmp(argv[argi], "--status") == 0) {
 		status = argv[argi + 1];
@@ -97,6 +260,23 @@ main(int argc, char **argv)
 		sigaction(forwarded[i], &sa, NULL);
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = 0;
+	sigaction(SIGCHLD, &sa, NULL);
+	/* SIGCHLD only inside ppoll: no exit of the program is missed between checks */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &orig);
+	waiting = orig;
+	sigdelset(&waiting, SIGCHLD);
+
+	/* hydra's proxy gone (killed, or the cleanup of a job): the rank goes too */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		return 127;
+	lfd = lease_connect(lspec, &lsa);
+	connecting = lfd != -1;
+	connect_until = now() + LEASE_CONNECT;
 
 	if ((pid = fork()) == -1) {
 		perror("gridsubmit-rank: fork");
@@ -106,25 +286,75 @@ main(int argc, char **argv)
 		sa.sa_handler = SIG_DFL;
 		for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
 			sigaction(forwarded[i], &sa, NULL);
+		sigaction(SIGCHLD, &sa, NULL);
+		sigprocmask(SIG_SETMASK, &orig, NULL);
 		/* no rank outlives its wrapper, whatever kills the wrapper */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() == 1)
 			_exit(127);
 		execvp(argv[argi], argv + argi);
-		fprintf(stderr, "gridsubmit-rank: cannot run %s: %s\n", argv[argi], strerror(errno));
+		fprintf(stderr, "gridsubmit-rank: cannot run %s: %s\n", argv[argi],
+		    strerror(errno));
 		_exit(127);
 	}
 	child_pid = pid;
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			return 127;
-	if (WIFSIGNALED(st)) {
-		char host[256] = "?";
+	for (;;) {
+		struct pollfd pfd = { lfd, (short)(connecting ? POLLOUT : POLLIN | POLLRDHUP), 0 };
+		struct timespec ts, *tp = NULL;
+		pid_t r;
 
-		gethostname(host, sizeof host - 1);
-		fprintf(stderr, "gridsubmit-rank: rank %s on %s: %s died of signal %d (%s)\n",
-		    rank != NULL ? rank : "?", host, argv[argi], WTERMSIG(st),
-		    strsignal(WTERMSIG(st)));
+		if ((r = waitpid(pid, &st, WNOHANG)) == pid)
+			break;
+		if (r == -1 && errno != EINTR)
+			return 127;
+		if (connecting) {
+			double left = connect_until - now();
+
+			if (left <= 0) {
+				fprintf(stderr, "gridsubmit-rank: %s: no lease: the job's "
+				    "supervisor at %s did not answer within %d s\n", who(),
+				    lspec, LEASE_CONNECT);
+				close(lfd);
+				lfd = -1;
+				connecting = 0;
+				continue;
+			}
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+			tp = &ts;
+		}
+		n = ppoll(&pfd, lfd != -1 ? 1 : 0, tp, &waiting);
+		if (n <= 0 || lfd == -1)
+			continue;
+		if (connecting) {
+			err = 0;
+			elen = sizeof err;
+			if (getsockopt(lfd, SOL_SOCKET, SO_ERROR, &err, &elen) == -1)
+				err = errno;
+			if (err == EINPROGRESS || err == EALREADY)
+				continue;
+			connecting = 0;
+			if (err != 0) {
+				fprintf(stderr, "gridsubmit-rank: %s: no lease: cannot reach the "
+				    "job's supervisor at %s: %s\n", who(), lspec, strerror(err));
+				close(lfd);
+				lfd = -1;
+			}
+			continue;
+		}
+		/* the supervisor never writes: anything readable is the end of the lease */
+		n = (int)read(lfd, buf, sizeof buf);
+		if (n > 0 || (n == -1 && (errno == EINTR || errno == EAGAIN)))
+			continue;
+		lease_lost(lspec, n == 0 ? "connection closed" : strerror(errno), argv[argi]);
+		close(lfd);
+		lfd = -1;
+	}
+	if (lfd != -1)
+		close(lfd);
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "gridsubmit-rank: %s: %s died of signal %d (%s)\n", who(),
+		    argv[argi], WTERMSIG(st), strsignal(WTERMSIG(st)));
 		snprintf(text, sizeof text, "signal %d\n", WTERMSIG(st));
 		write_status(status, text);
 		return 128 + WTERMSIG(st);

@@ -35,3 +35,17 @@ check_match "naming libyaml-dev" "$(cat "$T/noyaml/out")" "yaml-0.1 \(Debian pac
 (cd "$T/noyaml" && MPICC=/nonexistent/mpicc "$SRC/configure" > out 2>&1)
 check_eq "configure fails without mpicc" "$?" 1
 check_match "naming the missing compiler" "$(cat "$T/noyaml/out")" "MPICC=/nonexistent/mpicc not found"
+
+# every library but libnetfilter_queue (the testbed's delay line)
+mkdir -p "$T/pc-nonfq" "$T/nonfq"
+cp "$T"/pc-noyaml/*.pc "$T/pc-nonfq/" 2>/dev/null
+for d in $(pkg-config --variable pc_path pkg-config | tr ':' ' '); do
+	[ -f "$d/yaml-0.1.pc" ] && cp "$d/yaml-0.1.pc" "$T/pc-nonfq/"
+done
+rm -f "$T/pc-nonfq/libnetfilter_queue.pc"
+(cd "$T/nonfq" && PKG_CONFIG_PATH="$T/pc-nonfq" PKG_CONFIG_LIBDIR="$T/pc-nonfq" \
+	"$SRC/configure" > out 2>&1)
+check_eq "configure fails without libnetfilter_queue alone" "$?" 1
+check_match "naming libnetfilter-queue-dev" "$(cat "$T/nonfq/out")" \
+	"libnetfilter_queue \(Debian package: libnetfilter-queue-dev\)"
+check "and writes no Makefile without it" test ! -e "$T/nonfq/Makefile"

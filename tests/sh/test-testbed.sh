@@ -59,6 +59,8 @@ check_match "up lists the nodes with their addresses" "$out" 'tbw1 +10\.213\.2\.
 run_gs testbed status "$SITES"
 check_eq "status exits 0 when all nodes are up" "$rc" 0
 check_match "status shows both nodes up" "$(printf '%s\n' "$out" | grep -c ' up  *up ')" '^2$'
+check_match "status says how the 3 ms link's latency is emulated" "$out" \
+	'tbw1 .* 3 ms, (netem|delay line)$'
 
 # --- namespaces, their hostnames (UTS), strict host keys through the written ssh_config
 check_match "a namespace per node" "$(ip netns list)" "gs-$TAG-tbn1"
@@ -134,6 +136,12 @@ check_match "up twice is refused" "$rc:$err" '^1:.*(is up|in use)'
 
 # --- down: nothing left
 PIDS=$(for ns in "gs-$TAG-tbn1" "gs-$TAG-tbw1"; do ip netns pids "$ns"; done | tr '\n' ' ')
+# without netem, each node's latency is a delay line in its namespace (one of PIDS)
+DPIDS=$(awk '$1 == "pid" && $4 == "delay" {print $2}' "$TB/manifest" | tr '\n' ' ')
+if ! grep -q '^latency tbw1 netem ' "$TB/manifest"; then
+	check "the delay lines run in the nodes' namespaces ($DPIDS)" sh -c \
+		"[ -n '$DPIDS' ] && for p in $DPIDS; do echo ' $PIDS ' | grep -q \" \$p \" || exit 1; done"
+fi
 run_gs testbed down "$SITES"
 check_eq "down exits 0" "$rc" 0
 check "no namespace left" sh -c "! ip netns list | grep -q gs-$TAG-"
@@ -141,7 +149,7 @@ check "no link left" sh -c "! ip -o link show | grep -q 'gs$TAG'"
 check "no cgroup left" sh -c "! ls -d /sys/fs/cgroup/gridsubmit-$TAG /sys/fs/cgroup/cpu/gridsubmit-$TAG 2>/dev/null | grep -q ."
 left=""
 for p in $PIDS; do alive "$p" && left="$left $p"; done
-check_eq "no process of the testbed left (sshd, exporters, load)" "$left" ""
+check_eq "no process of the testbed left (sshd, exporters, load, delay lines)" "$left" ""
 check "state directory removed" test ! -e "$TB"
 run_gs testbed status "$SITES"
 check_match "status after down says not up" "$rc:$out" '^1:.*not up'

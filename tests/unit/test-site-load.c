@@ -173,7 +173,7 @@ test_merge(void)
 	    "        mem_mb: 0\n"
 	    "        arch: aarch64\n"
 	    "        ssh: {port: 22, host_key: strict, identity: k}\n"
-	    "        emulate: {cpu_scale: 0.25, load: 1.5, load_interval: 30}\n"
+	    "        emulate: {cpu_scale: 0.25, load: 1.5, load_interval: 30, private_fs: true}\n"
 	    "      - {host: b3, slots: 1, monitor: \"http://x/\"}\n";
 	struct gs_sites s;
 	struct gs_error err;
@@ -200,6 +200,7 @@ test_merge(void)
 	is_str(n->monitor, "https://a1.mon:9100/metrics?h=a1", "merge: every {host} expanded");
 	is_dbl(n->emulate.cpu_scale, 1, 0, "merge: no emulation: cpu_scale 1");
 	is_dbl(n->emulate.load, 0, 0, "merge: no emulation: load 0");
+	is_int(n->emulate.private_fs, 0, "merge: no emulation: shared file system");
 	is_dbl(s.sites[0].bandwidth_mbps, 10.5, 0, "merge: bandwidth 10.5");
 	is_dbl(s.sites[0].latency_ms, 3, 0, "merge: latency 3");
 	is_dbl(s.sites[1].latency_ms, 0, 0, "merge: latency default 0");
@@ -221,6 +222,7 @@ test_merge(void)
 	is_dbl(n->emulate.cpu_scale, 0.25, 0, "merge: cpu_scale");
 	is_dbl(n->emulate.load, 1.5, 0, "merge: load");
 	is_dbl(n->emulate.load_interval, 30, 0, "merge: load_interval");
+	is_int(n->emulate.private_fs, 1, "merge: private_fs");
 	is_int(n->loc.line, 20, "merge: b1's line");
 	is_int(n->loc.col, 15, "merge: b1's column (the host value)");
 	is_str(s.nodes[2].host, "b2", "merge: b2");
@@ -357,7 +359,8 @@ test_bad_corpus(void)
 		"site-alias", "site-bad-monitor", "site-bad-port", "site-bad-user",
 		"site-bandwidth-inf", "site-billion-laughs", "site-binary-nul",
 		"site-cores-fraction", "site-dup-host", "site-dup-host-range", "site-dup-key",
-		"site-dup-site", "site-empty", "site-emulate-scale", "site-host-key",
+		"site-dup-site", "site-empty", "site-emulate-private", "site-emulate-scale",
+		"site-host-key",
 		"site-hostile-dash", "site-hostile-host", "site-hostile-label",
 		"site-invalid-utf8", "site-latin1", "site-master-unknown", "site-no-cpu",
 		"site-no-link", "site-no-sites", "site-node-list", "site-overlong-utf8",
