@@ -75,6 +75,23 @@ need_root() {
 	[ "$(id -u)" -eq 0 ] || { skip "$1" "needs root (network namespaces)"; return 1; }
 }
 
+# need_testbed NAME TOOL...: root, ip netns, the tools, and no other testbed up (they all
+# use 10.213.0.0/16); otherwise a skip line naming the reason, and false
+need_testbed() {
+	name=$1
+	shift
+	[ "$(id -u)" -eq 0 ] || { skip "$name" "needs root (network namespaces, sshd)"; return 1; }
+	ip netns list >/dev/null 2>&1 || { skip "$name" "ip netns is unavailable here"; return 1; }
+	for tool in "$@"; do
+		PATH="$PATH:/usr/sbin:/sbin" command -v "$tool" >/dev/null 2>&1 ||
+			{ skip "$name" "$tool is not installed (scripts/install-deps)"; return 1; }
+	done
+	if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
+		skip "$name" "another testbed is up (10.213.0.1 in use)"
+		return 1
+	fi
+}
+
 # no_process PATTERN: true when no process's command line matches (pgrep -f) — call it
 # through check, never inside sh -c, whose own command line would match
 no_process() {

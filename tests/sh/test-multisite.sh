@@ -6,24 +6,7 @@
 # hostile host names and remote words never run anything.
 . tests/lib.sh
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "multisite" "needs root (network namespaces, sshd)"
-	exit 0
-fi
-if ! ip netns list >/dev/null 2>&1; then
-	skip "multisite" "ip netns is unavailable here"
-	exit 0
-fi
-for tool in sshd tc prometheus-node-exporter jq; do
-	if ! PATH="$PATH:/usr/sbin:/sbin" command -v "$tool" >/dev/null 2>&1; then
-		skip "multisite" "$tool is not installed (scripts/install-deps)"
-		exit 0
-	fi
-done
-if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
-	skip "multisite" "another testbed is up (10.213.0.1 in use)"
-	exit 0
-fi
+need_testbed "multisite" sshd tc prometheus-node-exporter jq || exit 0
 MANDEL=$SRC/$BUILD/examples/mandelbrot
 if [ ! -x "$MANDEL" ]; then
 	skip "multisite" "$MANDEL is not built"

@@ -127,24 +127,7 @@ else
 fi
 
 # --- the testbed
-if [ "$(id -u)" -ne 0 ]; then
-	skip "orphans on a testbed" "needs root (network namespaces, sshd)"
-	exit 0
-fi
-if ! ip netns list >/dev/null 2>&1; then
-	skip "orphans on a testbed" "ip netns is unavailable here"
-	exit 0
-fi
-for tool in sshd tc prometheus-node-exporter jq; do
-	if ! PATH="$PATH:/usr/sbin:/sbin" command -v "$tool" >/dev/null 2>&1; then
-		skip "orphans on a testbed" "$tool is not installed (scripts/install-deps)"
-		exit 0
-	fi
-done
-if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
-	skip "orphans on a testbed" "another testbed is up (10.213.0.1 in use)"
-	exit 0
-fi
+need_testbed "orphans on a testbed" sshd tc prometheus-node-exporter jq || exit 0
 MANDEL=$SRC/$BUILD/examples/mandelbrot
 [ -x "$MANDEL" ] || { fail "orphans: $MANDEL is not built"; exit 1; }
 

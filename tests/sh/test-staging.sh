@@ -10,24 +10,7 @@
 # do without it), leaving no process behind; `down` leaves no mount.
 . tests/lib.sh
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "staging" "needs root (network and mount namespaces, sshd)"
-	exit 0
-fi
-if ! ip netns list >/dev/null 2>&1; then
-	skip "staging" "ip netns is unavailable here"
-	exit 0
-fi
-for tool in sshd scp tc prometheus-node-exporter jq cmp sha256sum; do
-	if ! PATH="$PATH:/usr/sbin:/sbin" command -v "$tool" >/dev/null 2>&1; then
-		skip "staging" "$tool is not installed (scripts/install-deps)"
-		exit 0
-	fi
-done
-if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
-	skip "staging" "another testbed is up (10.213.0.1 in use)"
-	exit 0
-fi
+need_testbed "staging" sshd scp tc prometheus-node-exporter jq cmp sha256sum || exit 0
 MANDEL=$SRC/$BUILD/examples/mandelbrot
 RANKEXEC=$SRC/$BUILD/gridsubmit-rank
 if [ ! -x "$MANDEL" ]; then

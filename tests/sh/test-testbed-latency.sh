@@ -18,24 +18,7 @@ for a in "--delay abc" "--delay -1" "--delay 1e9" "--delay nan" "--delay 5 --que
 		'^(1:gridsubmit-delay: --|2:(usage: gridsubmit-delay|.* requires an argument))'
 done
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "testbed latency" "needs root (network namespaces)"
-	exit 0
-fi
-if ! ip netns list >/dev/null 2>&1; then
-	skip "testbed latency" "ip netns is unavailable here"
-	exit 0
-fi
-for tool in sshd ssh-keygen tc prometheus-node-exporter iptables jq; do
-	if ! PATH="$PATH:/usr/sbin:/sbin" command -v "$tool" >/dev/null 2>&1; then
-		skip "testbed latency" "$tool is not installed (scripts/install-deps)"
-		exit 0
-	fi
-done
-if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
-	skip "testbed latency" "another testbed is up (10.213.0.1 in use)"
-	exit 0
-fi
+need_testbed "testbed latency" sshd ssh-keygen tc prometheus-node-exporter iptables jq || exit 0
 
 # alive PID: the process exists and is not a zombie
 alive() {

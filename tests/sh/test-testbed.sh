@@ -5,24 +5,7 @@
 # halfway through `up`; hostile host names never run anything.
 . tests/lib.sh
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "testbed" "needs root (network namespaces, cgroups, sshd)"
-	exit 0
-fi
-if ! ip netns list >/dev/null 2>&1; then
-	skip "testbed" "ip netns is unavailable here"
-	exit 0
-fi
-for tool in sshd ssh-keygen tc prometheus-node-exporter; do
-	if ! PATH="$PATH:/usr/sbin:/sbin" command -v "$tool" >/dev/null 2>&1; then
-		skip "testbed" "$tool is not installed (scripts/install-deps)"
-		exit 0
-	fi
-done
-if [ -d /sys/class/net ] && ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
-	skip "testbed" "another testbed is up (10.213.0.1 in use)"
-	exit 0
-fi
+need_testbed "testbed" sshd ssh-keygen tc prometheus-node-exporter || exit 0
 
 # alive PID: the process exists and is not a zombie (an init that reaps late keeps those)
 alive() {
