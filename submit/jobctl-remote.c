@@ -379,22 +379,7 @@ jobctl_remote_stop(const struct job_state *st, struct jobctl_node *nodes, size_t
 		pids[i] = remote_spawn(argv, outs[i], errs[i]);
 		remote_argv_free(argv);
 	}
-	/* remote_wait_all takes only started ones: compact, then spread back */
-	{
-		pid_t *live = xcalloc(n, sizeof *live);
-		int *lst = xcalloc(n, sizeof *lst);
-		size_t k = 0, j;
-
-		for (i = 0; i < n; i++)
-			if (pids[i] > 0)
-				live[k++] = pids[i];
-		remote_wait_all(live, lst, k, remote_now() + limit);
-		for (i = 0, j = 0; i < n; i++)
-			if (pids[i] > 0)
-				status[i] = lst[j++];
-		free(live);
-		free(lst);
-	}
+	remote_wait_all(pids, status, NULL, n, remote_now() + limit, NULL);
 	for (i = 0; i < n; i++) {
 		if (pids[i] > 0)
 			jobctl_remote_result(&nodes[i], outs[i], errs[i], status[i], limit);

@@ -621,7 +621,7 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 		pids[n++] = remote_spawn(argv, NULL, NULL);
 		remote_argv_free(argv);
 	}
-	remote_wait_all(pids, status, (size_t)n, remote_now() + 20);
+	remote_wait_all(pids, status, NULL, (size_t)n, remote_now() + 20, NULL);
 	for (i = 0; i < (size_t)n; i++)
 		if (status[i] != 0)
 			log_warnx("job %s: cleanup on a node failed (ssh status %d): ranks may "

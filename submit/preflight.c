@@ -250,7 +250,7 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 		free(outp);
 		free(errp);
 	}
-	remote_wait_all(pids, status, n, remote_now() + PREFLIGHT_DEADLINE);
+	remote_wait_all(pids, status, NULL, n, remote_now() + PREFLIGHT_DEADLINE, NULL);
 	for (i = 0; i < n; i++) {
 		const char *host = sites->nodes[nodes[i]].host;
 		char *out = NULL, *err = NULL;
@@ -310,7 +310,7 @@ preflight_stage(struct gs_sites *sites, const struct gs_placement *p, const stru
     const struct job_state *st, const char *name, struct stage_dir *sd, struct pf_node *res,
     struct preflight *pf)
 {
-	struct stage_dir **todo = xcalloc(sites->nnodes + 1, sizeof *todo);
+	struct stage_dir **to_stage = xcalloc(sites->nnodes + 1, sizeof *to_stage);
 	size_t n = 0, k, added = 0;
 	int r;
 
@@ -338,23 +338,23 @@ preflight_stage(struct gs_sites *sites, const struct gs_placement *p, const stru
 		sd[node].rankexec = !pn->has_rankexec;
 		added++;
 		if (pn->state == PF_OK && !pn->shared)
-			todo[n++] = &sd[node];
+			to_stage[n++] = &sd[node];
 	}
 	if (added > 0 && stage_dirs_write(st, sd, sites->nnodes) == -1)
 		fatal("%s/remote-dirs", st->dir);
 	if (n > 0)
-		stage_copy_in(job, st, todo, n);
+		stage_copy_in(job, st, to_stage, n);
 	for (k = 0; k < n; k++) {
-		size_t node = (size_t)(todo[k] - sd);
+		size_t node = (size_t)(to_stage[k] - sd);
 
-		if (!todo[k]->failed) {
+		if (!to_stage[k]->failed) {
 			pf->nodes_staged++;
 			continue;
 		}
 		res[node].state = PF_FAILED;
-		snprintf(res[node].reason, sizeof res[node].reason, "%s", todo[k]->why);
+		snprintf(res[node].reason, sizeof res[node].reason, "%s", to_stage[k]->why);
 	}
-	free(todo);
+	free(to_stage);
 }
 
 int

@@ -187,25 +187,38 @@ remote_spawn(char *const argv[], const char *outpath, const char *errpath)
 }
 
 void
-remote_wait_all(const pid_t *pids, int *status, size_t n, double deadline)
+remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n, double deadline,
+    int (*stop)(void))
 {
 	struct timespec ts = { 0, 20000000L };
-	size_t left = n, i;
-	int *done = xcalloc(n ? n : 1, sizeof *done), st;
+	size_t i, left = 0;
+	int st, *done = xcalloc(n + 1, sizeof *done);
+	pid_t r;
 
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			left++;
+		else
+			done[i] = 1;
 	while (left > 0) {
 		for (i = 0; i < n; i++) {
 			if (done[i])
 				continue;
-			if (waitpid(pids[i], &st, WNOHANG) == pids[i]) {
+			while ((r = waitpid(pids[i], &st, WNOHANG)) == -1 && errno == EINTR)
+				;
+			if (r == pids[i]) {
 				status[i] = remote_decode(st);
+				if (ended != NULL)
+					ended[i] = remote_now();
 				done[i] = 1;
 				left--;
 			}
 		}
 		if (left == 0)
 			break;
-		if (remote_now() > deadline) {
+		if ((stop != NULL && stop()) || remote_now() > deadline) {
+			int why = remote_now() > deadline ? -1 : -2;
+
 			for (i = 0; i < n; i++) {
 				if (done[i])
 					continue;
@@ -213,7 +226,9 @@ remote_wait_all(const pid_t *pids, int *status, size_t n, double deadline)
 				kill(pids[i], SIGKILL);
 				while (waitpid(pids[i], &st, 0) == -1 && errno == EINTR)
 					;
-				status[i] = -1;
+				status[i] = why;
+				if (ended != NULL)
+					ended[i] = remote_now();
 			}
 			break;
 		}

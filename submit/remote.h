@@ -29,10 +29,13 @@ void remote_out_free(struct remote_out *ro);
 pid_t remote_spawn(char *const argv[], const char *outpath, const char *errpath);
 
 /*
- * Wait for n spawned processes until deadline (CLOCK_MONOTONIC seconds); those still
- * running then are killed (their group) and get status -1. status[i] as in remote_run.
+ * Wait for n spawned processes (pids[i] <= 0: none, status[i] untouched) until deadline
+ * (CLOCK_MONOTONIC seconds), or until stop() (NULL: never) says to give up; those still
+ * running then are killed (their group) and get status -1 (deadline) or -2 (stop).
+ * status[i] as in remote_run; ended[i] (ended may be NULL): when process i ended.
  */
-void remote_wait_all(const pid_t *pids, int *status, size_t n, double deadline);
+void remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n,
+    double deadline, int (*stop)(void));
 
 double remote_now(void);
 

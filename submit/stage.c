@@ -215,60 +215,6 @@ stage_scp_argv(const char *config, char *const srcs[], size_t nsrc, const char *
 }
 
 /*
- * Wait for the n processes (pid 0: none), each in its own group; at the deadline, or on a
- * cancel signal when cancellable, kill the rest: their status is then -1 (deadline) or -2
- * (cancel). ended[i]: when process i ended (remote_now()).
- */
-static void
-stage_wait(const pid_t *pids, int *status, double *ended, size_t n, double deadline,
-    int cancellable)
-{
-	struct timespec ts = { 0, 20000000L };
-	size_t i, left = 0;
-	int st, *done = xcalloc(n + 1, sizeof *done);
-	pid_t r;
-
-	for (i = 0; i < n; i++)
-		if (pids[i] > 0)
-			left++;
-		else
-			done[i] = 1;
-	while (left > 0) {
-		for (i = 0; i < n; i++) {
-			if (done[i])
-				continue;
-			while ((r = waitpid(pids[i], &st, WNOHANG)) == -1 && errno == EINTR)
-				;
-			if (r == pids[i]) {
-				status[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-				ended[i] = remote_now();
-				done[i] = 1;
-				left--;
-			}
-		}
-		if (left == 0)
-			break;
-		if ((cancellable && launch_cancel_requested()) || remote_now() > deadline) {
-			int why = remote_now() > deadline ? -1 : -2;
-
-			for (i = 0; i < n; i++) {
-				if (done[i])
-					continue;
-				kill(-pids[i], SIGKILL);
-				kill(pids[i], SIGKILL);
-				while (waitpid(pids[i], &st, 0) == -1 && errno == EINTR)
-					;
-				status[i] = why;
-				ended[i] = remote_now();
-			}
-			break;
-		}
-		nanosleep(&ts, NULL);
-	}
-	free(done);
-}
-
-/*
  * What arrived is what was sent: the sha256 of every file staged to each node (one ssh
  * each, in parallel) against this host's. A node with a missing or different file fails.
  * Returns the number of nodes that failed here.
@@ -334,7 +280,8 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 		free(outp);
 	}
 	t0 = remote_now();
-	stage_wait(pids, status, ended, n, t0 + STAGE_DEADLINE, 1);
+	remote_wait_all(pids, status, ended, n, t0 + STAGE_DEADLINE,
+	    launch_cancel_requested);
 	for (k = 0; k < n; k++) {
 		char line[128], *bad = NULL;
 		size_t j = 0;
@@ -436,7 +383,8 @@ stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage
 			free(errp);
 		}
 		t0 = remote_now();
-		stage_wait(pids, status, ended, n, t0 + STAGE_DEADLINE, 1);
+		remote_wait_all(pids, status, ended, n, t0 + STAGE_DEADLINE,
+	    launch_cancel_requested);
 		for (k = 0; k < n; k++) {
 			const char *dest = phase == 0 ? "/bin" : "";
 
@@ -637,7 +585,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 		remote_argv_free(argv);
 		free(outp);
 	}
-	stage_wait(pids, status, ended, nu, remote_now() + CLEAN_DEADLINE, 0);
+	remote_wait_all(pids, status, ended, nu, remote_now() + CLEAN_DEADLINE, NULL);
 	for (k = 0; k < nu; k++) {
 		char line[16];
 		FILE *f;
@@ -687,7 +635,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 		free(local);
 	}
 	t0 = remote_now();
-	stage_wait(pids, status, ended, nf, t0 + STAGE_DEADLINE, 0);
+	remote_wait_all(pids, status, ended, nf, t0 + STAGE_DEADLINE, NULL);
 	for (i = 0; i < nf; i++) {
 		char *part;
 
@@ -758,7 +706,7 @@ stage_cleanup(const struct job_state *st)
 			pids[i] = remote_spawn(argv, NULL, NULL);
 		remote_argv_free(argv);
 	}
-	stage_wait(pids, status, ended, nd, remote_now() + CLEAN_DEADLINE, 0);
+	remote_wait_all(pids, status, ended, nd, remote_now() + CLEAN_DEADLINE, NULL);
 	for (i = 0; i < nd; i++) {
 		if (pids[i] > 0 && status[i] == 0) {
 			stage_log(st, "removed %s %s", d[i].host, d[i].dir);

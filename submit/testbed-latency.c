@@ -95,7 +95,7 @@ tb_delay_start(struct testbed *tb, struct tb_node *tn, const char *prog, double 
 	struct pollfd pfd;
 	pid_t parent = getpid(), pid;
 	ssize_t n;
-	int p[2], nsfd, logfd, nul;
+	int p[2];
 
 	snprintf(delay, sizeof delay, "%.6f", ms);
 	xasprintf(&nspath, "/run/netns/%s", tn->netns);
@@ -106,26 +106,11 @@ tb_delay_start(struct testbed *tb, struct tb_node *tn, const char *prog, double 
 	if ((pid = fork()) == -1)
 		fatal("fork");
 	if (pid == 0) {
-		setsid();
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
 			_exit(127);
-		if ((nsfd = open(nspath, O_RDONLY | O_CLOEXEC)) == -1 ||
-		    setns(nsfd, CLONE_NEWNET) == -1) {
-			dprintf(2, "gridsubmit testbed: %s: cannot enter: %s\n", nspath,
-			    strerror(errno));
-			_exit(127);
-		}
+		tb_child_enter(nspath);
 		prctl(PR_SET_PDEATHSIG, 0);
-		if ((nul = open("/dev/null", O_RDONLY)) == -1 ||
-		    (logfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600)) == -1)
-			_exit(127);
-		dup2(nul, 0);
-		dup2(logfd, 1);
-		dup2(logfd, 2);
+		tb_child_output(log);
 		if (p[1] == 3)
 			fcntl(3, F_SETFD, 0);
 		else if (dup2(p[1], 3) == -1)

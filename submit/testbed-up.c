@@ -212,7 +212,6 @@ tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const a
     const char *promfile)
 {
 	char *path, *log, pidbuf[32];
-	int nsfd, logfd, nul;
 	pid_t pid;
 
 	xasprintf(&path, "/run/netns/%s", tn->netns);
@@ -221,17 +220,7 @@ tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const a
 	if ((pid = fork()) == -1)
 		fatal("fork");
 	if (pid == 0) {
-		setsid();
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if ((nsfd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
-		    setns(nsfd, CLONE_NEWNET) == -1) {
-			dprintf(2, "gridsubmit testbed: %s: cannot enter: %s\n", path,
-			    strerror(errno));
-			_exit(127);
-		}
+		tb_child_enter(path);
 		if (unshare(CLONE_NEWUTS) == -1 ||
 		    sethostname(tn->node->host, strlen(tn->node->host)) == -1) {
 			dprintf(2, "gridsubmit testbed: %s: cannot set the hostname: %s\n",
@@ -244,12 +233,7 @@ tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const a
 				dprintf(2, "gridsubmit testbed: %s: cannot join: %s\n",
 				    tn->cgroup, strerror(errno));
 		}
-		if ((nul = open("/dev/null", O_RDONLY)) == -1 ||
-		    (logfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600)) == -1)
-			_exit(127);
-		dup2(nul, 0);
-		dup2(logfd, 1);
-		dup2(logfd, 2);
+		tb_child_output(log);
 		/* a node without this host's files: its sshd, and so its sessions (testbed-fs.c) */
 		if (tn->node->emulate.private_fs && strcmp(what, "sshd") == 0 &&
 		    tb_private_fs(tb, tn) == -1)

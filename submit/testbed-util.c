@@ -1,5 +1,6 @@
 /* testbed-util.c — running ip/tc from argument vectors, the manifest, names, waits. */
 #include <sys/socket.h>
+#include <sched.h>
 #include <sys/stat.h>
 
 #include <arpa/inet.h>
@@ -8,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,4 +171,33 @@ tb_wait_port(const char *addr, int port, double seconds)
 			return -1;
 		nanosleep(&ts, NULL);
 	}
+}
+
+void
+tb_child_enter(const char *nspath)
+{
+	int nsfd;
+
+	setsid();
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if ((nsfd = open(nspath, O_RDONLY | O_CLOEXEC)) == -1 || setns(nsfd, CLONE_NEWNET) == -1) {
+		dprintf(2, "gridsubmit testbed: %s: cannot enter: %s\n", nspath, strerror(errno));
+		_exit(127);
+	}
+}
+
+void
+tb_child_output(const char *log)
+{
+	int nul, logfd;
+
+	if ((nul = open("/dev/null", O_RDONLY)) == -1 ||
+	    (logfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600)) == -1)
+		_exit(127);
+	dup2(nul, 0);
+	dup2(logfd, 1);
+	dup2(logfd, 2);
 }

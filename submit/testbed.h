@@ -58,6 +58,13 @@ void tb_names(struct testbed *tb, const char *name);
 long long tb_proc_start(long pid);		/* /proc/PID/stat start time, -1 if gone */
 int tb_write_file(const char *path, const char *text, int mode);
 int tb_wait_port(const char *addr, int port, double seconds);
+/*
+ * In a child forked for a node (_exit(127) on failure): a session of its own with default
+ * signal actions, in the network namespace at nspath; then stdin from /dev/null and
+ * stdout/stderr appended to log.
+ */
+void tb_child_enter(const char *nspath);
+void tb_child_output(const char *log);
 
 /* testbed-up.c */
 int tb_up(struct testbed *tb);
