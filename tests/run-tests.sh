@@ -24,7 +24,9 @@ run_one() {
 	p=$(grep -c '^ok - ' "$out")
 	f=$(grep -c '^not ok - ' "$out")
 	s=$(grep -c '^skip - ' "$out")
-	grep -E '^(not ok|skip) - ' "$out"
+	# each failure with the "#" diagnostics that follow it, then every skip
+	awk '/^not ok - /{d=1; print; next} d && /^#/{print; next} {d=0}' "$out"
+	grep -E '^skip - ' "$out"
 	if [ "$f" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then
 		# show the diagnostics of a failing test
 		sed -e 's/^/    /' "$out" | tail -n 60
