@@ -68,6 +68,8 @@ cmd_run_exec(int argc, char **argv)
 	int top = 0, code;
 
 	jobrun_parse(argc, argv, &cmd_run_entry, &a, &top);
+	/* the supervisor is this process from the start: mpiexec may start with the preflight */
+	a.speculate = 1;
 	if ((code = jobrun_prepare(&a, &jr)) == EXIT_OK) {
 		printf("gridsubmit: job %s (%s): %d ranks, scheme %s\n", jr.st.id, jr.st.name,
 		    jr.st.ranks, jr.st.scheme);

@@ -14,6 +14,7 @@
 
 #include "broker.h"
 #include "cmd.h"
+#include "gate.h"
 #include "jobctl.h"
 #include "jobrun.h"
 #include "launch.h"
@@ -263,6 +264,52 @@ jobrun_master_here(struct gs_sites *sites)
 	sites->master = xstrdup(me);
 }
 
+/* A preflight that did not pass: the job ends cancelled or failed (why names the nodes). */
+static int
+jobrun_preflight_failed(struct job_state *st, const char *why)
+{
+	stage_cleanup(st);
+	if (launch_cancel_requested()) {
+		jobrun_state(st, JOB_CANCELLED, "cancelled during preflight");
+		fprintf(stderr, "gridsubmit: job %s cancelled during preflight\n", st->id);
+		return EXIT_CANCELLED;
+	}
+	return jobrun_fail(st, EXIT_LAUNCH, why);
+}
+
+/*
+ * DIR/.remote, where the launcher on a node that shares our file system records its
+ * process group: made here when mpiexec starts before the preflight (which makes it too).
+ */
+static int
+jobrun_remote_marks_dir(const struct job_state *st, char *why, size_t whylen)
+{
+	char *path;
+	int rc = 0;
+
+	xasprintf(&path, "%s/.remote", st->dir);
+	if (mkdir(path, 0700) == -1 && errno != EEXIST) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(path);
+	return rc;
+}
+
+/* The hostfile and rankmap of the placement, then mpiexec's arguments (gate: gate.h). */
+static int
+jobrun_write_launch(struct jobrun *jr, const char *gate, char *why, size_t whylen)
+{
+	struct job_state *st = &jr->st;
+
+	st->ranks = jr->place.nranks;
+	jobrun_write_with(st, "hostfile", &jr->sites, &jr->place, broker_write_hostfile);
+	jobrun_write_with(st, "rankmap", &jr->sites, &jr->place, broker_write_rankmap);
+	launch_argv_free(jr->argv);
+	jr->argv = launch_argv(&jr->sites, &jr->job, &jr->place, st, gate, why, whylen);
+	return jr->argv != NULL ? 0 : -1;
+}
+
 int
 jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 {
@@ -272,6 +319,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	struct job_state *st = &jr->st;
 
 	memset(jr, 0, sizeof *jr);
+	jr->gate.fd = -1;
 	if (jobrun_load(a, &jr->sites, &jr->job) != 0)
 		return EXIT_INPUT;
 	jr->loaded = 1;
@@ -303,33 +351,85 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	if (stage_in_local(&jr->job, st, why, sizeof why) != 0)
 		return jobrun_fail(st, EXIT_LAUNCH, why);
 	if (launch_is_remote(&jr->sites, &jr->place)) {
-		struct preflight pf;
-
 		/* from here on, things exist on the nodes: a cancel must clean them up */
 		launch_catch_signals();
 		jobrun_state(st, JOB_STAGING, NULL);
-		if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st, &pf, why,
-		    sizeof why) != 0) {
-			stage_cleanup(st);
-			if (launch_cancel_requested()) {
-				jobrun_state(st, JOB_CANCELLED, "cancelled during preflight");
-				fprintf(stderr, "gridsubmit: job %s cancelled during preflight\n",
-				    st->id);
-				return EXIT_CANCELLED;
-			}
-			return jobrun_fail(st, EXIT_LAUNCH, why);
+		if (a->speculate) {
+			/* preflight in jobrun_execute, while mpiexec starts behind rank 0's gate */
+			if (gate_open(st, &jr->gate, why, sizeof why) != 0 ||
+			    jobrun_remote_marks_dir(st, why, sizeof why) != 0)
+				return jobrun_fail(st, EXIT_LAUNCH, why);
+		} else {
+			struct preflight pf;
+
+			if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st,
+			    &pf, why, sizeof why) != 0)
+				return jobrun_preflight_failed(st, why);
 		}
 	}
-	st->ranks = jr->place.nranks;
-	jobrun_write_with(st, "hostfile", &jr->sites, &jr->place, broker_write_hostfile);
-	jobrun_write_with(st, "rankmap", &jr->sites, &jr->place, broker_write_rankmap);
+	if (jobrun_write_launch(jr, jr->gate.path, why, sizeof why) != 0) {
+		stage_cleanup(st);
+		return jobrun_fail(st, EXIT_LAUNCH, why);
+	}
+	if (jr->gate.path == NULL)
+		jobrun_state(st, JOB_LAUNCHING, NULL);
+	return EXIT_OK;
+}
 
-	jr->argv = launch_argv(&jr->sites, &jr->job, &jr->place, st, why, sizeof why);
-	if (jr->argv == NULL) {
+/*
+ * The speculative launch (doc/architecture.md, "Speculative launch"): mpiexec starts at
+ * once, as if every node shared our file system and passed, with rank 0 held at the gate;
+ * the preflight runs meanwhile. When it finds just that, the gate opens: the preflight
+ * cost no time. Otherwise (a node failed, was replaced, needs staging, or mpiexec already
+ * ended) the launch is called off before any rank got past MPI_Init: mpiexec and whatever
+ * it started on the nodes are killed, and the job launches again, plainly, with what the
+ * preflight found. Returns EXIT_OK with mpiexec's pid in *pid, or the job's exit code.
+ */
+static int
+jobrun_speculate(struct jobrun *jr, pid_t *pid)
+{
+	struct job_state *st = &jr->st;
+	struct gs_placement first = jr->place;
+	struct preflight pf;
+	char why[4096], *path;
+	int rc, go;
+
+	/* the first placement, for the cleanup: the preflight may place again */
+	first.ranks = xreallocarray(NULL, (size_t)first.nranks, sizeof *first.ranks);
+	memcpy(first.ranks, jr->place.ranks, (size_t)first.nranks * sizeof *first.ranks);
+	*pid = launch_start(jr->argv, st);
+	st->mpiexec_pid = (long)*pid;
+	st->mpiexec_start = jobctl_start_time(*pid);
+	jobrun_state(st, JOB_STAGING, NULL);
+	rc = preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st, &pf, why,
+	    sizeof why);
+	go = rc == 0 && pf.all_shared && !pf.replaced && launch_running(*pid);
+	gate_release(&jr->gate, go);
+	if (go) {
+		free(first.ranks);
+		return EXIT_OK;
+	}
+	launch_abort(*pid);
+	gate_close(&jr->gate);
+	launch_cleanup_remote(&jr->sites, &first, st, 0);
+	free(first.ranks);
+	xasprintf(&path, "%s/master.status", st->dir);
+	unlink(path);
+	free(path);
+	st->mpiexec_pid = 0;
+	st->mpiexec_start = 0;
+	if (rc != 0)
+		return jobrun_preflight_failed(st, why);
+	fprintf(stderr, "gridsubmit: job %s: launching again with what the preflight found "
+	    "(%s)\n", st->id, pf.replaced ? "nodes replaced" : !pf.all_shared ?
+	    "files staged" : "mpiexec ended during the preflight");
+	if (jobrun_write_launch(jr, NULL, why, sizeof why) != 0) {
 		stage_cleanup(st);
 		return jobrun_fail(st, EXIT_LAUNCH, why);
 	}
 	jobrun_state(st, JOB_LAUNCHING, NULL);
+	lease_open(jr->argv);
+	*pid = launch_start(jr->argv, st);
 	return EXIT_OK;
 }
 
@@ -338,16 +438,22 @@ jobrun_execute(struct jobrun *jr, int top)
 {
 	struct job_state *st = &jr->st;
 	pid_t pid;
+	int code;
 
 	launch_catch_signals();
 	if (launch_cancel_requested()) {
+		gate_close(&jr->gate);
 		stage_cleanup(st);
 		jobrun_state(st, JOB_CANCELLED, "cancelled before launch");
 		return EXIT_CANCELLED;
 	}
 	/* here, in the process that lives as long as the job: the ranks' lease (lease.h) */
 	lease_open(jr->argv);
-	pid = launch_start(jr->argv, st);
+	if (jr->gate.path != NULL) {
+		if ((code = jobrun_speculate(jr, &pid)) != EXIT_OK)
+			return code;
+	} else
+		pid = launch_start(jr->argv, st);
 	st->mpiexec_pid = (long)pid;
 	st->mpiexec_start = jobctl_start_time(pid);
 	jobrun_state(st, JOB_RUNNING, NULL);
@@ -360,9 +466,10 @@ jobrun_execute(struct jobrun *jr, int top)
 		free(events);
 	}
 	launch_wait(pid, st, &jr->lr);
+	gate_close(&jr->gate);
 	/* no rank left on any host; outputs back from the nodes, their directories removed */
 	if (jr->lr.cancelled || jr->lr.killed_stragglers || jr->lr.mpiexec_status != 0)
-		launch_cleanup_remote(&jr->sites, &jr->place, st);
+		launch_cleanup_remote(&jr->sites, &jr->place, st, 1);
 	if (!jr->lr.cancelled)
 		stage_out(&jr->sites, &jr->place, &jr->job, st);
 	stage_cleanup(st);
@@ -389,6 +496,7 @@ jobrun_report(struct jobrun *jr, int code)
 void
 jobrun_free(struct jobrun *jr)
 {
+	gate_close(&jr->gate);
 	launch_argv_free(jr->argv);
 	if (jr->placed)
 		broker_placement_free(&jr->place);

@@ -7,6 +7,7 @@
 
 #include "broker.h"
 #include "cmd.h"
+#include "gate.h"
 #include "jobstore.h"
 #include "launch.h"
 
@@ -16,6 +17,7 @@ struct jobrun_args {
 	const char *scheme;	/* --scheme, or NULL */
 	int ranks;		/* --ranks, or 0 */
 	int metrics;		/* 1: fetch live metrics before ranking */
+	int speculate;		/* 1: multi-site preflight while mpiexec starts (jobrun.c) */
 };
 
 struct jobrun {
@@ -26,11 +28,13 @@ struct jobrun {
 	struct job_state st;
 	struct launch_result lr;
 	char **argv;		/* mpiexec's */
+	struct gate gate;	/* rank 0's, for a speculative launch (path NULL: none) */
 	int loaded, ranked, placed;
 };
 
 /*
- * Load, rank, place, write the job directory and the mpiexec command. Returns EXIT_OK, or
+ * Load, rank, place, write the job directory and the mpiexec command; for a multi-site job
+ * also the preflight, unless a->speculate leaves it to jobrun_execute. Returns EXIT_OK, or
  * the exit code with the error printed (and, once the job exists, recorded as failed).
  */
 int jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr);

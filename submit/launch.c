@@ -431,7 +431,7 @@ launch_env_has(const struct gs_job *job, const char *key)
 
 char **
 launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct gs_placement *p,
-    const struct job_state *st, char *why, size_t whylen)
+    const struct job_state *st, const char *gate, char *why, size_t whylen)
 {
 	struct argv_builder b = { NULL, 0, 0 };
 	struct launch_net net;
@@ -546,6 +546,10 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 		xasprintf(&path, "%s/master.status", st->dir);
 		argv_add(&b, path);
 		free(path);
+		if (gate != NULL) {
+			argv_add(&b, "--gate");
+			argv_add(&b, gate);
+		}
 		argv_add(&b, "--");
 		if (d != NULL && d->program) {
 			xasprintf(&path, "%s/bin/%s", d->dir, base);
@@ -566,21 +570,24 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
  * After the job (ended, failed or cancelled): on every remote node of the placement, kill
  * the process group of the job's proxy (JOBDIR/.remote/HOST.pgid, written by the
  * launcher), whatever of it is left: no rank is ever left behind on any host
- * (RELIABILITY.md, 5). It leaves JOBDIR/.remote/HOST.stop before it looks: a launcher
- * session that was still on its way (a cancel right after launch) writes its pgid, then
- * sees the mark and never starts the proxy (a relaunch of mpiexec for the same job must
- * remove the marks first). In parallel, bounded by the ssh timeout.
+ * (RELIABILITY.md, 5). With for_good, it leaves JOBDIR/.remote/HOST.stop before it looks:
+ * a launcher session that was still on its way (a cancel right after launch) writes its
+ * pgid, then sees the mark and never starts the proxy. Without (a speculative launch
+ * called off before a relaunch, whose mpiexec is already dead: a late proxy finds no one
+ * to connect to and ends by itself), no mark stays to stop the relaunch. In parallel,
+ * bounded by the ssh timeout.
  */
 void
 launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
-    const struct job_state *st)
+    const struct job_state *st, int for_good)
 {
 	static const char script[] =
-	    "f=$1; : 2>/dev/null >\"${f%.pgid}.stop\"; [ -r \"$f\" ] || exit 0; g=$(cat \"$f\"); "
+	    "f=$1; [ \"$2\" = mark ] && : 2>/dev/null >\"${f%.pgid}.stop\"; "
+	    "[ -r \"$f\" ] || exit 0; g=$(cat \"$f\"); "
 	    "case $g in ''|*[!0-9]*) exit 0 ;; esac; "
 	    "kill -s TERM -- \"-$g\" 2>/dev/null && sleep 1; kill -s KILL -- \"-$g\" 2>/dev/null; "
 	    "rm -f \"$f\"; exit 0";
-	char *config, *words[6], **argv;
+	char *config, *words[7], **argv;
 	struct stage_dir *sd = NULL;
 	const struct stage_dir *d;
 	pid_t *pids;
@@ -613,7 +620,8 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 		words[3] = "sh";
 		d = stage_dirs_find(sd, nsd, host);
 		xasprintf(&words[4], "%s/.remote/%s.pgid", d != NULL ? d->dir : st->dir, host);
-		words[5] = NULL;
+		words[5] = for_good ? "mark" : "nomark";
+		words[6] = NULL;
 		argv = remote_ssh_argv(config, NULL, host, words);
 		free(words[4]);
 		if (argv == NULL)
@@ -735,6 +743,28 @@ launch_stop_group(pid_t pid, int *status)
 	}
 	/* whatever of the group is left (ranks hydra did not reap) */
 	kill(-pid, SIGKILL);
+}
+
+int
+launch_running(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof si);
+	/* WNOWAIT: looked at, not reaped (launch_wait or launch_abort reaps it) */
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == -1)
+		return 0;
+	return si.si_pid == 0;
+}
+
+void
+launch_abort(pid_t pid)
+{
+	int status;
+
+	kill(-pid, SIGKILL);
+	while (!launch_reap(pid, &status))
+		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
 }
 
 /* rank 0's end as gridsubmit-rank wrote it: "exit N" or "signal N"; 0 when not yet. */

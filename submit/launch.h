@@ -25,9 +25,11 @@ struct launch_result {
  * -launcher ssh -launcher-exec DIR/ssh-launcher (a script of ours running ssh with the
  * options of remote.c and DIR/ssh_config), -iface toward the nodes, -genvnone with explicit
  * -genv, UCX_TLS=self,tcp. Rank 0 then runs on this host (doc/testbed.md, "Launch").
+ * With gate (a FIFO, gate.h), rank 0 waits there before it starts the program.
  */
 char **launch_argv(const struct gs_sites *sites, const struct gs_job *job,
-    const struct gs_placement *p, const struct job_state *st, char *why, size_t whylen);
+    const struct gs_placement *p, const struct job_state *st, const char *gate, char *why,
+    size_t whylen);
 void launch_argv_free(char **argv);
 
 /* What launch_ssh_setup() found: the job's ssh_config, the interface toward the nodes. */
@@ -63,7 +65,13 @@ void launch_net_free(struct launch_net *net);
  * directory of DIR/remote-dirs), in parallel, within ~20 s.
  */
 void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
-    const struct job_state *st);
+    const struct job_state *st, int for_good);
+
+/* 1 while mpiexec (pid, not yet reaped) runs. */
+int launch_running(pid_t pid);
+
+/* Kill mpiexec's whole process group at once and reap mpiexec (a launch called off). */
+void launch_abort(pid_t pid);
 
 /* 1 when a cancel signal has arrived (see launch_catch_signals). */
 int launch_cancel_requested(void);

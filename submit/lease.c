@@ -95,6 +95,13 @@ lease_open(char **argv)
 		}
 	if (value == NULL)
 		return;
+	/* a relaunch of the same job: the same listening socket */
+	if (lease_fd != -1 && getsockname(lease_fd, (struct sockaddr *)&sa, &len) == 0 &&
+	    inet_ntop(AF_INET, &sa.sin_addr, addr, sizeof addr) != NULL) {
+		free(*value);
+		xasprintf(value, "%s:%u", addr, (unsigned)ntohs(sa.sin_port));
+		return;
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sin_family = AF_INET;
 	snprintf(addr, sizeof addr, "%s", *value);

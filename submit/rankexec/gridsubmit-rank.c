@@ -21,8 +21,16 @@
  *   the node. A lease that cannot be set up is reported on stderr and the rank runs
  *   without it: the lease never fails a job.
  *
- * usage: gridsubmit-rank [--status FILE] -- PROGRAM [ARGS...]
- * Exit status: the program's, 128+N when it died of signal N, 127 when it cannot be run.
+ * With --gate FIFO, rank 0 waits before it starts the program until the supervisor writes
+ * one byte there: 'g' starts it, anything else or the end of the FIFO (the supervisor
+ * died) ends the wrapper with GATE_CLOSED and no status file. gridsubmit starts mpiexec
+ * while its preflight still runs (doc/architecture.md, "Speculative launch"): no rank gets
+ * past MPI_Init before rank 0 enters it, so nothing of the job runs until the preflight
+ * has passed.
+ *
+ * usage: gridsubmit-rank [--status FILE] [--gate FIFO] -- PROGRAM [ARGS...]
+ * Exit status: the program's, 128+N when it died of signal N, 127 when it cannot be run,
+ * GATE_CLOSED when the gate said no.
  * Deliberately free of libraries: it is copied to every node as it is.
  */
 #include <sys/prctl.h>
@@ -46,6 +54,7 @@
 #define KILL_GRACE	5	/* seconds between forwarding SIGTERM and SIGKILL */
 #define LEASE_TIMEOUT	60	/* seconds of silence from the supervisor's host */
 #define LEASE_CONNECT	10	/* seconds to set the lease up */
+#define GATE_CLOSED	125	/* exit status when the launch was called off at the gate */
 
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t stopping;
@@ -223,6 +232,41 @@ lease_lost(const char *spec, const char *why, const char *program)
 		kill(parent, SIGTERM);
 }
 
+/*
+ * Rank 0's gate: 1 when the supervisor opened it ('g'), 0 when it called the launch off,
+ * died, or a signal arrived meanwhile (hydra's proxy stopping the job).
+ */
+static int
+gate_wait(const char *path)
+{
+	char c;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
+		fprintf(stderr, "gridsubmit-rank: %s: gate %s: %s\n", who(), path, strerror(errno));
+		return 0;
+	}
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+
+		if (stopping)
+			break;
+		if (poll(&pfd, 1, -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		n = read(fd, &c, 1);
+		if (n == -1 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		close(fd);
+		return n == 1 && c == 'g';
+	}
+	close(fd);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -230,7 +274,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	struct sockaddr_in lsa;
 	sigset_t chld, orig, waiting;
-	const char *status = NULL, *rank = getenv("PMI_RANK");
+	const char *status = NULL, *gate = NULL, *rank = getenv("PMI_RANK");
 	const char *lspec = getenv("GRIDSUBMIT_LEASE");
 	char text[64], buf[256];
 	double connect_until = 0;
@@ -239,18 +283,24 @@ main(int argc, char **argv)
 	int argi = 1, st, lfd, connecting, n, err;
 	socklen_t elen;
 
-	if (argi + 1 < argc && strcmp(argv[argi], "--status") == 0) {
-		status = argv[argi + 1];
+	for (;;) {
+		if (argi + 1 < argc && strcmp(argv[argi], "--status") == 0)
+			status = argv[argi + 1];
+		else if (argi + 1 < argc && strcmp(argv[argi], "--gate") == 0)
+			gate = argv[argi + 1];
+		else
+			break;
 		argi += 2;
 	}
 	if (argi < argc && strcmp(argv[argi], "--") == 0)
 		argi++;
 	if (argi >= argc) {
-		fprintf(stderr, "usage: gridsubmit-rank [--status FILE] -- PROGRAM [ARGS...]\n");
+		fprintf(stderr, "usage: gridsubmit-rank [--status FILE] [--gate FIFO] -- PROGRAM "
+		    "[ARGS...]\n");
 		return 2;
 	}
 	if (rank == NULL || strcmp(rank, "0") != 0)
-		status = NULL;
+		status = gate = NULL;
 
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
@@ -274,6 +324,8 @@ main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
 		return 127;
+	if (gate != NULL && !gate_wait(gate))
+		return GATE_CLOSED;
 	lfd = lease_connect(lspec, &lsa);
 	connecting = lfd != -1;
 	connect_until = now() + LEASE_CONNECT;

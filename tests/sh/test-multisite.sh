@@ -95,6 +95,10 @@ check "the job's ssh_config checks host keys strictly" \
 	grep -q "StrictHostKeyChecking yes" "$J/ssh_config"
 check_match "the control sockets' directory is 0700" \
 	"$(stat -c %a "$GRIDSUBMIT_HOME/ssh")" '^700$'
+# every node shares our files and passes: mpiexec started with the preflight, no relaunch
+check "the speculative launch went through (no relaunch)" \
+	sh -c "! printf '%s' \"\$1\" | grep -q 'launching again'" sh "$err"
+check "rank 0's gate is gone with the job" test ! -e "$J/.gate"
 
 # --- 2. remote words are quoted; hostile hosts and users are refused
 L=$J/ssh-launcher
@@ -128,6 +132,8 @@ check_eq "a job with a spare node survives a dead sshd" "$rc" 0
 check_match "preflight reports one failed node" "$err" 'preflight: 1 of 3 nodes failed:'
 check_match "preflight names the dead node and why" "$err" 'msf2: ssh failed: .*(refused|closed|reset)'
 check_match "preflight says it placed again" "$err" 'placed again without the failed node'
+check_match "the speculative launch was called off and the job launched again" "$err" \
+	'launching again with what the preflight found \(nodes replaced\)'
 J=$(last_job)
 nodes=$(jq -r 'select(.ev == "start") | [.ranks[].node] | join(" ")' "$J/events.jsonl")
 check_match "the dead node is not used, the spare is" "$nodes" '^[^ ]+ msf1 mse1 msw1$'

@@ -106,6 +106,8 @@ EOF
 run_gs run "$T/m.yaml" --sites "$TB/sites.yaml"
 check_eq "mandelbrot with a private_fs node exits 0" "$rc" 0
 [ "$rc" -eq 0 ] || printf '%s\n' "$out" "$err" | tail -n 20 | sed -e 's/^/#   /'
+check_match "the speculative launch was called off for the staging" "$err" \
+	'launching again with what the preflight found \(files staged\)'
 J=$(last_job)
 check "the image is identical to the local run's" cmp "$J/m.pgm" "$REF"
 nodes=$(jq -r 'select(.ev == "start") | [.ranks[].node] | join(" ")' "$J/events.jsonl")
