@@ -795,11 +795,13 @@ launch_master_status(const struct job_state *st, struct launch_result *res)
 void
 launch_wait(pid_t pid, const struct job_state *st, struct launch_result *res)
 {
-	struct timespec ts = { 0, POLL_NS };
 	double master_ended = 0;
+	sigset_t old;
 
 	memset(res, 0, sizeof *res);
 	res->master_exit = -1;
+	/* mpiexec's end wakes us at once; the rest (lease, rank 0's status) every POLL_NS */
+	remote_child_block(&old);
 	for (;;) {
 		if (launch_reap(pid, &res->mpiexec_status))
 			break;
@@ -816,8 +818,9 @@ launch_wait(pid_t pid, const struct job_state *st, struct launch_result *res)
 			launch_stop_group(pid, &res->mpiexec_status);
 			break;
 		}
-		nanosleep(&ts, NULL);
+		remote_child_nap(POLL_NS);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* hydra's own children are in the group: none may outlive the job */
 	kill(-pid, SIGKILL);
 	launch_master_status(st, res);

@@ -187,13 +187,37 @@ remote_spawn(char *const argv[], const char *outpath, const char *errpath)
 }
 
 void
+remote_child_block(sigset_t *old)
+{
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, old);
+}
+
+void
+remote_child_nap(long ns)
+{
+	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	/* blocked SIGCHLD stays pending (even at SIG_DFL): a child's end wakes us at once */
+	sigtimedwait(&chld, NULL, &ts);
+}
+
+void
 remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n, double deadline,
     int (*stop)(void))
 {
-	struct timespec ts = { 0, 20000000L };
 	size_t i, left = 0;
 	int st, *done = xcalloc(n + 1, sizeof *done);
+	sigset_t old;
 	pid_t r;
+
+	remote_child_block(&old);
 
 	for (i = 0; i < n; i++)
 		if (pids[i] > 0)
@@ -232,8 +256,9 @@ remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n, double 
 			}
 			break;
 		}
-		nanosleep(&ts, NULL);
+		remote_child_nap(20000000L);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(done);
 }
 

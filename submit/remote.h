@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "site.h"
@@ -34,6 +35,14 @@ pid_t remote_spawn(char *const argv[], const char *outpath, const char *errpath)
  * running then are killed (their group) and get status -1 (deadline) or -2 (stop).
  * status[i] as in remote_run; ended[i] (ended may be NULL): when process i ended.
  */
+/*
+ * Waiting for children without polling: block SIGCHLD (the old mask in *old, to restore
+ * with sigprocmask), then nap up to ns nanoseconds or until a child ends. Nothing may be
+ * forked while it is blocked (the child would inherit the mask).
+ */
+void remote_child_block(sigset_t *old);
+void remote_child_nap(long ns);
+
 void remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n,
     double deadline, int (*stop)(void));
 
