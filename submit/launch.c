@@ -763,8 +763,8 @@ launch_abort(pid_t pid)
 	int status;
 
 	kill(-pid, SIGKILL);
-	while (!launch_reap(pid, &status))
-		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
 }
 
 /* rank 0's end as gridsubmit-rank wrote it: "exit N" or "signal N"; 0 when not yet. */
