@@ -296,9 +296,10 @@ jobrun_remote_marks_dir(const struct job_state *st, char *why, size_t whylen)
 	return rc;
 }
 
-/* The hostfile and rankmap of the placement, then mpiexec's arguments (gate: gate.h). */
+/* The hostfile and rankmap of the placement, then mpiexec's arguments (hold: launch.h). */
 static int
-jobrun_write_launch(struct jobrun *jr, const char *gate, char *why, size_t whylen)
+jobrun_write_launch(struct jobrun *jr, const struct launch_hold *hold, char *why,
+    size_t whylen)
 {
 	struct job_state *st = &jr->st;
 
@@ -306,20 +307,64 @@ jobrun_write_launch(struct jobrun *jr, const char *gate, char *why, size_t whyle
 	jobrun_write_with(st, "hostfile", &jr->sites, &jr->place, broker_write_hostfile);
 	jobrun_write_with(st, "rankmap", &jr->sites, &jr->place, broker_write_rankmap);
 	launch_argv_free(jr->argv);
-	jr->argv = launch_argv(&jr->sites, &jr->job, &jr->place, st, gate, why, whylen);
+	jr->argv = launch_argv(&jr->sites, &jr->job, &jr->place, st, hold, why, whylen);
 	return jr->argv != NULL ? 0 : -1;
+}
+
+/* Forget the speculative launch's hold (gate, checks); mpiexec has ended or never ran. */
+static void
+jobrun_unhold(struct jobrun *jr)
+{
+	gate_close(&jr->gate);
+	preflight_setup_free(&jr->checks);
+	free(jr->check_cmd);
+	jr->check_cmd = NULL;
+}
+
+/*
+ * Ready a speculative launch: rank 0's gate, DIR/.remote where the nodes answer, and the
+ * checks every node's session runs before its proxy (preflight-session.c). 0, or -1 when
+ * it cannot be had (the plain preflight then runs, and reports what is wrong).
+ */
+static int
+jobrun_hold(struct jobrun *jr, struct launch_hold *hold)
+{
+	struct job_state *st = &jr->st;
+	char why[1024], ifname[64], addr[64];
+	int r;
+
+	if (gate_open(st, &jr->gate, why, sizeof why) != 0 ||
+	    jobrun_remote_marks_dir(st, why, sizeof why) != 0 ||
+	    preflight_setup_make(&jr->sites, &jr->job, st, &jr->checks, why, sizeof why) != 0)
+		return -1;
+	for (r = 0; r < jr->place.nranks; r++) {
+		size_t node = jr->place.ranks[r].node;
+
+		if (node == BROKER_NODE_NONE || launch_host_is_local(jr->sites.nodes[node].host))
+			continue;
+		if (launch_route(jr->checks.config, jr->sites.nodes[node].host, ifname,
+		    sizeof ifname, addr, sizeof addr, why, sizeof why) == -1)
+			return -1;
+		jr->check_cmd = preflight_session_command(&jr->checks, st, addr);
+		hold->gate = jr->gate.path;
+		hold->checks = jr->check_cmd;
+		return 0;
+	}
+	return -1;
 }
 
 int
 jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 {
 	struct gs_error err;
+	struct launch_hold hold = { NULL, NULL };
 	const char *scheme;
 	char why[4096];
 	struct job_state *st = &jr->st;
 
 	memset(jr, 0, sizeof *jr);
 	jr->gate.fd = -1;
+	jr->checks.fd = -1;
 	if (jobrun_load(a, &jr->sites, &jr->job) != 0)
 		return EXIT_INPUT;
 	jr->loaded = 1;
@@ -354,20 +399,19 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 		/* from here on, things exist on the nodes: a cancel must clean them up */
 		launch_catch_signals();
 		jobrun_state(st, JOB_STAGING, NULL);
-		if (a->speculate) {
-			/* preflight in jobrun_execute, while mpiexec starts behind rank 0's gate */
-			if (gate_open(st, &jr->gate, why, sizeof why) != 0 ||
-			    jobrun_remote_marks_dir(st, why, sizeof why) != 0)
-				return jobrun_fail(st, EXIT_LAUNCH, why);
-		} else {
+		/* speculative: the checks run in mpiexec's sessions, in jobrun_execute */
+		if (!a->speculate || jobrun_hold(jr, &hold) != 0) {
 			struct preflight pf;
 
+			jobrun_unhold(jr);
+			memset(&hold, 0, sizeof hold);
 			if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st,
 			    &pf, why, sizeof why) != 0)
 				return jobrun_preflight_failed(st, why);
 		}
 	}
-	if (jobrun_write_launch(jr, jr->gate.path, why, sizeof why) != 0) {
+	if (jobrun_write_launch(jr, hold.gate != NULL ? &hold : NULL, why, sizeof why) != 0) {
+		jobrun_unhold(jr);
 		stage_cleanup(st);
 		return jobrun_fail(st, EXIT_LAUNCH, why);
 	}
@@ -378,51 +422,48 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 
 /*
  * The speculative launch (doc/architecture.md, "Speculative launch"): mpiexec starts at
- * once, as if every node shared our file system and passed, with rank 0 held at the gate;
- * the preflight runs meanwhile. When it finds just that, the gate opens: the preflight
- * cost no time. Otherwise (a node failed, was replaced, needs staging, or mpiexec already
- * ended) the launch is called off before any rank got past MPI_Init: mpiexec and whatever
- * it started on the nodes are killed, and the job launches again, plainly, with what the
- * preflight found. Returns EXIT_OK with mpiexec's pid in *pid, or the job's exit code.
+ * once, as if every node shared our file system and passed, with rank 0 held at the gate,
+ * and every node runs the preflight's checks in its own session before its proxy. When
+ * every node answers that it passed and shares our job directory, the gate opens: the
+ * preflight cost no ssh of its own. Otherwise the launch is called off before any rank got
+ * past MPI_Init: mpiexec and whatever it started on the nodes are killed, the plain
+ * preflight runs (reports, stages, replaces), and the job launches again with what it
+ * found. Returns EXIT_OK with mpiexec's pid in *pid, or the job's exit code.
  */
 static int
 jobrun_speculate(struct jobrun *jr, pid_t *pid)
 {
 	struct job_state *st = &jr->st;
-	struct gs_placement first = jr->place;
 	struct preflight pf;
 	char why[4096], *path;
-	int rc, go;
+	int go;
 
-	/* the first placement, for the cleanup: the preflight may place again */
-	first.ranks = xreallocarray(NULL, (size_t)first.nranks, sizeof *first.ranks);
-	memcpy(first.ranks, jr->place.ranks, (size_t)first.nranks * sizeof *first.ranks);
 	*pid = launch_start(jr->argv, st);
 	st->mpiexec_pid = (long)*pid;
 	st->mpiexec_start = jobctl_start_time(*pid);
 	jobrun_state(st, JOB_STAGING, NULL);
-	rc = preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st, &pf, why,
-	    sizeof why);
-	go = rc == 0 && pf.all_shared && !pf.replaced && launch_running(*pid);
+	go = preflight_session_wait(&jr->sites, &jr->place, st, &jr->checks, *pid, why,
+	    sizeof why) == 0;
 	gate_release(&jr->gate, go);
-	if (go) {
-		free(first.ranks);
+	if (go)
 		return EXIT_OK;
-	}
 	launch_abort(*pid);
-	gate_close(&jr->gate);
-	launch_cleanup_remote(&jr->sites, &first, st, 0);
-	free(first.ranks);
+	jobrun_unhold(jr);
+	launch_cleanup_remote(&jr->sites, &jr->place, st, launch_cancel_requested());
 	xasprintf(&path, "%s/master.status", st->dir);
 	unlink(path);
 	free(path);
 	st->mpiexec_pid = 0;
 	st->mpiexec_start = 0;
-	if (rc != 0)
+	if (launch_cancel_requested())
+		return jobrun_preflight_failed(st, why);
+	fprintf(stderr, "gridsubmit: job %s: not launched as it was: %s\n", st->id, why);
+	if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st, &pf, why,
+	    sizeof why) != 0)
 		return jobrun_preflight_failed(st, why);
 	fprintf(stderr, "gridsubmit: job %s: launching again with what the preflight found "
 	    "(%s)\n", st->id, pf.replaced ? "nodes replaced" : !pf.all_shared ?
-	    "files staged" : "mpiexec ended during the preflight");
+	    "files staged" : "every node passed");
 	if (jobrun_write_launch(jr, NULL, why, sizeof why) != 0) {
 		stage_cleanup(st);
 		return jobrun_fail(st, EXIT_LAUNCH, why);
@@ -442,7 +483,7 @@ jobrun_execute(struct jobrun *jr, int top)
 
 	launch_catch_signals();
 	if (launch_cancel_requested()) {
-		gate_close(&jr->gate);
+		jobrun_unhold(jr);
 		stage_cleanup(st);
 		jobrun_state(st, JOB_CANCELLED, "cancelled before launch");
 		return EXIT_CANCELLED;
@@ -466,7 +507,7 @@ jobrun_execute(struct jobrun *jr, int top)
 		free(events);
 	}
 	launch_wait(pid, st, &jr->lr);
-	gate_close(&jr->gate);
+	jobrun_unhold(jr);
 	/* no rank left on any host; outputs back from the nodes, their directories removed */
 	if (jr->lr.cancelled || jr->lr.killed_stragglers || jr->lr.mpiexec_status != 0)
 		launch_cleanup_remote(&jr->sites, &jr->place, st, 1);
@@ -496,7 +537,7 @@ jobrun_report(struct jobrun *jr, int code)
 void
 jobrun_free(struct jobrun *jr)
 {
-	gate_close(&jr->gate);
+	jobrun_unhold(jr);
 	launch_argv_free(jr->argv);
 	if (jr->placed)
 		broker_placement_free(&jr->place);

@@ -10,6 +10,7 @@
 #include "gate.h"
 #include "jobstore.h"
 #include "launch.h"
+#include "preflight.h"
 
 struct jobrun_args {
 	const char *job;	/* the job file */
@@ -29,6 +30,8 @@ struct jobrun {
 	struct launch_result lr;
 	char **argv;		/* mpiexec's */
 	struct gate gate;	/* rank 0's, for a speculative launch (path NULL: none) */
+	struct preflight_setup checks;	/* what its nodes' sessions check */
+	char *check_cmd;	/* the command they run (preflight_session_command) */
 	int loaded, ranked, placed;
 };
 

@@ -263,11 +263,13 @@ launch_route(const char *config, const char *host, char *ifname, size_t iflen, c
  * JOBDIR/.remote/HOST.pgid for the cleanup (JOBDIR: DIR, or the node's own directory
  * of DIR/remote-dirs, stage.h), and runs ssh from its own argument vector with
  * the options of remote.c. When ssh itself fails (255) it stops mpiexec, which would
- * otherwise wait forever for the proxy.
+ * otherwise wait forever for the proxy. With checks (preflight_session_command), the node
+ * runs them first, answers in JOBDIR/.remote/HOST.preflight and starts the proxy only when
+ * they pass; the launcher marks the session's end in DIR/.remote/HOST.ended, here.
  */
 static int
-launch_write_launcher(const struct job_state *st, const char *config, char *why,
-    size_t whylen)
+launch_write_launcher(const struct job_state *st, const char *config, const char *checks,
+    char *why, size_t whylen)
 {
 	char *path, *text = NULL, *q, *remote_dir, *qdir, *qdirs;
 	size_t len = 0, i;
@@ -327,13 +329,21 @@ launch_write_launcher(const struct job_state *st, const char *config, char *why,
 	    "gs_quote \"$gs_rdir/.remote/$gs_host.pgid\"\n"
 	    "gs_cmd=\"echo \\$\\$ 2>/dev/null >$gs_q || exit 1;\"\n"
 	    "gs_quote \"$gs_rdir/.remote/$gs_host.stop\"\n"
-	    "gs_cmd=\"$gs_cmd [ ! -e $gs_q ] || exit 1; exec\"\n"
+	    "gs_cmd=\"$gs_cmd [ ! -e $gs_q ] || exit 1;\"\n",
+	    st->id, qdir, qdirs, qdirs);
+	if (checks != NULL) {
+		q = remote_quote(checks);
+		fprintf(f, "# the checks first: the proxy starts only when they pass\n"
+		    "gs_quote \"$gs_rdir/.remote/$gs_host.preflight\"\n"
+		    "gs_cmd=\"$gs_cmd \"%s\" >$gs_q || exit 1;\"\n", q);
+		free(q);
+	}
+	fprintf(f, "gs_cmd=\"$gs_cmd exec\"\n"
 	    "for gs_w; do\n"
 	    "\tcase $gs_w in \\\"*\\\") gs_w=${gs_w#\\\"}; gs_w=${gs_w%%\\\"} ;; esac\n"
 	    "\tgs_quote \"$gs_w\"\n"
 	    "\tgs_cmd=\"$gs_cmd $gs_q\"\n"
-	    "done\n",
-	    st->id, qdir, qdirs, qdirs);
+	    "done\n");
 	free(qdir);
 	free(qdirs);
 	free(remote_dir);
@@ -351,8 +361,13 @@ launch_write_launcher(const struct job_state *st, const char *config, char *why,
 	free(q);
 	free(path);
 	fprintf(f, " ${gs_user:+-l \"$gs_user\"} -- \"$gs_host\" \"$gs_cmd\"\n"
-	    "gs_rc=$?\n"
-	    "[ $gs_rc -ne 255 ] || gs_fail \"ssh to $gs_host failed\"\n"
+	    "gs_rc=$?\n");
+	if (checks != NULL) {
+		q = remote_quote(st->dir);
+		fprintf(f, "echo \"$gs_rc\" >%s/.remote/\"$gs_host.ended\"\n", q);
+		free(q);
+	}
+	fprintf(f, "[ $gs_rc -ne 255 ] || gs_fail \"ssh to $gs_host failed\"\n"
 	    "exit $gs_rc\n");
 	fclose(f);
 	xasprintf(&path, "%s/ssh-launcher", st->dir);
@@ -370,7 +385,8 @@ launch_write_launcher(const struct job_state *st, const char *config, char *why,
 
 int
 launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
-    const struct job_state *st, struct launch_net *net, char *why, size_t whylen)
+    const struct job_state *st, const char *checks, struct launch_net *net, char *why,
+    size_t whylen)
 {
 	int r;
 
@@ -388,7 +404,7 @@ launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
 			return -1;
 		break;
 	}
-	return launch_write_launcher(st, net->config, why, whylen);
+	return launch_write_launcher(st, net->config, checks, why, whylen);
 }
 
 void
@@ -431,7 +447,7 @@ launch_env_has(const struct gs_job *job, const char *key)
 
 char **
 launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct gs_placement *p,
-    const struct job_state *st, const char *gate, char *why, size_t whylen)
+    const struct job_state *st, const struct launch_hold *hold, char *why, size_t whylen)
 {
 	struct argv_builder b = { NULL, 0, 0 };
 	struct launch_net net;
@@ -447,7 +463,8 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 		argv_add(&b, "-launcher");
 		argv_add(&b, "fork");
 	} else {
-		if (launch_ssh_setup(sites, p, st, &net, why, whylen) == -1) {
+		if (launch_ssh_setup(sites, p, st, hold != NULL ? hold->checks : NULL, &net,
+		    why, whylen) == -1) {
 			launch_net_free(&net);
 			return NULL;
 		}
@@ -546,9 +563,9 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 		xasprintf(&path, "%s/master.status", st->dir);
 		argv_add(&b, path);
 		free(path);
-		if (gate != NULL) {
+		if (hold != NULL && hold->gate != NULL) {
 			argv_add(&b, "--gate");
-			argv_add(&b, gate);
+			argv_add(&b, hold->gate);
 		}
 		argv_add(&b, "--");
 		if (d != NULL && d->program) {

@@ -25,11 +25,16 @@ struct launch_result {
  * -launcher ssh -launcher-exec DIR/ssh-launcher (a script of ours running ssh with the
  * options of remote.c and DIR/ssh_config), -iface toward the nodes, -genvnone with explicit
  * -genv, UCX_TLS=self,tcp. Rank 0 then runs on this host (doc/testbed.md, "Launch").
- * With gate (a FIFO, gate.h), rank 0 waits there before it starts the program.
+ * With hold (NULL: none), the job is held until its checks have passed (a speculative
+ * launch, doc/architecture.md).
  */
+struct launch_hold {
+	const char *gate;	/* rank 0 waits at this FIFO before it starts the program (gate.h) */
+	const char *checks;	/* each node's session runs this before the proxy (preflight.h) */
+};
 char **launch_argv(const struct gs_sites *sites, const struct gs_job *job,
-    const struct gs_placement *p, const struct job_state *st, const char *gate, char *why,
-    size_t whylen);
+    const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
+    char *why, size_t whylen);
 void launch_argv_free(char **argv);
 
 /* What launch_ssh_setup() found: the job's ssh_config, the interface toward the nodes. */
@@ -53,10 +58,12 @@ int launch_route(const char *config, const char *host, char *ifname, size_t ifle
 
 /*
  * Write DIR/ssh_config and DIR/ssh-launcher and find the interface toward the remote
- * ranks of p. Returns 0, or -1 with why.
+ * ranks of p. checks (NULL: none): a command every node runs before its proxy, which
+ * starts only when it succeeds. Returns 0, or -1 with why.
  */
 int launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
-    const struct job_state *st, struct launch_net *net, char *why, size_t whylen);
+    const struct job_state *st, const char *checks, struct launch_net *net, char *why,
+    size_t whylen);
 void launch_net_free(struct launch_net *net);
 
 /*

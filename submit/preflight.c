@@ -26,17 +26,21 @@
 #define PREFLIGHT_ROUNDS	3
 
 /*
- * Runs on the node: what it prints is parsed by preflight_parse(). A node that does not
- * share our job directory gets one of its own, ~/.gridsubmit/jobs/NAME (stage.h); mkdir is
- * retried because another job's cleanup may remove the empty parents meanwhile.
+ * Runs on the node: what it prints is parsed by preflight_parse(); it exits 0 only when the
+ * node may run its proxy at once (preflight_session_command): it shares our job directory,
+ * has hydra_pmi_proxy, our program and gridsubmit-rank (sha256 hp and hr), and reaches us.
+ * A node that does not share our job directory gets one of its own,
+ * ~/.gridsubmit/jobs/NAME (stage.h); mkdir is retried because another job's cleanup may
+ * remove the empty parents meanwhile.
  */
 static const char preflight_script[] =
-    "d=$1 m=$2 p=$3 x=$4 t=$5 n=$6; shift 6\n"
+    "d=$1 m=$2 p=$3 x=$4 t=$5 n=$6 hp=$7 hr=$8; shift 8\n"
+    "rc=0\n"
     "if [ \"$(cat \"$d/.shared\" 2>/dev/null)\" = \"$t\" ]; then\n"
     "  echo 'S yes'\n"
-    "  if mkdir -p \"$d/.remote\" 2>/dev/null; then echo 'D ok'; else echo 'D no'; fi\n"
+    "  if mkdir -p \"$d/.remote\" 2>/dev/null; then echo 'D ok'; else echo 'D no'; rc=1; fi\n"
     "else\n"
-    "  r=; case $HOME in /*) r=${HOME%/}/.gridsubmit/jobs/$n ;; esac\n"
+    "  rc=1 r=; case $HOME in /*) r=${HOME%/}/.gridsubmit/jobs/$n ;; esac\n"
     "  for i in 1 2 3; do\n"
     "    [ -n \"$r\" ] || break\n"
     "    (umask 077; mkdir -p \"$r/.remote\" \"$r/bin\") 2>/dev/null && break\n"
@@ -45,18 +49,20 @@ static const char preflight_script[] =
     "  if [ -n \"$r\" ] && [ -d \"$r/bin\" ]; then echo 'D ok'\n"
     "  else echo \"D no ${r:-(no HOME)}\"; fi\n"
     "fi\n"
-    "if [ -x \"$x\" ]; then echo 'P ok'; else echo 'P no'; fi\n"
+    "if [ -x \"$x\" ]; then echo 'P ok'; else echo 'P no'; rc=1; fi\n"
+    "w=$hp\n"
     "for f in \"$@\"; do\n"
-    "  if [ -f \"$f\" ] && h=$(sha256sum < \"$f\" 2>/dev/null); then echo \"H ${h%% *}\";\n"
-    "  else echo 'H -'; fi\n"
+    "  if [ -f \"$f\" ] && h=$(sha256sum < \"$f\" 2>/dev/null); then h=${h%% *}; else h=-; fi\n"
+    "  echo \"H $h\"; [ \"$h\" = \"$w\" ] || rc=1; w=$hr\n"
     "done\n"
     "c=${SSH_CONNECTION%% *}\n"
     "if [ \"$c\" = \"$m\" ]; then echo 'M ok'\n"
     "elif command -v bash >/dev/null 2>&1; then\n"
     "  if timeout 5 bash -c 'exec 3<>\"/dev/tcp/$0/$1\"' \"$m\" \"$p\" 2>/dev/null; then\n"
-    "    echo 'M ok'; else echo \"M no $c\"; fi\n"
+    "    echo 'M ok'; else echo \"M no $c\"; rc=1; fi\n"
     "else echo \"M unknown $c\"; fi\n"
-    "echo END\n";
+    "echo END\n"
+    "exit $rc\n";
 
 enum { PF_UNCHECKED, PF_OK, PF_FAILED };
 
@@ -124,7 +130,7 @@ preflight_last_line(const char *err, char *out, size_t outlen)
 
 static void
 preflight_parse(const char *out, const char *err, int status, const char *host,
-    const char *proxy, char hashes[][65], struct pf_node *r)
+    const struct preflight_setup *s, struct pf_node *r)
 {
 	char line[600];
 	const char *p = out;
@@ -159,9 +165,9 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 			proxy_ok = 1;
 		else if (strncmp(line, "H ", 2) == 0) {
 			if (hidx == 0)
-				r->has_program = strcmp(line + 2, hashes[0]) == 0;
+				r->has_program = strcmp(line + 2, s->hashes[0]) == 0;
 			else if (hidx == 1)
-				r->has_rankexec = strcmp(line + 2, hashes[1]) == 0;
+				r->has_rankexec = strcmp(line + 2, s->hashes[1]) == 0;
 			hidx++;
 		} else if (strcmp(line, "M ok") == 0)
 			master = 1;
@@ -180,7 +186,7 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 		    "%.500s", status, line);
 	} else if (!proxy_ok)
 		snprintf(r->reason, sizeof r->reason, "%s is missing (install the same MPICH "
-		    "as here)", proxy);
+		    "as here)", s->proxy);
 	else if (!dir_ok && *nodir != '\0')
 		snprintf(r->reason, sizeof r->reason, "cannot create its job directory %s",
 		    nodir);
@@ -197,47 +203,75 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 	}
 }
 
+void
+preflight_words(const struct preflight_setup *s, const struct job_state *st, const char *addr,
+    char *words[15])
+{
+	words[0] = "sh";
+	words[1] = "-c";
+	words[2] = (char *)preflight_script;
+	words[3] = "sh";
+	words[4] = st->dir;
+	words[5] = (char *)addr;
+	words[6] = (char *)s->port;
+	words[7] = s->proxy;
+	words[8] = (char *)s->token;
+	words[9] = s->name;
+	words[10] = (char *)s->hashes[0];
+	words[11] = (char *)s->hashes[1];
+	words[12] = (char *)s->program;
+	words[13] = s->rankexec;
+	words[14] = NULL;
+}
+
+int
+preflight_answer_ready(const struct preflight_setup *s, const char *host, const char *out,
+    char *why, size_t whylen)
+{
+	struct pf_node r;
+
+	memset(&r, 0, sizeof r);
+	preflight_parse(out, "", 0, host, s, &r);
+	if (r.state != PF_OK)
+		snprintf(why, whylen, "%s", r.reason);
+	else if (!r.shared)
+		snprintf(why, whylen, "does not share this host's job directory");
+	else if (!r.has_program)
+		snprintf(why, whylen, "has no copy of %s as here", s->program);
+	else if (!r.has_rankexec)
+		snprintf(why, whylen, "has no copy of %s as here", s->rankexec);
+	else
+		return 1;
+	return 0;
+}
+
 /* Check the unchecked remote nodes of p, all at once. */
 static void
 preflight_check(struct gs_sites *sites, const struct gs_placement *p, const struct job_state *st,
-    const char *config, const char *program, const char *rankexec, const char *proxy,
-    char hashes[][65], int port, const char *token, const char *name, struct pf_node *res)
+    const struct preflight_setup *s, struct pf_node *res)
 {
 	size_t *nodes = xcalloc(sites->nnodes + 1, sizeof *nodes), n = 0, i;
 	pid_t *pids = xcalloc(sites->nnodes + 1, sizeof *pids);
 	int *status = xcalloc(sites->nnodes + 1, sizeof *status), r;
-	char portbuf[16], **argv, *outp, *errp, ifname[64], addr[64] = "";
+	char **argv, *outp, *errp, ifname[64], addr[64] = "";
 	char why[512];
 
-	snprintf(portbuf, sizeof portbuf, "%d", port);
 	for (r = 0; r < p->nranks; r++) {
 		size_t node = p->ranks[r].node;
-		char *words[14];
+		char *words[15];
 
 		if (node == BROKER_NODE_NONE || res[node].state != PF_UNCHECKED ||
 		    launch_host_is_local(sites->nodes[node].host))
 			continue;
 		res[node].state = PF_FAILED;	/* until its answer says otherwise */
 		/* hydra gives every proxy one address to connect back to: the -iface one */
-		if (*addr == '\0' && launch_route(config, sites->nodes[node].host, ifname,
+		if (*addr == '\0' && launch_route(s->config, sites->nodes[node].host, ifname,
 		    sizeof ifname, addr, sizeof addr, why, sizeof why) == -1) {
 			snprintf(res[node].reason, sizeof res[node].reason, "%s", why);
 			continue;
 		}
-		words[0] = "sh";
-		words[1] = "-c";
-		words[2] = (char *)preflight_script;
-		words[3] = "sh";
-		words[4] = st->dir;
-		words[5] = addr;
-		words[6] = portbuf;
-		words[7] = (char *)proxy;
-		words[8] = (char *)token;
-		words[9] = (char *)name;
-		words[10] = (char *)program;
-		words[11] = (char *)rankexec;
-		words[12] = NULL;
-		if ((argv = remote_ssh_argv(config, NULL, sites->nodes[node].host,
+		preflight_words(s, st, addr, words);
+		if ((argv = remote_ssh_argv(s->config, NULL, sites->nodes[node].host,
 		    words)) == NULL) {
 			snprintf(res[node].reason, sizeof res[node].reason, "invalid host name");
 			continue;
@@ -270,7 +304,7 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 			fclose(f);
 		}
 		preflight_parse(out != NULL ? out : "", err != NULL ? err : "", status[i], host,
-		    proxy, hashes, &res[nodes[i]]);
+		    s, &res[nodes[i]]);
 		free(out);
 		free(err);
 		unlink(outp);
@@ -358,61 +392,82 @@ preflight_stage(struct gs_sites *sites, const struct gs_placement *p, const stru
 }
 
 int
+preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
+    const struct job_state *st, struct preflight_setup *s, char *why, size_t whylen)
+{
+	char *files[2];
+	unsigned char rnd[16];
+	int rfd, k;
+
+	memset(s, 0, sizeof *s);
+	s->fd = -1;
+	xasprintf(&s->config, "%s/ssh_config", st->dir);
+	if (remote_write_ssh_config(sites, s->config, why, whylen) == -1)
+		return -1;
+	s->program = job->program;
+	s->rankexec = launch_rank_wrapper();
+	s->proxy = launch_proxy_path();
+	files[0] = job->program;
+	files[1] = s->rankexec;
+	if (preflight_local_hashes(files, 2, s->hashes) == -1) {
+		snprintf(why, whylen, "cannot hash %s and %s here", job->program, s->rankexec);
+		return -1;
+	}
+	snprintf(s->port, sizeof s->port, "%d", preflight_listen(&s->fd));
+	/* a token in the job directory: a node that reads it back shares our file system */
+	if ((rfd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1 ||
+	    read(rfd, rnd, sizeof rnd) != (ssize_t)sizeof rnd)
+		fatal("/dev/urandom");
+	close(rfd);
+	for (k = 0; k < 16; k++)
+		snprintf(s->token + 2 * k, 3, "%02x", rnd[k]);
+	if (jobstore_write_file(st->dir, ".shared", s->token, strlen(s->token)) != 0)
+		fatal("%s/.shared", st->dir);
+	s->name = stage_dir_name(st, s->token);
+	return 0;
+}
+
+void
+preflight_setup_free(struct preflight_setup *s)
+{
+	if (s->fd != -1)
+		close(s->fd);
+	free(s->config);
+	free(s->rankexec);
+	free(s->proxy);
+	free(s->name);
+	memset(s, 0, sizeof *s);
+	s->fd = -1;
+}
+
+int
 preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_ranking *ranking,
     struct gs_placement *p, const struct job_state *st, struct preflight *pf, char *why,
     size_t whylen)
 {
+	struct preflight_setup s;
 	struct pf_node *res;
 	struct stage_dir *sd;
-	char *config, *rankexec, *proxy, *files[2], hashes[2][65], msg[4096], token[33], *name;
+	char msg[4096];
 	struct gs_error err;
-	int round, r, fd = -1, port, rc = -1;
+	int round, r, rc = -1;
 	size_t len, i;
 
 	memset(pf, 0, sizeof *pf);
 	if (!launch_is_remote(sites, p))
 		return 0;
-	xasprintf(&config, "%s/ssh_config", st->dir);
-	if (remote_write_ssh_config(sites, config, why, whylen) == -1) {
-		free(config);
+	if (preflight_setup_make(sites, job, st, &s, why, whylen) == -1) {
+		preflight_setup_free(&s);
 		return -1;
 	}
-	rankexec = launch_rank_wrapper();
-	proxy = launch_proxy_path();
-	files[0] = job->program;
-	files[1] = rankexec;
-	if (preflight_local_hashes(files, 2, hashes) == -1) {
-		snprintf(why, whylen, "cannot hash %s and %s here", job->program, rankexec);
-		goto out;
-	}
-	port = preflight_listen(&fd);
-	/* a token in the job directory: a node that reads it back shares our file system */
-	{
-		unsigned char rnd[16];
-		char *path;
-		int rfd, k;
-
-		if ((rfd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1 ||
-		    read(rfd, rnd, sizeof rnd) != (ssize_t)sizeof rnd)
-			fatal("/dev/urandom");
-		close(rfd);
-		for (k = 0; k < 16; k++)
-			snprintf(token + 2 * k, 3, "%02x", rnd[k]);
-		xasprintf(&path, "%s/.shared", st->dir);
-		if (jobstore_write_file(st->dir, ".shared", token, strlen(token)) != 0)
-			fatal("%s", path);
-		free(path);
-	}
-	name = stage_dir_name(st, token);
 	pf->all_shared = 1;
 	res = xcalloc(sites->nnodes + 1, sizeof *res);
 	sd = xcalloc(sites->nnodes + 1, sizeof *sd);
 	for (round = 0; ; round++) {
 		int nfail = 0, nchecked = 0, cap, want;
 
-		preflight_check(sites, p, st, config, job->program, rankexec, proxy, hashes,
-		    port, token, name, res);
-		preflight_stage(sites, p, job, st, name, sd, res, pf);
+		preflight_check(sites, p, st, &s, res);
+		preflight_stage(sites, p, job, st, s.name, sd, res, pf);
 		if (launch_cancel_requested()) {
 			snprintf(why, whylen, "cancelled during preflight");
 			break;
@@ -475,12 +530,6 @@ preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_rankin
 	}
 	free(sd);
 	free(res);
-	free(name);
-out:
-	if (fd != -1)
-		close(fd);
-	free(config);
-	free(rankexec);
-	free(proxy);
+	preflight_setup_free(&s);
 	return rc;
 }
