@@ -435,7 +435,7 @@ jobrun_speculate(struct jobrun *jr, pid_t *pid)
 {
 	struct job_state *st = &jr->st;
 	struct preflight pf;
-	char why[4096], *path;
+	char why[1024], pfwhy[4096], *path;
 	int go;
 
 	*pid = launch_start(jr->argv, st);
@@ -457,16 +457,18 @@ jobrun_speculate(struct jobrun *jr, pid_t *pid)
 	st->mpiexec_start = 0;
 	if (launch_cancel_requested())
 		return jobrun_preflight_failed(st, why);
-	fprintf(stderr, "gridsubmit: job %s: not launched as it was: %s\n", st->id, why);
-	if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st, &pf, why,
-	    sizeof why) != 0)
-		return jobrun_preflight_failed(st, why);
-	fprintf(stderr, "gridsubmit: job %s: launching again with what the preflight found "
-	    "(%s)\n", st->id, pf.replaced ? "nodes replaced" : !pf.all_shared ?
-	    "files staged" : "every node passed");
-	if (jobrun_write_launch(jr, NULL, why, sizeof why) != 0) {
+	if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st, &pf, pfwhy,
+	    sizeof pfwhy) != 0)
+		return jobrun_preflight_failed(st, pfwhy);
+	if (pf.replaced || !pf.all_shared)
+		fprintf(stderr, "gridsubmit: job %s: launching again with what the preflight "
+		    "found (%s)\n", st->id, pf.replaced ? "nodes replaced" : "files staged");
+	else
+		fprintf(stderr, "gridsubmit: job %s: launching again (%s; the preflight "
+		    "found every node ready)\n", st->id, why);
+	if (jobrun_write_launch(jr, NULL, pfwhy, sizeof pfwhy) != 0) {
 		stage_cleanup(st);
-		return jobrun_fail(st, EXIT_LAUNCH, why);
+		return jobrun_fail(st, EXIT_LAUNCH, pfwhy);
 	}
 	jobrun_state(st, JOB_LAUNCHING, NULL);
 	lease_open(jr->argv);

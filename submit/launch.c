@@ -295,7 +295,9 @@ launch_write_launcher(const struct job_state *st, const char *config, const char
 	    "}\n"
 	    "gs_fail() {\n"
 	    "\techo \"gridsubmit: $1; stopping mpiexec\" >&2\n"
-	    "\tkill -TERM \"$PPID\" 2>/dev/null\n"
+	    "\t# only while it is our parent: once mpiexec is gone, its pid is anyone's\n"
+	    "\tgs_pp=$(ps -o ppid= -p $$ 2>/dev/null)\n"
+	    "\t[ \"${gs_pp##* }\" != \"$PPID\" ] || kill -TERM \"$PPID\" 2>/dev/null\n"
 	    "\texit 255\n"
 	    "}\n"
 	    "gs_user=\n"
@@ -584,6 +586,26 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 }
 
 /*
+ * A launcher session with checks that has ended (DIR/.remote/HOST.ended) without recording
+ * a process group in DIR started nothing there: its shell stops before the proxy unless
+ * the pgid was written first (launch_write_launcher). Its node needs no cleanup, which
+ * matters for an unreachable one: that ssh would only wait for its timeout again.
+ */
+static int
+launch_session_left_nothing(const struct job_state *st, const char *host)
+{
+	char *ended, *pgid;
+	int nothing;
+
+	xasprintf(&ended, "%s/.remote/%s.ended", st->dir, host);
+	xasprintf(&pgid, "%s/.remote/%s.pgid", st->dir, host);
+	nothing = access(ended, F_OK) == 0 && access(pgid, F_OK) == -1;
+	free(ended);
+	free(pgid);
+	return nothing;
+}
+
+/*
  * After the job (ended, failed or cancelled): on every remote node of the placement, kill
  * the process group of the job's proxy (JOBDIR/.remote/HOST.pgid, written by the
  * launcher), whatever of it is left: no rank is ever left behind on any host
@@ -631,11 +653,13 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 		host = sites->nodes[node].host;
 		if (launch_host_is_local(host))
 			continue;
+		d = stage_dirs_find(sd, nsd, host);
+		if (d == NULL && launch_session_left_nothing(st, host))
+			continue;
 		words[0] = "sh";
 		words[1] = "-c";
 		words[2] = (char *)script;
 		words[3] = "sh";
-		d = stage_dirs_find(sd, nsd, host);
 		xasprintf(&words[4], "%s/.remote/%s.pgid", d != NULL ? d->dir : st->dir, host);
 		words[5] = for_good ? "mark" : "nomark";
 		words[6] = NULL;

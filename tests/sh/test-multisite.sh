@@ -99,6 +99,12 @@ check_match "the control sockets' directory is 0700" \
 check "the speculative launch went through (no relaunch)" \
 	sh -c "! printf '%s' \"\$1\" | grep -q 'launching again'" sh "$err"
 check "rank 0's gate is gone with the job" test ! -e "$J/.gate"
+# the checks ran in mpiexec's own sessions: each node answered there, no ssh of our own
+for h in msf1 msf2 mse1 msw1; do
+	check_match "$h answered the checks in its mpiexec session" \
+		"$(tr '\n' ' ' < "$J/.remote/$h.preflight" 2>/dev/null)" '^S yes D ok P ok H [0-9a-f]{64} H [0-9a-f]{64} M ok END $'
+done
+check "no separate preflight ran" sh -c "! printf '%s' \"\$1\" | grep -q 'preflight'" sh "$err"
 
 # --- 2. remote words are quoted; hostile hosts and users are refused
 L=$J/ssh-launcher
@@ -149,6 +155,50 @@ check "and fast (in $((t1 - t0)) s)" test $((t1 - t0)) -lt 30
 "$GS" testbed down "$SITES" >/dev/null 2>&1
 run_gs testbed up "$SITES"
 check_eq "testbed up again (all sshd back)" "$rc" 0
+
+# --- 3b. a node that takes the connection but never answers (its sshd stopped, no shared
+# connection left): mpiexec's session there waits for ssh's connect timeout; a cancel
+# meanwhile ends the job at once, cancelled, and nothing of it stays anywhere
+pkill -f -- "$GRIDSUBMIT_HOME/ssh/" 2>/dev/null
+stopped=
+for p in $(ip netns pids "gs-$TAG-msf1"); do
+	[ "$(cat "/proc/$p/comm" 2>/dev/null)" = sshd ] && stopped="$stopped $p"
+done
+kill -STOP $stopped
+job "$T/m6.yaml" 5 --size 64 --out m.pgm
+"$GS" run "$T/m6.yaml" --sites "$TB/sites.yaml" > "$T/m6.out" 2>&1 &
+gpid=$!
+i=0
+while [ $i -lt 100 ] && [ ! -e "$(last_job)/.remote/msf2.preflight" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+J=$(last_job)
+check "the other nodes answered in their sessions while msf1's waits" \
+	sh -c "[ -e '$J/.remote/msf2.preflight' ] && [ ! -e '$J/.remote/msf1.ended' ]"
+kill -INT $gpid
+t0=$(date +%s)
+wait $gpid
+grc=$?
+t1=$(date +%s)
+kill -CONT $stopped
+check_eq "a cancel while a node's session hangs: exit 6" "$grc" 6
+check "and within ssh's connect timeout, plus the cleanup's ($((t1 - t0)) s)" \
+	test $((t1 - t0)) -lt 25
+check_match "the job is recorded as cancelled during preflight" "$(cat "$J/state.json")" \
+	'"reason": "cancelled during preflight"'
+check "its gate is gone" test ! -e "$J/.gate"
+# msf1's ssh, now answered, finds no mpiexec to connect back to: nothing may stay
+i=0
+while [ $i -lt 150 ]; do
+	left=$( { for ns in $NSS; do ip netns pids "$ns"; done | xargs -r ps -o comm= -p |
+		grep -E 'mandelbrot|hydra|gridsubmit' | grep -v '^gridsubmit-dela$';
+		pgrep -f -- "$J/"; } | tr '\n' ' ')
+	[ -z "$left" ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+check_eq "no process of the job stays here or in any namespace" "$left" ""
 
 # --- 4. cancel: SIGINT to a running gridsubmit run leaves no process in any namespace
 job "$T/long.yaml" 5 --size 512 --slow 1:400,2:400,3:400,4:400 --out m.pgm
