@@ -4,13 +4,17 @@
  *   raw:    rank 1 sends a small request, rank 0 answers; blocking MPI_Send/MPI_Recv;
  *   libgrt: pss (1-unit chunks), empty compute, a no-op merge; events off, and events on
  *           (a chunk record per chunk, written to DIR/events.jsonl).
- * Each is run 3 times, interleaved, and the best run counts (the machine is shared).
+ * The three are run back to back, as one trial, TRIALS times (events off and on in turn
+ * first), and each ratio is the median of the trials' own ratios. This machine is a shared
+ * VM whose speed jumps between modes (measured: the same run at 0.6 M and at 1.4 M chunks/s
+ * minutes apart): a trial's runs share a mode, while the best or the median of each kind
+ * taken apart could compare runs of different modes.
  * Prints rows "| area | what | value | baseline | ratio | goal |" for tests/bench/run-bench.sh
- * and "#" lines with the single runs.
+ * (values: the medians of the runs) and "#" lines with the single trials.
  *
  * usage: mpiexec -n 2 bench-grt DIR [SECONDS [off|on UNITS]]
- * SECONDS per run, default 1. "off UNITS" or "on UNITS" runs libgrt once over UNITS chunks,
- * events off or on, and prints its rate: a fixed amount of work to profile (perf stat).
+ * SECONDS per run, default 0.4. "off UNITS" or "on UNITS" runs libgrt once over UNITS
+ * chunks, events off or on, and prints its rate: a fixed amount of work to profile.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,7 +28,7 @@
 
 #include "grt.h"
 
-#define RUNS		3
+#define TRIALS		9
 #define TAG_REQ		11
 #define TAG_STOP	12
 #define REQ_BYTES	16	/* a request: about what a worker's result header is */
@@ -170,25 +174,45 @@ bench_grt(int64_t n, const char *events)
 	return (double)n / rep.makespan;
 }
 
+static int
+cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(const double *v, int n)
+{
+	double s[TRIALS];
+
+	memcpy(s, v, (size_t)n * sizeof *v);
+	qsort(s, (size_t)n, sizeof *s, cmp_dbl);
+	return s[n / 2];
+}
+
+/* A row; ratio < 0: none (the baseline row). */
 static void
-row(const char *what, double value, const char *base, double baseval, double goal)
+row(const char *what, double value, const char *base, double baseval, double ratio,
+    double goal)
 {
 	char b[64] = "-", r[32] = "-", g[32] = "-";
 
-	if (baseval > 0) {
+	if (ratio >= 0) {
 		snprintf(b, sizeof b, "%s %.0f/s", base, baseval);
-		snprintf(r, sizeof r, "%.2f", value / baseval);
+		snprintf(r, sizeof r, "%.2f", ratio);
 		snprintf(g, sizeof g, ">= %.1f", goal);
 	}
 	printf("| libgrt | %s | %.0f/s | %s | %s | %s |\n", what, value, b, r, g);
-	if (baseval > 0 && value / baseval < goal)
-		printf("# %s: ratio %.2f misses the goal %.1f\n", what, value / baseval, goal);
+	if (ratio >= 0 && ratio < goal)
+		printf("# %s: ratio %.2f misses the goal %.1f\n", what, ratio, goal);
 }
 
 int
 main(int argc, char **argv)
 {
-	double raw[RUNS], off[RUNS], on[RUNS], best_raw = 0, best_off = 0, best_on = 0, secs = 1;
+	double raw[TRIALS], off[TRIALS], on[TRIALS], r_off[TRIALS], r_on[TRIALS], secs = 0.4;
 	char events[4096];
 	int64_t n = 0;
 	int rank, size, i;
@@ -203,7 +227,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if (argc > 2 && (secs = atof(argv[2])) <= 0)
-		secs = 1;
+		secs = 0.4;
 	snprintf(events, sizeof events, "%s/events.jsonl", argv[1]);
 	if (argc > 4) {
 		double r = bench_grt(atoll(argv[4]), strcmp(argv[3], "on") == 0 ? events : NULL);
@@ -214,48 +238,51 @@ main(int argc, char **argv)
 		return r < 0;
 	}
 
-	for (i = 0; i < RUNS; i++) {
+	for (i = 0; i < TRIALS; i++) {
+		int off_first = i % 2 == 0;
+
 		raw[i] = bench_raw(rank, secs);
-		if (raw[i] > best_raw)
-			best_raw = raw[i];
-	}
-	/* half as many chunks as raw round trips in secs: a run lasts secs at the goal, 0.5 */
-	if (rank == 0)
-		n = (int64_t)(best_raw * secs / 2);
-	MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-	for (i = 0; i < RUNS; i++) {
-		if ((off[i] = bench_grt(n, NULL)) < 0 || (on[i] = bench_grt(n, events)) < 0) {
+		/* half as many chunks as raw round trips in secs: a run lasts secs at 0.5 */
+		if (rank == 0)
+			n = (int64_t)(raw[i] * secs / 2);
+		MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+		if ((off_first && (off[i] = bench_grt(n, NULL)) < 0) ||
+		    (on[i] = bench_grt(n, events)) < 0 ||
+		    (!off_first && (off[i] = bench_grt(n, NULL)) < 0)) {
 			MPI_Abort(MPI_COMM_WORLD, 1);
 			return 1;
 		}
-		if (off[i] > best_off)
-			best_off = off[i];
-		if (on[i] > best_on)
-			best_on = on[i];
+		if (rank == 0) {
+			r_off[i] = off[i] / raw[i];
+			r_on[i] = on[i] / off[i];
+		}
 	}
 	if (rank == 0) {
-		double append = -1, a, per_off = 1e9 / best_off, per_on = 1e9 / best_on;
+		double append = -1, a, m_off = median(off, TRIALS), m_on = median(on, TRIALS);
 
-		for (i = 0; i < RUNS; i++)
+		for (i = 0; i < 3; i++)
 			if ((a = bench_append(argv[1], events_bytes)) >= 0 &&
 			    (append < 0 || a < append))
 				append = a;
-		row("raw MPI request/response, 2 ranks, blocking Send/Recv", best_raw, "", 0, 0);
-		row("chunk rate, pss, empty compute, events off", best_off, "raw", best_raw, 0.5);
-		row("chunk rate, pss, empty compute, chunk events on", best_on, "events off",
-		    best_off, 0.9);
-		printf("# raw round trips/s: %.0f %.0f %.0f (best of %d runs of %.1f s)\n",
-		    raw[0], raw[1], raw[2], RUNS, secs);
-		printf("# libgrt pss, %lld chunks per run: events off %.0f %.0f %.0f /s, "
-		    "on %.0f %.0f %.0f /s\n", (long long)n, off[0], off[1], off[2], on[0], on[1],
-		    on[2]);
+		row("raw MPI request/response, 2 ranks, blocking Send/Recv", median(raw, TRIALS),
+		    "", 0, -1, 0);
+		row("chunk rate, pss, empty compute, events off", m_off, "raw",
+		    median(raw, TRIALS), median(r_off, TRIALS), 0.5);
+		row("chunk rate, pss, empty compute, chunk events on", m_on, "events off", m_off,
+		    median(r_on, TRIALS), 0.9);
+		printf("# %d trials of raw, events off, events on (%.2f s each); ratios are the "
+		    "median of the trials' own\n", TRIALS, secs);
+		for (i = 0; i < TRIALS; i++)
+			printf("#   trial %d: raw %.0f/s, off %.0f/s (%.2f of raw), on %.0f/s (%.2f "
+			    "of off)\n", i + 1, raw[i], off[i], r_off[i], on[i], r_on[i]);
 		if (append >= 0 && events_bytes > 0)
-			printf("# chunk events cost %.0f ns per chunk (%.0f bytes each); appending "
-			    "the same %.1f MB to a new file in the same directory alone costs %.0f ns "
-			    "per chunk (%.0f MB/s): the kernel's page-cache allocation, the floor "
-			    "of any writer on this machine\n", per_on - per_off,
-			    (double)events_bytes / (double)n, events_bytes / 1e6,
-			    append / (double)n * 1e9, events_bytes / 1e6 / append);
+			printf("# chunk events cost %.0f ns per chunk at the medians (%.0f bytes "
+			    "each); appending the last run's %.1f MB to a new file in the same "
+			    "directory alone costs %.0f ns per chunk (%.0f MB/s): the kernel's "
+			    "page-cache allocation, the floor of any writer on this machine\n",
+			    1e9 / m_on - 1e9 / m_off, (double)events_bytes / (double)n,
+			    events_bytes / 1e6, append / (double)n * 1e9,
+			    events_bytes / 1e6 / append);
 		fflush(stdout);
 	}
 	MPI_Finalize();

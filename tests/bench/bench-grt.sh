@@ -12,4 +12,4 @@ fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-grt.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
-timeout -k 5 300 "$MPIEXEC" -n 2 "$b" "$dir" "${BENCH_GRT_SECONDS:-1}"
+timeout -k 5 300 "$MPIEXEC" -n 2 "$b" "$dir" "${BENCH_GRT_SECONDS:-0.4}"
