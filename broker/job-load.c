@@ -190,6 +190,71 @@ jl_stage_ok(const char *s)
 	return 1;
 }
 
+/*
+ * What gridsubmit itself keeps in a job directory (submit/: the job store, the launch,
+ * staging, the gate), and bin/ of a node's own directory: a stage_in of one of these names
+ * would replace it.
+ */
+static const char *const jl_job_dir_names[] = {
+	"job.yaml", "hostfile", "rankmap", "state.json", "events.jsonl", "stdout", "stderr",
+	"master.status", "supervisor.log", "stage.log", "remote-dirs", "ssh_config",
+	"ssh-launcher", "bin", NULL
+};
+
+/* The name a stage_in path gets in the job directory: its last component. */
+static const char *
+jl_stage_base(const char *s, size_t *len)
+{
+	size_t n = strlen(s);
+	const char *b;
+
+	while (n > 1 && s[n - 1] == '/')
+		n--;
+	for (b = s + n; b > s && b[-1] != '/'; b--)
+		;
+	*len = (size_t)(s + n - b);
+	return b;
+}
+
+/*
+ * Every stage_in lands in the job directory under its last component: that name must be
+ * a name (not "." or hidden), not one of gridsubmit's own, and no two items may share it
+ * (the second would silently replace the first).
+ */
+static int
+jl_stage_names(struct jl_ctx *c, const struct ydoc_node *n, char *const *in, size_t nin)
+{
+	const char *b, *o;
+	size_t i, j, len, olen;
+
+	for (i = 0; i < nin; i++) {
+		b = jl_stage_base(in[i], &len);
+		if (len == 0 || b[0] == '.') {
+			ydoc_error(c->err, c->name, n->items[i], "'stage_in' item '%s' would be "
+			    "staged as a hidden or empty name; name a file or directory", in[i]);
+			return -1;
+		}
+		for (j = 0; jl_job_dir_names[j] != NULL; j++)
+			if (strlen(jl_job_dir_names[j]) == len &&
+			    strncmp(jl_job_dir_names[j], b, len) == 0) {
+				ydoc_error(c->err, c->name, n->items[i], "'stage_in' item '%s' "
+				    "would replace gridsubmit's own '%s' in the job directory; "
+				    "rename it", in[i], jl_job_dir_names[j]);
+				return -1;
+			}
+		for (j = 0; j < i; j++) {
+			o = jl_stage_base(in[j], &olen);
+			if (olen == len && strncmp(o, b, len) == 0) {
+				ydoc_error(c->err, c->name, n->items[i], "'stage_in' items '%s' "
+				    "and '%s' (line %d) would both be staged as '%.*s'; rename one",
+				    in[i], in[j], n->items[j]->line, (int)len, b);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 static int
 jl_env_name_ok(const char *s)
 {
@@ -458,9 +523,10 @@ jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 		return -1;
 	if ((n = ydoc_get(root, "env")) != NULL && jl_env(c, n) == -1)
 		return -1;
-	if ((n = ydoc_get(root, "stage_in")) != NULL && jl_strings(c, "stage_in", n,
-	    &job->stage_in, &job->nstage_in, jl_stage_ok,
-	    "a relative path without '..' (files are staged from the job file's directory)") == -1)
+	if ((n = ydoc_get(root, "stage_in")) != NULL && (jl_strings(c, "stage_in", n,
+	    &job->stage_in, &job->nstage_in, jl_stage_ok, "a relative path without '..' (files "
+	    "and directories are staged from the job file's directory)") == -1 ||
+	    jl_stage_names(c, n, job->stage_in, job->nstage_in) == -1))
 		return -1;
 	if ((n = ydoc_get(root, "stage_out")) != NULL && jl_strings(c, "stage_out", n,
 	    &job->stage_out, &job->nstage_out, jl_stage_ok,

@@ -184,6 +184,7 @@ static int
 jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job)
 {
 	struct gs_error err;
+	char why[1024];
 
 	if ((a->sites != NULL ? sites_load_file(a->sites, sites, &err) :
 	    sites_load_default(sites, &err)) != 0) {
@@ -198,6 +199,12 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 	if (access(job->program, X_OK) != 0) {
 		fprintf(stderr, "%s: program: cannot run %s: %s%s\n", job->path, job->program,
 		    strerror(errno), errno == ENOENT ? " (was it built? run make)" : "");
+		job_free(job);
+		sites_free(sites);
+		return -1;
+	}
+	if (stage_in_check(job, why, sizeof why) != 0) {
+		fprintf(stderr, "%s: %s\n", job->path, why);
 		job_free(job);
 		sites_free(sites);
 		return -1;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fstree.h"
 #include "launch.h"
 #include "log.h"
 #include "remote.h"
@@ -25,49 +26,6 @@
 #define DIRS_FILE	"remote-dirs"
 #define REMOTE_JOBS	"/.gridsubmit/jobs/"
 
-/* Copy a file, keeping its permission bits (an executable stage_in file stays one). */
-static int
-stage_copy(const char *from, const char *to, char *why, size_t whylen)
-{
-	char buf[65536], *tmp;
-	struct stat sb;
-	mode_t mode;
-	int in, out;
-	ssize_t n;
-
-	if ((in = open(from, O_RDONLY | O_CLOEXEC)) == -1 || fstat(in, &sb) == -1) {
-		snprintf(why, whylen, "stage_in: %s: %s", from, strerror(errno));
-		if (in != -1)
-			close(in);
-		return -1;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		snprintf(why, whylen, "stage_in: %s: not a regular file", from);
-		close(in);
-		return -1;
-	}
-	mode = (sb.st_mode & 0755) | 0600;
-	xasprintf(&tmp, "%s.tmp", to);
-	if ((out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) == -1) {
-		snprintf(why, whylen, "stage_in: %s: %s", tmp, strerror(errno));
-		close(in);
-		free(tmp);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			n = -1;
-	close(in);
-	if (n < 0 || fchmod(out, mode) == -1 || close(out) == -1 || rename(tmp, to) == -1) {
-		snprintf(why, whylen, "stage_in: %s: %s", to, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
-}
-
 static char *
 stage_base(const char *path)
 {
@@ -77,31 +35,59 @@ stage_base(const char *path)
 	return b;
 }
 
-int
-stage_in_local(const struct gs_job *job, const struct job_state *st, char *why, size_t whylen)
+/* Where stage_in item i is read from: relative to the job file's directory (allocated). */
+static char *
+stage_in_source(const struct gs_job *job, size_t i)
 {
-	char *jobdir, *c, *src, *dst, *base;
+	char *c = xstrdup(job->path), *src;
+	size_t n;
+
+	xasprintf(&src, "%s/%s", dirname(c), job->stage_in[i]);
+	free(c);
+	for (n = strlen(src); n > 1 && src[n - 1] == '/'; n--)
+		src[n - 1] = '\0';
+	return src;
+}
+
+int
+stage_in_check(const struct gs_job *job, char *why, size_t whylen)
+{
+	struct stat sb;
+	char *src;
 	size_t i;
 	int rc = 0;
 
-	c = xstrdup(job->path);
-	jobdir = xstrdup(dirname(c));
-	free(c);
 	for (i = 0; i < job->nstage_in && rc == 0; i++) {
-		const char *name = job->stage_in[i];
+		src = stage_in_source(job, i);
+		if (stat(src, &sb) == -1) {
+			snprintf(why, whylen, "stage_in: %s: %s", src, strerror(errno));
+			rc = -1;
+		} else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+			snprintf(why, whylen, "stage_in: %s: not a regular file or directory", src);
+			rc = -1;
+		}
+		free(src);
+	}
+	return rc;
+}
 
-		if (name[0] == '/')
-			src = xstrdup(name);
-		else
-			xasprintf(&src, "%s/%s", jobdir, name);
-		base = stage_base(name);
+int
+stage_in_local(const struct gs_job *job, const struct job_state *st, char *why, size_t whylen)
+{
+	char *src, *dst, *base, msg[1024];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < job->nstage_in && rc == 0; i++) {
+		src = stage_in_source(job, i);
+		base = stage_base(job->stage_in[i]);
 		xasprintf(&dst, "%s/%s", st->dir, base);
-		rc = stage_copy(src, dst, why, whylen);
+		if ((rc = fstree_copy(src, dst, msg, sizeof msg)) != 0)
+			snprintf(why, whylen, "stage_in: %s", msg);
 		free(src);
 		free(dst);
 		free(base);
 	}
-	free(jobdir);
 	return rc;
 }
 
@@ -157,14 +143,6 @@ stage_log(const struct job_state *st, const char *fmt, ...)
 	free(path);
 }
 
-static long long
-stage_size(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
-}
-
 /* The last non-empty line of a file (scp's error), control bytes removed. */
 static void
 stage_last_line(const char *path, char *out, size_t outlen)
@@ -187,7 +165,8 @@ stage_last_line(const char *path, char *out, size_t outlen)
 	fclose(f);
 }
 
-/* scp -p of the sources to one destination, with the ssh options of remote.c. */
+/* scp -rp of the sources (files or directories) to one destination, with the ssh options of
+ * remote.c. */
 static char **
 stage_scp_argv(const char *config, char *const srcs[], size_t nsrc, const char *to)
 {
@@ -199,6 +178,7 @@ stage_scp_argv(const char *config, char *const srcs[], size_t nsrc, const char *
 	v = xcalloc(i + nsrc + 16, sizeof *v);
 	v[n++] = xstrdup("scp");
 	v[n++] = xstrdup("-q");
+	v[n++] = xstrdup("-r");
 	v[n++] = xstrdup("-p");
 	v[n++] = xstrdup("-F");
 	v[n++] = xstrdup(config);
@@ -216,8 +196,9 @@ stage_scp_argv(const char *config, char *const srcs[], size_t nsrc, const char *
 
 /*
  * What arrived is what was sent: the sha256 of every file staged to each node (one ssh
- * each, in parallel) against this host's. A node with a missing or different file fails.
- * Returns the number of nodes that failed here.
+ * each, in parallel) against this host's, both from the same script; a directory's is the
+ * sha256 of its files' sorted "sha256  ./path" lines. A node with a missing or different
+ * file fails. Returns the number of nodes that failed here.
  */
 static int
 stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
@@ -226,11 +207,17 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 	static const char script[] =
 	    "cd \"$1\" || exit 3; shift\n"
 	    "for f; do\n"
-	    "  if h=$(sha256sum < \"$f\" 2>/dev/null); then echo \"${h%% *}\"; else echo -; fi\n"
+	    "  if [ -d \"$f\" ]; then\n"
+	    "    h=$(cd \"$f\" && find -L . -type f -exec sha256sum {} + | LC_ALL=C sort |\n"
+	    "      sha256sum)\n"
+	    "  elif ! h=$(sha256sum < \"$f\" 2>/dev/null); then\n"
+	    "    h=-\n"
+	    "  fi\n"
+	    "  echo \"${h%% *}\"\n"
 	    "done\n"
 	    "echo END\n";
 	size_t nloc = job->nstage_in + 2, i, k, w;
-	char **loc = xcalloc(nloc + 2, sizeof *loc), (*hash)[65], **words, **argv, *outp;
+	char **loc = xcalloc(nloc + 6, sizeof *loc), (*hash)[65], **words, **argv, *outp;
 	char *names[2], *base = stage_base(job->program);
 	pid_t *pids = xcalloc(n + 1, sizeof *pids);
 	int *status = xcalloc(n + 1, sizeof *status), nfail = 0;
@@ -239,11 +226,15 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 
 	/* this host's: the program, gridsubmit-rank, then the stage_in files */
 	hash = xcalloc(nloc, sizeof *hash);
-	loc[0] = "sha256sum";
-	loc[1] = job->program;
-	loc[2] = (char *)rankexec;
+	loc[0] = "sh";
+	loc[1] = "-c";
+	loc[2] = (char *)script;
+	loc[3] = "sh";
+	loc[4] = st->dir;
+	loc[5] = job->program;
+	loc[6] = (char *)rankexec;
 	for (i = 0; i < job->nstage_in; i++)
-		loc[3 + i] = in[i];
+		loc[7 + i] = in[i];
 	if (remote_run(loc, 60, &ro) == 0) {
 		char *l, *save = NULL;
 
@@ -370,9 +361,12 @@ stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage
 				nsrc = job->nstage_in;
 			if (nsrc == 0)
 				continue;
-			for (i = 0, bytes[k] = 0; i < nsrc; i++)
-				bytes[k] += stage_size(from[i]);
-			nfiles[k] = nsrc;
+			for (i = 0, bytes[k] = 0, nfiles[k] = 0; i < nsrc; i++) {
+				size_t files;
+
+				bytes[k] += fstree_size(from[i], &files);
+				nfiles[k] += files;
+			}
 			xasprintf(&to, "%s:%s/%s", d[k]->host, d[k]->dir, phase == 0 ? "bin/" :
 			    "");
 			xasprintf(&errp, "%s/.stage.%s.err", st->dir, d[k]->host);
@@ -637,12 +631,13 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 	t0 = remote_now();
 	remote_wait_all(pids, status, ended, nf, t0 + STAGE_DEADLINE, NULL);
 	for (i = 0; i < nf; i++) {
+		size_t files;
 		char *part;
 
 		xasprintf(&part, "%s.part", dest[i]);
 		if (status[i] == 0 && rename(part, dest[i]) == 0)
-			stage_log(st, "out %lld %.3f ok %s", stage_size(dest[i]), ended[i] - t0,
-			    dest[i]);
+			stage_log(st, "out %lld %.3f ok %s", fstree_size(dest[i], &files),
+			    ended[i] - t0, dest[i]);
 		else {
 			unlink(part);
 			stage_log(st, "out 0 %.3f failed %s", ended[i] - t0, dest[i]);

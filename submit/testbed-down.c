@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fstree.h"
 #include "log.h"
 #include "remote.h"
 #include "testbed.h"
@@ -229,14 +229,6 @@ tb_link_exists(const char *name)
 	return access(path, F_OK) == 0;
 }
 
-static int
-tb_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 static int tb_down_pass(const char *dir, int verbose, int quiet_errors);
 
 /*
@@ -263,7 +255,7 @@ tb_down_pass(const char *dir, int verbose, int quiet_errors)
 	int bad = 0;
 
 	if (tb_manifest_read(dir, &m) == -1) {
-		if (access(dir, F_OK) == 0 && nftw(dir, tb_rm, 16, FTW_DEPTH | FTW_PHYS) == -1)
+		if (access(dir, F_OK) == 0 && fstree_remove(dir) == -1)
 			fprintf(stderr, "gridsubmit testbed: cannot remove %s: %s\n", dir,
 			    strerror(errno));
 		if (verbose)
@@ -297,7 +289,7 @@ tb_down_pass(const char *dir, int verbose, int quiet_errors)
 		}
 	}
 	if (!bad) {
-		if (nftw(dir, tb_rm, 16, FTW_DEPTH | FTW_PHYS) == -1) {
+		if (fstree_remove(dir) == -1) {
 			fprintf(stderr, "gridsubmit testbed: cannot remove %s: %s\n", dir,
 			    strerror(errno));
 			bad = 1;

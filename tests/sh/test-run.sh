@@ -79,6 +79,16 @@ check_eq "a program that does not exist exits 3" "$rc" 3
 check_match "and says which file and program" "$err" "noprog.yaml: program: cannot run $T/nope"
 run_gs run "$T/missing.yaml"
 check_eq "a job file that does not exist exits 3" "$rc" 3
+printf 'program: %s\nranks: 2\nstage_in: [data/none.dat]\n' "$MANDEL" > "$T/nostage.yaml"
+run_gs run "$T/nostage.yaml"
+check_eq "a stage_in that does not exist exits 3" "$rc" 3
+check_match "and names it" "$err" \
+	"nostage.yaml: stage_in: $T/data/none.dat: No such file or directory"
+mkfifo "$T/pipe"
+printf 'program: %s\nranks: 2\nstage_in: [pipe]\n' "$MANDEL" > "$T/fifo.yaml"
+run_gs run "$T/fifo.yaml"
+check_eq "a stage_in that is a FIFO exits 3" "$rc" 3
+check_match "and says what it is not" "$err" "stage_in: $T/pipe: not a regular file or directory"
 check_eq "bad input created no job" "$(ls "$GRIDSUBMIT_HOME/jobs" | grep -c '^[0-9]')" 2
 
 # more ranks than slots: the job is recorded as failed with the reason
@@ -112,3 +122,27 @@ check_eq "the job is cancelled" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/5/state.j
 sleep 0.5
 check "no rank is left behind" no_process "$MANDEL --size 4000"
 check "no mpiexec is left behind" no_process "mpiexec.*$GRIDSUBMIT_HOME/jobs/5"
+
+# a stage_in directory is copied whole into the job directory, links followed; one that
+# cannot be copied (a link loop) fails the job with the path, and leaves no partial copy
+mkdir -p "$T/tree/sub/empty"
+echo one > "$T/tree/a.txt"
+echo two > "$T/tree/sub/b c.txt"
+ln -s ../a.txt "$T/tree/sub/link.txt"
+printf 'program: %s\nargs: ["--size", "32"]\nranks: 2\nstage_in: [tree/]\n' "$MANDEL" > "$T/tree.yaml"
+run_gs run "$T/tree.yaml" --no-metrics
+check_eq "a job staging a directory exits 0" "$rc" 0
+D="$GRIDSUBMIT_HOME/jobs/6"
+check_eq "the directory arrived whole" \
+	"$(cd "$D/tree" && find . | sort | tr '\n' ' ')" \
+	". ./a.txt ./sub ./sub/b c.txt ./sub/empty ./sub/link.txt "
+check_eq "with the link's content as a file" "$(cat "$D/tree/sub/link.txt")" one
+check "and not as a link" test ! -L "$D/tree/sub/link.txt"
+ln -s .. "$T/tree/sub/loop"
+run_gs run "$T/tree.yaml" --no-metrics
+check_eq "a directory with a link loop: exit 5" "$rc" 5
+check_match "the message names the path and the reason" "$err" \
+	"stage_in: $T/tree/sub/loop: a symbolic link loop \\(it leads back to a directory above it\\)"
+check_eq "the job failed" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/7/state.json")" failed
+check_eq "no partial copy is left in its directory" \
+	"$(ls -A "$GRIDSUBMIT_HOME/jobs/7" | grep -c tree)" 0

@@ -137,13 +137,23 @@ check_match "the launcher looks the node's directory up in remote-dirs" \
 # --- 2. inputs used remotely, outputs of remote ranks collected: a wrapper as the program
 # runs mandelbrot (itself a stage_in file) in its job directory; every worker writes
 # note-HOST.txt (one writer each) and all.txt (every worker: stn1 writes it here, the
-# private nodes' copies come back as all.txt.HOST)
+# private nodes' copies come back as all.txt.HOST). A stage_in directory (nested, a name
+# with a space, a symbolic link) arrives whole: each worker notes the hash of its tree.
 cp "$MANDEL" "$T/mandelbrot"
+mkdir -p "$T/inputs/sub/empty"
+head -c 5000 /dev/urandom > "$T/inputs/a.bin"
+echo "second" > "$T/inputs/sub/with space.txt"
+ln -s ../a.bin "$T/inputs/sub/link.bin"
+tree_hash() { (cd "$1" && find -L . -type f -exec sha256sum {} + | LC_ALL=C sort | sha256sum |
+	cut -d' ' -f1); }
+tree_sha=$(tree_hash "$T/inputs")
 cat > "$T/wrap.sh" <<'EOF'
 #!/bin/sh
 if [ "${PMI_RANK:-0}" != 0 ]; then
 	h=$(hostname)
-	{ echo "$h"; pwd; sha256sum < input.dat | cut -d' ' -f1; } > "note-$h.txt"
+	{ echo "$h"; pwd; sha256sum < input.dat | cut -d' ' -f1
+	  (cd inputs && find . -type f -exec sha256sum {} + | LC_ALL=C sort | sha256sum |
+		cut -d' ' -f1); find inputs -type d | sort | tr '\n' ' '; echo; } > "note-$h.txt"
 	echo "$h" > all.txt
 fi
 exec ./mandelbrot "$@"
@@ -155,7 +165,7 @@ program: wrap.sh
 args: ["--size", "384", "--iter", "300", "--out", "m.pgm"]
 ranks: 4
 runtime: {scheme: css, k: 8}
-stage_in: [input.dat, mandelbrot]
+stage_in: [input.dat, mandelbrot, inputs/]
 stage_out: [m.pgm, note-stf1.txt, note-stf2.txt, all.txt]
 EOF
 run_gs run "$T/w.yaml" --sites "$TB/sites.yaml"
@@ -165,12 +175,19 @@ J=$(last_job)
 check "its image is identical to the local run's" cmp "$J/m.pgm" "$REF"
 check_match "stage.log: the wrapper and gridsubmit-rank went to stf2, mandelbrot and the input too" \
 	"$(grep -E '^(bin|in) stf2 ' "$J/stage.log" | cut -d' ' -f1-3 | tr '\n' ' ')" \
-	'^bin stf2 2 in stf2 2 $'
+	'^bin stf2 2 in stf2 5 $'
 n=$(sed -n 1p "$J/note-stf1.txt" 2>/dev/null)
 check_eq "stf1's output came back as note-stf1.txt" "$n" "stf1"
 check_match "stf1's rank ran in its own job directory" "$(sed -n 2p "$J/note-stf1.txt")" \
 	"^/root/\.gridsubmit/jobs/[^/]+-$(basename "$J")-[0-9a-f]{8}$"
 check_eq "stf1 read the staged input (same sha256)" "$(sed -n 3p "$J/note-stf1.txt")" "$in_sha"
+check_eq "stf1 has the staged directory's files, link resolved (same tree sha256)" \
+	"$(sed -n 4p "$J/note-stf1.txt")" "$tree_sha"
+check_eq "and its directories, the empty one too" "$(sed -n 5p "$J/note-stf1.txt")" \
+	"inputs inputs/sub inputs/sub/empty "
+check_eq "stf2 has the same tree" "$(sed -n 4p "$J/note-stf2.txt" 2>/dev/null)" "$tree_sha"
+check_match "stage.log: the 5 copies on stf2 (the tree as one) have this host's sha256" \
+	"$(cat "$J/stage.log")" 'verify stf2 5 [0-9.]+ ok'
 check_eq "stf2's output came back as note-stf2.txt" "$(sed -n 1p "$J/note-stf2.txt" 2>/dev/null)" "stf2"
 check_eq "all.txt here is stn1's (it shares this directory)" "$(cat "$J/all.txt" 2>/dev/null)" "stn1"
 check_eq "the private nodes' all.txt came back as all.txt.HOST" \

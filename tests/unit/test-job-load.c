@@ -181,7 +181,7 @@ test_bad_corpus(void)
 	static const char *const files[] = {
 		"job-args-map", "job-bool", "job-env-name", "job-k", "job-no-program",
 		"job-ranks-minmax", "job-ranks-zero", "job-sites-twice", "job-stage-absolute",
-		"job-stage-dotdot", "job-swr", "job-unknown-key", "job-unknown-scheme",
+		"job-stage-dotdot", "job-stage-dot", "job-stage-reserved", "job-stage-same-name", "job-swr", "job-unknown-key", "job-unknown-scheme",
 		"job-unknown-scheme-far", "job-weight-range", "job-weights-sum",
 	};
 	struct gs_job job;
@@ -254,8 +254,8 @@ test_bad_inline(void)
 	expect_error("env null", "program: p\nenv: {A: ~}\n",
 	    "j.yaml:2:10: 'A' must be a string, not empty");
 	expect_error("stage_in empty string", "program: p\nstage_in: [\"\"]\n",
-	    "j.yaml:2:12: 'stage_in' must be a relative path without '..' (files are staged "
-	    "from the job file's directory), not ''");
+	    "j.yaml:2:12: 'stage_in' must be a relative path without '..' (files and "
+	    "directories are staged from the job file's directory), not ''");
 	expect_error("stage_out inner ..", "program: p\nstage_out: [a/../../b]\n",
 	    "j.yaml:2:13: 'stage_out' must be a relative path without '..' (files are staged "
 	    "into the job's directory), not 'a/../../b'");
