@@ -1,10 +1,15 @@
 /*
  * bench-broker.c — timings for tests/bench/bench-broker.sh:
  *
- *   bench-broker yaml FILE REPS     a bare libyaml parse (event loop) of FILE: best seconds
- *   bench-broker rank FILE REPS     sites_load_file + broker_rank (with requirements) of
- *                                   FILE: best seconds, passing nodes, best load and best
- *                                   rank seconds
+ *   bench-broker rank FILE REPS     REPS trials, each a bare libyaml parse (event loop) of
+ *                                   FILE and a sites_load_file + broker_rank (with
+ *                                   requirements) of it, back to back (which goes first
+ *                                   alternates; each timed run follows an untimed one of
+ *                                   its kind, so that it finds the heap as it leaves it);
+ *                                   prints the median seconds of each, the
+ *                                   median of the trials' own ratios rank/parse (this VM's
+ *                                   speed jumps between modes: a trial's two runs share
+ *                                   one), passing nodes, best load and best rank seconds
  *   bench-broker fetch N URL...     metrics_fetch of N nodes whose monitors are the URLs in
  *                                   turn with "?n=i" (all distinct); prints the seconds of
  *                                   the concurrent fetch, then the slowest of 16 single
@@ -150,35 +155,64 @@ bench_fetch(int n, char **urls, int nurls)
 	return 0;
 }
 
+static int
+cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+	return v[n / 2];
+}
+
 int
 main(int argc, char **argv)
 {
-	double best = 1e9, best_load = 1e9, best_rank = 1e9, t0, t;
-	int reps, i, rc = 0;
+	double best_load = 1e9, best_rank = 1e9, *ty, *tr, *ratio, t0;
+	int reps, i, k, rc, nodes = 0;
 
 	if (argc >= 4 && strcmp(argv[1], "fetch") == 0)
 		return bench_fetch(atoi(argv[2]), argv + 3, argc - 3) == 0 ? 0 : 1;
-	if (argc != 4 || (strcmp(argv[1], "yaml") != 0 && strcmp(argv[1], "rank") != 0)) {
-		fprintf(stderr, "usage: bench-broker yaml|rank FILE REPS | fetch N URL...\n");
+	if (argc != 4 || strcmp(argv[1], "rank") != 0 || (reps = atoi(argv[3])) < 1) {
+		fprintf(stderr, "usage: bench-broker rank FILE REPS | fetch N URL...\n");
 		return 2;
 	}
-	reps = atoi(argv[3]);
+	ty = calloc((size_t)reps, sizeof *ty);
+	tr = calloc((size_t)reps, sizeof *tr);
+	ratio = calloc((size_t)reps, sizeof *ratio);
+	if (ty == NULL || tr == NULL || ratio == NULL)
+		return 1;
 	for (i = 0; i < reps; i++) {
-		t0 = now();
-		rc = argv[1][0] == 'y' ? bench_yaml(argv[2]) : bench_rank(argv[2]);
-		t = now() - t0;
-		if (rc < 0)
-			return 1;
-		if (t < best)
-			best = t;
-		if (rank_load_s < best_load)
-			best_load = rank_load_s;
-		if (rank_rank_s < best_rank)
-			best_rank = rank_rank_s;
+		for (k = 0; k < 2; k++) {
+			int yaml = (k == 0) == (i % 2 == 0);
+
+			/* once untimed: the other kind's frees must not cost this one */
+			if ((yaml ? bench_yaml(argv[2]) : bench_rank(argv[2])) < 0)
+				return 1;
+			t0 = now();
+			rc = yaml ? bench_yaml(argv[2]) : bench_rank(argv[2]);
+			if (rc < 0)
+				return 1;
+			*(yaml ? &ty[i] : &tr[i]) = now() - t0;
+			if (!yaml) {
+				nodes = rc;
+				if (rank_load_s < best_load)
+					best_load = rank_load_s;
+				if (rank_rank_s < best_rank)
+					best_rank = rank_rank_s;
+			}
+		}
+		ratio[i] = tr[i] / ty[i];
 	}
-	if (argv[1][0] == 'r')
-		printf("%.6f %d %.6f %.6f\n", best, rc, best_load, best_rank);
-	else
-		printf("%.6f %d\n", best, rc);
+	printf("%.6f %.6f %.4f %d %.6f %.6f\n", median(tr, reps), median(ty, reps),
+	    median(ratio, reps), nodes, best_load, best_rank);
+	free(ty);
+	free(tr);
+	free(ratio);
 	return 0;
 }

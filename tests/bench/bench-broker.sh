@@ -32,19 +32,18 @@ awk 'BEGIN {
 	}
 }' > "$T/sites.yaml"
 
-# best of 10: the machine is shared, and the best run is the one least disturbed
-set -- $("$BB" yaml "$T/sites.yaml" 10) || exit 1
-yaml_s=$1
-set -- $("$BB" rank "$T/sites.yaml" 10) || exit 1
-rank_s=$1
-echo "# 10,000-node site file: $(wc -c < "$T/sites.yaml") bytes, $2 nodes pass the requirements;" \
-	"best load $(awk -v x="$3" 'BEGIN { printf "%.1f", x * 1000 }') ms," \
-	"best rank $(awk -v x="$4" 'BEGIN { printf "%.1f", x * 1000 }') ms"
-awk -v v="$rank_s" -v b="$yaml_s" 'BEGIN {
+# 11 trials of parse and load+rank back to back; the ratio is the median of the trials' own
+set -- $("$BB" rank "$T/sites.yaml" 11) || exit 1
+rank_s=$1 yaml_s=$2 ratio=$3
+echo "# 10,000-node site file: $(wc -c < "$T/sites.yaml") bytes, $4 nodes pass the requirements;" \
+	"best load $(awk -v x="$5" 'BEGIN { printf "%.1f", x * 1000 }') ms," \
+	"best rank $(awk -v x="$6" 'BEGIN { printf "%.1f", x * 1000 }') ms;" \
+	"medians of 11 paired trials"
+awk -v v="$rank_s" -v b="$yaml_s" -v r="$ratio" 'BEGIN {
 	printf "| broker | load + rank 10,000 nodes | %.1f ms | %.1f ms (bare libyaml parse) | %.2f | < 3 |\n", \
-	    v * 1000, b * 1000, v / b
+	    v * 1000, b * 1000, r
 }'
-ok1=$(awk -v v="$rank_s" -v b="$yaml_s" 'BEGIN { print (v / b < 3) ? 1 : 0 }')
+ok1=$(awk -v r="$ratio" 'BEGIN { print (r < 3) ? 1 : 0 }')
 
 # --- 2. 256 endpoints
 NE=$(command -v prometheus-node-exporter || true)
