@@ -92,6 +92,22 @@ need_testbed() {
 	fi
 }
 
+# testbed_up FILE NAME: `gridsubmit testbed up FILE`, taken down again at exit; passes NAME
+# and sets TB (the testbed's directory) and TAG (its bridge's tag); when up fails, fails
+# NAME with the error, and returns false
+testbed_up() {
+	at_exit "$GS testbed down $1"
+	run_gs testbed up "$1"
+	if [ "$rc" -ne 0 ]; then
+		fail "$2"
+		printf '%s\n' "$err" | sed -e 's/^/#   /'
+		return 1
+	fi
+	pass "$2"
+	TB=$GRIDSUBMIT_HOME/testbed/$(basename "$1" .yaml)
+	TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
+}
+
 # no_process PATTERN: true when no process's command line matches (pgrep -f) — call it
 # through check, never inside sh -c, whose own command line would match
 no_process() {

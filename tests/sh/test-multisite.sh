@@ -30,16 +30,7 @@ sites:
     nodes:
       - {host: msw1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
 EOF
-at_exit "$GS testbed down $SITES"
-run_gs testbed up "$SITES"
-if [ "$rc" -ne 0 ]; then
-	fail "testbed up"
-	printf '%s\n' "$err" | sed -e 's/^/#   /'
-	exit 0
-fi
-pass "testbed up with 3 sites"
-TB=$GRIDSUBMIT_HOME/testbed/ms3
-TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
+testbed_up "$SITES" "testbed up with 3 sites" || exit 0
 NSS="gs-$TAG-msf1 gs-$TAG-msf2 gs-$TAG-mse1 gs-$TAG-msw1"
 
 # job FILE RANKS ARGS...: a mandelbrot job file

@@ -155,17 +155,8 @@ sweep() {
 		[ -d "$d" ] && "$GS" cancel "$(basename "$d")"
 	done
 }
-at_exit "$GS testbed down $SITES"
+testbed_up "$SITES" "testbed up with 3 sites" || exit 0
 at_exit sweep
-run_gs testbed up "$SITES"
-if [ "$rc" -ne 0 ]; then
-	fail "testbed up"
-	printf '%s\n' "$err" | sed -e 's/^/#   /'
-	exit 0
-fi
-pass "testbed up with 3 sites"
-TB=$GRIDSUBMIT_HOME/testbed/orph
-TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
 NODES="orf1 orf2 ore1 orw1"
 NSS=""
 for h in $NODES; do NSS="$NSS gs-$TAG-$h"; done

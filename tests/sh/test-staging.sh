@@ -35,16 +35,7 @@ EOF
 # nsfs: the namespaces' own mounts (ip netns), of this testbed and of anything else running
 mounts_before=$(grep -vc ' - nsfs ' /proc/self/mountinfo)
 tmpfs_before=$(grep -c ' - tmpfs ' /proc/self/mountinfo)
-at_exit "$GS testbed down $SITES"
-run_gs testbed up "$SITES"
-if [ "$rc" -ne 0 ]; then
-	fail "testbed up with private_fs nodes"
-	printf '%s\n' "$err" | sed -e 's/^/#   /'
-	exit 0
-fi
-pass "testbed up with private_fs nodes"
-TB=$GRIDSUBMIT_HOME/testbed/st2
-TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
+testbed_up "$SITES" "testbed up with private_fs nodes" || exit 0
 NSS="gs-$TAG-stn1 gs-$TAG-stf1 gs-$TAG-stf2"
 check "the derived site file keeps private_fs" grep -q 'private_fs: true' "$TB/sites.yaml"
 check_eq "the private views mount nothing here" "$(grep -c ' - tmpfs ' /proc/self/mountinfo)" \

@@ -25,15 +25,7 @@ sites:
     nodes:
       - {host: tcf1, cpu_mhz: 2000, cores: 2, mem_mb: 256}
 EOF
-at_exit "$GS testbed down $SITES"
-run_gs testbed up "$SITES"
-if [ "$rc" -ne 0 ]; then
-	fail "testbed up"
-	printf '%s\n' "$err" | sed -e 's/^/#   /'
-	exit 0
-fi
-pass "testbed up with two 2-core nodes"
-TB=$GRIDSUBMIT_HOME/testbed/tc2
+testbed_up "$SITES" "testbed up with two 2-core nodes" || exit 0
 
 cat > "$T/job.yaml" <<EOF
 name: cores

@@ -43,15 +43,7 @@ sites:
     nodes:
       - {host: latn1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
 EOF
-at_exit "$GS testbed down $SITES"
-run_gs testbed up "$SITES"
-check_eq "testbed up exits 0" "$rc" 0
-if [ "$rc" -ne 0 ]; then
-	printf '%s\n' "$err" | sed -e 's/^/#   /'
-	exit 0
-fi
-TB=$GRIDSUBMIT_HOME/testbed/lat
-TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
+testbed_up "$SITES" "testbed up exits 0" || exit 0
 NSF=gs-$TAG-latf1
 NSN=gs-$TAG-latn1
 check_match "up says how the far node's latency is emulated" "$out" \
