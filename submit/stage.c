@@ -531,7 +531,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 {
 	static const char script[] =
 	    "cd \"$1\" || exit 3; shift\n"
-	    "for f; do if [ -f \"$f\" ]; then echo yes; else echo no; fi; done\n"
+	    "for f; do if [ -f \"$f\" ] || [ -d \"$f\" ]; then echo yes; else echo no; fi; done\n"
 	    "echo END\n";
 	struct stage_dir *d, **use;
 	size_t nd, nu = 0, i, k, nf = 0, w;
@@ -639,7 +639,8 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 			stage_log(st, "out %lld %.3f ok %s", fstree_size(dest[i], &files),
 			    ended[i] - t0, dest[i]);
 		else {
-			unlink(part);
+			if (access(part, F_OK) == 0)
+				fstree_remove(part);
 			stage_log(st, "out 0 %.3f failed %s", ended[i] - t0, dest[i]);
 			log_warnx("job %s: cannot fetch %s (scp status %d)", st->id, dest[i],
 			    status[i]);

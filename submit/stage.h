@@ -67,7 +67,8 @@ const struct stage_dir *stage_dirs_find(const struct stage_dir *d, size_t n,
 void stage_dirs_free(struct stage_dir *d, size_t n);
 
 /*
- * Collect the stage_out files from the nodes with their own directory: a file that is in
+ * Collect the stage_out files and directories from the nodes with their own directory
+ * (a directory whole, with scp -r): one that is in
  * DIR after the run (written by rank 0, or by a node sharing the file system) stays; else
  * the copy of the node with the lowest rank becomes DIR/NAME; copies on further nodes are
  * kept as DIR/NAME.HOST, so that nothing is lost when the remote directories go.

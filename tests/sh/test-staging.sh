@@ -146,6 +146,7 @@ if [ "${PMI_RANK:-0}" != 0 ]; then
 	  (cd inputs && find . -type f -exec sha256sum {} + | LC_ALL=C sort | sha256sum |
 		cut -d' ' -f1); find inputs -type d | sort | tr '\n' ' '; echo; } > "note-$h.txt"
 	echo "$h" > all.txt
+	mkdir -p "res/$h" && echo "$h" > "res/$h/who.txt"
 fi
 exec ./mandelbrot "$@"
 EOF
@@ -157,7 +158,7 @@ args: ["--size", "384", "--iter", "300", "--out", "m.pgm"]
 ranks: 4
 runtime: {scheme: css, k: 8}
 stage_in: [input.dat, mandelbrot, inputs/]
-stage_out: [m.pgm, note-stf1.txt, note-stf2.txt, all.txt]
+stage_out: [m.pgm, note-stf1.txt, note-stf2.txt, all.txt, res]
 EOF
 run_gs run "$T/w.yaml" --sites "$TB/sites.yaml"
 check_eq "a wrapper program with staged inputs on 2 private nodes exits 0" "$rc" 0
@@ -183,6 +184,10 @@ check_eq "stf2's output came back as note-stf2.txt" "$(sed -n 1p "$J/note-stf2.t
 check_eq "all.txt here is stn1's (it shares this directory)" "$(cat "$J/all.txt" 2>/dev/null)" "stn1"
 check_eq "the private nodes' all.txt came back as all.txt.HOST" \
 	"$(cat "$J/all.txt.stf1" "$J/all.txt.stf2" 2>/dev/null | tr '\n' ' ')" "stf1 stf2 "
+check_eq "a stage_out directory: stn1's is here, the private nodes' came back whole as res.HOST" \
+	"$(cd "$J" && cat res/stn1/who.txt res.stf1/stf1/who.txt res.stf2/stf2/who.txt 2>&1 |
+	tr '\n' ' ')" "stn1 stf1 stf2 "
+check "no partial copy (.part) is left" sh -c "! ls -d '$J'/*.part 2>/dev/null | grep -q ."
 check_eq "nothing of the job stays on stf1 or stf2" \
 	"$(on stf1 'ls -A ~ | wc -l'):$(on stf2 'ls -A ~ | wc -l')" "0:0"
 
