@@ -95,13 +95,13 @@ fstree_copy_dir(const char *from, const char *to, const struct stat *sb,
 	if (up->depth > FSTREE_DEPTH_MAX)
 		return fstree_fail(why, whylen, from, "more directories deep than gridsubmit "
 		    "copies (64)");
-	up->dev[up->depth] = sb->st_dev;
-	up->ino[up->depth] = sb->st_ino;
-	up->depth++;
 	if (mkdir(to, 0700) == -1)
 		return fstree_fail(why, whylen, to, NULL);
 	if ((dir = opendir(from)) == NULL)
 		return fstree_fail(why, whylen, from, NULL);
+	up->dev[up->depth] = sb->st_dev;
+	up->ino[up->depth] = sb->st_ino;
+	up->depth++;
 	while (rc == 0) {
 		errno = 0;
 		if ((de = readdir(dir)) == NULL) {
