@@ -163,20 +163,28 @@ tb_cgroup_setup(struct testbed *tb)
 	}
 }
 
+/* The CPUs a node has: its cores (at most this host's), scaled by its quota when one applies. */
+static double
+tb_node_cpus(const struct testbed *tb, const struct tb_node *tn)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double cpus = tn->node->cores > 0 ? tn->node->cores : 1;
+
+	if (ncpu > 0 && cpus > ncpu)
+		cpus = (double)ncpu;
+	return tb->cg_version != 0 ? tn->node->emulate.cpu_scale * cpus : cpus;
+}
+
 /* The node's quota: cpu_scale of its cores (at most this host's CPUs). */
 static int
 tb_cgroup_node(struct testbed *tb, struct tb_node *tn)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double cpus = tn->node->cores > 0 ? tn->node->cores : 1;
 	char val[64];
 	long quota;
 
 	if (tb->cg_version == 0)
 		return 0;
-	if (ncpu > 0 && cpus > ncpu)
-		cpus = (double)ncpu;
-	quota = (long)(tn->node->emulate.cpu_scale * cpus * CG_PERIOD);
+	quota = (long)(tb_node_cpus(tb, tn) * CG_PERIOD);
 	if (quota < 1000)
 		quota = 1000;
 	xasprintf(&tn->cgroup, "%s/%s", tb->cg_root, tn->node->host);
@@ -241,8 +249,8 @@ tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const a
 		if (argv == NULL) {
 			prctl(PR_SET_NAME, "gs-load");
 			tb_load_main(promfile, tn->node->emulate.load,
-			    tn->node->emulate.load_interval, (unsigned)tn->node->site * 7919u +
-			    (unsigned)(tn - tb->nodes) + 1);
+			    tn->node->emulate.load_interval, tb_node_cpus(tb, tn),
+			    (unsigned)tn->node->site * 7919u + (unsigned)(tn - tb->nodes) + 1);
 		}
 		execv(argv[0], argv);
 		dprintf(2, "gridsubmit testbed: cannot run %s: %s\n", argv[0], strerror(errno));

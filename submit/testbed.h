@@ -81,8 +81,11 @@ int tb_status(const char *dir, int json);
 /* testbed-fs.c: in a node's sshd before exec, for emulate.private_fs; 0 or -1 (said) */
 int tb_private_fs(const struct testbed *tb, const struct tb_node *tn);
 
-/* testbed-load.c: the background load generator of one node (never returns) */
-void tb_load_main(const char *promfile, double load, double interval, unsigned seed)
-    __attribute__((__noreturn__));
+/*
+ * testbed-load.c: the background load generator of one node, whose CPU capacity is cpus
+ * (its quota; never returns)
+ */
+void tb_load_main(const char *promfile, double load, double interval, double cpus,
+    unsigned seed) __attribute__((__noreturn__));
 
 #endif

@@ -105,6 +105,19 @@ l=$(curl -s --max-time 3 http://10.213.1.1:9100/metrics | awk '$1 == "node_load1
 check_eq "the idle node's exporter reports node_load1 0" "$l" "0"
 check "a load generator runs in the loaded node" sh -c \
 	"ip netns pids gs-$TAG-tbw1 | xargs -r ps -o comm= -p | grep -q gs-load"
+# the load stays what the site file says: a processor-sharing queue on the node's half CPU
+# averages load 2; work sized for a whole CPU per unit of load piled up (20 jobs in a minute)
+sum=0 n=0
+while [ $n -lt 20 ]; do
+	j=$(awk '$1 == "gridsubmit_testbed_load_jobs" { print $2 }' \
+		"$TB/nodes/tbw1/textfile/load.prom")
+	sum=$((sum + ${j:-0}))
+	n=$((n + 1))
+	sleep 1
+done
+mean=$(awk -v s="$sum" -v n="$n" 'BEGIN { printf "%.2f", s / n }')
+check "the loaded node runs about 2 jobs, not a growing pile (mean $mean over 20 s)" \
+	awk -v m="$mean" 'BEGIN { exit !(m > 0.3 && m < 6) }'
 check "the derived site file loads" "$GS" sites check "$TB/sites.yaml"
 cat > "$T/j.yaml" <<EOF
 program: /bin/true
