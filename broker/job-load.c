@@ -201,19 +201,17 @@ static const char *const jl_job_dir_names[] = {
 	"ssh-launcher", "bin", NULL
 };
 
-/* The name a stage_in path gets in the job directory: its last component. */
-static const char *
-jl_stage_base(const char *s, size_t *len)
+char *
+job_path_base(const char *path)
 {
-	size_t n = strlen(s);
+	size_t n = strlen(path);
 	const char *b;
 
-	while (n > 1 && s[n - 1] == '/')
+	while (n > 1 && path[n - 1] == '/')
 		n--;
-	for (b = s + n; b > s && b[-1] != '/'; b--)
+	for (b = path + n; b > path && b[-1] != '/'; b--)
 		;
-	*len = (size_t)(s + n - b);
-	return b;
+	return xstrndup(b, (size_t)(path + n - b));
 }
 
 /*
@@ -224,35 +222,36 @@ jl_stage_base(const char *s, size_t *len)
 static int
 jl_stage_names(struct jl_ctx *c, const struct ydoc_node *n, char *const *in, size_t nin)
 {
-	const char *b, *o;
-	size_t i, j, len, olen;
+	char **base = xcalloc(nin + 1, sizeof *base);
+	size_t i, j;
+	int rc = 0;
 
-	for (i = 0; i < nin; i++) {
-		b = jl_stage_base(in[i], &len);
-		if (len == 0 || b[0] == '.') {
+	for (i = 0; i < nin && rc == 0; i++) {
+		base[i] = job_path_base(in[i]);
+		if (base[i][0] == '\0' || base[i][0] == '.') {
 			ydoc_error(c->err, c->name, n->items[i], "'stage_in' item '%s' would be "
 			    "staged as a hidden or empty name; name a file or directory", in[i]);
-			return -1;
+			rc = -1;
 		}
-		for (j = 0; jl_job_dir_names[j] != NULL; j++)
-			if (strlen(jl_job_dir_names[j]) == len &&
-			    strncmp(jl_job_dir_names[j], b, len) == 0) {
+		for (j = 0; rc == 0 && jl_job_dir_names[j] != NULL; j++)
+			if (strcmp(jl_job_dir_names[j], base[i]) == 0) {
 				ydoc_error(c->err, c->name, n->items[i], "'stage_in' item '%s' "
 				    "would replace gridsubmit's own '%s' in the job directory; "
-				    "rename it", in[i], jl_job_dir_names[j]);
-				return -1;
+				    "rename it", in[i], base[i]);
+				rc = -1;
 			}
-		for (j = 0; j < i; j++) {
-			o = jl_stage_base(in[j], &olen);
-			if (olen == len && strncmp(o, b, len) == 0) {
+		for (j = 0; rc == 0 && j < i; j++)
+			if (strcmp(base[j], base[i]) == 0) {
 				ydoc_error(c->err, c->name, n->items[i], "'stage_in' items '%s' "
-				    "and '%s' (line %d) would both be staged as '%.*s'; rename one",
-				    in[i], in[j], n->items[j]->line, (int)len, b);
-				return -1;
+				    "and '%s' (line %d) would both be staged as '%s'; rename one",
+				    in[i], in[j], n->items[j]->line, base[i]);
+				rc = -1;
 			}
-		}
 	}
-	return 0;
+	for (i = 0; i < nin; i++)
+		free(base[i]);
+	free(base);
+	return rc;
 }
 
 static int

@@ -50,6 +50,12 @@ int job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job
     struct gs_error *err);
 void job_free(struct gs_job *job);
 
+/*
+ * The name path gets in a job directory (a stage_in item, the program in a node's bin/):
+ * its last component, trailing slashes dropped. Allocated.
+ */
+char *job_path_base(const char *path);
+
 /* The runtime parameter key's value, or NULL. */
 const char *job_runtime_get(const struct gs_job *job, const char *key);
 /* Set (or replace) a runtime parameter, e.g. from --scheme. */

@@ -38,34 +38,28 @@ static int
 fstree_copy_file(const char *from, const char *to, mode_t mode, char *why, size_t whylen)
 {
 	char buf[65536];
-	ssize_t n, w, off;
-	int in, out;
+	ssize_t n, w = 0, off;
+	int in, out, rc;
 
 	if ((in = open(from, O_RDONLY | O_CLOEXEC)) == -1)
 		return fstree_fail(why, whylen, from, NULL);
 	if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)) == -1) {
-		fstree_fail(why, whylen, to, NULL);
+		rc = fstree_fail(why, whylen, to, NULL);
 		close(in);
-		return -1;
+		return rc;
 	}
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		for (off = 0; off < n; off += w)
-			if ((w = write(out, buf + off, (size_t)(n - off))) < 0) {
-				fstree_fail(why, whylen, to, NULL);
-				close(in);
-				close(out);
-				return -1;
-			}
-	if (n < 0) {
-		fstree_fail(why, whylen, from, NULL);
-		close(in);
-		close(out);
-		return -1;
-	}
+	while (w >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+		for (off = 0; off < n && (w = write(out, buf + off, (size_t)(n - off))) >= 0;
+		    off += w)
+			;
+	rc = w < 0 ? fstree_fail(why, whylen, to, NULL) :
+	    n < 0 ? fstree_fail(why, whylen, from, NULL) : 0;
 	close(in);
-	if (fchmod(out, mode) == -1 || close(out) == -1)
-		return fstree_fail(why, whylen, to, NULL);
-	return 0;
+	if (fchmod(out, mode) == -1 && rc == 0)
+		rc = fstree_fail(why, whylen, to, NULL);
+	if (close(out) == -1 && rc == 0)
+		rc = fstree_fail(why, whylen, to, NULL);
+	return rc;
 }
 
 /* The directories from the top of a copy down to the one being copied. */
@@ -148,8 +142,7 @@ fstree_copy(const char *from, const char *to, char *why, size_t whylen)
 
 	up.depth = 0;
 	xasprintf(&tmp, "%s.tmp", to);
-	if (access(tmp, F_OK) == 0)
-		fstree_remove(tmp);
+	fstree_remove(tmp);	/* a leftover of a copy that was killed; usually none */
 	rc = fstree_copy_at(from, tmp, &up, why, whylen);
 	if (rc == 0 && rename(tmp, to) == -1)
 		rc = fstree_fail(why, whylen, to, NULL);

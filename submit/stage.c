@@ -26,15 +26,6 @@
 #define DIRS_FILE	"remote-dirs"
 #define REMOTE_JOBS	"/.gridsubmit/jobs/"
 
-static char *
-stage_base(const char *path)
-{
-	char *c = xstrdup(path), *b = xstrdup(basename(c));
-
-	free(c);
-	return b;
-}
-
 /* Where stage_in item i is read from: relative to the job file's directory (allocated). */
 static char *
 stage_in_source(const struct gs_job *job, size_t i)
@@ -80,7 +71,7 @@ stage_in_local(const struct gs_job *job, const struct job_state *st, char *why, 
 
 	for (i = 0; i < job->nstage_in && rc == 0; i++) {
 		src = stage_in_source(job, i);
-		base = stage_base(job->stage_in[i]);
+		base = job_path_base(job->stage_in[i]);
 		xasprintf(&dst, "%s/%s", st->dir, base);
 		if ((rc = fstree_copy(src, dst, msg, sizeof msg)) != 0)
 			snprintf(why, whylen, "stage_in: %s", msg);
@@ -218,7 +209,7 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 	    "echo END\n";
 	size_t nloc = job->nstage_in + 2, i, k, w;
 	char **loc = xcalloc(nloc + 6, sizeof *loc), (*hash)[65], **words, **argv, *outp;
-	char *names[2], *base = stage_base(job->program);
+	char *names[2], *base = job_path_base(job->program);
 	pid_t *pids = xcalloc(n + 1, sizeof *pids);
 	int *status = xcalloc(n + 1, sizeof *status), nfail = 0;
 	double *ended = xcalloc(n + 1, sizeof *ended), t0;
@@ -337,7 +328,7 @@ stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage
 	rankexec = launch_rank_wrapper();
 	in = xcalloc(job->nstage_in + 1, sizeof *in);
 	for (i = 0; i < job->nstage_in; i++) {
-		char *b = stage_base(job->stage_in[i]);
+		char *b = job_path_base(job->stage_in[i]);
 
 		xasprintf(&in[i], "%s/%s", st->dir, b);
 		free(b);
@@ -639,8 +630,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 			stage_log(st, "out %lld %.3f ok %s", fstree_size(dest[i], &files),
 			    ended[i] - t0, dest[i]);
 		else {
-			if (access(part, F_OK) == 0)
-				fstree_remove(part);
+			fstree_remove(part);
 			stage_log(st, "out 0 %.3f failed %s", ended[i] - t0, dest[i]);
 			log_warnx("job %s: cannot fetch %s (scp status %d)", st->id, dest[i],
 			    status[i]);

@@ -118,24 +118,19 @@ rm -f "$T/bare/events.jsonl"
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 : > "$T/trials"
-for i in 1 2 3 4 5; do
+# bare CMD...: measure the bare mpiexec CMD into bf and be
+bare() {
 	rm -f "$T/bare/events.jsonl"
+	r=$(measure "$T/bare/events.jsonl" "$@")
+	bf=${r% *} be=${r#* }
+}
+for i in 1 2 3 4 5; do
+	[ $((i % 2)) -eq 1 ] && bare "$@"
 	next=$(cat "$GRIDSUBMIT_HOME/jobs/next-id")
-	if [ $((i % 2)) -eq 1 ]; then
-		set -- $(measure "$T/bare/events.jsonl" "$@") "$@"
-		bf=$1 be=$2
-		shift 2
-	fi
 	# shellcheck disable=SC2086
-	set -- $(measure "$GRIDSUBMIT_HOME/jobs/$next/events.jsonl" "$GS" run "$T/job.yaml" \
-		$SITES_ARG) "$@"
-	gf=$1 ge=$2
-	shift 2
-	if [ $((i % 2)) -eq 0 ]; then
-		set -- $(measure "$T/bare/events.jsonl" "$@") "$@"
-		bf=$1 be=$2
-		shift 2
-	fi
+	r=$(measure "$GRIDSUBMIT_HOME/jobs/$next/events.jsonl" "$GS" run "$T/job.yaml" $SITES_ARG)
+	gf=${r% *} ge=${r#* }
+	[ $((i % 2)) -eq 0 ] && bare "$@"
 	echo "# trial $i: gridsubmit first chunk $gf s, end $ge s; bare mpiexec $bf s, $be s"
 	echo "$gf $ge $bf $be" >> "$T/trials"
 done

@@ -58,16 +58,27 @@ slurp(const char *path, size_t *len)
 	return s;
 }
 
-/* The text of field x of the only record in path_of("one") ("(unreadable)" if none). */
+/*
+ * How a time (is_int 0: d) or an integer (is_int 1: i) is written: the text of field x of
+ * a record of its own ("(unreadable)" if the file has none).
+ */
 static const char *
-field_text(struct grt_events *e)
+field_text(int is_int, double d, int64_t i)
 {
 	static char text[64];
+	struct grt_events e;
 	char *s, *p;
 	size_t n;
 
-	grt_events_end(e, 0);
-	grt_events_close(e);
+	unlink(path_of("one"));
+	grt_events_open(&e, path_of("one"), 0);
+	grt_events_begin(&e, 0, "x");
+	if (is_int)
+		grt_events_int(&e, "x", i);
+	else
+		grt_events_dbl(&e, "x", d);
+	grt_events_end(&e, 0);
+	grt_events_close(&e);
 	if ((s = slurp(path_of("one"), &n)) == NULL || (p = strstr(s, "\"x\":")) == NULL) {
 		free(s);
 		return "(unreadable)";
@@ -78,30 +89,8 @@ field_text(struct grt_events *e)
 	return text;
 }
 
-/* How a time, or an integer, is written: as field x of a record of its own. */
-static const char *
-dbl_text(double v)
-{
-	struct grt_events e;
-
-	unlink(path_of("one"));
-	grt_events_open(&e, path_of("one"), 0);
-	grt_events_begin(&e, 0, "x");
-	grt_events_dbl(&e, "x", v);
-	return field_text(&e);
-}
-
-static const char *
-int_text(int64_t v)
-{
-	struct grt_events e;
-
-	unlink(path_of("one"));
-	grt_events_open(&e, path_of("one"), 0);
-	grt_events_begin(&e, 0, "x");
-	grt_events_int(&e, "x", v);
-	return field_text(&e);
-}
+#define dbl_text(v)	field_text(0, (v), 0)
+#define int_text(v)	field_text(1, 0, (v))
 
 static void
 test_fixed_values(void)
