@@ -19,6 +19,7 @@
 
 #include <curl/curl.h>
 
+#include "clock.h"
 #include "gs-config.h"
 #include "metrics.h"
 #include "xmalloc.h"
@@ -338,15 +339,6 @@ struct fetch {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
-static double
-metrics_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static size_t
 metrics_write(char *data, size_t size, size_t nmemb, void *arg)
 {
@@ -541,7 +533,7 @@ metrics_fetch(struct gs_sites *sites, const struct metrics_opts *optp)
 		goto setup_failed;
 	curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maxpar);
 	hdr = curl_slist_append(NULL, "Accept: text/plain;version=0.0.4");
-	deadline = metrics_now() + opt.timeout;
+	deadline = clock_mono() + opt.timeout;
 	for (i = 0; i < nfetch; i++) {
 		if (metrics_setup(&fetches[i], &opt, hdr) == -1 ||
 		    curl_multi_add_handle(multi, fetches[i].h) != CURLM_OK) {
@@ -570,7 +562,7 @@ metrics_fetch(struct gs_sites *sites, const struct metrics_opts *optp)
 		}
 		if (running == 0)
 			break;
-		now = metrics_now();
+		now = clock_mono();
 		if (now >= deadline)
 			break;
 		ms = (int)((deadline - now) * 1000) + 1;

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "jobctl-remote.h"
 #include "jobctl.h"
@@ -40,24 +41,15 @@
 
 extern const struct cmd_entry cmd_cancel_entry;
 
-static double
-cancel_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Wait up to secs for the supervisor to end; 1 when it did. */
 static int
 cancel_wait_supervisor(const struct job_state *st, double secs)
 {
 	struct timespec ts = { 0, CANCEL_POLL_NS };
-	double until = cancel_now() + secs;
+	double until = clock_mono() + secs;
 
 	while (jobctl_supervisor_alive(st)) {
-		if (cancel_now() > until)
+		if (clock_mono() > until)
 			return 0;
 		nanosleep(&ts, NULL);
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "jobctl.h"
 #include "jobstore.h"
@@ -22,15 +23,6 @@
 
 extern const struct cmd_entry cmd_wait_entry;
 
-static double
-wait_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int
 cmd_wait_exec(int argc, char **argv)
 {
@@ -40,7 +32,7 @@ cmd_wait_exec(int argc, char **argv)
 	};
 	struct timespec ts = { 0, WAIT_POLL_NS };
 	struct job_state st;
-	double timeout = INFINITY, t0 = wait_now();
+	double timeout = INFINITY, t0 = clock_mono();
 	char reason[256];
 	int c, code;
 
@@ -55,7 +47,7 @@ cmd_wait_exec(int argc, char **argv)
 			return code;
 		if (job_phase_final(st.phase))
 			break;
-		if (wait_now() - t0 >= timeout) {
+		if (clock_mono() - t0 >= timeout) {
 			log_warnx("job %s: still %s after %g s", st.id, job_phase_name(st.phase),
 			    timeout);
 			job_state_free(&st);

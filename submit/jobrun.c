@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "broker.h"
 #include "cmd.h"
 #include "gate.h"
@@ -25,15 +26,6 @@
 #include "stage.h"
 #include "tui.h"
 #include "xmalloc.h"
-
-double
-jobrun_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Write a file of the job directory through a FILE*, atomically. */
 static void
@@ -83,9 +75,9 @@ jobrun_state(struct job_state *st, enum job_phase phase, const char *reason)
 	free(st->reason);
 	st->reason = reason != NULL ? xstrdup(reason) : NULL;
 	if (phase == JOB_RUNNING)
-		st->started = jobrun_now();
+		st->started = clock_wall();
 	if (phase >= JOB_DONE)
-		st->ended = jobrun_now();
+		st->ended = clock_wall();
 	if (jobstore_write_state(st) != 0)
 		fatal("%s/state.json", st->dir);
 }
@@ -379,7 +371,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	st->name = xstrdup(jr->job.name);
 	st->job_file = realpath(jr->job.path, NULL);
 	st->ranks = jr->job.ranks;
-	st->submitted = jobrun_now();
+	st->submitted = clock_wall();
 	st->supervisor_pid = (long)getpid();
 	st->supervisor_start = jobctl_start_time(getpid());
 	st->exit_code = -1;

@@ -50,9 +50,6 @@ void jobrun_report(struct jobrun *jr, int code);
 
 void jobrun_free(struct jobrun *jr);
 
-/* Seconds since the epoch. */
-double jobrun_now(void);
-
 /* Parse the options of run and submit (top is NULL for submit: no --top). */
 void jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
     int *top);

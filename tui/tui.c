@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "crt.h"
 #include "events-read.h"
 #include "log.h"
@@ -37,15 +38,6 @@ struct tui {
 	double wall_last;	/* live: when the newest event was read */
 	int was_paused;
 };
-
-static double
-tui_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static double
 tui_replay_clock(const struct tui *t, double now)
@@ -180,10 +172,10 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 	}
 	t.v.color = crt_color_on;
 	t.v.utf8 = crt_utf8;
-	t.rbase_mono = t.wall_last = tui_mono();
+	t.rbase_mono = t.wall_last = clock_mono();
 
 	for (;;) {
-		now = tui_mono();
+		now = clock_mono();
 		if (t.r == NULL && (t.r = evreader_open(events_path)) == NULL && errno != ENOENT) {
 			crt_done();
 			log_warn("%s", events_path);
@@ -232,7 +224,7 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 				ret = t.m.ended ? TUI_ENDED : TUI_QUIT;
 				break;
 			}
-			now = tui_mono();
+			now = clock_mono();
 			tui_pause_changed(&t, now);
 			if (t.v.step)
 				tui_ingest(&t, now);

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "gs-config.h"
 #include "launch.h"
 #include "lease.h"
@@ -670,7 +671,7 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 		pids[n++] = remote_spawn(argv, NULL, NULL);
 		remote_argv_free(argv);
 	}
-	remote_wait_all(pids, status, NULL, (size_t)n, remote_now() + 20, NULL);
+	remote_wait_all(pids, status, NULL, (size_t)n, clock_mono() + 20, NULL);
 	for (i = 0; i < (size_t)n; i++)
 		if (status[i] != 0)
 			log_warnx("job %s: cleanup on a node failed (ssh status %d): ranks may "
@@ -744,15 +745,6 @@ launch_start(char **argv, const struct job_state *st)
 	return pid;
 }
 
-static double
-launch_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int
 launch_reap(pid_t pid, int *status)
 {
@@ -771,14 +763,14 @@ launch_reap(pid_t pid, int *status)
 static void
 launch_stop_group(pid_t pid, int *status)
 {
-	double until = launch_now() + KILL_GRACE;
+	double until = clock_mono() + KILL_GRACE;
 	struct timespec ts = { 0, POLL_NS };
 
 	kill(-pid, SIGTERM);
 	while (!launch_reap(pid, status)) {
-		if (launch_now() > until) {
+		if (clock_mono() > until) {
 			kill(-pid, SIGKILL);
-			until = launch_now() + 3600;
+			until = clock_mono() + 3600;
 		}
 		nanosleep(&ts, NULL);
 	}
@@ -853,8 +845,8 @@ launch_wait(pid_t pid, const struct job_state *st, struct launch_result *res)
 			break;
 		}
 		if (master_ended == 0 && launch_master_status(st, res))
-			master_ended = launch_now();
-		if (master_ended > 0 && launch_now() - master_ended > STRAGGLER_GRACE) {
+			master_ended = clock_mono();
+		if (master_ended > 0 && clock_mono() - master_ended > STRAGGLER_GRACE) {
 			res->killed_stragglers = 1;
 			launch_stop_group(pid, &res->mpiexec_status);
 			break;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "launch.h"
 #include "log.h"
 #include "preflight.h"
@@ -142,7 +143,7 @@ preflight_session_wait(const struct gs_sites *sites, const struct gs_placement *
     const struct job_state *st, const struct preflight_setup *s, pid_t mpiexec, char *why,
     size_t whylen)
 {
-	double deadline = remote_now() + SESSION_DEADLINE;
+	double deadline = clock_mono() + SESSION_DEADLINE;
 	int *done = xcalloc(sites->nnodes + 1, sizeof *done);
 	int ino, chld, r, rc = 1, pending;
 	struct pollfd pfd[2];
@@ -179,7 +180,7 @@ preflight_session_wait(const struct gs_sites *sites, const struct gs_placement *
 		} else if (!launch_running(mpiexec)) {
 			snprintf(why, whylen, "mpiexec ended before every node answered");
 			rc = -1;
-		} else if (remote_now() > deadline) {
+		} else if (clock_mono() > deadline) {
 			snprintf(why, whylen, "not every node answered within %.0f s",
 			    SESSION_DEADLINE);
 			rc = -1;

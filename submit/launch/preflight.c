@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "launch.h"
 #include "log.h"
 #include "preflight.h"
@@ -284,7 +285,7 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 		free(outp);
 		free(errp);
 	}
-	remote_wait_all(pids, status, NULL, n, remote_now() + PREFLIGHT_DEADLINE, NULL);
+	remote_wait_all(pids, status, NULL, n, clock_mono() + PREFLIGHT_DEADLINE, NULL);
 	for (i = 0; i < n; i++) {
 		const char *host = sites->nodes[nodes[i]].host;
 		char *out = NULL, *err = NULL;

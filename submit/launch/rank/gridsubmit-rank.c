@@ -51,6 +51,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 #define KILL_GRACE	5	/* seconds between forwarding SIGTERM and SIGKILL */
 #define LEASE_TIMEOUT	60	/* seconds of silence from the supervisor's host */
 #define LEASE_CONNECT	10	/* seconds to set the lease up */
@@ -100,15 +102,6 @@ write_status(const char *path, const char *text)
 		rename(tmp, path);
 	else
 		unlink(tmp);
-}
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* "rank R on HOST" for messages. */
@@ -328,7 +321,7 @@ main(int argc, char **argv)
 		return GATE_CLOSED;
 	lfd = lease_connect(lspec, &lsa);
 	connecting = lfd != -1;
-	connect_until = now() + LEASE_CONNECT;
+	connect_until = clock_mono() + LEASE_CONNECT;
 
 	if ((pid = fork()) == -1) {
 		perror("gridsubmit-rank: fork");
@@ -360,7 +353,7 @@ main(int argc, char **argv)
 		if (r == -1 && errno != EINTR)
 			return 127;
 		if (connecting) {
-			double left = connect_until - now();
+			double left = connect_until - clock_mono();
 
 			if (left <= 0) {
 				fprintf(stderr, "gridsubmit-rank: %s: no lease: the job's "
@@ -415,3 +408,4 @@ main(int argc, char **argv)
 	write_status(status, text);
 	return WEXITSTATUS(st);
 }
+

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "jobctl-remote.h"
 #include "jobstore.h"
 #include "launch.h"
@@ -228,15 +229,6 @@ jobctl_remote_plain(char *s)
 			*s = '?';
 }
 
-static double
-jobctl_remote_wallclock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static char *
 jobctl_remote_slurp(const char *path)
 {
@@ -315,7 +307,7 @@ jobctl_remote_write(const struct job_state *st, const struct jobctl_node *nodes,
 	if ((f = open_memstream(&buf, &len)) == NULL)
 		fatal("open_memstream");
 	fprintf(f, "# checked %.3f by gridsubmit cancel: host state stopped left detail\n",
-	    jobctl_remote_wallclock());
+	    clock_wall());
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s %s %d %d %s\n", nodes[i].host,
 		    jobctl_node_state_name(nodes[i].state), nodes[i].stopped, nodes[i].left,
@@ -379,7 +371,7 @@ jobctl_remote_stop(const struct job_state *st, struct jobctl_node *nodes, size_t
 		pids[i] = remote_spawn(argv, outs[i], errs[i]);
 		remote_argv_free(argv);
 	}
-	remote_wait_all(pids, status, NULL, n, remote_now() + limit, NULL);
+	remote_wait_all(pids, status, NULL, n, clock_mono() + limit, NULL);
 	for (i = 0; i < n; i++) {
 		if (pids[i] > 0)
 			jobctl_remote_result(&nodes[i], outs[i], errs[i], status[i], limit);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "remote.h"
 #include "jobctl.h"
@@ -149,7 +150,7 @@ tb_write_file(const char *path, const char *text, int mode)
 int
 tb_wait_port(const char *addr, int port, double seconds)
 {
-	double until = remote_now() + seconds;
+	double until = clock_mono() + seconds;
 	struct sockaddr_in sin;
 	struct timespec ts = { 0, 50000000L };
 
@@ -167,7 +168,7 @@ tb_wait_port(const char *addr, int port, double seconds)
 		close(s);
 		if (ok)
 			return 0;
-		if (remote_now() > until)
+		if (clock_mono() > until)
 			return -1;
 		nanosleep(&ts, NULL);
 	}

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "jobctl.h"
 #include "log.h"
@@ -359,15 +360,6 @@ jobctl_processes(const struct job_state *st, struct jobctl_proc **procs)
 	return n;
 }
 
-static double
-jobctl_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Signal the processes that are still the ones listed (a pid may have been recycled). */
 static void
 jobctl_signal(const struct jobctl_proc *p, size_t n, int sig)
@@ -385,7 +377,7 @@ jobctl_stop(const struct job_state *st, double grace, double limit,
 {
 	struct timespec ts = { 0, POLL_NS };
 	struct jobctl_proc *p;
-	double t0 = jobctl_now();
+	double t0 = clock_mono();
 	size_t n;
 	int killed = 0;
 
@@ -400,10 +392,10 @@ jobctl_stop(const struct job_state *st, double grace, double limit,
 		n = jobctl_processes(st, &p);
 		if (n == 0)
 			break;
-		if (!killed && jobctl_now() - t0 >= grace) {
+		if (!killed && clock_mono() - t0 >= grace) {
 			jobctl_signal(p, n, SIGKILL);
 			killed = 1;
-		} else if (killed && jobctl_now() - t0 >= limit)
+		} else if (killed && clock_mono() - t0 >= limit)
 			break;
 		else if (killed)
 			jobctl_signal(p, n, SIGKILL);	/* newcomers: a proxy's late child */

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "jobstore.h"
 #include "log.h"
 #include "remote.h"
@@ -39,15 +40,6 @@ const char *const remote_ssh_options[] = {
 	"-o", "ControlPersist=60",
 	NULL
 };
-
-double
-remote_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int
 remote_decode(int st)
@@ -100,7 +92,7 @@ remote_run(char *const argv[], double timeout, struct remote_out *ro)
 {
 	int op[2], ep[2], st, open_fds = 2, killed = 0;
 	size_t olen = 0, elen = 0;
-	double deadline = timeout > 0 ? remote_now() + timeout : 0;
+	double deadline = timeout > 0 ? clock_mono() + timeout : 0;
 	struct pollfd pfd[2];
 	pid_t pid;
 
@@ -122,7 +114,7 @@ remote_run(char *const argv[], double timeout, struct remote_out *ro)
 	while (open_fds > 0) {
 		int wait_ms = 200;
 
-		if (deadline > 0 && remote_now() > deadline) {
+		if (deadline > 0 && clock_mono() > deadline) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			killed = 1;
@@ -233,15 +225,15 @@ remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n, double 
 			if (r == pids[i]) {
 				status[i] = remote_decode(st);
 				if (ended != NULL)
-					ended[i] = remote_now();
+					ended[i] = clock_mono();
 				done[i] = 1;
 				left--;
 			}
 		}
 		if (left == 0)
 			break;
-		if ((stop != NULL && stop()) || remote_now() > deadline) {
-			int why = remote_now() > deadline ? -1 : -2;
+		if ((stop != NULL && stop()) || clock_mono() > deadline) {
+			int why = clock_mono() > deadline ? -1 : -2;
 
 			for (i = 0; i < n; i++) {
 				if (done[i])
@@ -252,7 +244,7 @@ remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n, double 
 					;
 				status[i] = why;
 				if (ended != NULL)
-					ended[i] = remote_now();
+					ended[i] = clock_mono();
 			}
 			break;
 		}

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "remote.h"
 #include "testbed.h"
 
@@ -75,11 +76,11 @@ tb_load_main(const char *promfile, double load, double interval, double cpus, un
 	int running = 0, st, most = (int)(LOAD_MAX_FACTOR * load) + LOAD_MAX_EXTRA;
 	long dropped = 0;
 
-	next = remote_now() - interval * log(1.0 - erand48(xs));
-	tick = remote_now() + 1;
+	next = clock_mono() - interval * log(1.0 - erand48(xs));
+	tick = clock_mono() + 1;
 	load_write(promfile, avg, running, dropped);
 	for (;;) {
-		double now = remote_now();
+		double now = clock_mono();
 
 		while (waitpid(-1, &st, WNOHANG) > 0)
 			running--;

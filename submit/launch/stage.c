@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fstree.h"
 #include "launch.h"
 #include "log.h"
@@ -261,7 +262,7 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 		remote_argv_free(argv);
 		free(outp);
 	}
-	t0 = remote_now();
+	t0 = clock_mono();
 	remote_wait_all(pids, status, ended, n, t0 + STAGE_DEADLINE,
 	    launch_cancel_requested);
 	for (k = 0; k < n; k++) {
@@ -367,7 +368,7 @@ stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage
 			free(to);
 			free(errp);
 		}
-		t0 = remote_now();
+		t0 = clock_mono();
 		remote_wait_all(pids, status, ended, n, t0 + STAGE_DEADLINE,
 	    launch_cancel_requested);
 		for (k = 0; k < n; k++) {
@@ -570,7 +571,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 		remote_argv_free(argv);
 		free(outp);
 	}
-	remote_wait_all(pids, status, ended, nu, remote_now() + CLEAN_DEADLINE, NULL);
+	remote_wait_all(pids, status, ended, nu, clock_mono() + CLEAN_DEADLINE, NULL);
 	for (k = 0; k < nu; k++) {
 		char line[16];
 		FILE *f;
@@ -619,7 +620,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 		}
 		free(local);
 	}
-	t0 = remote_now();
+	t0 = clock_mono();
 	remote_wait_all(pids, status, ended, nf, t0 + STAGE_DEADLINE, NULL);
 	for (i = 0; i < nf; i++) {
 		size_t files;
@@ -692,7 +693,7 @@ stage_cleanup(const struct job_state *st)
 			pids[i] = remote_spawn(argv, NULL, NULL);
 		remote_argv_free(argv);
 	}
-	remote_wait_all(pids, status, ended, nd, remote_now() + CLEAN_DEADLINE, NULL);
+	remote_wait_all(pids, status, ended, nd, clock_mono() + CLEAN_DEADLINE, NULL);
 	for (i = 0; i < nd; i++) {
 		if (pids[i] > 0 && status[i] == 0) {
 			stage_log(st, "removed %s %s", d[i].host, d[i].dir);

@@ -46,8 +46,6 @@ void remote_child_nap(long ns);
 void remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n,
     double deadline, int (*stop)(void));
 
-double remote_now(void);
-
 /* The word quoted for POSIX sh: 'a'\''b'. Allocated. */
 char *remote_quote(const char *word);
 

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fstree.h"
 #include "log.h"
 #include "remote.h"
@@ -341,13 +342,13 @@ bad:
 static size_t
 tb_read_some(int s, char *buf, size_t cap, int ms, const char *until)
 {
-	double end = remote_now() + ms / 1000.0;
+	double end = clock_mono() + ms / 1000.0;
 	struct pollfd pfd = { s, POLLIN, 0 };
 	size_t len = 0;
 	ssize_t n;
 
 	while (len + 1 < cap) {
-		int left = (int)((end - remote_now()) * 1000);
+		int left = (int)((end - clock_mono()) * 1000);
 
 		if (left <= 0 || poll(&pfd, 1, left) != 1)
 			break;
