@@ -10,7 +10,7 @@
 #include "job.h"
 #include "site.h"
 
-/* One node's terms in the ranking (DESIGN section 4). */
+/* One node's terms in the ranking (doc/broker.md, "The terms"). */
 struct gs_ranked {
 	size_t node;		/* index into gs_sites.nodes */
 	double cs;		/* CPU clock x usable cores */

@@ -1,5 +1,6 @@
 /*
- * expr.h — the requirements language of job files (DESIGN section 3b):
+ * expr.h — the requirements language of job files (gridsubmit-sites(5),
+ * REQUIREMENTS):
  *
  *	expr    := and ( "||" and )*
  *	and     := unary ( "&&" unary )*

@@ -2,7 +2,7 @@
  * hostrange.c — host lists as in Slurm: "lz0[1-4]" is lz01..lz04, "n[001-128]" keeps the
  * zero padding of the lower bound, "a[1,3,5-7]b" takes a list, and several bracket groups
  * multiply (the last one varies fastest). Also the host name check every ssh argument relies
- * on (RELIABILITY.md, "SSH").
+ * on (doc/reliability.md, "SSH").
  */
 #include <stdio.h>
 #include <stdlib.h>

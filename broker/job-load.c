@@ -1,5 +1,5 @@
 /*
- * job-load.c — job files (gridsubmit-sites(5), DESIGN section 3b) into struct gs_job.
+ * job-load.c — job files (gridsubmit-sites(5), JOB FILES) into struct gs_job.
  * The requirements expression is kept as text (expr.c parses it); the runtime parameters
  * are checked here and kept as the strings every rank receives as GRT_<KEY>.
  */
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grt-keys.h"
 #include "job.h"
 #include "scheme.h"
 #include "suggest.h"
@@ -22,10 +23,9 @@ static const char *const jl_top_keys[] = {
 };
 static const char *const jl_ranks_keys[] = { "min", "max", NULL };
 static const char *const jl_weights_keys[] = { "cpu", "bandwidth", NULL };
-static const char *const jl_runtime_keys[] = {
-	"scheme", "k", "alpha", "swr", "deadline", "rounds", "events_chunks", "master_computes",
-	NULL
-};
+#define JL_RUNTIME_KEY(id, key)	key,
+static const char *const jl_runtime_keys[] = { GRT_RUNTIME_KEYS(JL_RUNTIME_KEY) NULL };
+#undef JL_RUNTIME_KEY
 
 #define JL_DEFAULT_RANKS	2
 #define JL_MAX_RANKS		1000000

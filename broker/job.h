@@ -1,5 +1,5 @@
 /*
- * job.h — job files (gridsubmit-sites(5), DESIGN section 3b): what to run, where, and how
+ * job.h — job files (gridsubmit-sites(5), JOB FILES): what to run, where, and how
  * the runtime balances it.
  */
 #ifndef GS_JOB_H

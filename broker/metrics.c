@@ -3,7 +3,7 @@
  * once, bounded in time and size, and a careful but simple reader of the Prometheus text
  * format (one "name{labels} value [timestamp]" sample per line).
  *
- * libcurl 7.88 facts this relies on (RELIABILITY.md, "HTTP metrics"): CURLOPT_MAXFILESIZE
+ * libcurl 7.88 facts this relies on (doc/reliability.md, "HTTP metrics"): CURLOPT_MAXFILESIZE
  * does not stop chunked bodies, and node_exporter sends chunked bodies, so the size cap is
  * enforced in the write callback; the default timeouts are 300 s connect and none total.
  */
@@ -463,40 +463,115 @@ metrics_setup(struct fetch *f, const struct metrics_opts *opt, struct curl_slist
 	return 0;
 }
 
+/* opt from optp (NULL: all defaults) with its defaults filled in; the parallel transfers. */
+static long
+metrics_opts_fill(struct metrics_opts *opt, const struct metrics_opts *optp)
+{
+	struct rlimit rl;
+	long maxpar;
+
+	if (optp != NULL)
+		*opt = *optp;
+	else
+		memset(opt, 0, sizeof *opt);
+	if (opt->connect_timeout <= 0)
+		opt->connect_timeout = METRICS_CONNECT_TIMEOUT;
+	if (opt->timeout <= 0)
+		opt->timeout = METRICS_TIMEOUT;
+	if (opt->connect_timeout > opt->timeout)
+		opt->connect_timeout = opt->timeout;
+	if (opt->max_body == 0)
+		opt->max_body = METRICS_MAX_BODY;
+	maxpar = opt->max_parallel > 0 ? opt->max_parallel : METRICS_MAX_PARALLEL;
+	/* leave descriptors for the rest of the program */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (rlim_t)maxpar + 64 > rl.rlim_cur)
+		maxpar = rl.rlim_cur > 80 ? (long)rl.rlim_cur - 64 : 16;
+	return maxpar;
+}
+
+/*
+ * Run the n fetches at once (curl multi, at most maxpar connections) until all are done or
+ * opt->timeout has passed. 0, or -1 when libcurl could not be set up (every fetch then
+ * says so).
+ */
+static int
+metrics_run(struct fetch *fetches, size_t n, const struct metrics_opts *opt, long maxpar)
+{
+	static int curl_ready;
+	struct curl_slist *hdr = NULL;
+	CURLM *multi = NULL;
+	CURLMsg *msg;
+	double deadline;
+	int running = 0, left;
+	size_t i;
+
+	if ((!curl_ready && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) ||
+	    (multi = curl_multi_init()) == NULL) {
+		for (i = 0; i < n; i++)
+			snprintf(fetches[i].why, sizeof fetches[i].why, "cannot set up libcurl");
+		return -1;
+	}
+	curl_ready = 1;
+	curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maxpar);
+	hdr = curl_slist_append(NULL, "Accept: text/plain;version=0.0.4");
+	deadline = clock_mono() + opt->timeout;
+	for (i = 0; i < n; i++) {
+		if (metrics_setup(&fetches[i], opt, hdr) == -1 ||
+		    curl_multi_add_handle(multi, fetches[i].h) != CURLM_OK) {
+			snprintf(fetches[i].why, sizeof fetches[i].why, "cannot set up libcurl");
+			fetches[i].done = 1;
+		}
+	}
+	/*
+	 * Each handle has its own timeouts; the deadline here is the guarantee that the whole
+	 * fetch never blocks past opt->timeout, whatever the handles do (queued ones included).
+	 */
+	for (;;) {
+		double now;
+		int ms;
+
+		if (curl_multi_perform(multi, &running) != CURLM_OK)
+			break;
+		while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+			struct fetch *f;
+
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&f);
+			fetch_result(f, msg->data.result, opt);
+		}
+		if (running == 0 || (now = clock_mono()) >= deadline)
+			break;
+		ms = (int)((deadline - now) * 1000) + 1;
+		if (curl_multi_poll(multi, NULL, 0, ms > 100 ? 100 : ms, NULL) != CURLM_OK)
+			break;
+	}
+	for (i = 0; i < n; i++) {
+		struct fetch *f = &fetches[i];
+
+		if (!f->done)
+			snprintf(f->why, sizeof f->why, "timed out after %.1f s", opt->timeout);
+		if (f->h != NULL) {
+			curl_multi_remove_handle(multi, f->h);
+			curl_easy_cleanup(f->h);
+		}
+	}
+	curl_multi_cleanup(multi);
+	curl_slist_free_all(hdr);
+	return 0;
+}
+
 int
 metrics_fetch(struct gs_sites *sites, const struct metrics_opts *optp)
 {
-	static int curl_ready;
 	struct metrics_opts opt;
 	struct gs_node **byurl;
 	struct fetch *fetches;
 	size_t *which;		/* node (in byurl order) -> fetch */
 	size_t i, nmon = 0, nfetch = 0;
-	struct curl_slist *hdr = NULL;
-	struct rlimit rl;
-	CURLM *multi = NULL;
-	CURLMsg *msg;
-	double deadline;
-	int running = 0, left, good = 0, failed = 0;
-	long maxpar;
-
-	if (optp != NULL)
-		opt = *optp;
-	else
-		memset(&opt, 0, sizeof opt);
-	if (opt.connect_timeout <= 0)
-		opt.connect_timeout = METRICS_CONNECT_TIMEOUT;
-	if (opt.timeout <= 0)
-		opt.timeout = METRICS_TIMEOUT;
-	if (opt.connect_timeout > opt.timeout)
-		opt.connect_timeout = opt.timeout;
-	if (opt.max_body == 0)
-		opt.max_body = METRICS_MAX_BODY;
-	maxpar = opt.max_parallel > 0 ? opt.max_parallel : METRICS_MAX_PARALLEL;
-	/* leave descriptors for the rest of the program */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    (rlim_t)maxpar + 64 > rl.rlim_cur)
-		maxpar = rl.rlim_cur > 80 ? (long)rl.rlim_cur - 64 : 16;
+	int good = 0, failed;
+	long maxpar = metrics_opts_fill(&opt, optp);
 
 	byurl = xcalloc(sites->nnodes ? sites->nnodes : 1, sizeof *byurl);
 	for (i = 0; i < sites->nnodes; i++) {
@@ -523,74 +598,7 @@ metrics_fetch(struct gs_sites *sites, const struct metrics_opts *optp)
 		}
 		which[i] = nfetch - 1;
 	}
-
-	if (!curl_ready) {
-		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-			goto setup_failed;
-		curl_ready = 1;
-	}
-	if ((multi = curl_multi_init()) == NULL)
-		goto setup_failed;
-	curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maxpar);
-	hdr = curl_slist_append(NULL, "Accept: text/plain;version=0.0.4");
-	deadline = clock_mono() + opt.timeout;
-	for (i = 0; i < nfetch; i++) {
-		if (metrics_setup(&fetches[i], &opt, hdr) == -1 ||
-		    curl_multi_add_handle(multi, fetches[i].h) != CURLM_OK) {
-			snprintf(fetches[i].why, sizeof fetches[i].why, "cannot set up libcurl");
-			fetches[i].done = 1;
-		}
-	}
-
-	/*
-	 * Each handle has its own timeouts; the deadline here is the guarantee that the whole
-	 * fetch never blocks past opt.timeout, whatever the handles do (queued ones included).
-	 */
-	for (;;) {
-		double now;
-		int ms;
-
-		if (curl_multi_perform(multi, &running) != CURLM_OK)
-			break;
-		while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
-			struct fetch *f;
-
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&f);
-			fetch_result(f, msg->data.result, &opt);
-		}
-		if (running == 0)
-			break;
-		now = clock_mono();
-		if (now >= deadline)
-			break;
-		ms = (int)((deadline - now) * 1000) + 1;
-		if (ms > 100)
-			ms = 100;
-		if (curl_multi_poll(multi, NULL, 0, ms, NULL) != CURLM_OK)
-			break;
-	}
-	for (i = 0; i < nfetch; i++) {
-		struct fetch *f = &fetches[i];
-
-		if (!f->done)
-			snprintf(f->why, sizeof f->why, "timed out after %.1f s", opt.timeout);
-		if (f->h != NULL) {
-			curl_multi_remove_handle(multi, f->h);
-			curl_easy_cleanup(f->h);
-		}
-	}
-	curl_multi_cleanup(multi);
-	curl_slist_free_all(hdr);
-	goto apply;
-
-setup_failed:
-	failed = 1;
-	for (i = 0; i < nfetch; i++)
-		snprintf(fetches[i].why, sizeof fetches[i].why, "cannot set up libcurl");
-
-apply:
+	failed = metrics_run(fetches, nfetch, &opt, maxpar) != 0;
 	for (i = 0; i < nmon; i++) {
 		struct gs_node *n = byurl[i];
 		struct fetch *f = &fetches[which[i]];

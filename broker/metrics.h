@@ -1,6 +1,6 @@
 /*
- * metrics.h — live node metrics (DESIGN section 4): every node's monitor URL (Prometheus
- * node_exporter text format) fetched concurrently with libcurl's multi interface, and the
+ * metrics.h — live node metrics (doc/broker.md, "Live metrics"): every node's monitor URL
+ * (Prometheus node_exporter text format) fetched concurrently with libcurl's multi interface, and the
  * CS and CL terms of the performance function (seed 002, eq. 2) computed from them.
  */
 #ifndef GS_METRICS_H
@@ -50,7 +50,7 @@ int metrics_parse(const char *body, size_t len, struct metrics_sample *out, char
 void metrics_clear(struct gs_node *n);
 
 /*
- * The terms of the performance function (seed 002, eq. 2; DESIGN section 4):
+ * The terms of the performance function (seed 002, eq. 2; doc/broker.md, "The terms"):
  * usable cores = the site file's cores, capped by the CPUs the exporter saw (a node cannot
  *   use more cores than it has; the site file may grant fewer); at least 1.
  * MHz = the live mean frequency when the exporter has one, else the site file's cpu_mhz.

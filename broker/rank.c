@@ -1,6 +1,7 @@
 /*
  * rank.c — filter the nodes by the job's sites and requirements, then rank the passing
- * ones by the performance function of seed 002, eq. 2 (DESIGN section 4):
+ * ones by the performance function of seed 002, eq. 2 (doc/broker.md, "PF (seed 002,
+ * eq. 2)"):
  *
  *	PF_j = w1 * (CS_j / CL_j) / sum_i (CS_i / CL_i) + w2 * B_j / sum_i B_i
  *

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "site.h"
 #include "xmalloc.h"
@@ -21,7 +22,9 @@ static const char *const sl_site_keys[] = {
 	"name", "link", "ssh", "monitor", "defaults", "nodes", NULL
 };
 static const char *const sl_link_keys[] = { "bandwidth_mbps", "latency_ms", NULL };
-static const char *const sl_ssh_keys[] = { "user", "port", "host_key", "identity", NULL };
+static const char *const sl_ssh_keys[] = {
+	"user", "port", "host_key", "identity", "config", NULL
+};
 static const char *const sl_node_keys[] = {
 	"host", "cpu_mhz", "cores", "slots", "mem_mb", "arch", "ssh", "monitor", "emulate", NULL
 };
@@ -46,6 +49,7 @@ struct sl_vals {
 	int port;
 	const char *host_key;
 	const char *identity;
+	char config[PATH_MAX];		/* absolute; "" when unset */
 };
 
 struct sl_ctx {
@@ -86,7 +90,7 @@ sl_str_word(struct sl_ctx *c, const char *key, const struct ydoc_node *v, const 
 	return -1;
 }
 
-/* http/https only (RELIABILITY.md, "HTTP metrics"), and {host} the only placeholder. */
+/* http/https only (doc/reliability.md, "HTTP metrics"), and {host} the only placeholder. */
 static int
 sl_monitor(struct sl_ctx *c, const struct ydoc_node *v, const char **out)
 {
@@ -153,6 +157,42 @@ sl_monitor_expand(const char *tmpl, const char *host)
 	return out;
 }
 
+/*
+ * ssh: {config: PATH}: an ssh_config file for the hosts, relative to the site file's
+ * directory (a site file and its ssh config move together), made absolute here: ssh reads
+ * a relative Include from ~/.ssh, and the jobs run elsewhere. It becomes an Include line in
+ * each job's ssh_config, which takes no quoting: no blank, quote, '#' or '%'.
+ */
+static int
+sl_ssh_config(struct sl_ctx *c, const struct ydoc_node *n, struct sl_vals *v)
+{
+	const char *path, *slash = strrchr(c->name, '/'), *p;
+	int dirlen = slash != NULL ? (int)(slash - c->name) : 0, len = -1;
+	char cwd[PATH_MAX], desc[96];
+
+	if (ydoc_str(c->name, "config", n, &path, c->err) == -1)
+		return -1;
+	if (path[0] == '/')
+		len = snprintf(v->config, sizeof v->config, "%s", path);
+	else if (c->name[0] == '/')
+		len = snprintf(v->config, sizeof v->config, "%.*s/%s", dirlen, c->name, path);
+	else if (getcwd(cwd, sizeof cwd) != NULL)
+		len = snprintf(v->config, sizeof v->config, "%s/%.*s%s%s", cwd, dirlen, c->name,
+		    slash != NULL ? "/" : "", path);
+	for (p = v->config; len > 0 && *p != '\0'; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f || *p == '"' || *p == '\'' ||
+		    *p == '#' || *p == '%')
+			break;
+	if (path[0] == '\0' || len <= 0 || (size_t)len >= sizeof v->config || *p != '\0') {
+		ydoc_describe(n, desc, sizeof desc);
+		ydoc_error(c->err, c->name, n, "'config' must be an ssh_config file, relative "
+		    "to the site file or absolute, whose full path has no blanks, quotes, '#' "
+		    "or '%%', not %s", desc);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 sl_ssh(struct sl_ctx *c, const struct ydoc_node *map, struct sl_vals *v)
 {
@@ -198,6 +238,8 @@ sl_ssh(struct sl_ctx *c, const struct ydoc_node *map, struct sl_vals *v)
 			return -1;
 		}
 	}
+	if ((n = ydoc_get(map, "config")) != NULL && sl_ssh_config(c, n, v) == -1)
+		return -1;
 	return 0;
 }
 
@@ -372,6 +414,7 @@ sl_node(struct sl_ctx *c, const struct ydoc_node *map, size_t site, const struct
 		node.ssh.port = v.port != 0 ? v.port : 22;
 		node.ssh.host_key = xstrdup(v.host_key != NULL ? v.host_key : "strict");
 		node.ssh.identity = v.identity != NULL ? xstrdup(v.identity) : NULL;
+		node.ssh.config = v.config[0] != '\0' ? xstrdup(v.config) : NULL;
 		node.monitor = v.monitor != NULL ? sl_monitor_expand(v.monitor, node.host) : NULL;
 		node.emulate = emu;
 		node.loc.file = c->out->path;
@@ -561,15 +604,20 @@ sites_load_buffer(const char *name, const char *buf, size_t len, struct gs_sites
 int
 sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err)
 {
-	char *buf;
+	char *file, *buf;
 	size_t len;
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (ydoc_read_file(path, &buf, &len, err) == -1)
+	if ((file = sites_find(path, err)) == NULL)
 		return -1;
-	rc = sites_load_buffer(path, buf, len, out, err);
+	if (ydoc_read_file(file, &buf, &len, err) == -1) {
+		free(file);
+		return -1;
+	}
+	rc = sites_load_buffer(file, buf, len, out, err);
 	free(buf);
+	free(file);
 	return rc;
 }
 
@@ -588,6 +636,7 @@ sites_free(struct gs_sites *s)
 		free(n->ssh.user);
 		free(n->ssh.host_key);
 		free(n->ssh.identity);
+		free(n->ssh.config);
 		free(n->monitor);
 		free(n->stale);
 	}

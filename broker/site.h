@@ -1,5 +1,5 @@
 /*
- * site.h — the node model of the broker: site files (gridsubmit-sites(5), DESIGN section 3)
+ * site.h — the node model of the broker: site files (gridsubmit-sites(5), SITE FILES)
  * loaded into sites and nodes, host ranges expanded, defaults merged.
  */
 #ifndef GS_SITE_H
@@ -31,6 +31,7 @@ struct gs_ssh {
 	int port;		/* 22 */
 	char *host_key;		/* "strict" (default) or "accept-new" */
 	char *identity;		/* private key file, or NULL */
+	char *config;		/* ssh_config(5) file for the host, absolute, or NULL */
 };
 
 struct gs_node {
@@ -71,12 +72,23 @@ struct gs_sites {
 };
 
 /*
- * Load a site file. Returns 0, or -1 with err filled ("file:line:col: message", the
- * message saying what was expected and, for an unknown key, the nearest known one).
- * Rejects: input over 1 MiB, non-UTF-8 or binary input, anchors and aliases, nesting deeper
- * than 64, duplicate keys, duplicate hosts, wrong scalar types.
+ * Load a site file: path as sites_find() resolves it (out->path is the resolved file).
+ * Returns 0, or -1 with err filled ("file:line:col: message", the message saying what was
+ * expected and, for an unknown key, the nearest known one). Rejects: input over 1 MiB,
+ * non-UTF-8 or binary input, anchors and aliases, nesting deeper than 64, duplicate keys,
+ * duplicate hosts, wrong scalar types.
  */
 int sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err);
+
+/* 1 when a --sites argument is a NAME: not empty, no '/', no ".yaml" suffix. */
+int sites_arg_is_name(const char *arg);
+/*
+ * The file a --sites argument means: a path as it is; a NAME is NAME.yaml in
+ * $XDG_CONFIG_HOME/gridsubmit/sites (default ~/.config/gridsubmit/sites), else in the
+ * installed PREFIX/share/gridsubmit/sites. Returns an allocated path, or NULL with err
+ * naming the places searched.
+ */
+char *sites_find(const char *arg, struct gs_error *err);
 /* The same from memory; name is used in error messages. */
 int sites_load_buffer(const char *name, const char *buf, size_t len, struct gs_sites *out,
     struct gs_error *err);

@@ -1,8 +1,8 @@
 /*
  * yaml-doc.h — a YAML file read into a small tree of mappings, lists and scalars, each with
  * its line:col, for the site and job loaders. Built from libyaml's event API so that the
- * limits of RELIABILITY.md ("YAML") hold before any tree exists: input at most 1 MiB, UTF-8
- * only (no NUL), nesting at most 64 deep, no anchors or aliases, no duplicate keys, one
+ * limits of doc/reliability.md ("YAML parsing") hold before any tree exists: input at
+ * most 1 MiB, UTF-8 only (no NUL), nesting at most 64 deep, no anchors or aliases, no duplicate keys, one
  * document whose top level is a mapping.
  */
 #ifndef GS_YAML_DOC_H

@@ -244,6 +244,10 @@ ev_parse_fields(json_t *o, const char *kind, struct event *ev)
 		ev->makespan = NAN;
 		GET(ev_get_str(o, "status", ev->text, sizeof ev->text));
 		GET(ev_get_num(o, "makespan", &ev->makespan, 0));
+		v = 0;
+		GET(ev_get_int(o, "failed", &v, 0, INT_MAX));
+		ev->failed = (int)v;
+		GET(ev_get_int(o, "requeued", &ev->requeued, 0, LLONG_MAX));
 		GET(ev_parse_ranks(o, ev, 1));
 	} else if (strcmp(kind, "start") == 0) {
 		ev->kind = EV_START;

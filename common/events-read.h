@@ -1,5 +1,5 @@
 /*
- * events-read.h — incremental reader of events.jsonl (DESIGN.md section 6).
+ * events-read.h — incremental reader of events.jsonl (doc/runtime.md, "Events").
  *
  * The file grows while the job runs, so the reader keeps what it has read of an unfinished
  * last line and waits for the rest. Each complete line is parsed on its own with jansson;
@@ -56,7 +56,8 @@ struct event {
 	int from, to;
 	long long bytes;
 	double seconds;
-	long long requeued;	/* fail */
+	long long requeued;	/* fail: units of that rank requeued; end: in all */
+	int failed;		/* end: ranks that failed */
 	char text[EV_TEXT_MAX];	/* drop/fail: reason; end: status */
 	char job[EV_NODE_MAX];	/* start */
 	char scheme[EV_SITE_MAX];

@@ -1,7 +1,7 @@
 /*
  * text.h — the console's text hygiene: everything shown comes from outside (host names,
  * site names, reasons in events), so strings are cleaned once where they enter
- * (RELIABILITY.md, "The console") and measured in display columns where they are drawn.
+ * (doc/reliability.md, "The console") and measured in display columns where they are drawn.
  */
 #ifndef TUI_TEXT_H
 #define TUI_TEXT_H

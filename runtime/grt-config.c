@@ -6,6 +6,13 @@
 #include <string.h>
 
 #include "grt.h"
+#include "grt-keys.h"
+
+/* the variable each runtime key of a job file reaches the ranks as */
+#define CONFIG_ENV(id, key)	[GRT_KEY_##id] = "GRT_" #id,
+static const char *const config_env[GRT_KEY_COUNT] = { GRT_RUNTIME_KEYS(CONFIG_ENV) };
+#undef CONFIG_ENV
+#define KEY_ENV(id)	config_env[GRT_KEY_##id]
 
 static int
 config_double(const char *name, double min, double max, double *out, const char **why)
@@ -60,38 +67,38 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 	memset(cfg, 0, sizeof *cfg);
 	cfg->sched.scheme = GRT_SCHEME_GSS;
 	cfg->sched.k = 1;
-	cfg->sched.alpha = 30;
+	cfg->sched.alpha = GRT_ALPHA_DEFAULT;
 	cfg->sched.swr = 1;
 	cfg->deadline = 60;
 	cfg->deadline_factor = 10;
 	cfg->events_chunks = 1;
 
-	if ((s = getenv("GRT_SCHEME")) != NULL && *s != '\0') {
+	if ((s = getenv(KEY_ENV(SCHEME))) != NULL && *s != '\0') {
 		if ((sch = grt_scheme_from_name(s)) < 0) {
-			*why = "GRT_SCHEME";
+			*why = KEY_ENV(SCHEME);
 			return GRT_EINVAL;
 		}
 		cfg->sched.scheme = (enum grt_scheme)sch;
 	}
-	if ((rc = config_int("GRT_K", 1, INT64_MAX / 4, &k, why)) != GRT_OK)
+	if ((rc = config_int(KEY_ENV(K), 1, INT64_MAX / 4, &k, why)) != GRT_OK)
 		return rc;
 	cfg->sched.k = k;
-	if ((rc = config_double("GRT_ALPHA", 0, 100, &cfg->sched.alpha, why)) != GRT_OK)
+	if ((rc = config_double(KEY_ENV(ALPHA), 0, 100, &cfg->sched.alpha, why)) != GRT_OK)
 		return rc;
-	if ((s = getenv("GRT_SWR")) != NULL && strcmp(s, "auto") == 0)
+	if ((s = getenv(KEY_ENV(SWR))) != NULL && strcmp(s, "auto") == 0)
 		cfg->swr_auto = 1;
-	else if ((rc = config_double("GRT_SWR", 0, 1, &swr, why)) != GRT_OK)
+	else if ((rc = config_double(KEY_ENV(SWR), 0, 1, &swr, why)) != GRT_OK)
 		return rc;
 	cfg->sched.swr = swr;
-	if ((rc = config_double("GRT_DEADLINE", 0.001, 1e9, &cfg->deadline, why)) != GRT_OK)
+	if ((rc = config_double(KEY_ENV(DEADLINE), 0.001, 1e9, &cfg->deadline, why)) != GRT_OK)
 		return rc;
-	if ((rc = config_int("GRT_EVENTS_CHUNKS", 0, 1, &chunks, why)) != GRT_OK)
+	if ((rc = config_int(KEY_ENV(EVENTS_CHUNKS), 0, 1, &chunks, why)) != GRT_OK)
 		return rc;
 	cfg->events_chunks = (int)chunks;
-	if ((rc = config_int("GRT_MASTER_COMPUTES", 0, 1, &mc, why)) != GRT_OK)
+	if ((rc = config_int(KEY_ENV(MASTER_COMPUTES), 0, 1, &mc, why)) != GRT_OK)
 		return rc;
 	cfg->master_computes = (int)mc;
-	if ((rc = config_int("GRT_ROUNDS", 1, INT32_MAX, &rounds, why)) != GRT_OK)
+	if ((rc = config_int(KEY_ENV(ROUNDS), 1, INT32_MAX, &rounds, why)) != GRT_OK)
 		return rc;
 	cfg->rounds = (int)rounds;
 	if ((s = getenv("GRT_EVENTS")) != NULL && *s != '\0')

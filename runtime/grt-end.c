@@ -1,13 +1,15 @@
 /*
  * grt-end.c — grt_end(): the end of a libgrt program, without a hang.
  *
- * Measured on Debian 12 (MPICH 4.0.2 ch4:ucx, UCX 1.13.1; doc/runtime.md, "The end"):
+ * Measured on Debian 12 (MPICH 4.0.2 ch4:ucx, UCX 1.13.1; doc/runtime.md, "Failures",
+ * item "The end of a clean run"):
  * with UCX_TLS=self,tcp, the transport of every multi-host job, MPI_Finalize hangs in
  * about a third of the runs of a program that does nothing wrong (4 ranks, one send each,
  * 20 runs: 3 to 17 hung, more often when the ranks arrive together). Some ranks spin in
  * UCX's disconnect of an endpoint while the others already wait in the PMI barrier that
  * ends MPI_Finalize, and nothing ever moves again. So the end is:
- *   1. after a failure: nothing (MPI_Finalize hangs in the survivors, RELIABILITY.md);
+ *   1. after a failure: nothing (MPI_Finalize hangs in the survivors: doc/reliability.md,
+ *      "A dead worker under MPICH 4.0.2");
  *   2. otherwise every rank meets the others in a non-blocking barrier, so that no rank
  *      leaves while another still needs it. It waits as long as it takes (the master may
  *      be writing a large result), but once hydra signals that a rank has exited

@@ -1,5 +1,6 @@
 /*
- * grt-events.h — the master's buffered writer of events.jsonl (DESIGN section 6), internal.
+ * grt-events.h — the master's buffered writer of events.jsonl (doc/runtime.md, "Events"),
+ * internal.
  * Records are built in memory with cheap hand-rolled number formatting (a chunk event must
  * cost well under a microsecond: the chunk rate of pss is the hot path) and written with
  * O_APPEND at least every 100 ms, or when the buffer fills.

@@ -5,7 +5,8 @@
  * hands out chunks [start, start+count) chosen by a scheme (scheme.h, doc/schemes.md), with
  * an optional input payload the master packs, and gets back a result payload it merges.
  * Iterative applications run several rounds: round j+1 starts only when every result of
- * round j is merged. The master writes the event stream (events.jsonl, DESIGN section 6).
+ * round j is merged. The master writes the event stream (events.jsonl, doc/runtime.md,
+ * "Events").
  *
  * Failures (MPICH 4.0 has no usable ULFM): the master gives every chunk a deadline and uses
  * only non-blocking receives; a worker that died or went silent is declared failed, its

@@ -1,7 +1,8 @@
 /*
  * scheme-static.c — the static schemes: one chunk per worker, decided before any request.
  *   static   ceil(N/P) units to each worker in worker order; the last ones may get fewer
- *            or none (block scheduling, seed 002, 2.2; DESIGN.md 5).
+ *            or none (block scheduling, seed 002, 2.2; doc/schemes.md,
+ *            "The schemes").
  *   wstatic  N split by the CPU clock ratio: floor, then the leftover units one each by
  *            largest fractional remainder, ties to the lowest index, so all N are given.
  * P counts the active workers only; a removed worker's unclaimed chunk becomes an orphan.

@@ -41,6 +41,9 @@ struct grt_chunk {
 	int64_t count;
 };
 
+/* ngss: alpha when neither GRT_ALPHA nor gridsubmit schedule --alpha gives one */
+#define GRT_ALPHA_DEFAULT	30
+
 struct grt_sched_conf {
 	enum grt_scheme scheme;
 	int64_t k;		/* css chunk size, >= 1 */

@@ -48,6 +48,9 @@ static const struct option sched_longopts[] = {
 
 #define SCHED_MAX_P	1000000
 #define SCHED_MAX_ROUNDS 100000
+/* a number as text, for the usage: the defaults are written once, in scheme.h */
+#define SCHED_STR(x)	#x
+#define SCHED_XSTR(x)	SCHED_STR(x)
 
 struct sched_rec {
 	int round;
@@ -455,7 +458,7 @@ cmd_schedule_exec(int argc, char **argv)
 	memset(&run, 0, sizeof run);
 	conf.scheme = sc;
 	conf.k = 1;
-	conf.alpha = 30;	/* GRT_ALPHA's default */
+	conf.alpha = GRT_ALPHA_DEFAULT;
 	conf.swr = 1;
 	run.scheme = sc;
 	run.n = cmd_parse_int(cmd, "-N", a_n, 0, INT64_MAX);
@@ -535,7 +538,8 @@ const struct cmd_entry cmd_schedule_entry = {
 	"  -N n                  units to distribute (0 or more)\n"
 	"  -P p                  workers (1 or more)\n"
 	"  --k K                 css: chunk size (default 1)\n"
-	"  --alpha A             ngss: percent of N placed by CPU clock first (default 30)\n"
+	"  --alpha A             ngss: percent of N placed by CPU clock first (default "
+	    SCHED_XSTR(GRT_ALPHA_DEFAULT) ")\n"
 	"  --swr R               pwd: static workload ratio, 0 to 1 (required for pwd)\n"
 	"  --pr 1,1,2,4          pwd, hetcalc, hetcomm: performance ratio, one per worker\n"
 	"  --cpu 3001,898,..     wstatic, ngss, angss: CPU clock, one per worker\n"

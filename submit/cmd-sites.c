@@ -90,14 +90,16 @@ sites_json(const struct gs_sites *s)
 	for (i = 0; i < s->nnodes; i++) {
 		const struct gs_node *n = &s->nodes[i];
 
+		/* ssh.config only when set ("o*"): documents of schema 1 stay as they were */
 		json_array_append_new(nodes, json_pack(
-		    "{s:s, s:s, s:f, s:i, s:i, s:f, s:o, s:{s:o, s:i, s:s, s:o}, s:o, "
+		    "{s:s, s:s, s:f, s:i, s:i, s:f, s:o, s:{s:o, s:i, s:s, s:o, s:o*}, s:o, "
 		    "s:{s:f, s:f, s:f, s:b}, s:i, s:i}",
 		    "host", n->host, "site", s->sites[n->site].name, "cpu_mhz", n->cpu_mhz,
 		    "cores", n->cores, "slots", n->slots, "mem_mb", n->mem_mb,
 		    "arch", sites_str_or_null(n->arch),
 		    "ssh", "user", sites_str_or_null(n->ssh.user), "port", n->ssh.port,
 		    "host_key", n->ssh.host_key, "identity", sites_str_or_null(n->ssh.identity),
+		    "config", n->ssh.config != NULL ? json_string(n->ssh.config) : NULL,
 		    "monitor", sites_str_or_null(n->monitor),
 		    "emulate", "cpu_scale", n->emulate.cpu_scale, "load", n->emulate.load,
 		    "load_interval", n->emulate.load_interval,

@@ -70,7 +70,7 @@ tb_print_up(const struct testbed *tb)
 		printf("  %-16s %-13s site %s, %g Mbit/s, %g ms%s, cpu %g", tn->node->host,
 		    tn->addr, s->name, s->bandwidth_mbps, s->latency_ms,
 		    tn->lat_how == TB_LAT_NETEM ? " (netem)" : tn->lat_how == TB_LAT_DELAY ?
-		    " (delay line)" : tn->lat_how == TB_LAT_MISSING ? " (not emulated)" : "",
+		    " (delay line)" : "",
 		    tn->node->emulate.cpu_scale);
 		if (tn->node->emulate.load > 0)
 			printf(", load %g every %g s", tn->node->emulate.load,

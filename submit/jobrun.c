@@ -4,7 +4,7 @@
  * does this in the foreground; `submit` in a detached supervisor process.
  */
 #include <errno.h>
-#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,37 +15,15 @@
 #include "clock.h"
 #include "broker.h"
 #include "cmd.h"
-#include "gate.h"
+#include "events-read.h"
 #include "jobctl.h"
 #include "jobrun.h"
 #include "launch.h"
-#include "lease.h"
 #include "log.h"
 #include "metrics.h"
-#include "preflight.h"
 #include "stage.h"
 #include "tui.h"
 #include "xmalloc.h"
-
-/* Write a file of the job directory through a FILE*, atomically. */
-static void
-jobrun_write_with(const struct job_state *st, const char *name, const struct gs_sites *sites,
-    const struct gs_placement *p,
-    int (*writer)(const struct gs_sites *, const struct gs_placement *, FILE *))
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		fatal("open_memstream");
-	if (writer(sites, p, f) != 0)
-		fatalx("%s: cannot write the %s (invalid host or user name)", st->dir, name);
-	fclose(f);
-	if (jobstore_write_file(st->dir, name, buf, len) != 0)
-		fatal("%s/%s", st->dir, name);
-	free(buf);
-}
 
 static void
 jobrun_copy_file(const struct job_state *st, const char *from, const char *name)
@@ -71,14 +49,7 @@ jobrun_copy_file(const struct job_state *st, const char *from, const char *name)
 static void
 jobrun_state(struct job_state *st, enum job_phase phase, const char *reason)
 {
-	st->phase = phase;
-	free(st->reason);
-	st->reason = reason != NULL ? xstrdup(reason) : NULL;
-	if (phase == JOB_RUNNING)
-		st->started = clock_wall();
-	if (phase >= JOB_DONE)
-		st->ended = clock_wall();
-	if (jobstore_write_state(st) != 0)
+	if (jobstore_set_phase(st, phase, reason) != 0)
 		fatal("%s/state.json", st->dir);
 }
 
@@ -92,47 +63,45 @@ jobrun_fail(struct job_state *st, int code, const char *msg)
 	return code;
 }
 
+/* The launch was called off by a cancel signal (why: when). */
+static int
+jobrun_cancelled(struct job_state *st, const char *why)
+{
+	jobrun_state(st, JOB_CANCELLED, why);
+	fprintf(stderr, "gridsubmit: job %s %s\n", st->id, why);
+	return EXIT_CANCELLED;
+}
+
 /*
- * The end record of events.jsonl (DESIGN section 6): status, makespan, failed ranks,
- * requeued units. Returns 1 when there is one; a torn last line is no end record.
+ * The last end record of events.jsonl (doc/runtime.md, "Events"), read with the one
+ * events reader: status, makespan, failed ranks, requeued units. Returns 1 when there is
+ * one; a torn last line is no end record.
  */
 static int
 jobrun_read_end(struct job_state *st, char *status, size_t statuslen)
 {
-	char *path, *line = NULL, *last = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	json_t *o;
-	FILE *f;
+	struct evreader *r;
+	struct event ev;
+	char *path;
 	int found = 0;
 
 	xasprintf(&path, "%s/events.jsonl", st->dir);
-	f = fopen(path, "r");
+	r = evreader_open(path);
 	free(path);
-	if (f == NULL)
+	if (r == NULL)
 		return 0;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n' && strstr(line, "\"ev\":\"end\"") != NULL) {
-			free(last);
-			last = xstrdup(line);
+	memset(&ev, 0, sizeof ev);
+	while (evreader_next(r, &ev) == 1) {
+		if (ev.kind == EV_END) {
+			snprintf(status, statuslen, "%s", ev.text[0] != '\0' ? ev.text : "?");
+			st->makespan = isnan(ev.makespan) ? 0 : ev.makespan;
+			st->failed_ranks = ev.failed;
+			st->requeued = ev.requeued;
+			found = 1;
 		}
+		event_clear(&ev);
 	}
-	fclose(f);
-	free(line);
-	if (last != NULL && (o = json_loads(last, 0, NULL)) != NULL) {
-		const char *s = json_string_value(json_object_get(o, "status"));
-
-		snprintf(status, statuslen, "%s", s != NULL ? s : "?");
-		found = 1;
-		st->makespan =
-		    json_number_value(json_object_get(o, "makespan"));
-		st->failed_ranks =
-		    (int)json_integer_value(json_object_get(o, "failed"));
-		st->requeued =
-		    json_integer_value(json_object_get(o, "requeued"));
-		json_decref(o);
-	}
-	free(last);
+	evreader_free(r);
 	return found;
 }
 
@@ -212,7 +181,7 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 static int
 jobrun_verdict(struct job_state *st, const struct launch_result *lr)
 {
-	char status[32] = "", reason[256];
+	char status[EV_TEXT_MAX] = "", reason[256];
 	int have_end = jobrun_read_end(st, status, sizeof status);
 
 	st->exit_code = lr->mpiexec_status;
@@ -240,8 +209,8 @@ jobrun_verdict(struct job_state *st, const struct launch_result *lr)
 }
 
 /*
- * Multi-site jobs run rank 0 on the submitting host (DESIGN section 3: master defaults to
- * it; doc/testbed.md, "Launch"): events.jsonl and master.status are written here, the
+ * Multi-site jobs run rank 0 on the submitting host (doc/testbed.md, "Launch over ssh"):
+ * events.jsonl and master.status are written here, the
  * console and the supervisor read them live, and each site's link is its link to us.
  * A site file's master on another host is replaced (with a note).
  */
@@ -263,107 +232,16 @@ jobrun_master_here(struct gs_sites *sites)
 	sites->master = xstrdup(me);
 }
 
-/* A preflight that did not pass: the job ends cancelled or failed (why names the nodes). */
-static int
-jobrun_preflight_failed(struct job_state *st, const char *why)
-{
-	stage_cleanup(st);
-	if (launch_cancel_requested()) {
-		jobrun_state(st, JOB_CANCELLED, "cancelled during preflight");
-		fprintf(stderr, "gridsubmit: job %s cancelled during preflight\n", st->id);
-		return EXIT_CANCELLED;
-	}
-	return jobrun_fail(st, EXIT_LAUNCH, why);
-}
-
-/*
- * DIR/.remote, where the launcher on a node that shares our file system records its
- * process group: made here when mpiexec starts before the preflight (which makes it too).
- */
-static int
-jobrun_remote_marks_dir(const struct job_state *st, char *why, size_t whylen)
-{
-	char *path;
-	int rc = 0;
-
-	xasprintf(&path, "%s/.remote", st->dir);
-	if (mkdir(path, 0700) == -1 && errno != EEXIST) {
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	free(path);
-	return rc;
-}
-
-/* The hostfile and rankmap of the placement, then mpiexec's arguments (hold: launch.h). */
-static int
-jobrun_write_launch(struct jobrun *jr, const struct launch_hold *hold, char *why,
-    size_t whylen)
-{
-	struct job_state *st = &jr->st;
-
-	st->ranks = jr->place.nranks;
-	jobrun_write_with(st, "hostfile", &jr->sites, &jr->place, broker_write_hostfile);
-	jobrun_write_with(st, "rankmap", &jr->sites, &jr->place, broker_write_rankmap);
-	launch_argv_free(jr->argv);
-	jr->argv = launch_argv(&jr->sites, &jr->job, &jr->place, st, hold, why, whylen);
-	return jr->argv != NULL ? 0 : -1;
-}
-
-/* Forget the speculative launch's hold (gate, checks); mpiexec has ended or never ran. */
-static void
-jobrun_unhold(struct jobrun *jr)
-{
-	gate_close(&jr->gate);
-	preflight_setup_free(&jr->checks);
-	free(jr->check_cmd);
-	jr->check_cmd = NULL;
-}
-
-/*
- * Ready a speculative launch: rank 0's gate, DIR/.remote where the nodes answer, and the
- * checks every node's session runs before its proxy (preflight-session.c). 0, or -1 when
- * it cannot be had (the plain preflight then runs, and reports what is wrong).
- */
-static int
-jobrun_hold(struct jobrun *jr, struct launch_hold *hold)
-{
-	struct job_state *st = &jr->st;
-	char why[1024], ifname[64], addr[64];
-	int r;
-
-	if (gate_open(st, &jr->gate, why, sizeof why) != 0 ||
-	    jobrun_remote_marks_dir(st, why, sizeof why) != 0 ||
-	    preflight_setup_make(&jr->sites, &jr->job, st, &jr->checks, why, sizeof why) != 0)
-		return -1;
-	for (r = 0; r < jr->place.nranks; r++) {
-		size_t node = jr->place.ranks[r].node;
-
-		if (node == BROKER_NODE_NONE || launch_host_is_local(jr->sites.nodes[node].host))
-			continue;
-		if (launch_route(jr->checks.config, jr->sites.nodes[node].host, ifname,
-		    sizeof ifname, addr, sizeof addr, why, sizeof why) == -1)
-			return -1;
-		jr->check_cmd = preflight_session_command(&jr->checks, st, addr);
-		hold->gate = jr->gate.path;
-		hold->checks = jr->check_cmd;
-		return 0;
-	}
-	return -1;
-}
-
 int
 jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 {
 	struct gs_error err;
-	struct launch_hold hold = { NULL, NULL };
+	struct launch_plan plan;
 	const char *scheme;
 	char why[4096];
 	struct job_state *st = &jr->st;
 
 	memset(jr, 0, sizeof *jr);
-	jr->gate.fd = -1;
-	jr->checks.fd = -1;
 	if (jobrun_load(a, &jr->sites, &jr->job) != 0)
 		return EXIT_INPUT;
 	jr->loaded = 1;
@@ -391,114 +269,33 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	if (broker_place(&jr->sites, &jr->ranking, jr->job.ranks, &jr->place, &err) != 0)
 		return jobrun_fail(st, EXIT_NOPLACE, err.msg);
 	jr->placed = 1;
-	/* the stage_in files are needed here in any case (rank 0 runs here) */
-	if (stage_in_local(&jr->job, st, why, sizeof why) != 0)
-		return jobrun_fail(st, EXIT_LAUNCH, why);
-	if (launch_is_remote(&jr->sites, &jr->place)) {
-		/* from here on, things exist on the nodes: a cancel must clean them up */
-		launch_catch_signals();
-		jobrun_state(st, JOB_STAGING, NULL);
-		/* speculative: the checks run in mpiexec's sessions, in jobrun_execute */
-		if (!a->speculate || jobrun_hold(jr, &hold) != 0) {
-			struct preflight pf;
-
-			jobrun_unhold(jr);
-			memset(&hold, 0, sizeof hold);
-			if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st,
-			    &pf, why, sizeof why) != 0)
-				return jobrun_preflight_failed(st, why);
-		}
-	}
-	if (jobrun_write_launch(jr, hold.gate != NULL ? &hold : NULL, why, sizeof why) != 0) {
-		jobrun_unhold(jr);
-		stage_cleanup(st);
-		return jobrun_fail(st, EXIT_LAUNCH, why);
-	}
-	if (jr->gate.path == NULL)
-		jobrun_state(st, JOB_LAUNCHING, NULL);
-	return EXIT_OK;
-}
-
-/*
- * The speculative launch (doc/architecture.md, "Speculative launch"): mpiexec starts at
- * once, as if every node shared our file system and passed, with rank 0 held at the gate,
- * and every node runs the preflight's checks in its own session before its proxy. When
- * every node answers that it passed and shares our job directory, the gate opens: the
- * preflight cost no ssh of its own. Otherwise the launch is called off before any rank got
- * past MPI_Init: mpiexec and whatever it started on the nodes are killed, the plain
- * preflight runs (reports, stages, replaces), and the job launches again with what it
- * found. Returns EXIT_OK with mpiexec's pid in *pid, or the job's exit code.
- */
-static int
-jobrun_speculate(struct jobrun *jr, pid_t *pid)
-{
-	struct job_state *st = &jr->st;
-	struct preflight pf;
-	char why[1024], pfwhy[4096], *path;
-	int go;
-
-	*pid = launch_start(jr->argv, st);
-	st->mpiexec_pid = (long)*pid;
-	st->mpiexec_start = jobctl_start_time(*pid);
-	jobrun_state(st, JOB_STAGING, NULL);
-	go = preflight_session_wait(&jr->sites, &jr->place, st, &jr->checks, *pid, why,
-	    sizeof why) == 0;
-	gate_release(&jr->gate, go);
-	if (go)
+	plan = (struct launch_plan){ &jr->sites, &jr->job, &jr->ranking, &jr->place, st,
+	    a->speculate };
+	switch (launch_prepare(&jr->launch, &plan, why, sizeof why)) {
+	case LAUNCH_OK:
 		return EXIT_OK;
-	launch_abort(*pid);
-	jobrun_unhold(jr);
-	launch_cleanup_remote(&jr->sites, &jr->place, st, launch_cancel_requested());
-	xasprintf(&path, "%s/master.status", st->dir);
-	unlink(path);
-	free(path);
-	st->mpiexec_pid = 0;
-	st->mpiexec_start = 0;
-	if (launch_cancel_requested())
-		return jobrun_preflight_failed(st, why);
-	if (preflight_run(&jr->sites, &jr->job, &jr->ranking, &jr->place, st, &pf, pfwhy,
-	    sizeof pfwhy) != 0)
-		return jobrun_preflight_failed(st, pfwhy);
-	if (pf.replaced || !pf.all_shared)
-		fprintf(stderr, "gridsubmit: job %s: launching again with what the preflight "
-		    "found (%s)\n", st->id, pf.replaced ? "nodes replaced" : "files staged");
-	else
-		fprintf(stderr, "gridsubmit: job %s: launching again (%s; the preflight "
-		    "found every node ready)\n", st->id, why);
-	if (jobrun_write_launch(jr, NULL, pfwhy, sizeof pfwhy) != 0) {
-		stage_cleanup(st);
-		return jobrun_fail(st, EXIT_LAUNCH, pfwhy);
+	case LAUNCH_CANCELLED:
+		return jobrun_cancelled(st, why);
+	default:
+		return jobrun_fail(st, EXIT_LAUNCH, why);
 	}
-	jobrun_state(st, JOB_LAUNCHING, NULL);
-	lease_open(jr->argv);
-	*pid = launch_start(jr->argv, st);
-	return EXIT_OK;
 }
 
 int
 jobrun_execute(struct jobrun *jr, int top)
 {
 	struct job_state *st = &jr->st;
-	pid_t pid;
-	int code;
+	char why[4096];
 
 	launch_catch_signals();
-	if (launch_cancel_requested()) {
-		jobrun_unhold(jr);
-		stage_cleanup(st);
-		jobrun_state(st, JOB_CANCELLED, "cancelled before launch");
-		return EXIT_CANCELLED;
+	switch (launch_start(&jr->launch, why, sizeof why)) {
+	case LAUNCH_OK:
+		break;
+	case LAUNCH_CANCELLED:
+		return jobrun_cancelled(st, why);
+	default:
+		return jobrun_fail(st, EXIT_LAUNCH, why);
 	}
-	/* here, in the process that lives as long as the job: the ranks' lease (lease.h) */
-	lease_open(jr->argv);
-	if (jr->gate.path != NULL) {
-		if ((code = jobrun_speculate(jr, &pid)) != EXIT_OK)
-			return code;
-	} else
-		pid = launch_start(jr->argv, st);
-	st->mpiexec_pid = (long)pid;
-	st->mpiexec_start = jobctl_start_time(pid);
-	jobrun_state(st, JOB_RUNNING, NULL);
 	if (top) {
 		char *events;
 		struct tui_opts topts = { 0 };
@@ -507,15 +304,8 @@ jobrun_execute(struct jobrun *jr, int top)
 		tui_follow(events, &topts);
 		free(events);
 	}
-	launch_wait(pid, st, &jr->lr);
-	jobrun_unhold(jr);
-	/* no rank left on any host; outputs back from the nodes, their directories removed */
-	if (jr->lr.cancelled || jr->lr.killed_stragglers || jr->lr.mpiexec_status != 0)
-		launch_cleanup_remote(&jr->sites, &jr->place, st, 1);
-	if (!jr->lr.cancelled)
-		stage_out(&jr->sites, &jr->place, &jr->job, st);
-	stage_cleanup(st);
-	return jobrun_verdict(st, &jr->lr);
+	launch_wait(&jr->launch);
+	return jobrun_verdict(st, &jr->launch.res);
 }
 
 void
@@ -530,7 +320,7 @@ jobrun_report(struct jobrun *jr, int code)
 	    "requeued)%s%s\n", st->id, job_phase_name(st->phase), st->ended - st->submitted,
 	    st->makespan, st->failed_ranks, (long long)st->requeued, st->reason != NULL ? ": " : "",
 	    st->reason != NULL ? st->reason : "");
-	if (jr->lr.killed_stragglers)
+	if (jr->launch.res.killed_stragglers)
 		printf("gridsubmit: ranks still running after rank 0 ended were killed\n");
 	jobrun_print_where(st, &jr->job);
 }
@@ -538,8 +328,7 @@ jobrun_report(struct jobrun *jr, int code)
 void
 jobrun_free(struct jobrun *jr)
 {
-	jobrun_unhold(jr);
-	launch_argv_free(jr->argv);
+	launch_free(&jr->launch);
 	if (jr->placed)
 		broker_placement_free(&jr->place);
 	if (jr->ranked)

@@ -7,10 +7,8 @@
 
 #include "broker.h"
 #include "cmd.h"
-#include "gate.h"
 #include "jobstore.h"
 #include "launch.h"
-#include "preflight.h"
 
 struct jobrun_args {
 	const char *job;	/* the job file */
@@ -27,18 +25,15 @@ struct jobrun {
 	struct gs_ranking ranking;
 	struct gs_placement place;
 	struct job_state st;
-	struct launch_result lr;
-	char **argv;		/* mpiexec's */
-	struct gate gate;	/* rank 0's, for a speculative launch (path NULL: none) */
-	struct preflight_setup checks;	/* what its nodes' sessions check */
-	char *check_cmd;	/* the command they run (preflight_session_command) */
+	struct launch launch;	/* the launcher's, from jobrun_prepare on */
 	int loaded, ranked, placed;
 };
 
 /*
- * Load, rank, place, write the job directory and the mpiexec command; for a multi-site job
- * also the preflight, unless a->speculate leaves it to jobrun_execute. Returns EXIT_OK, or
- * the exit code with the error printed (and, once the job exists, recorded as failed).
+ * Load, rank, place, make the job directory and prepare the launch (launch.h): for a
+ * multi-site job also the preflight, unless a->speculate leaves it to the launch's start.
+ * Returns EXIT_OK, or the exit code with the error printed (and, once the job exists,
+ * recorded as failed).
  */
 int jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr);
 

@@ -108,6 +108,13 @@ testbed_up() {
 	TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
 }
 
+# kernel_has_netem: true when tc can add a netem qdisc (tried in a network namespace of its
+# own, gone with it): then the testbed never needs its delay line
+kernel_has_netem() {
+	PATH="$PATH:/usr/sbin:/sbin" unshare -n tc qdisc add dev lo root netem delay 1ms \
+		>/dev/null 2>&1
+}
+
 # no_process PATTERN: true when no process's command line matches (pgrep -f) — call it
 # through check, never inside sh -c, whose own command line would match
 no_process() {

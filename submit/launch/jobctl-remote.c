@@ -6,12 +6,13 @@
  * GRIDSUBMIT_JOB=TAG in the environment (every rank and whatever it starts; lease.h),
  * the hydra proxy that is a tagged process's parent, and the proxy the launcher recorded
  * in .remote/HOST.pgid (while it is a hydra proxy started when the file was written).
- * The check runs as one POSIX sh script per node (Linux /proc, GNU or busybox grep -z):
- * nothing of gridsubmit has to be installed there.
+ * The check runs as one POSIX sh script per node (remote_cancel, sh/remote-cancel.sh; Linux
+ * /proc, GNU or busybox grep -z): nothing of gridsubmit has to be installed there.
  */
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "clock.h"
 #include "jobctl-remote.h"
 #include "jobstore.h"
+#include "launch-int.h"
 #include "launch.h"
 #include "lease.h"
 #include "log.h"
@@ -30,79 +32,6 @@
 
 #define CHECK_FILE	"remote-check"
 #define OUT_DIR		".remote-check"
-
-/*
- * args: TAG PGIDFILE GRACE; prints "gs-found PID CMD" for what it found, "gs-left PID CMD"
- * for what it could not stop, then "gs-done FOUND LEFT"
- */
-static const char jobctl_remote_script[] =
-    "t=$1 f=$2 grace=$3\n"
-    "hz=$(getconf CLK_TCK 2>/dev/null) || hz=100\n"
-    "ns=$(readlink /proc/$$/ns/net 2>/dev/null)\n"
-    "bt=$(sed -n 's/^btime //p' /proc/stat)\n"
-    "gs_stat() {\n"
-    "\ts=$(cat \"/proc/$1/stat\" 2>/dev/null) || return 1\n"
-    "\ts=${s##*) }\n"
-    "\tset -- $s\n"
-    "\tgs_state=$1 gs_ppid=$2\n"
-    "\tshift 19\n"
-    "\tgs_start=$((bt + $1 / hz))\n"
-    "}\n"
-    "gs_proxy() {\n"
-    "\tgs_stat \"$1\" && [ \"$gs_state\" != Z ] &&\n"
-    "\t    [ \"$(cat \"/proc/$1/comm\" 2>/dev/null)\" = hydra_pmi_proxy ]\n"
-    "}\n"
-    "gs_find() {\n"
-    "\tfor e in $(grep -lzxF -e \"GRIDSUBMIT_JOB=$t\" /proc/[0-9]*/environ 2>/dev/null); do\n"
-    "\t\tp=${e#/proc/}\n"
-    "\t\tp=${p%/environ}\n"
-    "\t\tgs_stat \"$p\" || continue\n"
-    "\t\t[ \"$(readlink \"/proc/$p/ns/net\" 2>/dev/null)\" = \"$ns\" ] || continue\n"
-    "\t\t[ \"$gs_state\" = Z ] && continue\n"
-    "\t\techo \"$p\"\n"
-    "\t\tq=$gs_ppid\n"
-    "\t\tgs_proxy \"$q\" && echo \"$q\"\n"
-    "\tdone\n"
-    "\tif [ -r \"$f\" ] && read -r g < \"$f\"; then\n"
-    "\t\tcase $g in\n"
-    "\t\t''|*[!0-9]*) ;;\n"
-    "\t\t*)\tif gs_proxy \"$g\"; then\n"
-    "\t\t\tm=$(stat -c %Y \"$f\" 2>/dev/null) || m=0\n"
-    "\t\t\t[ $((gs_start - m)) -le 120 ] && [ $((m - gs_start)) -le 120 ] &&\n"
-    "\t\t\t    echo \"$g\"\n"
-    "\t\tfi ;;\n"
-    "\t\tesac\n"
-    "\tfi\n"
-    "}\n"
-    "gs_show() {\n"
-    "\tl=$1\n"
-    "\tshift\n"
-    "\tfor p; do\n"
-    "\t\techo \"$l $p $(tr '\\0' ' ' < \"/proc/$p/cmdline\" 2>/dev/null | cut -c1-100)\"\n"
-    "\tdone\n"
-    "}\n"
-    "set -- $(gs_find | sort -un)\n"
-    "n0=$#\n"
-    "gs_show gs-found \"$@\"\n"
-    "if [ $# -gt 0 ]; then\n"
-    "\tkill -TERM \"$@\" 2>/dev/null\n"
-    "\ti=0\n"
-    "\twhile [ $i -lt $((grace * 5)) ]; do\n"
-    "\t\tsleep 0.2\n"
-    "\t\tset -- $(gs_find | sort -un)\n"
-    "\t\t[ $# -eq 0 ] && break\n"
-    "\t\ti=$((i + 1))\n"
-    "\tdone\n"
-    "\ti=0\n"
-    "\twhile [ $# -gt 0 ] && [ $i -lt 10 ]; do\n"
-    "\t\tkill -KILL \"$@\" 2>/dev/null\n"
-    "\t\tsleep 0.2\n"
-    "\t\tset -- $(gs_find | sort -un)\n"
-    "\t\ti=$((i + 1))\n"
-    "\tdone\n"
-    "fi\n"
-    "gs_show gs-left \"$@\"\n"
-    "echo \"gs-done $n0 $#\"\n";
 
 const char *
 jobctl_node_state_name(enum jobctl_node_state s)
@@ -166,29 +95,6 @@ jobctl_remote_nodes(const struct job_state *st, struct jobctl_node **nodes)
 	return n;
 }
 
-/* The ssh of remote.c, but a connection of its own: a shared one may hang on a dead link. */
-static char **
-jobctl_remote_argv(const char *config, const char *host, char *const words[])
-{
-	static const char *const own[] = { "-o", "ControlMaster=no", "-o", "ControlPath=none" };
-	char **v, **w;
-	size_t n, i, k;
-
-	if ((v = remote_ssh_argv(config, NULL, host, words)) == NULL)
-		return NULL;
-	for (n = 0; v[n] != NULL; n++)
-		;
-	/* ssh takes the first value given for an option: ours go before remote.c's */
-	w = xcalloc(n + 5, sizeof *w);
-	w[0] = v[0];
-	for (k = 0; k < 4; k++)
-		w[1 + k] = xstrdup(own[k]);
-	for (i = 1; i < n; i++)
-		w[i + 4] = v[i];
-	free(v);
-	return w;
-}
-
 /* The last line of text that looks like ssh's own error, else the last non-empty one. */
 static void
 jobctl_remote_why(const char *text, char *buf, size_t len)
@@ -229,32 +135,12 @@ jobctl_remote_plain(char *s)
 			*s = '?';
 }
 
-static char *
-jobctl_remote_slurp(const char *path)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f, *mem;
-	char chunk[4096];
-	size_t k;
-
-	if ((mem = open_memstream(&buf, &len)) == NULL)
-		fatal("open_memstream");
-	if ((f = fopen(path, "r")) != NULL) {
-		while ((k = fread(chunk, 1, sizeof chunk, f)) > 0 && len < (1 << 20))
-			fwrite(chunk, 1, k, mem);
-		fclose(f);
-	}
-	fclose(mem);
-	return buf;
-}
-
-/* One node's answer (its stdout and stderr files, ssh's status) into nd. */
+/* One node's answer (its stdout and stderr, ssh's status) into nd. */
 static void
-jobctl_remote_result(struct jobctl_node *nd, const char *outpath, const char *errpath,
-    int status, double limit)
+jobctl_remote_result(struct jobctl_node *nd, const char *text, const char *err, int status,
+    double limit)
 {
-	char *out = jobctl_remote_slurp(outpath), *err, *p, *nl, cmd[160];
+	char *out = xstrdup(text), *p, *nl, cmd[160];
 	size_t off = 0;
 	long pid;
 	int found = -1, left = -1;
@@ -284,10 +170,8 @@ jobctl_remote_result(struct jobctl_node *nd, const char *outpath, const char *er
 		snprintf(nd->detail, sizeof nd->detail, "no answer within %.0f s", limit);
 		return;
 	}
-	err = jobctl_remote_slurp(errpath);
 	jobctl_remote_why(err, nd->detail, sizeof nd->detail);
 	jobctl_remote_plain(nd->detail);
-	free(err);
 	if (status != 255) {
 		char tmp[sizeof nd->detail];
 
@@ -318,16 +202,33 @@ jobctl_remote_write(const struct job_state *st, const struct jobctl_node *nodes,
 	free(buf);
 }
 
+/* A node's raw answer, DIR/.remote-check/HOST.SUFFIX: what the check found, for a person. */
+static void
+jobctl_remote_keep(const char *outdir, const char *host, const char *suffix,
+    const char *text)
+{
+	size_t len = strlen(text);
+	char *path;
+	int fd;
+
+	xasprintf(&path, "%s/%s.%s", outdir, host, suffix);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) == -1 ||
+	    write(fd, text, len) != (ssize_t)len)
+		log_warn("%s", path);
+	if (fd != -1)
+		close(fd);
+	free(path);
+}
+
 size_t
 jobctl_remote_stop(const struct job_state *st, struct jobctl_node *nodes, size_t n,
     double grace, double limit)
 {
+	struct remote_cancel_how how = { .grace = grace, .own_connection = 1, .limit = limit };
+	struct remote_cancel_node *rc;
 	struct stage_dir *sd = NULL;
 	const struct stage_dir *d;
-	char tag[128], *config, *outdir, *pgid, gbuf[32], **argv, *words[8];
-	char **outs, **errs;
-	pid_t *pids;
-	int *status;
+	char tag[128], *config, *outdir;
 	size_t i, bad = 0, nsd = 0;
 
 	if (n == 0)
@@ -335,57 +236,38 @@ jobctl_remote_stop(const struct job_state *st, struct jobctl_node *nodes, size_t
 	/* a job from before tags: match nothing by environment, the recorded proxy still */
 	if (lease_tag_read(st->dir, tag, sizeof tag) == -1)
 		snprintf(tag, sizeof tag, "-");
+	how.tag = tag;
 	if (stage_dirs_read(st->dir, &sd, &nsd) == -1)
 		nsd = 0;
 	xasprintf(&config, "%s/ssh_config", st->dir);
 	xasprintf(&outdir, "%s/%s", st->dir, OUT_DIR);
 	if (mkdir(outdir, 0700) == -1 && errno != EEXIST)
 		log_warn("%s", outdir);
-	snprintf(gbuf, sizeof gbuf, "%.0f", grace);
-	pids = xcalloc(n, sizeof *pids);
-	status = xcalloc(n, sizeof *status);
-	outs = xcalloc(n, sizeof *outs);
-	errs = xcalloc(n, sizeof *errs);
+	rc = xcalloc(n, sizeof *rc);
 	for (i = 0; i < n; i++) {
 		/* a node with a job directory of its own has its record there (stage.h) */
 		d = stage_dirs_find(sd, nsd, nodes[i].host);
-		xasprintf(&pgid, "%s/.remote/%s.pgid", d != NULL ? d->dir : st->dir,
-		    nodes[i].host);
-		words[0] = "sh";
-		words[1] = "-c";
-		words[2] = (char *)jobctl_remote_script;
-		words[3] = "sh";
-		words[4] = tag;
-		words[5] = pgid;
-		words[6] = gbuf;
-		words[7] = NULL;
-		xasprintf(&outs[i], "%s/%s.out", outdir, nodes[i].host);
-		xasprintf(&errs[i], "%s/%s.err", outdir, nodes[i].host);
-		argv = jobctl_remote_argv(config, nodes[i].host, words);
-		free(pgid);
-		if (argv == NULL) {
+		rc[i].host = nodes[i].host;
+		rc[i].dir = d != NULL ? d->dir : st->dir;
+	}
+	remote_cancel(config, &how, rc, n);
+	for (i = 0; i < n; i++) {
+		if (!rc[i].sent) {
 			nodes[i].state = JOBCTL_NODE_UNREACHABLE;
 			snprintf(nodes[i].detail, sizeof nodes[i].detail, "invalid host name");
-			continue;
+		} else {
+			jobctl_remote_keep(outdir, nodes[i].host, "out", rc[i].task.out);
+			jobctl_remote_keep(outdir, nodes[i].host, "err", rc[i].task.err);
+			jobctl_remote_result(&nodes[i], rc[i].task.out, rc[i].task.err,
+			    rc[i].task.status, limit);
 		}
-		pids[i] = remote_spawn(argv, outs[i], errs[i]);
-		remote_argv_free(argv);
-	}
-	remote_wait_all(pids, status, NULL, n, clock_mono() + limit, NULL);
-	for (i = 0; i < n; i++) {
-		if (pids[i] > 0)
-			jobctl_remote_result(&nodes[i], outs[i], errs[i], status[i], limit);
 		if (nodes[i].state != JOBCTL_NODE_CLEAN)
 			bad++;
-		free(outs[i]);
-		free(errs[i]);
 	}
 	jobctl_remote_write(st, nodes, n);
+	remote_cancel_free(rc, n);
+	free(rc);
 	stage_dirs_free(sd, nsd);
-	free(outs);
-	free(errs);
-	free(pids);
-	free(status);
 	free(outdir);
 	free(config);
 	return bad;

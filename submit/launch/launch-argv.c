@@ -66,101 +66,149 @@ launch_env_has(const struct gs_job *job, const char *key)
 	return 0;
 }
 
-char **
-launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct gs_placement *p,
+/*
+ * hydra's ssh side: our launcher script, the interface toward the nodes, no environment
+ * but what we list, and what ties the remote ranks to the job. 0, or -1 with why.
+ */
+static int
+argv_ssh(struct argv_builder *b, const struct gs_sites *sites, const struct gs_placement *p,
     const struct job_state *st, const struct launch_hold *hold, char *why, size_t whylen)
 {
-	struct argv_builder b = { NULL, 0, 0 };
 	struct launch_net net;
-	char *path, *wrapper, nbuf[32], *key, *base;
-	struct stage_dir *sd;
-	size_t i, nsd;
-	int remote = launch_is_remote(sites, p), r, next;
+	char *path, *key;
 
-	argv_add(&b, GS_MPIEXEC);
-	/* a rank that exits must not take the job down: libgrt requeues its units */
-	argv_add(&b, "-disable-auto-cleanup");
-	if (!remote) {
-		argv_add(&b, "-launcher");
-		argv_add(&b, "fork");
-	} else {
-		if (launch_ssh_setup(sites, p, st, hold != NULL ? hold->checks : NULL, &net,
-		    why, whylen) == -1) {
-			launch_net_free(&net);
-			return NULL;
-		}
-		argv_add(&b, "-launcher");
-		argv_add(&b, "ssh");
-		argv_add(&b, "-launcher-exec");
-		xasprintf(&path, "%s/ssh-launcher", st->dir);
-		argv_add(&b, path);
-		free(path);
-		/* hydra's ports: only on the interface toward the nodes (RELIABILITY.md) */
-		argv_add(&b, "-iface");
-		argv_add(&b, net.iface);
-		/* hydra forwards the whole environment otherwise: only what we list */
-		argv_add(&b, "-genvnone");
-		/* what ties the remote ranks to the job: the tag and the lease (lease.h) */
-		if ((key = lease_tag_new(st, why, whylen)) == NULL) {
-			launch_net_free(&net);
-			launch_argv_free(b.v);
-			return NULL;
-		}
-		argv_genv(&b, LEASE_TAG_ENV, key);
-		free(key);
-		xasprintf(&key, "%s:0", net.addr);
-		argv_genv(&b, LEASE_ENV, key);
-		free(key);
+	if (launch_ssh_setup(sites, p, st, hold != NULL ? hold->checks : NULL, &net,
+	    why, whylen) == -1) {
 		launch_net_free(&net);
+		return -1;
 	}
-	xasprintf(&path, "%s/hostfile", st->dir);
-	argv_add(&b, "-f");
-	argv_add(&b, path);
+	argv_add(b, "-launcher");
+	argv_add(b, "ssh");
+	argv_add(b, "-launcher-exec");
+	xasprintf(&path, "%s/ssh-launcher", st->dir);
+	argv_add(b, path);
 	free(path);
+	/* hydra's ports: only on the interface toward the nodes (doc/reliability.md, "SSH") */
+	argv_add(b, "-iface");
+	argv_add(b, net.iface);
+	/* hydra forwards the whole environment otherwise: only what we list */
+	argv_add(b, "-genvnone");
+	/* what ties the remote ranks to the job: the tag and the lease (lease.h) */
+	if ((key = lease_tag_new(st, why, whylen)) == NULL) {
+		launch_net_free(&net);
+		return -1;
+	}
+	argv_genv(b, LEASE_TAG_ENV, key);
+	free(key);
+	xasprintf(&key, "%s:0", net.addr);
+	argv_genv(b, LEASE_ENV, key);
+	free(key);
+	launch_net_free(&net);
+	return 0;
+}
+
+/* The job's environment: the runtime's parameters, its files, the job file's env. */
+static void
+argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_state *st,
+    int remote)
+{
+	char *key, *path, *k;
+	size_t i;
 
 	/*
 	 * UCX sees all hosts of a testbed as one machine and would use shared memory between
-	 * them (DESIGN section 7): TCP only, so that traffic crosses the (shaped) links.
+	 * them (doc/testbed.md): TCP only, so that traffic crosses the (shaped) links.
 	 */
 	if (remote && !launch_env_has(job, "UCX_TLS"))
-		argv_genv(&b, "UCX_TLS", "self,tcp");
+		argv_genv(b, "UCX_TLS", "self,tcp");
 	/* the runtime's parameters (grt.h): GRT_<KEY> for every runtime: key of the job */
 	for (i = 0; i < job->nruntime; i++) {
-		char *k;
-
 		xasprintf(&key, "GRT_%s", job->runtime[i].key);
 		for (k = key; *k != '\0'; k++)
 			if (*k >= 'a' && *k <= 'z')
 				*k = (char)(*k - 'a' + 'A');
-		argv_genv(&b, key, job->runtime[i].value);
+		argv_genv(b, key, job->runtime[i].value);
 		free(key);
 	}
 	xasprintf(&path, "%s/events.jsonl", st->dir);
-	argv_genv(&b, "GRT_EVENTS", path);
+	argv_genv(b, "GRT_EVENTS", path);
 	free(path);
 	xasprintf(&path, "%s/rankmap", st->dir);
-	argv_genv(&b, "GRT_RANKMAP", path);
+	argv_genv(b, "GRT_RANKMAP", path);
 	free(path);
-	argv_genv(&b, "GRT_JOB", st->id);
+	argv_genv(b, "GRT_JOB", st->id);
 	/* -disable-auto-cleanup is on: grt_end() may skip MPI_Finalize (runtime/grt-end.c) */
-	argv_genv(&b, "GRT_FINALIZE", "skip");
+	argv_genv(b, "GRT_FINALIZE", "skip");
 	for (i = 0; i < job->nenv; i++)
-		argv_genv(&b, job->env[i].key, job->env[i].value);
+		argv_genv(b, job->env[i].key, job->env[i].value);
+}
 
-	/*
-	 * The ranks, as one block of consecutive ranks per job directory: DIR for this host
-	 * and the nodes sharing it, a node's own directory otherwise (DIR/remote-dirs, with
-	 * the program and gridsubmit-rank staged in its bin/ when it lacked them). hydra
-	 * gives the ranks of "-n K ... : -n K ..." blocks to the hostfile's slots in order,
-	 * and the hostfile lists the nodes in rank order (broker_write_hostfile).
-	 */
+/* One block of ranks: -n K -wdir DIR WRAPPER --status ... [--gate G] -- PROGRAM ARGS. */
+static void
+argv_block(struct argv_builder *b, const struct gs_job *job, const struct job_state *st,
+    const struct stage_dir *d, int nranks, const char *wrapper, const char *base,
+    const struct launch_hold *hold)
+{
+	char nbuf[32], *path;
+	size_t i;
+
+	snprintf(nbuf, sizeof nbuf, "%d", nranks);
+	argv_add(b, "-n");
+	argv_add(b, nbuf);
+	argv_add(b, "-wdir");
+	argv_add(b, d != NULL ? d->dir : st->dir);
+	if (d != NULL && d->rankexec) {
+		xasprintf(&path, "%s/bin/gridsubmit-rank", d->dir);
+		argv_add(b, path);
+		free(path);
+	} else
+		argv_add(b, wrapper);
+	argv_add(b, "--status");
+	xasprintf(&path, "%s/master.status", st->dir);
+	argv_add(b, path);
+	free(path);
+	if (hold != NULL && hold->gate != NULL) {
+		argv_add(b, "--gate");
+		argv_add(b, hold->gate);
+	}
+	argv_add(b, "--");
+	if (d != NULL && d->program) {
+		xasprintf(&path, "%s/bin/%s", d->dir, base);
+		argv_add(b, path);
+		free(path);
+	} else
+		argv_add(b, job->program);
+	for (i = 0; i < job->nargs; i++)
+		argv_add(b, job->args[i]);
+}
+
+/*
+ * The ranks, as one block of consecutive ranks per job directory: DIR for this host and
+ * the nodes sharing it, a node's own directory otherwise (DIR/remote-dirs, with the
+ * program and gridsubmit-rank staged in its bin/ when it lacked them). hydra gives the
+ * ranks of "-n K ... : -n K ..." blocks to the hostfile's slots in order, and the
+ * hostfile lists the nodes in rank order (broker_write_hostfile). 0, or -1 with why.
+ */
+static int
+argv_ranks(struct argv_builder *b, const struct gs_sites *sites, const struct gs_job *job,
+    const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
+    char *why, size_t whylen)
+{
+	struct stage_dir *sd;
+	char *wrapper, *base;
+	size_t nsd;
+	int r, next;
+
+	if ((wrapper = launch_rank_wrapper()) == NULL) {
+		snprintf(why, whylen, "%s", LAUNCH_NO_WRAPPER);
+		return -1;
+	}
 	if (stage_dirs_read(st->dir, &sd, &nsd) == -1) {
 		snprintf(why, whylen, "%s/remote-dirs: %s", st->dir, strerror(errno));
-		launch_argv_free(b.v);
-		return NULL;
+		free(wrapper);
+		return -1;
 	}
 	base = launch_basename(job->program);
-	wrapper = launch_rank_wrapper();
 	for (r = 0; r < p->nranks; r = next) {
 		const struct stage_dir *d = launch_rank_dir(sites, p, r, sd, nsd);
 
@@ -168,39 +216,42 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 		    launch_rank_dir(sites, p, next, sd, nsd) == d; next++)
 			;
 		if (r > 0)
-			argv_add(&b, ":");
-		snprintf(nbuf, sizeof nbuf, "%d", next - r);
-		argv_add(&b, "-n");
-		argv_add(&b, nbuf);
-		argv_add(&b, "-wdir");
-		argv_add(&b, d != NULL ? d->dir : st->dir);
-		if (d != NULL && d->rankexec) {
-			xasprintf(&path, "%s/bin/gridsubmit-rank", d->dir);
-			argv_add(&b, path);
-			free(path);
-		} else
-			argv_add(&b, wrapper);
-		argv_add(&b, "--status");
-		xasprintf(&path, "%s/master.status", st->dir);
-		argv_add(&b, path);
-		free(path);
-		if (hold != NULL && hold->gate != NULL) {
-			argv_add(&b, "--gate");
-			argv_add(&b, hold->gate);
-		}
-		argv_add(&b, "--");
-		if (d != NULL && d->program) {
-			xasprintf(&path, "%s/bin/%s", d->dir, base);
-			argv_add(&b, path);
-			free(path);
-		} else
-			argv_add(&b, job->program);
-		for (i = 0; i < job->nargs; i++)
-			argv_add(&b, job->args[i]);
+			argv_add(b, ":");
+		argv_block(b, job, st, d, next - r, wrapper, base, hold);
 	}
 	free(wrapper);
 	free(base);
 	stage_dirs_free(sd, nsd);
+	return 0;
+}
+
+char **
+launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct gs_placement *p,
+    const struct job_state *st, const struct launch_hold *hold, char *why, size_t whylen)
+{
+	struct argv_builder b = { NULL, 0, 0 };
+	int remote = launch_is_remote(sites, p);
+	char *path;
+
+	argv_add(&b, GS_MPIEXEC);
+	/* a rank that exits must not take the job down: libgrt requeues its units */
+	argv_add(&b, "-disable-auto-cleanup");
+	if (!remote) {
+		argv_add(&b, "-launcher");
+		argv_add(&b, "fork");
+	} else if (argv_ssh(&b, sites, p, st, hold, why, whylen) != 0) {
+		launch_argv_free(b.v);
+		return NULL;
+	}
+	xasprintf(&path, "%s/hostfile", st->dir);
+	argv_add(&b, "-f");
+	argv_add(&b, path);
+	free(path);
+	argv_env(&b, job, st, remote);
+	if (argv_ranks(&b, sites, job, p, st, hold, why, whylen) != 0) {
+		launch_argv_free(b.v);
+		return NULL;
+	}
 	return b.v;
 }
 

@@ -1,6 +1,9 @@
 /* launch-cleanup.c — after a multi-site job: nothing of it left on any node */
 
-#include "clock.h"
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "launch-int.h"
 #include "launch.h"
 #include "log.h"
 #include "remote.h"
@@ -30,10 +33,11 @@ launch_session_left_nothing(const struct job_state *st, const char *host)
 /*
  * After the job (ended, failed or cancelled): on every remote node of the placement, kill
  * the process group of the job's proxy (JOBDIR/.remote/HOST.pgid, written by the
- * launcher), whatever of it is left: no rank is ever left behind on any host
- * (RELIABILITY.md, 5). With for_good, it leaves JOBDIR/.remote/HOST.stop before it looks:
- * a launcher session that was still on its way (a cancel right after launch) writes its
- * pgid, then sees the mark and never starts the proxy. Without (a speculative launch
+ * launcher), whatever of it is left (remote_cancel): no rank is ever left behind on any
+ * host (doc/reliability.md, "A dead worker under MPICH 4.0.2", point 5). With for_good,
+ * it leaves JOBDIR/.remote/HOST.stop before it looks: a launcher session that was still
+ * on its way (a cancel right after launch) writes its pgid, then sees the mark and never
+ * starts the proxy. Without (a speculative launch
  * called off before a relaunch, whose mpiexec is already dead: a late proxy finds no one
  * to connect to and ends by itself), no mark stays to stop the relaunch. In parallel,
  * bounded by the ssh timeout.
@@ -42,19 +46,13 @@ void
 launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
     const struct job_state *st, int for_good)
 {
-	static const char script[] =
-	    "f=$1; [ \"$2\" = mark ] && : 2>/dev/null >\"${f%.pgid}.stop\"; "
-	    "[ -r \"$f\" ] || exit 0; g=$(cat \"$f\"); "
-	    "case $g in ''|*[!0-9]*) exit 0 ;; esac; "
-	    "kill -s TERM -- \"-$g\" 2>/dev/null && sleep 1; kill -s KILL -- \"-$g\" 2>/dev/null; "
-	    "rm -f \"$f\"; exit 0";
-	char *config, *words[7], **argv;
+	struct remote_cancel_how how = { .mark = for_good, .limit = 20 };
+	struct remote_cancel_node *nodes;
 	struct stage_dir *sd = NULL;
 	const struct stage_dir *d;
-	pid_t *pids;
-	int *status, r, n = 0;
-	size_t i, nsd = 0;
-	int *seen;
+	char *config;
+	size_t i, n = 0, nsd = 0;
+	int r, *seen;
 
 	if (!launch_is_remote(sites, p))
 		return;
@@ -62,8 +60,7 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 	if (stage_dirs_read(st->dir, &sd, &nsd) == -1)
 		nsd = 0;
 	xasprintf(&config, "%s/ssh_config", st->dir);
-	pids = xcalloc((size_t)p->nranks, sizeof *pids);
-	status = xcalloc((size_t)p->nranks, sizeof *status);
+	nodes = xcalloc((size_t)p->nranks + 1, sizeof *nodes);
 	seen = xcalloc(sites->nnodes + 1, sizeof *seen);
 	for (r = 0; r < p->nranks; r++) {
 		size_t node = p->ranks[r].node;
@@ -78,28 +75,17 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 		d = stage_dirs_find(sd, nsd, host);
 		if (d == NULL && launch_session_left_nothing(st, host))
 			continue;
-		words[0] = "sh";
-		words[1] = "-c";
-		words[2] = (char *)script;
-		words[3] = "sh";
-		xasprintf(&words[4], "%s/.remote/%s.pgid", d != NULL ? d->dir : st->dir, host);
-		words[5] = for_good ? "mark" : "nomark";
-		words[6] = NULL;
-		argv = remote_ssh_argv(config, NULL, host, words);
-		free(words[4]);
-		if (argv == NULL)
-			continue;
-		pids[n++] = remote_spawn(argv, NULL, NULL);
-		remote_argv_free(argv);
+		nodes[n].host = host;
+		nodes[n++].dir = d != NULL ? d->dir : st->dir;
 	}
-	remote_wait_all(pids, status, NULL, (size_t)n, clock_mono() + 20, NULL);
-	for (i = 0; i < (size_t)n; i++)
-		if (status[i] != 0)
+	remote_cancel(config, &how, nodes, n);
+	for (i = 0; i < n; i++)
+		if (nodes[i].sent && nodes[i].task.status != 0)
 			log_warnx("job %s: cleanup on a node failed (ssh status %d): ranks may "
-			    "be left there", st->id, status[i]);
+			    "be left there", st->id, nodes[i].task.status);
+	remote_cancel_free(nodes, n);
+	free(nodes);
 	free(seen);
-	free(pids);
-	free(status);
 	free(config);
 	stage_dirs_free(sd, nsd);
 }

@@ -57,7 +57,10 @@ launch_sites_remote(const struct gs_sites *sites)
 	return 0;
 }
 
-/* gridsubmit-rank lives next to the gridsubmit binary (build dir, or the install's bin). */
+/*
+ * gridsubmit-rank lives next to the gridsubmit binary (build dir, or the install's bin);
+ * NULL when it is not there.
+ */
 char *
 launch_rank_wrapper(void)
 {
@@ -65,13 +68,15 @@ launch_rank_wrapper(void)
 	ssize_t n;
 
 	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) < 0)
-		fatal("cannot find the gridsubmit binary");
+		return NULL;
 	self[n] = '\0';
 	if ((slash = strrchr(self, '/')) != NULL)
 		*slash = '\0';
 	xasprintf(&path, "%s/gridsubmit-rank", self);
-	if (access(path, X_OK) != 0)
-		fatal("%s", path);
+	if (access(path, X_OK) != 0) {
+		free(path);
+		return NULL;
+	}
 	return path;
 }
 

@@ -2,9 +2,109 @@
 #ifndef GS_LAUNCH_INT_H
 #define GS_LAUNCH_INT_H
 
+#include <sys/types.h>
+
+#include <stddef.h>
+
 #include "broker.h"
+#include "jobstore.h"
+#include "launch.h"
 
 /* The host of rank r of p: its node's, or the master's for a rank placed on no node. */
 const char *launch_rank_host(const struct gs_sites *sites, const struct gs_placement *p, int r);
+
+/*
+ * A launch that starts mpiexec before the nodes are checked (doc/architecture.md,
+ * "Speculative launch"): rank 0 waits at the gate, every node's session runs the checks.
+ */
+struct launch_hold {
+	const char *gate;	/* rank 0 waits at this FIFO before it starts the program (gate.h) */
+	const char *checks;	/* each node's session runs this before the proxy (preflight.h) */
+};
+
+/*
+ * The mpiexec argument vector for the job (NULL-terminated, allocated), or NULL with a
+ * message in why. Ranks all on this host: hydra's fork launcher. Otherwise (multi-site):
+ * -launcher ssh -launcher-exec DIR/ssh-launcher (a script of ours running ssh with the
+ * options of remote.c and DIR/ssh_config), -iface toward the nodes, -genvnone with explicit
+ * -genv, UCX_TLS=self,tcp. Rank 0 then runs on this host (doc/testbed.md, "Launch over
+ * ssh").
+ * With hold (NULL: none), the job is held until its checks have passed.
+ */
+char **launch_argv(const struct gs_sites *sites, const struct gs_job *job,
+    const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
+    char *why, size_t whylen);
+void launch_argv_free(char **argv);
+
+/*
+ * The placement's DIR/hostfile and DIR/rankmap, then l->argv (hold: as launch_argv).
+ * 0, or -1 with why.
+ */
+int launch_write_command(struct launch *l, const struct launch_hold *hold, char *why,
+    size_t whylen);
+
+/* What launch_ssh_setup() found: the job's ssh_config, the interface toward the nodes. */
+struct launch_net {
+	char *config;		/* DIR/ssh_config */
+	char iface[64];		/* hydra's -iface */
+	char addr[64];		/* this host's address on it: what nodes connect back to */
+};
+
+/*
+ * gridsubmit-rank next to this gridsubmit (NULL when it is missing: say so with
+ * LAUNCH_NO_WRAPPER); hydra_pmi_proxy where hydra will use it.
+ */
+#define LAUNCH_NO_WRAPPER "gridsubmit-rank is missing next to gridsubmit (run make)"
+char *launch_rank_wrapper(void);
+char *launch_proxy_path(void);
+/* The local interface and address toward host as ssh reaches it. 0, or -1 with why. */
+int launch_route(const char *config, const char *host, char *ifname, size_t iflen,
+    char *addr, size_t addrlen, char *why, size_t whylen);
+
+/*
+ * Write DIR/ssh_config and DIR/ssh-launcher and find the interface toward the remote
+ * ranks of p. checks (NULL: none): a command every node runs before its proxy, which
+ * starts only when it succeeds. Returns 0, or -1 with why.
+ */
+int launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
+    const struct job_state *st, const char *checks, struct launch_net *net, char *why,
+    size_t whylen);
+void launch_net_free(struct launch_net *net);
+
+/*
+ * After the job: kill whatever is left of it on every remote node (the proxy's process
+ * group, recorded by the launcher in DIR/.remote/HOST.pgid, or in the node's own job
+ * directory of DIR/remote-dirs), in parallel, within ~20 s.
+ */
+void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
+    const struct job_state *st, int for_good);
+
+/* The ssh launcher's state, freed (launch_free). */
+void launcher_ssh_free(struct launch *l);
+
+/* mpiexec as a process (launch-proc.c). */
+
+/* Start mpiexec in the job directory, output to DIR/stdout and DIR/stderr; -1: no fork. */
+pid_t launch_proc_start(char **argv, const struct job_state *st);
+
+/*
+ * Wait for mpiexec. While it runs: a cancel signal stops the whole process group (SIGTERM,
+ * then SIGKILL after a grace period); once rank 0 has ended (DIR/master.status written by
+ * gridsubmit-rank), ranks that are still there after a grace period are killed, because
+ * after a failure hydra never exits until its last rank does.
+ */
+void launch_proc_wait(pid_t pid, const struct job_state *st, struct launch_result *res);
+
+/* 1 while mpiexec (pid, not yet reaped) runs. */
+int launch_running(pid_t pid);
+
+/* Kill mpiexec's whole process group at once and reap mpiexec (a launch called off). */
+void launch_proc_abort(pid_t pid);
+
+/*
+ * Record phase in the job's state.json; a write that fails is a warning (the job goes on:
+ * its processes matter more than the record, and the verdict is written again at the end).
+ */
+void launch_phase(struct launch *l, enum job_phase phase);
 
 #endif

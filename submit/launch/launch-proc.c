@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "launch-int.h"
 #include "launch.h"
 #include "lease.h"
 #include "log.h"
@@ -18,12 +19,12 @@
 #define KILL_GRACE	5.0	/* seconds between SIGTERM and SIGKILL */
 #define POLL_NS		50000000L
 
-static volatile sig_atomic_t launch_cancel;
+static volatile sig_atomic_t launch_cancel_signal;
 
 static void
 launch_on_signal(int sig)
 {
-	launch_cancel = sig;
+	launch_cancel_signal = sig;
 }
 
 void
@@ -59,17 +60,17 @@ launch_redirect(int fd, const char *dir, const char *name, int flags)
 int
 launch_cancel_requested(void)
 {
-	return launch_cancel != 0;
+	return launch_cancel_signal != 0;
 }
 
 pid_t
-launch_start(char **argv, const struct job_state *st)
+launch_proc_start(char **argv, const struct job_state *st)
 {
 	pid_t pid, parent = getpid();
 
 	fflush(NULL);
 	if ((pid = fork()) == -1)
-		fatal("fork");
+		return -1;
 	if (pid == 0) {
 		/* its own process group: cancel signals all that mpiexec starts */
 		setpgid(0, 0);
@@ -130,14 +131,14 @@ launch_running(pid_t pid)
 	siginfo_t si;
 
 	memset(&si, 0, sizeof si);
-	/* WNOWAIT: looked at, not reaped (launch_wait or launch_abort reaps it) */
+	/* WNOWAIT: looked at, not reaped (launch_proc_wait or launch_proc_abort reaps it) */
 	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == -1)
 		return 0;
 	return si.si_pid == 0;
 }
 
 void
-launch_abort(pid_t pid)
+launch_proc_abort(pid_t pid)
 {
 	int status;
 
@@ -172,7 +173,7 @@ launch_master_status(const struct job_state *st, struct launch_result *res)
 }
 
 void
-launch_wait(pid_t pid, const struct job_state *st, struct launch_result *res)
+launch_proc_wait(pid_t pid, const struct job_state *st, struct launch_result *res)
 {
 	double master_ended = 0;
 	sigset_t old;
@@ -185,7 +186,7 @@ launch_wait(pid_t pid, const struct job_state *st, struct launch_result *res)
 		if (launch_reap(pid, &res->mpiexec_status))
 			break;
 		lease_accept();
-		if (launch_cancel) {
+		if (launch_cancel_signal) {
 			res->cancelled = 1;
 			launch_stop_group(pid, &res->mpiexec_status);
 			break;

@@ -1,7 +1,14 @@
 /*
- * launch.h — start one MPI job with MPICH's hydra mpiexec and supervise it to its end:
- * every rank wrapped by gridsubmit-rank, mpiexec run from an argument vector (never a
- * shell), in its own process group so that cancel reaches every process it started.
+ * launch.h — launching and controlling a placed job: the one interface the command line
+ * uses (doc/architecture.md, "The launcher interface").
+ *
+ * A plan (sites, job, ranking, placement, the job's directory and id) goes to a launcher:
+ * "fork" when every rank runs on this host (hydra's fork launcher), "ssh" when some run
+ * elsewhere (hydra's ssh launcher through a script of ours, with preflight, staging, the
+ * ranks' lease and the cleanup of every node). Both start mpiexec from an argument vector
+ * (never a shell) in its own process group, every rank wrapped by gridsubmit-rank, and
+ * record the job's phases in its state.json (store/jobstore.h) as it goes. The command line
+ * records the final verdict.
  */
 #ifndef GS_LAUNCH_H
 #define GS_LAUNCH_H
@@ -11,6 +18,17 @@
 #include "broker.h"
 #include "jobstore.h"
 
+/* What the command line hands to a launcher; the launcher may replace failed nodes. */
+struct launch_plan {
+	struct gs_sites *sites;
+	const struct gs_job *job;
+	struct gs_ranking *ranking;
+	struct gs_placement *place;
+	struct job_state *st;	/* the job's id and directory; its phases go there */
+	int speculate;		/* ssh: start mpiexec while the nodes are checked */
+};
+
+/* How mpiexec and rank 0 ended. */
 struct launch_result {
 	int mpiexec_status;	/* exit status of mpiexec, 128+N when killed by signal N */
 	int master_exit;	/* rank 0's exit status, -1 when it died or never ran */
@@ -19,82 +37,75 @@ struct launch_result {
 	int killed_stragglers;	/* 1: ranks still ran after rank 0 ended and were killed */
 };
 
-/*
- * The mpiexec argument vector for the job (NULL-terminated, allocated), or NULL with a
- * message in why. Ranks all on this host: hydra's fork launcher. Otherwise (multi-site):
- * -launcher ssh -launcher-exec DIR/ssh-launcher (a script of ours running ssh with the
- * options of remote.c and DIR/ssh_config), -iface toward the nodes, -genvnone with explicit
- * -genv, UCX_TLS=self,tcp. Rank 0 then runs on this host (doc/testbed.md, "Launch").
- * With hold (NULL: none), the job is held until its checks have passed (a speculative
- * launch, doc/architecture.md).
- */
-struct launch_hold {
-	const char *gate;	/* rank 0 waits at this FIFO before it starts the program (gate.h) */
-	const char *checks;	/* each node's session runs this before the proxy (preflight.h) */
+/* What prepare and start return. */
+enum launch_status {
+	LAUNCH_OK = 0,
+	LAUNCH_FAILED = -1,	/* why says what failed (a node, a copy, a file) */
+	LAUNCH_CANCELLED = -2,	/* a cancel signal arrived; everything started is undone */
 };
-char **launch_argv(const struct gs_sites *sites, const struct gs_job *job,
-    const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
-    char *why, size_t whylen);
-void launch_argv_free(char **argv);
 
-/* What launch_ssh_setup() found: the job's ssh_config, the interface toward the nodes. */
-struct launch_net {
-	char *config;		/* DIR/ssh_config */
-	char iface[64];		/* hydra's -iface */
-	char addr[64];		/* this host's address on it: what nodes connect back to */
+struct launch;
+
+/*
+ * One way of reaching nodes, in the spirit of hydra's bootstrap servers. Each step gets
+ * the launch; prepare and start return a launch_status with why set on failure.
+ * - prepare: everything before mpiexec (staging, preflight, the mpiexec command);
+ * - start: start mpiexec (the launch's pid is set on LAUNCH_OK);
+ * - wait: supervise mpiexec to its end (a cancel signal stops it) and fill the result;
+ * - cancel: call off a prepared launch that will not start, or stop a started one;
+ * - cleanup: after the end, nothing of the job left anywhere, its outputs collected.
+ */
+struct launcher {
+	const char *name;
+	int (*prepare)(struct launch *l, char *why, size_t whylen);
+	int (*start)(struct launch *l, char *why, size_t whylen);
+	void (*wait)(struct launch *l);
+	void (*cancel)(struct launch *l);
+	void (*cleanup)(struct launch *l);
 };
+
+extern const struct launcher launcher_fork;
+extern const struct launcher launcher_ssh;
+
+struct launch_ssh;		/* the ssh launcher's own state (launcher-ssh.c) */
+
+struct launch {
+	struct launch_plan plan;
+	const struct launcher *ops;
+	char **argv;		/* mpiexec's */
+	pid_t pid;		/* mpiexec, once started */
+	struct launch_result res;
+	struct launch_ssh *ssh;
+};
+
+/*
+ * Choose the launcher for plan (ssh when a rank runs on another host), copy the stage_in
+ * files into the job directory and run the launcher's prepare. l is initialised (free it
+ * with launch_free whatever the result).
+ */
+int launch_prepare(struct launch *l, const struct launch_plan *plan, char *why,
+    size_t whylen);
+
+/* Start mpiexec; on LAUNCH_OK the job is recorded running. */
+int launch_start(struct launch *l, char *why, size_t whylen);
+
+/* Supervise to the end (l->res), then clean up (cleanup step). */
+void launch_wait(struct launch *l);
+
+/* Call off a prepared launch (nothing is left started). */
+void launch_cancel(struct launch *l);
+
+void launch_free(struct launch *l);
 
 /* 1 when host is this machine (no ssh needed). */
 int launch_host_is_local(const char *host);
 /* 1 when a rank of p runs on another host; launch_sites_remote: a node of sites does. */
 int launch_is_remote(const struct gs_sites *sites, const struct gs_placement *p);
 int launch_sites_remote(const struct gs_sites *sites);
-/* gridsubmit-rank next to this gridsubmit; hydra_pmi_proxy where hydra will use it. */
-char *launch_rank_wrapper(void);
-char *launch_proxy_path(void);
-/* The local interface and address toward host as ssh reaches it. 0, or -1 with why. */
-int launch_route(const char *config, const char *host, char *ifname, size_t iflen,
-    char *addr, size_t addrlen, char *why, size_t whylen);
-
-/*
- * Write DIR/ssh_config and DIR/ssh-launcher and find the interface toward the remote
- * ranks of p. checks (NULL: none): a command every node runs before its proxy, which
- * starts only when it succeeds. Returns 0, or -1 with why.
- */
-int launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
-    const struct job_state *st, const char *checks, struct launch_net *net, char *why,
-    size_t whylen);
-void launch_net_free(struct launch_net *net);
-
-/*
- * After the job: kill whatever is left of it on every remote node (the proxy's process
- * group, recorded by the launcher in DIR/.remote/HOST.pgid, or in the node's own job
- * directory of DIR/remote-dirs), in parallel, within ~20 s.
- */
-void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
-    const struct job_state *st, int for_good);
-
-/* 1 while mpiexec (pid, not yet reaped) runs. */
-int launch_running(pid_t pid);
-
-/* Kill mpiexec's whole process group at once and reap mpiexec (a launch called off). */
-void launch_abort(pid_t pid);
-
-/* 1 when a cancel signal has arrived (see launch_catch_signals). */
-int launch_cancel_requested(void);
-
-/* Start mpiexec in the job directory, output to DIR/stdout and DIR/stderr. */
-pid_t launch_start(char **argv, const struct job_state *st);
-
-/*
- * Wait for mpiexec. While it runs: a cancel signal stops the whole process group (SIGTERM,
- * then SIGKILL after a grace period); once rank 0 has ended (DIR/master.status written by
- * gridsubmit-rank), ranks that are still there after a grace period are killed, because
- * after a failure hydra never exits until its last rank does.
- */
-void launch_wait(pid_t pid, const struct job_state *st, struct launch_result *res);
 
 /* Install the handlers that turn SIGINT/SIGTERM/SIGHUP into a cancel of the running job. */
 void launch_catch_signals(void);
+/* 1 when a cancel signal has arrived (see launch_catch_signals). */
+int launch_cancel_requested(void);
 
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "launch-int.h"
 #include "launch.h"
 #include "log.h"
 #include "preflight.h"

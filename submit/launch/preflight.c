@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "embedded-sh-launch.h"
+#include "fanout.h"
+#include "launch-int.h"
 #include "launch.h"
 #include "log.h"
 #include "preflight.h"
@@ -25,45 +28,6 @@
 
 #define PREFLIGHT_DEADLINE	25.0	/* ssh's ConnectTimeout (10) + the checks */
 #define PREFLIGHT_ROUNDS	3
-
-/*
- * Runs on the node: what it prints is parsed by preflight_parse(); it exits 0 only when the
- * node may run its proxy at once (preflight_session_command): it shares our job directory,
- * has hydra_pmi_proxy, our program and gridsubmit-rank (sha256 hp and hr), and reaches us.
- * A node that does not share our job directory gets one of its own,
- * ~/.gridsubmit/jobs/NAME (stage.h); mkdir is retried because another job's cleanup may
- * remove the empty parents meanwhile.
- */
-static const char preflight_script[] =
-    "d=$1 m=$2 p=$3 x=$4 t=$5 n=$6 hp=$7 hr=$8; shift 8\n"
-    "rc=0\n"
-    "if [ \"$(cat \"$d/.shared\" 2>/dev/null)\" = \"$t\" ]; then\n"
-    "  echo 'S yes'\n"
-    "  if mkdir -p \"$d/.remote\" 2>/dev/null; then echo 'D ok'; else echo 'D no'; rc=1; fi\n"
-    "else\n"
-    "  rc=1 r=; case $HOME in /*) r=${HOME%/}/.gridsubmit/jobs/$n ;; esac\n"
-    "  for i in 1 2 3; do\n"
-    "    [ -n \"$r\" ] || break\n"
-    "    (umask 077; mkdir -p \"$r/.remote\" \"$r/bin\") 2>/dev/null && break\n"
-    "  done\n"
-    "  if [ -n \"$r\" ] && [ -d \"$r\" ]; then echo \"R $r\"; fi\n"
-    "  if [ -n \"$r\" ] && [ -d \"$r/bin\" ]; then echo 'D ok'\n"
-    "  else echo \"D no ${r:-(no HOME)}\"; fi\n"
-    "fi\n"
-    "if [ -x \"$x\" ]; then echo 'P ok'; else echo 'P no'; rc=1; fi\n"
-    "w=$hp\n"
-    "for f in \"$@\"; do\n"
-    "  if [ -f \"$f\" ] && h=$(sha256sum < \"$f\" 2>/dev/null); then h=${h%% *}; else h=-; fi\n"
-    "  echo \"H $h\"; [ \"$h\" = \"$w\" ] || rc=1; w=$hr\n"
-    "done\n"
-    "c=${SSH_CONNECTION%% *}\n"
-    "if [ \"$c\" = \"$m\" ]; then echo 'M ok'\n"
-    "elif command -v bash >/dev/null 2>&1; then\n"
-    "  if timeout 5 bash -c 'exec 3<>\"/dev/tcp/$0/$1\"' \"$m\" \"$p\" 2>/dev/null; then\n"
-    "    echo 'M ok'; else echo \"M no $c\"; rc=1; fi\n"
-    "else echo \"M unknown $c\"; fi\n"
-    "echo END\n"
-    "exit $rc\n";
 
 enum { PF_UNCHECKED, PF_OK, PF_FAILED };
 
@@ -104,31 +68,6 @@ preflight_local_hashes(char *const files[], size_t n, char hashes[][65])
 	return rc;
 }
 
-/* The last line of ssh's stderr, control bytes removed. */
-static void
-preflight_last_line(const char *err, char *out, size_t outlen)
-{
-	const char *p, *start = NULL, *end = NULL;
-	size_t n = 0;
-
-	for (p = err; *p != '\0'; p++) {
-		if (*p != '\n' && (p == err || p[-1] == '\n'))
-			start = p;
-		if (*p == '\n' && start != NULL && (end == NULL || end < start))
-			end = p;
-	}
-	if (start == NULL) {
-		snprintf(out, outlen, "no message");
-		return;
-	}
-	if (end == NULL || end < start)
-		end = start + strlen(start);
-	for (p = start; p < end && n + 1 < outlen; p++)
-		if ((unsigned char)*p >= 0x20 && *p != 0x7f)
-			out[n++] = *p;
-	out[n] = '\0';
-}
-
 static void
 preflight_parse(const char *out, const char *err, int status, const char *host,
     const struct preflight_setup *s, struct pf_node *r)
@@ -145,7 +84,7 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 		return;
 	}
 	if (status == 255) {
-		preflight_last_line(err, line, sizeof line);
+		fanout_last_line(err, line, sizeof line);
 		snprintf(r->reason, sizeof r->reason, "ssh failed: %.500s", line);
 		return;
 	}
@@ -182,7 +121,7 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 			p++;
 	}
 	if (!ended) {
-		preflight_last_line(err, line, sizeof line);
+		fanout_last_line(err, line, sizeof line);
 		snprintf(r->reason, sizeof r->reason, "the checks did not run (status %d): "
 		    "%.500s", status, line);
 	} else if (!proxy_ok)
@@ -210,7 +149,7 @@ preflight_words(const struct preflight_setup *s, const struct job_state *st, con
 {
 	words[0] = "sh";
 	words[1] = "-c";
-	words[2] = (char *)preflight_script;
+	words[2] = (char *)sh_preflight_checks;
 	words[3] = "sh";
 	words[4] = st->dir;
 	words[5] = (char *)addr;
@@ -246,16 +185,18 @@ preflight_answer_ready(const struct preflight_setup *s, const char *host, const 
 	return 0;
 }
 
-/* Check the unchecked remote nodes of p, all at once. */
+/*
+ * Check the unchecked remote nodes of p, all at once: the node's checks (preflight_words)
+ * over ssh, what they print parsed by preflight_parse().
+ */
 static void
 preflight_check(struct gs_sites *sites, const struct gs_placement *p, const struct job_state *st,
     const struct preflight_setup *s, struct pf_node *res)
 {
 	size_t *nodes = xcalloc(sites->nnodes + 1, sizeof *nodes), n = 0, i;
-	pid_t *pids = xcalloc(sites->nnodes + 1, sizeof *pids);
-	int *status = xcalloc(sites->nnodes + 1, sizeof *status), r;
-	char **argv, *outp, *errp, ifname[64], addr[64] = "";
-	char why[512];
+	struct fanout_task *t = xcalloc(sites->nnodes + 1, sizeof *t);
+	char ifname[64], addr[64] = "", why[512];
+	int r;
 
 	for (r = 0; r < p->nranks; r++) {
 		size_t node = p->ranks[r].node;
@@ -272,50 +213,20 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 			continue;
 		}
 		preflight_words(s, st, addr, words);
-		if ((argv = remote_ssh_argv(s->config, NULL, sites->nodes[node].host,
+		if ((t[n].argv = remote_ssh_argv(s->config, NULL, sites->nodes[node].host,
 		    words)) == NULL) {
 			snprintf(res[node].reason, sizeof res[node].reason, "invalid host name");
 			continue;
 		}
-		xasprintf(&outp, "%s/.preflight.%s.out", st->dir, sites->nodes[node].host);
-		xasprintf(&errp, "%s/.preflight.%s.err", st->dir, sites->nodes[node].host);
-		pids[n] = remote_spawn(argv, outp, errp);
 		nodes[n++] = node;
-		remote_argv_free(argv);
-		free(outp);
-		free(errp);
 	}
-	remote_wait_all(pids, status, NULL, n, clock_mono() + PREFLIGHT_DEADLINE, NULL);
-	for (i = 0; i < n; i++) {
-		const char *host = sites->nodes[nodes[i]].host;
-		char *out = NULL, *err = NULL;
-		size_t len;
-		FILE *f;
-
-		xasprintf(&outp, "%s/.preflight.%s.out", st->dir, host);
-		xasprintf(&errp, "%s/.preflight.%s.err", st->dir, host);
-		if ((f = fopen(outp, "r")) != NULL) {
-			len = 0;
-			getdelim(&out, &len, '\0', f);
-			fclose(f);
-		}
-		if ((f = fopen(errp, "r")) != NULL) {
-			len = 0;
-			getdelim(&err, &len, '\0', f);
-			fclose(f);
-		}
-		preflight_parse(out != NULL ? out : "", err != NULL ? err : "", status[i], host,
-		    s, &res[nodes[i]]);
-		free(out);
-		free(err);
-		unlink(outp);
-		unlink(errp);
-		free(outp);
-		free(errp);
-	}
+	fanout_run(t, n, clock_mono() + PREFLIGHT_DEADLINE, NULL);
+	for (i = 0; i < n; i++)
+		preflight_parse(t[i].out, t[i].err, t[i].status, sites->nodes[nodes[i]].host, s,
+		    &res[nodes[i]]);
+	fanout_free(t, n);
+	free(t);
 	free(nodes);
-	free(pids);
-	free(status);
 }
 
 /* A listening socket the nodes may connect to (never accepted): its port, or 0. */

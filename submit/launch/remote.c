@@ -1,16 +1,13 @@
 /*
  * remote.c — running local tools from argument vectors, and the ssh command line of
- * RELIABILITY.md ("SSH"): batch mode, strict host keys with a managed known_hosts, connect
+ * doc/reliability.md ("SSH"): batch mode, strict host keys with a managed known_hosts, connect
  * timeout, keepalives, no forwarding, only the given identity, connection sharing in a
  * 0700 directory, "--" before the host and every remote word quoted for POSIX sh.
  */
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +16,11 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fanout.h"
 #include "jobstore.h"
 #include "log.h"
 #include "remote.h"
 #include "xmalloc.h"
-
-#define OUT_CAP	(1024 * 1024)
-#define ERR_CAP	(64 * 1024)
 
 const char *const remote_ssh_options[] = {
 	"-o", "BatchMode=yes",
@@ -41,107 +36,17 @@ const char *const remote_ssh_options[] = {
 	NULL
 };
 
-static int
-remote_decode(int st)
-{
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* Read what is there of fd into buf (up to cap); 0 at EOF, 1 when more may come. */
-static int
-remote_drain(int fd, char **buf, size_t *len, size_t cap)
-{
-	char tmp[8192];
-	ssize_t n;
-
-	if ((n = read(fd, tmp, sizeof tmp)) <= 0)
-		return n < 0 && (errno == EINTR || errno == EAGAIN) ? 1 : 0;
-	if (*len < cap) {
-		size_t take = (size_t)n < cap - *len ? (size_t)n : cap - *len;
-
-		*buf = xreallocarray(*buf, *len + take + 1, 1);
-		memcpy(*buf + *len, tmp, take);
-		*len += take;
-		(*buf)[*len] = '\0';
-	}
-	return 1;
-}
-
-static void
-remote_child_exec(char *const argv[], int outfd, int errfd)
-{
-	int nul;
-
-	setpgid(0, 0);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	if ((nul = open("/dev/null", O_RDWR)) == -1)
-		_exit(127);
-	dup2(nul, STDIN_FILENO);
-	dup2(outfd >= 0 ? outfd : nul, STDOUT_FILENO);
-	dup2(errfd >= 0 ? errfd : nul, STDERR_FILENO);
-	execvp(argv[0], argv);
-	dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
 int
 remote_run(char *const argv[], double timeout, struct remote_out *ro)
 {
-	int op[2], ep[2], st, open_fds = 2, killed = 0;
-	size_t olen = 0, elen = 0;
-	double deadline = timeout > 0 ? clock_mono() + timeout : 0;
-	struct pollfd pfd[2];
-	pid_t pid;
+	struct fanout_task t;
 
-	memset(ro, 0, sizeof *ro);
-	ro->out = xstrdup("");
-	ro->err = xstrdup("");
-	if (pipe2(op, O_CLOEXEC) == -1 || pipe2(ep, O_CLOEXEC) == -1)
-		fatal("pipe");
-	fflush(NULL);
-	if ((pid = fork()) == -1)
-		fatal("fork");
-	if (pid == 0)
-		remote_child_exec(argv, op[1], ep[1]);
-	close(op[1]);
-	close(ep[1]);
-	pfd[0].fd = op[0];
-	pfd[1].fd = ep[0];
-	pfd[0].events = pfd[1].events = POLLIN;
-	while (open_fds > 0) {
-		int wait_ms = 200;
-
-		if (deadline > 0 && clock_mono() > deadline) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			killed = 1;
-			break;
-		}
-		if (poll(pfd, 2, wait_ms) <= 0)
-			continue;
-		if (pfd[0].fd >= 0 && (pfd[0].revents & (POLLIN | POLLHUP)) &&
-		    !remote_drain(pfd[0].fd, &ro->out, &olen, OUT_CAP)) {
-			close(pfd[0].fd);
-			pfd[0].fd = -1;
-			open_fds--;
-		}
-		if (pfd[1].fd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP)) &&
-		    !remote_drain(pfd[1].fd, &ro->err, &elen, ERR_CAP)) {
-			close(pfd[1].fd);
-			pfd[1].fd = -1;
-			open_fds--;
-		}
-	}
-	if (pfd[0].fd >= 0)
-		close(pfd[0].fd);
-	if (pfd[1].fd >= 0)
-		close(pfd[1].fd);
-	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
-		;
-	ro->status = killed ? -1 : remote_decode(st);
+	memset(&t, 0, sizeof t);
+	t.argv = (char **)argv;
+	fanout_run(&t, 1, timeout > 0 ? clock_mono() + timeout : 0, NULL);
+	ro->status = t.status;
+	ro->out = t.out;
+	ro->err = t.err;
 	return ro->status;
 }
 
@@ -151,31 +56,6 @@ remote_out_free(struct remote_out *ro)
 	free(ro->out);
 	free(ro->err);
 	memset(ro, 0, sizeof *ro);
-}
-
-pid_t
-remote_spawn(char *const argv[], const char *outpath, const char *errpath)
-{
-	int ofd = -1, efd = -1;
-	pid_t pid;
-
-	if (outpath != NULL && (ofd = open(outpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) == -1)
-		fatal("%s", outpath);
-	if (errpath != NULL && (efd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) == -1)
-		fatal("%s", errpath);
-	fflush(NULL);
-	if ((pid = fork()) == -1)
-		fatal("fork");
-	if (pid == 0)
-		remote_child_exec(argv, ofd, efd);
-	setpgid(pid, pid);
-	if (ofd >= 0)
-		close(ofd);
-	if (efd >= 0)
-		close(efd);
-	return pid;
 }
 
 void
@@ -198,60 +78,6 @@ remote_child_nap(long ns)
 	sigaddset(&chld, SIGCHLD);
 	/* blocked SIGCHLD stays pending (even at SIG_DFL): a child's end wakes us at once */
 	sigtimedwait(&chld, NULL, &ts);
-}
-
-void
-remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n, double deadline,
-    int (*stop)(void))
-{
-	size_t i, left = 0;
-	int st, *done = xcalloc(n + 1, sizeof *done);
-	sigset_t old;
-	pid_t r;
-
-	remote_child_block(&old);
-
-	for (i = 0; i < n; i++)
-		if (pids[i] > 0)
-			left++;
-		else
-			done[i] = 1;
-	while (left > 0) {
-		for (i = 0; i < n; i++) {
-			if (done[i])
-				continue;
-			while ((r = waitpid(pids[i], &st, WNOHANG)) == -1 && errno == EINTR)
-				;
-			if (r == pids[i]) {
-				status[i] = remote_decode(st);
-				if (ended != NULL)
-					ended[i] = clock_mono();
-				done[i] = 1;
-				left--;
-			}
-		}
-		if (left == 0)
-			break;
-		if ((stop != NULL && stop()) || clock_mono() > deadline) {
-			int why = clock_mono() > deadline ? -1 : -2;
-
-			for (i = 0; i < n; i++) {
-				if (done[i])
-					continue;
-				kill(-pids[i], SIGKILL);
-				kill(pids[i], SIGKILL);
-				while (waitpid(pids[i], &st, 0) == -1 && errno == EINTR)
-					;
-				status[i] = why;
-				if (ended != NULL)
-					ended[i] = clock_mono();
-			}
-			break;
-		}
-		remote_child_nap(20000000L);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	free(done);
 }
 
 char *
@@ -337,8 +163,8 @@ remote_write_ssh_config(const struct gs_sites *sites, const char *path, char *wh
 		free(tmp);
 		return -1;
 	}
-	fprintf(f, "# generated by gridsubmit: the site file's ssh settings, then the "
-	    "testbeds',\n# then ~/.ssh/config; first value wins (ssh_config(5))\n");
+	fprintf(f, "# generated by gridsubmit: the site file's ssh settings and ssh configs,\n"
+	    "# then ~/.ssh/config; first value wins (ssh_config(5))\n");
 	for (i = 0; i < sites->nnodes; i++) {
 		const struct gs_node *n = &sites->nodes[i];
 
@@ -366,10 +192,22 @@ remote_write_ssh_config(const struct gs_sites *sites, const char *path, char *wh
 			}
 			fprintf(f, "\tIdentityFile %s\n", n->ssh.identity);
 		}
+		/* ssh skips a missing Include without a word: say it here instead */
+		if (n->ssh.config != NULL) {
+			if (!remote_config_word_ok(n->ssh.config)) {
+				snprintf(why, whylen, "%s: ssh config path with spaces, quotes, "
+				    "'#' or '%%' is not supported", n->host);
+				goto bad;
+			}
+			if (access(n->ssh.config, R_OK) == -1) {
+				snprintf(why, whylen, "%s: ssh config %s: %s", n->host,
+				    n->ssh.config, strerror(errno));
+				goto bad;
+			}
+			fprintf(f, "\tInclude %s\n", n->ssh.config);
+		}
 	}
 	fprintf(f, "Host *\n");
-	if (remote_config_word_ok(jobstore_root()))
-		fprintf(f, "Include %s/testbed/*/ssh_config\n", jobstore_root());
 	if (home != NULL && *home == '/') {
 		xasprintf(&user_config, "%s/.ssh/config", home);
 		if (stat(user_config, &sb) == 0 && remote_config_word_ok(user_config))

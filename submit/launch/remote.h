@@ -1,6 +1,6 @@
 /*
  * remote.h — local tools run from argument vectors (never a shell string), and commands
- * on nodes over ssh with the options of RELIABILITY.md ("SSH"): one place builds the ssh
+ * on nodes over ssh with the options of doc/reliability.md ("SSH"): one place builds the ssh
  * command line, so preflight, staging, cleanup and hydra's launcher use the same one.
  */
 #ifndef GS_REMOTE_H
@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "fanout.h"
 #include "site.h"
 
 struct remote_out {
@@ -21,20 +22,12 @@ struct remote_out {
 
 /*
  * Run argv (execvp) with stdin from /dev/null, capture its output, wait at most timeout
- * seconds (<= 0: no limit), then kill it. Returns ro->status.
+ * seconds (<= 0: no limit), then kill it: the fan-out of one (fanout.h). Returns
+ * ro->status.
  */
 int remote_run(char *const argv[], double timeout, struct remote_out *ro);
 void remote_out_free(struct remote_out *ro);
 
-/* Start argv in its own process group, stdout/stderr to the files (NULL: /dev/null). */
-pid_t remote_spawn(char *const argv[], const char *outpath, const char *errpath);
-
-/*
- * Wait for n spawned processes (pids[i] <= 0: none, status[i] untouched) until deadline
- * (CLOCK_MONOTONIC seconds), or until stop() (NULL: never) says to give up; those still
- * running then are killed (their group) and get status -1 (deadline) or -2 (stop).
- * status[i] as in remote_run; ended[i] (ended may be NULL): when process i ended.
- */
 /*
  * Waiting for children without polling: block SIGCHLD (the old mask in *old, to restore
  * with sigprocmask), then nap up to ns nanoseconds or until a child ends. Nothing may be
@@ -42,9 +35,6 @@ pid_t remote_spawn(char *const argv[], const char *outpath, const char *errpath)
  */
 void remote_child_block(sigset_t *old);
 void remote_child_nap(long ns);
-
-void remote_wait_all(const pid_t *pids, int *status, double *ended, size_t n,
-    double deadline, int (*stop)(void));
 
 /* The word quoted for POSIX sh: 'a'\''b'. Allocated. */
 char *remote_quote(const char *word);
@@ -57,9 +47,10 @@ const char *remote_control_dir(void);
 
 /*
  * Write the ssh_config of a job (path): a Host block per node of sites (port, user,
- * identity, host-key policy), then the testbeds' configs ($GRIDSUBMIT_HOME/testbed/
- * [name]/ssh_config), then ~/.ssh/config, then the managed known_hosts
- * ($GRIDSUBMIT_HOME/known_hosts) for every other host. Returns 0, or -1 with why.
+ * identity, host-key policy, then an Include of the node's ssh config file, the site
+ * file's ssh: {config: PATH}, e.g. a testbed's), then ~/.ssh/config, then the managed
+ * known_hosts ($GRIDSUBMIT_HOME/known_hosts) for every other host. Returns 0, or -1 with
+ * why (also when a node's ssh config file cannot be read).
  */
 int remote_write_ssh_config(const struct gs_sites *sites, const char *path, char *why,
     size_t whylen);
@@ -75,6 +66,33 @@ char **remote_ssh_argv(const char *config, const char *user, const char *host,
 char **remote_ssh_argv_raw(const char *config, const char *user, const char *host,
     const char *cmd);
 void remote_argv_free(char **argv);
+
+/*
+ * Stopping what a job started on its nodes, one ssh per node, in parallel: the one
+ * cancel of the cleanup after a job (launch_cleanup_remote), of the removal of the nodes'
+ * own job directories (stage_cleanup) and of `cancel` (jobctl_remote_stop). On each node,
+ * sh/remote-cancel.sh looks at the process group recorded in DIR/.remote/HOST.pgid (DIR:
+ * the job's directory there). What differs between them is how.
+ */
+struct remote_cancel_how {
+	int mark;		/* first leave .remote/HOST.stop: a late session never starts */
+	const char *tag;	/* NULL: kill the recorded group (right after the job); else
+				 * also the job's processes by GRIDSUBMIT_JOB=tag, the recorded
+				 * proxy only while it is one (a later cancel: pids are reused) */
+	double grace;		/* with tag: seconds from SIGTERM to SIGKILL */
+	int remove;		/* then remove DIR (a node's own) and its empty parents */
+	int own_connection;	/* a fresh ssh connection: a shared one may hang on a dead link */
+	double limit;		/* seconds for them all */
+};
+struct remote_cancel_node {
+	const char *host;	/* in */
+	const char *dir;	/* in: the job's directory there */
+	int sent;		/* 0: no ssh (invalid host name); task untouched */
+	struct fanout_task task;	/* the ssh's status, stdout and stderr (fanout.h) */
+};
+void remote_cancel(const char *config, const struct remote_cancel_how *how,
+    struct remote_cancel_node *nodes, size_t n);
+void remote_cancel_free(struct remote_cancel_node *nodes, size_t n);
 
 /* The fixed ssh options, as "-o" "K=V" pairs ending in NULL (for the launcher script). */
 extern const char *const remote_ssh_options[];

@@ -1,6 +1,5 @@
 /* stage.c — the job's files to the nodes that lack them and its outputs back (stage.h). */
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +14,10 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "embedded-sh-launch.h"
+#include "fanout.h"
 #include "fstree.h"
+#include "launch-int.h"
 #include "launch.h"
 #include "log.h"
 #include "remote.h"
@@ -135,28 +137,6 @@ stage_log(const struct job_state *st, const char *fmt, ...)
 	free(path);
 }
 
-/* The last non-empty line of a file (scp's error), control bytes removed. */
-static void
-stage_last_line(const char *path, char *out, size_t outlen)
-{
-	char line[512];
-	FILE *f;
-	size_t i, n;
-
-	snprintf(out, outlen, "no message");
-	if ((f = fopen(path, "r")) == NULL)
-		return;
-	while (fgets(line, sizeof line, f) != NULL) {
-		for (i = n = 0; line[i] != '\0'; i++)
-			if ((unsigned char)line[i] >= 0x20 && line[i] != 0x7f)
-				line[n++] = line[i];
-		line[n] = '\0';
-		if (n > 0)
-			snprintf(out, outlen, "%.*s", (int)outlen - 1, line);
-	}
-	fclose(f);
-}
-
 /* scp -rp of the sources (files or directories) to one destination, with the ssh options of
  * remote.c. */
 static char **
@@ -186,131 +166,194 @@ stage_scp_argv(const char *config, char *const srcs[], size_t nsrc, const char *
 	return v;
 }
 
+/* The words of sh/stage-hash.sh for one directory (w: the next free word). */
+static size_t
+stage_hash_words(char **words, const char *dir)
+{
+	words[0] = "sh";
+	words[1] = "-c";
+	words[2] = (char *)sh_stage_hash;
+	words[3] = "sh";
+	words[4] = (char *)dir;
+	return 5;
+}
+
+/*
+ * Compare one node's answer (sh/stage-hash.sh, in the order of its words) with this
+ * host's hashes: the name of the first file that differs, or NULL. *same: how many agreed.
+ */
+static const char *
+stage_verify_answer(const struct stage_dir *d, const char *out, char (*hash)[65],
+    size_t nloc, char *const names[], char *const rel[], size_t *same)
+{
+	const char *p = out;
+	size_t i, len;
+
+	*same = 0;
+	for (i = 0; i < nloc; i++) {
+		/* the node's answers come in the order of its words: skip what was not sent */
+		if ((i == 0 && !d->program) || (i == 1 && !d->rankexec))
+			continue;
+		len = strcspn(p, "\n");
+		if (*p == '\0' || len < 64 || strncmp(p, hash[i], 64) != 0 ||
+		    hash[i][0] == '\0')
+			return i < 2 ? names[i] : rel[i - 2];
+		p += len + (p[len] == '\n');
+		(*same)++;
+	}
+	return NULL;
+}
+
 /*
  * What arrived is what was sent: the sha256 of every file staged to each node (one ssh
- * each, in parallel) against this host's, both from the same script; a directory's is the
- * sha256 of its files' sorted "sha256  ./path" lines. A node with a missing or different
- * file fails. Returns the number of nodes that failed here.
+ * each, in parallel) against this host's, both from sh/stage-hash.sh. A node with a
+ * missing or different file fails. Returns the number of nodes that failed here.
  */
 static int
 stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
     size_t n, const char *config, const char *rankexec, char *const in[])
 {
-	static const char script[] =
-	    "cd \"$1\" || exit 3; shift\n"
-	    "for f; do\n"
-	    "  if [ -d \"$f\" ]; then\n"
-	    "    h=$(cd \"$f\" && find -L . -type f -exec sha256sum {} + | LC_ALL=C sort |\n"
-	    "      sha256sum)\n"
-	    "  elif ! h=$(sha256sum < \"$f\" 2>/dev/null); then\n"
-	    "    h=-\n"
-	    "  fi\n"
-	    "  echo \"${h%% *}\"\n"
-	    "done\n"
-	    "echo END\n";
-	size_t nloc = job->nstage_in + 2, i, k, w;
-	char **loc = xcalloc(nloc + 6, sizeof *loc), (*hash)[65], **words, **argv, *outp;
-	char *names[2], *base = job_path_base(job->program);
-	pid_t *pids = xcalloc(n + 1, sizeof *pids);
-	int *status = xcalloc(n + 1, sizeof *status), nfail = 0;
-	double *ended = xcalloc(n + 1, sizeof *ended), t0;
+	size_t nloc = job->nstage_in + 2, i, k, w, same;
+	char **loc = xcalloc(nloc + 6, sizeof *loc), (*hash)[65], **words, **rel;
+	char *names[2], *base = job_path_base(job->program), *l, *save = NULL;
+	struct fanout_task *t = xcalloc(n + 1, sizeof *t);
+	const char *bad;
 	struct remote_out ro;
+	double t0;
+	int nfail = 0;
 
 	/* this host's: the program, gridsubmit-rank, then the stage_in files */
 	hash = xcalloc(nloc, sizeof *hash);
-	loc[0] = "sh";
-	loc[1] = "-c";
-	loc[2] = (char *)script;
-	loc[3] = "sh";
-	loc[4] = st->dir;
-	loc[5] = job->program;
-	loc[6] = (char *)rankexec;
+	w = stage_hash_words(loc, st->dir);
+	loc[w++] = job->program;
+	loc[w++] = (char *)rankexec;
 	for (i = 0; i < job->nstage_in; i++)
-		loc[7 + i] = in[i];
-	if (remote_run(loc, 60, &ro) == 0) {
-		char *l, *save = NULL;
-
+		loc[w++] = in[i];
+	if (remote_run(loc, 60, &ro) == 0)
 		for (i = 0, l = strtok_r(ro.out, "\n", &save); i < nloc && l != NULL;
 		    i++, l = strtok_r(NULL, "\n", &save))
 			snprintf(hash[i], sizeof hash[i], "%.64s", l);
-	}
 	remote_out_free(&ro);
 	xasprintf(&names[0], "bin/%s", base);
 	names[1] = "bin/gridsubmit-rank";
+	rel = xcalloc(job->nstage_in + 1, sizeof *rel);
+	for (i = 0; i < job->nstage_in; i++)
+		rel[i] = in[i] + strlen(st->dir) + 1;
 	words = xcalloc(nloc + 8, sizeof *words);
 	for (k = 0; k < n; k++) {
 		if (d[k]->failed)
 			continue;
-		w = 0;
-		words[w++] = "sh";
-		words[w++] = "-c";
-		words[w++] = (char *)script;
-		words[w++] = "sh";
-		words[w++] = d[k]->dir;
+		w = stage_hash_words(words, d[k]->dir);
 		if (d[k]->program)
 			words[w++] = names[0];
 		if (d[k]->rankexec)
 			words[w++] = names[1];
 		for (i = 0; i < job->nstage_in; i++)
-			words[w++] = in[i] + strlen(st->dir) + 1;
+			words[w++] = rel[i];
 		words[w] = NULL;
-		if (w == 5)
-			continue;	/* nothing was staged there */
-		xasprintf(&outp, "%s/.stage.%s.out", st->dir, d[k]->host);
-		if ((argv = remote_ssh_argv(config, NULL, d[k]->host, words)) != NULL)
-			pids[k] = remote_spawn(argv, outp, NULL);
-		remote_argv_free(argv);
-		free(outp);
+		if (w > 5)	/* else nothing was staged there */
+			t[k].argv = remote_ssh_argv(config, NULL, d[k]->host, words);
 	}
 	t0 = clock_mono();
-	remote_wait_all(pids, status, ended, n, t0 + STAGE_DEADLINE,
-	    launch_cancel_requested);
+	fanout_run(t, n, t0 + STAGE_DEADLINE, launch_cancel_requested);
 	for (k = 0; k < n; k++) {
-		char line[128], *bad = NULL;
-		size_t j = 0;
-		FILE *f;
-
-		if (pids[k] == 0)
+		if (t[k].argv == NULL)
 			continue;
-		xasprintf(&outp, "%s/.stage.%s.out", st->dir, d[k]->host);
-		f = status[k] == 0 ? fopen(outp, "r") : NULL;
-		/* the node's answers come in the order of its words: skip what was not sent */
-		for (i = 0; f != NULL && i < nloc; i++) {
-			if ((i == 0 && !d[k]->program) || (i == 1 && !d[k]->rankexec))
-				continue;
-			if (fgets(line, sizeof line, f) == NULL ||
-			    strncmp(line, hash[i], 64) != 0 || hash[i][0] == '\0') {
-				bad = i == 0 ? names[0] : i == 1 ? names[1] :
-				    in[i - 2] + strlen(st->dir) + 1;
-				break;
-			}
-			j++;
-		}
-		if (f != NULL)
-			fclose(f);
-		if (status[k] != 0 || bad != NULL) {
-			if (status[k] != 0)
-				snprintf(d[k]->why, sizeof d[k]->why, "staging: cannot check the "
-				    "copies in %s (ssh status %d)", d[k]->dir, status[k]);
-			else
-				snprintf(d[k]->why, sizeof d[k]->why, "staging: %s/%s arrived "
-				    "with a different sha256 than here", d[k]->dir, bad);
+		bad = t[k].status == 0 ? stage_verify_answer(d[k], t[k].out, hash, nloc, names,
+		    rel, &same) : NULL;
+		if (t[k].status != 0) {
+			same = 0;
+			snprintf(d[k]->why, sizeof d[k]->why, "staging: cannot check the "
+			    "copies in %s (ssh status %d)", d[k]->dir, t[k].status);
+		} else if (bad != NULL)
+			snprintf(d[k]->why, sizeof d[k]->why, "staging: %s/%s arrived "
+			    "with a different sha256 than here", d[k]->dir, bad);
+		if (t[k].status != 0 || bad != NULL) {
 			d[k]->failed = 1;
 			nfail++;
 		}
-		stage_log(st, "verify %s %zu %.3f %s", d[k]->host, j, ended[k] - t0,
+		stage_log(st, "verify %s %zu %.3f %s", d[k]->host, same, t[k].ended - t0,
 		    d[k]->failed ? "failed" : "ok");
-		unlink(outp);
-		free(outp);
 	}
+	fanout_free(t, n);
+	free(t);
 	free(names[0]);
 	free(base);
 	free(words);
+	free(rel);
 	free(loc);
 	free(hash);
-	free(pids);
-	free(status);
-	free(ended);
+	return nfail;
+}
+
+/*
+ * One phase of stage_copy_in to every node that has not failed: 0 the binaries into
+ * dir/bin, 1 the stage_in files (in) into dir. A node whose copy fails gets why.
+ */
+static int
+stage_copy_phase(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
+    size_t n, int phase, const char *config, const char *rankexec, char *const in[])
+{
+	struct fanout_task *t = xcalloc(n + 1, sizeof *t);
+	long long *bytes = xcalloc(n + 1, sizeof *bytes);
+	size_t *nfiles = xcalloc(n + 1, sizeof *nfiles), i, k, nsrc;
+	const char *dest = phase == 0 ? "/bin" : "";
+	char *to, *srcs[2], line[400];
+	int nfail = 0;
+	double t0;
+
+	for (k = 0; k < n; k++) {
+		char *const *from = in;
+
+		if (d[k]->failed)
+			continue;
+		nsrc = 0;
+		if (phase == 0) {
+			if (d[k]->program)
+				srcs[nsrc++] = job->program;
+			if (d[k]->rankexec)
+				srcs[nsrc++] = (char *)rankexec;
+			from = srcs;
+		} else
+			nsrc = job->nstage_in;
+		if (nsrc == 0)
+			continue;
+		for (i = 0; i < nsrc; i++) {
+			size_t files;
+
+			bytes[k] += fstree_size(from[i], &files);
+			nfiles[k] += files;
+		}
+		xasprintf(&to, "%s:%s%s/", d[k]->host, d[k]->dir, dest);
+		t[k].argv = stage_scp_argv(config, from, nsrc, to);
+		free(to);
+	}
+	t0 = clock_mono();
+	fanout_run(t, n, t0 + STAGE_DEADLINE, launch_cancel_requested);
+	for (k = 0; k < n; k++) {
+		if (t[k].argv == NULL)
+			continue;
+		stage_log(st, "%s %s %zu %lld %.3f %s %s%s", phase == 0 ? "bin" : "in",
+		    d[k]->host, nfiles[k], bytes[k], t[k].ended - t0, t[k].status == 0 ?
+		    "ok" : "failed", d[k]->dir, dest);
+		if (t[k].status == 0)
+			continue;
+		if (t[k].status == FANOUT_STOPPED)
+			snprintf(line, sizeof line, "cancelled");
+		else if (t[k].status == FANOUT_DEADLINE)
+			snprintf(line, sizeof line, "not done within %.0f s", STAGE_DEADLINE);
+		else
+			fanout_last_line(t[k].err, line, sizeof line);
+		snprintf(d[k]->why, sizeof d[k]->why, "staging: copying %zu file%s (%lld "
+		    "bytes) to %s%s failed: %s", nfiles[k], nfiles[k] == 1 ? "" : "s",
+		    bytes[k], d[k]->dir, dest, line);
+		d[k]->failed = 1;
+		nfail++;
+	}
+	fanout_free(t, n);
+	free(t);
+	free(bytes);
+	free(nfiles);
 	return nfail;
 }
 
@@ -318,12 +361,9 @@ int
 stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
     size_t n)
 {
-	char *config, *rankexec, **argv, *to, *errp, **in, *srcs[2], line[400];
-	pid_t *pids = xcalloc(n + 1, sizeof *pids);
-	int *status = xcalloc(n + 1, sizeof *status), phase, nfail = 0;
-	double *ended = xcalloc(n + 1, sizeof *ended), t0;
-	long long *bytes = xcalloc(n + 1, sizeof *bytes);
-	size_t *nfiles = xcalloc(n + 1, sizeof *nfiles), i, k, nsrc;
+	char *config, *rankexec, **in;
+	int phase, nfail = 0;
+	size_t i;
 
 	xasprintf(&config, "%s/ssh_config", st->dir);
 	rankexec = launch_rank_wrapper();
@@ -334,81 +374,14 @@ stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage
 		xasprintf(&in[i], "%s/%s", st->dir, b);
 		free(b);
 	}
-	/* phase 0: the binaries into dir/bin; phase 1: the stage_in files into dir */
-	for (phase = 0; phase < 2; phase++) {
-		for (k = 0; k < n; k++) {
-			char *const *from = in;
-
-			pids[k] = 0;
-			if (d[k]->failed)
-				continue;
-			nsrc = 0;
-			if (phase == 0) {
-				if (d[k]->program)
-					srcs[nsrc++] = job->program;
-				if (d[k]->rankexec)
-					srcs[nsrc++] = rankexec;
-				from = srcs;
-			} else
-				nsrc = job->nstage_in;
-			if (nsrc == 0)
-				continue;
-			for (i = 0, bytes[k] = 0, nfiles[k] = 0; i < nsrc; i++) {
-				size_t files;
-
-				bytes[k] += fstree_size(from[i], &files);
-				nfiles[k] += files;
-			}
-			xasprintf(&to, "%s:%s/%s", d[k]->host, d[k]->dir, phase == 0 ? "bin/" :
-			    "");
-			xasprintf(&errp, "%s/.stage.%s.err", st->dir, d[k]->host);
-			argv = stage_scp_argv(config, from, nsrc, to);
-			pids[k] = remote_spawn(argv, NULL, errp);
-			remote_argv_free(argv);
-			free(to);
-			free(errp);
-		}
-		t0 = clock_mono();
-		remote_wait_all(pids, status, ended, n, t0 + STAGE_DEADLINE,
-	    launch_cancel_requested);
-		for (k = 0; k < n; k++) {
-			const char *dest = phase == 0 ? "/bin" : "";
-
-			if (pids[k] == 0)
-				continue;
-			xasprintf(&errp, "%s/.stage.%s.err", st->dir, d[k]->host);
-			stage_log(st, "%s %s %zu %lld %.3f %s %s%s", phase == 0 ? "bin" : "in",
-			    d[k]->host, nfiles[k], bytes[k], ended[k] - t0, status[k] == 0 ?
-			    "ok" : "failed", d[k]->dir, dest);
-			if (status[k] != 0) {
-				if (status[k] == -2)
-					snprintf(line, sizeof line, "cancelled");
-				else if (status[k] == -1)
-					snprintf(line, sizeof line, "not done within %.0f s",
-					    STAGE_DEADLINE);
-				else
-					stage_last_line(errp, line, sizeof line);
-				snprintf(d[k]->why, sizeof d[k]->why, "staging: copying %zu "
-				    "file%s (%lld bytes) to %s%s failed: %s", nfiles[k],
-				    nfiles[k] == 1 ? "" : "s", bytes[k], d[k]->dir, dest, line);
-				d[k]->failed = 1;
-				nfail++;
-			}
-			unlink(errp);
-			free(errp);
-		}
-	}
+	for (phase = 0; phase < 2; phase++)
+		nfail += stage_copy_phase(job, st, d, n, phase, config, rankexec, in);
 	nfail += stage_verify(job, st, d, n, config, rankexec, in);
 	for (i = 0; i < job->nstage_in; i++)
 		free(in[i]);
 	free(in);
 	free(rankexec);
 	free(config);
-	free(pids);
-	free(status);
-	free(ended);
-	free(bytes);
-	free(nfiles);
 	return nfail;
 }
 
@@ -517,20 +490,62 @@ stage_parents(const char *path)
 	free(c);
 }
 
+/*
+ * Which of the stage_out files each of the nu nodes has: one ssh each, in parallel.
+ * have[k][i]: node k has file i (allocated).
+ */
+static char **
+stage_out_have(const struct gs_job *job, const struct job_state *st, struct stage_dir **use,
+    size_t nu, const char *config)
+{
+	struct fanout_task *t = xcalloc(nu + 1, sizeof *t);
+	char **have = xcalloc(nu + 1, sizeof *have), **words;
+	size_t i, k, w, len;
+	const char *p;
+
+	words = xcalloc(job->nstage_out + 6, sizeof *words);
+	for (k = 0; k < nu; k++) {
+		w = 0;
+		words[w++] = "sh";
+		words[w++] = "-c";
+		words[w++] = (char *)sh_stage_have;
+		words[w++] = "sh";
+		words[w++] = use[k]->dir;
+		for (i = 0; i < job->nstage_out; i++)
+			words[w++] = job->stage_out[i];
+		words[w] = NULL;
+		t[k].argv = remote_ssh_argv(config, NULL, use[k]->host, words);
+	}
+	fanout_run(t, nu, clock_mono() + CLEAN_DEADLINE, NULL);
+	for (k = 0; k < nu; k++) {
+		have[k] = xcalloc(job->nstage_out + 1, 1);
+		if (t[k].argv == NULL || t[k].status != 0) {
+			log_warnx("job %s: %s: cannot look for the stage_out files in %s (ssh "
+			    "status %d)", st->id, use[k]->host, use[k]->dir, t[k].status);
+			continue;
+		}
+		for (i = 0, p = t[k].out; i < job->nstage_out && *p != '\0'; i++) {
+			len = strcspn(p, "\n");
+			have[k][i] = len == 3 && strncmp(p, "yes", 3) == 0 && p[len] == '\n';
+			p += len + (p[len] == '\n');
+		}
+	}
+	fanout_free(t, nu);
+	free(t);
+	free(words);
+	return have;
+}
+
 void
 stage_out(const struct gs_sites *sites, const struct gs_placement *p, const struct gs_job *job,
     const struct job_state *st)
 {
-	static const char script[] =
-	    "cd \"$1\" || exit 3; shift\n"
-	    "for f; do if [ -f \"$f\" ] || [ -d \"$f\" ]; then echo yes; else echo no; fi; done\n"
-	    "echo END\n";
 	struct stage_dir *d, **use;
-	size_t nd, nu = 0, i, k, nf = 0, w;
-	char *config, **words, **argv, *outp, *local, (*dest)[PATH_MAX], **have;
-	pid_t *pids;
-	int *status, r, *taken;
-	double *ended, t0;
+	size_t nd, nu = 0, i, k, nf = 0;
+	char *config, *local, (*dest)[PATH_MAX], **have;
+	struct fanout_task *t;
+	int r, *taken;
+	double t0;
 	struct stat sb;
 
 	if (job->nstage_out == 0 || stage_dirs_read(st->dir, &d, &nd) == -1 || nd == 0)
@@ -549,50 +564,11 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 		if (k == nu)
 			use[nu++] = (struct stage_dir *)sd;
 	}
-	/* which of the files each has: one ssh each, in parallel */
-	pids = xcalloc(nu * job->nstage_out + 1, sizeof *pids);
-	status = xcalloc(nu * job->nstage_out + 1, sizeof *status);
-	ended = xcalloc(nu * job->nstage_out + 1, sizeof *ended);
-	have = xcalloc(nu + 1, sizeof *have);
-	words = xcalloc(job->nstage_out + 6, sizeof *words);
-	for (k = 0; k < nu; k++) {
-		w = 0;
-		words[w++] = "sh";
-		words[w++] = "-c";
-		words[w++] = (char *)script;
-		words[w++] = "sh";
-		words[w++] = use[k]->dir;
-		for (i = 0; i < job->nstage_out; i++)
-			words[w++] = job->stage_out[i];
-		words[w] = NULL;
-		xasprintf(&outp, "%s/.stage.%s.out", st->dir, use[k]->host);
-		if ((argv = remote_ssh_argv(config, NULL, use[k]->host, words)) != NULL)
-			pids[k] = remote_spawn(argv, outp, NULL);
-		remote_argv_free(argv);
-		free(outp);
-	}
-	remote_wait_all(pids, status, ended, nu, clock_mono() + CLEAN_DEADLINE, NULL);
-	for (k = 0; k < nu; k++) {
-		char line[16];
-		FILE *f;
-
-		have[k] = xcalloc(job->nstage_out + 1, 1);
-		xasprintf(&outp, "%s/.stage.%s.out", st->dir, use[k]->host);
-		if (status[k] == 0 && (f = fopen(outp, "r")) != NULL) {
-			for (i = 0; i < job->nstage_out && fgets(line, sizeof line, f) != NULL;
-			    i++)
-				have[k][i] = strcmp(line, "yes\n") == 0;
-			fclose(f);
-		} else
-			log_warnx("job %s: %s: cannot look for the stage_out files in %s (ssh "
-			    "status %d)", st->id, use[k]->host, use[k]->dir, status[k]);
-		unlink(outp);
-		free(outp);
-	}
+	have = stage_out_have(job, st, use, nu, config);
 	/* fetch: the first copy in rank order is NAME (unless DIR has it), others NAME.HOST */
+	t = xcalloc(nu * job->nstage_out + 1, sizeof *t);
 	dest = xcalloc(nu * job->nstage_out + 1, sizeof *dest);
 	taken = xcalloc(job->nstage_out + 1, sizeof *taken);
-	memset(pids, 0, (nu * job->nstage_out + 1) * sizeof *pids);
 	for (i = 0; i < job->nstage_out; i++) {
 		xasprintf(&local, "%s/%s", st->dir, job->stage_out[i]);
 		taken[i] = stat(local, &sb) == 0;
@@ -611,42 +587,37 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 			    job->stage_out[i]);
 			xasprintf(&part, "%s.part", dest[nf]);
 			src[0] = from;
-			argv = stage_scp_argv(config, src, 1, part);
-			pids[nf] = remote_spawn(argv, NULL, NULL);
-			remote_argv_free(argv);
+			t[nf++].argv = stage_scp_argv(config, src, 1, part);
 			free(from);
 			free(part);
-			nf++;
 		}
 		free(local);
 	}
 	t0 = clock_mono();
-	remote_wait_all(pids, status, ended, nf, t0 + STAGE_DEADLINE, NULL);
+	fanout_run(t, nf, t0 + STAGE_DEADLINE, NULL);
 	for (i = 0; i < nf; i++) {
 		size_t files;
 		char *part;
 
 		xasprintf(&part, "%s.part", dest[i]);
-		if (status[i] == 0 && rename(part, dest[i]) == 0)
+		if (t[i].status == 0 && rename(part, dest[i]) == 0)
 			stage_log(st, "out %lld %.3f ok %s", fstree_size(dest[i], &files),
-			    ended[i] - t0, dest[i]);
+			    t[i].ended - t0, dest[i]);
 		else {
 			fstree_remove(part);
-			stage_log(st, "out 0 %.3f failed %s", ended[i] - t0, dest[i]);
+			stage_log(st, "out 0 %.3f failed %s", t[i].ended - t0, dest[i]);
 			log_warnx("job %s: cannot fetch %s (scp status %d)", st->id, dest[i],
-			    status[i]);
+			    t[i].status);
 		}
 		free(part);
 	}
+	fanout_free(t, nf);
 	for (k = 0; k < nu; k++)
 		free(have[k]);
 	free(have);
-	free(words);
+	free(t);
 	free(dest);
 	free(taken);
-	free(pids);
-	free(status);
-	free(ended);
 	free(use);
 	free(config);
 	stage_dirs_free(d, nd);
@@ -656,58 +627,34 @@ void
 stage_cleanup(const struct job_state *st)
 {
 	/* kill what the launcher recorded, remove the directory and its parents if empty */
-	static const char script[] =
-	    "r=$1 h=$2\n"
-	    "case $r in /*/.gridsubmit/jobs/?*) ;; *) exit 3 ;; esac\n"
-	    "f=$r/.remote/$h.pgid\n"
-	    ": 2>/dev/null >\"$r/.remote/$h.stop\"\n"
-	    "if [ -r \"$f\" ]; then g=$(cat \"$f\")\n"
-	    "  case $g in ''|*[!0-9]*) ;; *) kill -s TERM -- \"-$g\" 2>/dev/null && sleep 1;\n"
-	    "    kill -s KILL -- \"-$g\" 2>/dev/null ;; esac\n"
-	    "fi\n"
-	    "rm -rf -- \"$r\" || exit 4\n"
-	    "rmdir -- \"${r%/*}\" \"${r%/*/*}\" 2>/dev/null\n"
-	    "exit 0\n";
+	struct remote_cancel_how how = { .mark = 1, .remove = 1, .limit = CLEAN_DEADLINE };
+	struct remote_cancel_node *nodes;
 	struct stage_dir *d;
 	size_t nd, i;
-	char *config, *words[7], **argv;
-	pid_t *pids;
-	int *status;
-	double *ended;
+	char *config;
 
 	if (stage_dirs_read(st->dir, &d, &nd) == -1 || nd == 0)
 		return;
 	xasprintf(&config, "%s/ssh_config", st->dir);
-	pids = xcalloc(nd + 1, sizeof *pids);
-	status = xcalloc(nd + 1, sizeof *status);
-	ended = xcalloc(nd + 1, sizeof *ended);
+	nodes = xcalloc(nd + 1, sizeof *nodes);
 	for (i = 0; i < nd; i++) {
-		words[0] = "sh";
-		words[1] = "-c";
-		words[2] = (char *)script;
-		words[3] = "sh";
-		words[4] = d[i].dir;
-		words[5] = d[i].host;
-		words[6] = NULL;
-		if ((argv = remote_ssh_argv(config, NULL, d[i].host, words)) != NULL)
-			pids[i] = remote_spawn(argv, NULL, NULL);
-		remote_argv_free(argv);
+		nodes[i].host = d[i].host;
+		nodes[i].dir = d[i].dir;
 	}
-	remote_wait_all(pids, status, ended, nd, clock_mono() + CLEAN_DEADLINE, NULL);
+	remote_cancel(config, &how, nodes, nd);
 	for (i = 0; i < nd; i++) {
-		if (pids[i] > 0 && status[i] == 0) {
+		if (nodes[i].sent && nodes[i].task.status == 0) {
 			stage_log(st, "removed %s %s", d[i].host, d[i].dir);
 			free(d[i].host);
 			d[i].host = NULL;	/* done: off the list */
 		} else
 			log_warnx("job %s: %s: cannot remove %s (ssh status %d): remove it by "
-			    "hand", st->id, d[i].host, d[i].dir, status[i]);
+			    "hand", st->id, d[i].host, d[i].dir, nodes[i].task.status);
 	}
 	if (stage_dirs_write(st, d, nd) == -1)
 		log_warn("%s/" DIRS_FILE, st->dir);
+	remote_cancel_free(nodes, nd);
+	free(nodes);
 	stage_dirs_free(d, nd);
-	free(pids);
-	free(status);
-	free(ended);
 	free(config);
 }

@@ -1,5 +1,6 @@
 /*
- * stage.h — the job's files where its ranks run (doc/testbed.md, "Staging").
+ * stage.h — the job's files where its ranks run (doc/testbed.md, "Launch over ssh",
+ * item "Staging").
  *
  * Rank 0 and every node that shares this host's file system (preflight reads back a token
  * written in the job directory DIR) run in DIR itself. Every other node gets a job

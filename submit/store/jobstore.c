@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "jobstore.h"
 #include "log.h"
 #include "xmalloc.h"
@@ -78,7 +79,10 @@ jobstore_root(void)
 		fatal("%s", root);
 	if (!S_ISDIR(sb.st_mode))
 		fatalx("%s: the job store is not a directory", root);
-	/* others could plant or change job state there: refuse (RELIABILITY.md) */
+	/*
+	 * others could plant or change job state there: refuse (doc/reliability.md,
+	 * "Job state that is never lost")
+	 */
 	if (sb.st_mode & S_IWOTH)
 		fatalx("%s: the job store is world-writable; chmod o-w it first", root);
 	return root;
@@ -615,7 +619,6 @@ jobstore_record_end(struct job_state *st, enum job_phase phase, const char *reas
     char *why, size_t whylen)
 {
 	struct job_state now;
-	struct timespec ts;
 	int fd, rc;
 
 	/* the lock keeps two recorders from sharing the temp file; the supervisor is gone */
@@ -641,11 +644,23 @@ jobstore_record_end(struct job_state *st, enum job_phase phase, const char *reas
 	st->phase = phase;
 	free(st->reason);
 	st->reason = reason != NULL ? xstrdup(reason) : NULL;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	st->ended = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	st->ended = clock_wall();
 	rc = jobstore_write_state(st);
 	if (rc != 0)
 		snprintf(why, whylen, "%s/state.json: cannot write: %s", st->dir, strerror(errno));
 	close(fd);
 	return rc == 0 ? 1 : -1;
+}
+
+int
+jobstore_set_phase(struct job_state *st, enum job_phase phase, const char *reason)
+{
+	st->phase = phase;
+	free(st->reason);
+	st->reason = reason != NULL ? xstrdup(reason) : NULL;
+	if (phase == JOB_RUNNING)
+		st->started = clock_wall();
+	if (job_phase_final(phase))
+		st->ended = clock_wall();
+	return jobstore_write_state(st);
 }

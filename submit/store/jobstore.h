@@ -61,6 +61,13 @@ void jobstore_create(struct job_state *st);
 /* Write st to DIR/state.json atomically. Returns 0, or -1 with errno. */
 int jobstore_write_state(const struct job_state *st);
 
+/*
+ * The job enters phase (reason: why it failed or was cancelled, else NULL): st updated, the
+ * start time set on JOB_RUNNING, the end time on a final phase, and written. 0, or -1 with
+ * errno.
+ */
+int jobstore_set_phase(struct job_state *st, enum job_phase phase, const char *reason);
+
 /* Write a whole file atomically in dir (temp + fsync + rename). Returns 0 or -1. */
 int jobstore_write_file(const char *dir, const char *name, const void *data, size_t len);
 

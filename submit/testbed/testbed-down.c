@@ -422,7 +422,7 @@ tb_node_latency(const struct tb_manifest *m, const char *host, char *how, size_t
 	for (i = 0; i < m->nlatency; i++)
 		if (sscanf(m->latency[i], "%255s %31s %lf", h, w, &v) == 3 &&
 		    strcmp(h, host) == 0 && (strcmp(w, "none") == 0 || strcmp(w, "netem") == 0 ||
-		    strcmp(w, "delay-line") == 0 || strcmp(w, "not-emulated") == 0)) {
+		    strcmp(w, "delay-line") == 0)) {
 			snprintf(how, howlen, "%s", w);
 			*ms = v;
 		}
@@ -484,10 +484,8 @@ tb_status(const char *dir, int json)
 			else if (strcmp(how, "delay-line") == 0)
 				snprintf(lat, sizeof lat, "%g ms, delay line%s", ms,
 				    alive ? "" : " (not running)");
-			else if (strcmp(how, "netem") == 0)
-				snprintf(lat, sizeof lat, "%g ms, netem", ms);
 			else
-				snprintf(lat, sizeof lat, "%g ms not emulated", ms);
+				snprintf(lat, sizeof lat, "%g ms, netem", ms);
 			printf("%-16s %-14s %-24s %-5s %-8s %-6.2f %s\n", host, addr, netns,
 			    sshd ? "up" : "down", exp ? "up" : "down", load1, lat);
 		}

@@ -1,10 +1,10 @@
 /*
- * testbed-latency.c — a node's link latency (its site's latency_ms, one way: DESIGN.md
- * section 3, "to the master") on kernels without sch_netem: a delay line in the node's
- * network namespace (doc/testbed.md, "Latency").
+ * testbed-latency.c — a node's link latency (its site's latency_ms, one way, "to the
+ * master": gridsubmit-sites(5), SITE FILES, Sites) on kernels without sch_netem: a delay
+ * line in the node's network namespace (doc/testbed.md, "Latency").
  *
  * The node's IPv4 packets to and from the bridge are sent to NFQUEUE queue 0 by iptables
- * rules in the namespace, where gridsubmit-delay (submit/delayline/) hands each back to
+ * rules in the namespace, where gridsubmit-delay (submit/testbed/delay/) hands each back to
  * the kernel latency_ms after it arrived. Both directions are delayed where packets come
  * *in*, at PREROUTING:
  *  - master -> node as it arrives on eth0;
@@ -21,6 +21,7 @@
  */
 #include <sys/prctl.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,8 +55,6 @@ tb_latency_name(int how)
 		return "netem";
 	case TB_LAT_DELAY:
 		return "delay-line";
-	case TB_LAT_MISSING:
-		return "not-emulated";
 	}
 	return "none";
 }
@@ -198,29 +197,102 @@ tb_delay_rules(struct tb_node *tn, const char *iptables)
 	return 0;
 }
 
+/*
+ * 1 when this kernel has sch_netem (a module some kernels lack): tried on the loopback of
+ * a network namespace of the child's own, which dies with it, so nothing is left to undo.
+ */
+static int
+tb_netem_probe(void)
+{
+	char *tc;
+	pid_t pid;
+	int st, nul;
+
+	if ((tc = tb_which("tc")) == NULL)
+		return 0;
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		fatal("fork");
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNET) == -1 || (nul = open("/dev/null", O_RDWR)) == -1)
+			_exit(127);
+		dup2(nul, STDIN_FILENO);
+		dup2(nul, STDOUT_FILENO);
+		dup2(nul, STDERR_FILENO);
+		execl(tc, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms",
+		    (char *)NULL);
+		_exit(127);
+	}
+	free(tc);
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* What the delay line lacks on this host (NULL: nothing), and the tools it found. */
+static const char *
+tb_delay_missing(char **prog, char **iptables, char **sysctl)
+{
+	*prog = tb_delay_program();
+	*iptables = tb_which("iptables");
+	*sysctl = tb_which("sysctl");
+	if (*prog == NULL)
+		return "gridsubmit-delay is not next to gridsubmit: install libnetfilter-queue-dev "
+		    "(Debian), then ./configure && make builds it";
+	if (*iptables == NULL)
+		return "iptables is not installed (Debian package iptables)";
+	if (*sysctl == NULL)
+		return "sysctl is not installed (Debian package procps)";
+	return NULL;
+}
+
+/* A testbed whose links are faster than the site file says would measure the wrong grid. */
+int
+tb_latency_check(struct testbed *tb)
+{
+	char *prog, *iptables, *sysctl;
+	const char *why;
+	size_t s;
+	int rc = 0;
+
+	if ((tb->have_netem = tb_netem_probe()))
+		return 0;
+	why = tb_delay_missing(&prog, &iptables, &sysctl);
+	for (s = 0; why != NULL && s < tb->sites.nsites; s++) {
+		const struct gs_site *site = &tb->sites.sites[s];
+
+		if (site->latency_ms <= 0)
+			continue;
+		fprintf(stderr, "gridsubmit testbed: %s:%d:%d: site '%s': link latency_ms %g "
+		    "needs the delay line (this kernel has no sch_netem), but %s\n",
+		    site->loc.file, site->loc.line, site->loc.col, site->name,
+		    site->latency_ms, why);
+		rc = -1;
+	}
+	free(prog);
+	free(iptables);
+	free(sysctl);
+	return rc;
+}
+
 int
 tb_latency_node(struct testbed *tb, struct tb_node *tn)
 {
 	const struct gs_site *site = &tb->sites.sites[tn->node->site];
 	char *prog = NULL, *iptables = NULL, *sysctl = NULL;
+	const char *why;
 	int rc = 0;
 
 	if (site->latency_ms <= 0)
 		tn->lat_how = TB_LAT_NONE;
 	else if (tb->have_netem)
 		tn->lat_how = TB_LAT_NETEM;	/* tb_shape put it under the htb class */
-	else if ((prog = tb_delay_program()) == NULL ||
-	    (iptables = tb_which("iptables")) == NULL ||
-	    (sysctl = tb_which("sysctl")) == NULL) {
-		const char *why = "sysctl is not installed (Debian package procps)";
-
-		if (prog == NULL)
-			why = "gridsubmit-delay is not next to gridsubmit (make builds it)";
-		else if (iptables == NULL)
-			why = "iptables is not installed (Debian package iptables)";
-		fprintf(stderr, "gridsubmit testbed: %s: latency_ms %g is not emulated: this "
-		    "kernel has no sch_netem, and %s\n", tn->node->host, site->latency_ms, why);
-		tn->lat_how = TB_LAT_MISSING;
+	else if ((why = tb_delay_missing(&prog, &iptables, &sysctl)) != NULL) {
+		/* tb_latency_check found it all: something went away since */
+		fprintf(stderr, "gridsubmit testbed: %s: the delay line: %s\n", tn->node->host,
+		    why);
+		tn->lat_how = TB_LAT_DELAY;
+		rc = -1;
 	} else {
 		tn->lat_how = TB_LAT_DELAY;
 		if (tb_delay_detour(tn, sysctl) == -1 ||

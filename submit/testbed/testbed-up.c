@@ -455,6 +455,11 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 			xasprintf(&key, "%s/id_ed25519", tb->dir);
 			tb_yq(sf, key);
 			free(key);
+			/* HostName and known_hosts: the node's block of the testbed's ssh_config */
+			fprintf(sf, ",\n              config: ");
+			xasprintf(&key, "%s/ssh_config", tb->dir);
+			tb_yq(sf, key);
+			free(key);
 			fprintf(sf, "},\n         emulate: {cpu_scale: %.15g, load: %.15g, "
 			    "load_interval: %.15g%s}}\n", n->emulate.cpu_scale, n->emulate.load,
 			    n->emulate.load_interval, n->emulate.private_fs ?
@@ -561,7 +566,8 @@ tb_up(struct testbed *tb)
 	size_t i, s, k;
 	int fd;
 
-	if (tb_check_tools() == -1)
+	/* refusals first: nothing is built for a testbed that cannot be what the file says */
+	if (tb_check_tools() == -1 || tb_latency_check(tb) == -1)
 		return -1;
 	xasprintf(&path, "%s/manifest", tb->dir);
 	if (access(path, F_OK) == 0) {
@@ -618,11 +624,6 @@ tb_up(struct testbed *tb)
 	    tb_run("ip", "addr", "add", TB_BRIDGE_ADDR "/16", "dev", tb->bridge, NULL) == -1 ||
 	    tb_run("ip", "link", "set", tb->bridge, "up", NULL) == -1)
 		return -1;
-	/* sch_netem is a module some kernels lack: then a delay line (testbed-latency.c) */
-	tb->have_netem = tb_run_quiet("tc", "qdisc", "add", "dev", tb->bridge, "root", "netem",
-	    "delay", "1ms", NULL) == 0;
-	if (tb->have_netem)
-		tb_run_quiet("tc", "qdisc", "del", "dev", tb->bridge, "root", NULL);
 	tb_cgroup_setup(tb);
 
 	tb->nodes = xcalloc(tb->sites.nnodes ? tb->sites.nnodes : 1, sizeof *tb->nodes);

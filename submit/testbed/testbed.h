@@ -32,7 +32,6 @@ struct tb_node {
 #define TB_LAT_NONE	0	/* latency_ms is 0 */
 #define TB_LAT_NETEM	1	/* tc netem under the htb class */
 #define TB_LAT_DELAY	2	/* gridsubmit-delay on an NFQUEUE queue in the namespace */
-#define TB_LAT_MISSING	3	/* latency_ms > 0 but neither is available */
 
 struct testbed {
 	char *name;
@@ -70,7 +69,13 @@ void tb_child_output(const char *log);
 int tb_up(struct testbed *tb);
 char *tb_which(const char *tool);	/* absolute path in $PATH or the sbin dirs, or NULL */
 
-/* testbed-latency.c: emulate the node's latency_ms (after tc shaping); 0 or -1 (said) */
+/*
+ * testbed-latency.c: before anything is built, whether the kernel has sch_netem
+ * (tb->have_netem), and a refusal of every site whose latency_ms could be emulated only by
+ * a delay line this host lacks; 0 or -1 (said). Then per node, emulate its latency_ms
+ * (after tc shaping); 0 or -1 (said).
+ */
+int tb_latency_check(struct testbed *tb);
 int tb_latency_node(struct testbed *tb, struct tb_node *tn);
 const char *tb_latency_name(int how);
 

@@ -3,7 +3,8 @@
 # workers slowed differently (--slow 1:1,2:3: rank 2 repeats every unit three times), under
 # static, gss, fss, tss, pwd, hetcalc and hetcomm (and pss, whose one-unit chunks help the
 # measurement): each scheme's makespan (the "end" event of its events.jsonl) and its
-# efficiency T_LB / T against the divisible-load bound of DESIGN.md section 8, computed by
+# efficiency T_LB / T against the divisible-load bound (doc/schemes.md, "The bound to
+# measure against"), computed by
 # divisible-lb.awk from the per-unit times measured in these same runs (how: see its top).
 # The ranks get a rank map as gridsubmit's broker would write it for nodes whose CPU clocks
 # differ as the slow factors say (PR and cpu_mhz proportional to 1/factor): without one,

@@ -3,8 +3,8 @@
  * spends in grt_sched_next + grt_sched_feedback per chunk (begin_round included, amortised
  * over the round), with no MPI. Prints rows for tests/bench/run-bench.sh:
  *   | scheme | decision time per chunk, P=4096 (gss) | 35 ns | - | - | < 1 us |
- * The goal: well under the 0.8 us of one raw MPI request/response (DESIGN.md 7), so that
- * the scheme never limits the chunk rate.
+ * The goal: well under the 0.8 us of one raw MPI request/response (doc/schemes.md,
+ * "Cost"), so that the scheme never limits the chunk rate.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,9 +1,10 @@
-# divisible-lb.awk — the divisible-load lower bound of DESIGN.md section 8 from measured
+# divisible-lb.awk — the divisible-load lower bound (doc/schemes.md, "The bound to measure
+# against") from measured
 # per-unit times, for tests/bench/bench-examples.sh.
 #
 # usage: awk -f divisible-lb.awk RUN1.jsonl RUN2.jsonl ...
-# Input: the libgrt event files (events.jsonl, DESIGN section 6) of runs of one program with
-# one setting (same units, same workers) under different schemes.
+# Input: the libgrt event files (events.jsonl, doc/runtime.md, "Events") of runs of one
+# program with one setting (same units, same workers) under different schemes.
 #
 # A star: the master sends worker i a unit in c_i, the worker computes it in w_i, and
 # returns its result in d_i. With W units, T_LB = W / rho*, where rho* is the best total

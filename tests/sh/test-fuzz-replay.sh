@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-fuzz-replay.sh — the bounded fuzz run of CI (RELIABILITY.md, "Fuzzing"): build the
+# test-fuzz-replay.sh — the bounded fuzz run of CI (doc/reliability.md, "Fuzzing"): build the
 # libFuzzer target of the site and job loaders, fuzz for FUZZ_SECONDS (20 here), replay the
 # seed corpus and what the run found. Skipped, saying why, without clang's fuzzer runtime.
 . tests/lib.sh

@@ -36,7 +36,7 @@ check_match "state: ISO 8601 times" "$(jq -r .ended "$D/state.json")" "^20[0-9][
 check "the result equals a one-process computation" cmp "$D/m.pgm" "$T/ref.pgm"
 check_eq "the PGM has its header and 256x256 pixels" "$(wc -c < "$D/m.pgm")" $((15 + 65536))
 
-# the event log (DESIGN section 6)
+# the event log (doc/runtime.md, "Events")
 E="$D/events.jsonl"
 check "every event line is JSON" jq -e . "$E"
 check_eq "every record has v=1" "$(jq -s 'map(select(.v != 1)) | length' "$E")" 0

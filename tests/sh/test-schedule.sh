@@ -1,7 +1,7 @@
 #!/bin/sh
 # test-schedule.sh — gridsubmit schedule: the dry run of the schemes. Text and --json output
-# (parsed with jq) against the reference sequences of DESIGN.md section 5, the rounds
-# schemes, --speeds, and usage errors (exit 2, naming the option).
+# (parsed with jq) against the reference sequences of doc/schemes.md ("The schemes"), the
+# rounds schemes, --speeds, and usage errors (exit 2, naming the option).
 . tests/lib.sh
 
 command -v jq >/dev/null 2>&1 || { skip "schedule" "jq is not installed (scripts/install-deps)"; exit 0; }

@@ -127,3 +127,37 @@ check_eq "--help: exit 0" "$rc" 0
 check_match "--help: synopsis" "$out" "usage: gridsubmit sites check FILE"
 run_gs help sites
 check_eq "help sites: exit 0" "$rc" 0
+
+# ssh: {config: PATH}: relative to the site file, made absolute; checked where it is written
+mkdir -p "$T/cfg/sub"
+cat > "$T/cfg/sub/c.yaml" <<'YAML'
+defaults: {cpu_mhz: 1000, cores: 1, ssh: {config: ssh/nodes.conf}}
+sites:
+  - name: s
+    link: {bandwidth_mbps: 10}
+    nodes:
+      - {host: c1}
+      - {host: c2, ssh: {config: /etc/ssh/ssh_config}}
+YAML
+if command -v jq >/dev/null 2>&1; then
+	run_gs sites show --json "$T/cfg/sub/c.yaml"
+	check_eq "ssh config: show exits 0" "$rc" 0
+	check_eq "ssh config: relative to the site file, absolute" \
+		"$(printf '%s' "$out" | jq -r '.nodes[0].ssh.config')" "$T/cfg/sub/ssh/nodes.conf"
+	check_eq "ssh config: absolute as written, the node's over the defaults'" \
+		"$(printf '%s' "$out" | jq -r '.nodes[1].ssh.config')" "/etc/ssh/ssh_config"
+	(cd "$T/cfg" && "$SRC/$GS" sites show --json sub/c.yaml > "$T/cfg/out" 2>&1)
+	check_eq "ssh config: a relative site file path, from where it was named" \
+		"$(jq -r '.nodes[0].ssh.config' "$T/cfg/out")" "$T/cfg/sub/ssh/nodes.conf"
+else
+	skip "ssh config in sites show --json" "jq is not installed"
+fi
+sed -e 's|config: ssh/nodes.conf|config: "my ssh.conf"|' "$T/cfg/sub/c.yaml" > "$T/cfg/blank.yaml"
+run_gs sites check "$T/cfg/blank.yaml"
+check_eq "ssh config with a blank: exit 3" "$rc" 3
+check_match "ssh config with a blank: located, says why" "$err" \
+	"blank\.yaml:1:[0-9]+: 'config' must be an ssh_config file, .* no blanks"
+sed -e 's|config: ssh/nodes.conf|confg: x|' "$T/cfg/sub/c.yaml" > "$T/cfg/typo.yaml"
+run_gs sites check "$T/cfg/typo.yaml"
+check_match "ssh confg: did you mean config" "$err" \
+	"typo\.yaml:1:[0-9]+: unknown key 'confg' \(did you mean 'config'\?\)"

@@ -1,8 +1,9 @@
 #!/bin/sh
-# test-testbed-cores.sh — two ranks in one testbed namespace (root). DESIGN section 7 measured
-# that two ranks in one namespace hung in MPI_Finalize over UCX's tcp transport; gridsubmit's
-# jobs no longer call it (GRT_FINALIZE=skip, doc/runtime.md), so nodes with `cores: 2` take
-# two ranks each: every one of 8 runs ends done, at once, with the sequential image.
+# test-testbed-cores.sh — two ranks in one testbed namespace (root). It was measured
+# (doc/testbed.md, "Launch over ssh", item "UCX") that two ranks in one namespace hung in
+# MPI_Finalize over UCX's tcp transport; gridsubmit's jobs no longer call it
+# (GRT_FINALIZE=skip, doc/runtime.md, "Failures"), so nodes with `cores: 2` take two ranks
+# each: every one of 8 runs ends done, at once, with the sequential image.
 . tests/lib.sh
 
 need_testbed "testbed-cores" sshd tc prometheus-node-exporter || exit 0

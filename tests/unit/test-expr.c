@@ -99,7 +99,7 @@ main(void)
 
 	grid_init();
 
-	/* the DESIGN example */
+	/* the example of gridsubmit-sites(5), REQUIREMENTS */
 	check_eval("mem_mb >= 256 && arch == \"x86_64\"", 0, 1, "");
 	check_eval("mem_mb >= 256 && arch == \"x86_64\"", 1, 0, "arch == \"x86_64\" (arch is unset)");
 	check_eval("mem_mb >= 256 && arch == \"x86_64\"", 2, 0,

@@ -1,7 +1,7 @@
 /*
  * test-scheme.c — the load-distribution schemes of runtime/scheme.h: the reference
- * sequences of DESIGN.md section 5 and seed 002's table 1, the pwd example, the rounds
- * schemes (hetcomm fixed point, send order, drops), edge cases (N = 0, P = 1, N < P,
+ * sequences of doc/schemes.md ("The schemes") and seed 002's table 1, the pwd example,
+ * the rounds schemes (hetcomm fixed point, send order, drops), edge cases (N = 0, P = 1, N < P,
  * k > N, huge N, P = 4096) and the exactly-once invariant under random request orders
  * and random removals.
  */
@@ -222,7 +222,7 @@ test_new_errors(void)
 	}
 }
 
-/* DESIGN.md section 5 and seed 002 table 1, N = 1000, P = 4 */
+/* doc/schemes.md, "The schemes", and seed 002 table 1, N = 1000, P = 4 */
 static void
 test_reference(void)
 {
@@ -473,7 +473,10 @@ test_self_edges(void)
 	grt_sched_free(s);
 }
 
-/* DESIGN.md 8: with independent links the fixed point is n_i ~ 1/(c_i + w_i) */
+/*
+ * doc/schemes.md, "The bound to measure against": with independent links the fixed point
+ * is n_i ~ 1/(c_i + w_i)
+ */
 static void
 test_hetcomm(void)
 {

@@ -2,7 +2,8 @@
  * gridsubmit-rank — what hydra starts for each rank: it runs the program as its child and
  * turns a death by signal into a plain exit.
  *
- * Why (RELIABILITY.md, measured with MPICH 4.0.2): under -disable-auto-cleanup a rank that
+ * Why (doc/reliability.md, "A dead worker under MPICH 4.0.2", measured with MPICH 4.0.2):
+ * under -disable-auto-cleanup a rank that
  * exits is survived by the others, but a rank killed by a signal takes the whole job down.
  * Seen from hydra, this wrapper always exits: the job goes on and libgrt's master requeues
  * the dead rank's units. It also forwards hydra's signals to the program (SIGUSR1, the
@@ -260,21 +261,173 @@ gate_wait(const char *path)
 	return 0;
 }
 
+/* The lease as the wrapper holds it: connecting (until a deadline), held, or none. */
+struct lease {
+	const char *spec;	/* ADDR:PORT, for messages */
+	int fd;			/* -1: none */
+	int connecting;
+	double until;		/* the connect's deadline (clock_mono) */
+};
+
+/* The connect finished (fd writable): held, or given up with a message. */
+static void
+lease_connected(struct lease *l)
+{
+	socklen_t elen;
+	int err = 0;
+
+	elen = sizeof err;
+	if (getsockopt(l->fd, SOL_SOCKET, SO_ERROR, &err, &elen) == -1)
+		err = errno;
+	if (err == EINPROGRESS || err == EALREADY)
+		return;
+	l->connecting = 0;
+	if (err != 0) {
+		fprintf(stderr, "gridsubmit-rank: %s: no lease: cannot reach the job's "
+		    "supervisor at %s: %s\n", who(), l->spec, strerror(err));
+		close(l->fd);
+		l->fd = -1;
+	}
+}
+
+/*
+ * Wait for the program (pid) to end, holding the lease meanwhile: a lease that ends stops
+ * the program (lease_lost). SIGCHLD wakes the wait (it is unblocked only inside ppoll, by
+ * the mask waiting). Returns the program's wait status, or -1 when waitpid fails.
+ */
+static int
+wait_program(pid_t pid, struct lease *l, const sigset_t *waiting, const char *program)
+{
+	char buf[256];
+	int st, n;
+
+	for (;;) {
+		struct pollfd pfd = { l->fd, (short)(l->connecting ? POLLOUT : POLLIN | POLLRDHUP),
+		    0 };
+		struct timespec ts, *tp = NULL;
+		pid_t r;
+
+		if ((r = waitpid(pid, &st, WNOHANG)) == pid)
+			return st;
+		if (r == -1 && errno != EINTR)
+			return -1;
+		if (l->connecting) {
+			double left = l->until - clock_mono();
+
+			if (left <= 0) {
+				fprintf(stderr, "gridsubmit-rank: %s: no lease: the job's "
+				    "supervisor at %s did not answer within %d s\n", who(),
+				    l->spec, LEASE_CONNECT);
+				close(l->fd);
+				l->fd = -1;
+				l->connecting = 0;
+				continue;
+			}
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+			tp = &ts;
+		}
+		n = ppoll(&pfd, l->fd != -1 ? 1 : 0, tp, waiting);
+		if (n <= 0 || l->fd == -1)
+			continue;
+		if (l->connecting) {
+			lease_connected(l);
+			continue;
+		}
+		/* the supervisor never writes: anything readable is the end of the lease */
+		n = (int)read(l->fd, buf, sizeof buf);
+		if (n > 0 || (n == -1 && (errno == EINTR || errno == EAGAIN)))
+			continue;
+		lease_lost(l->spec, n == 0 ? "connection closed" : strerror(errno), program);
+		close(l->fd);
+		l->fd = -1;
+	}
+}
+
+/* The program's end: said when it died of a signal, written for rank 0; the exit code. */
+static int
+report_end(int st, const char *status, const char *program)
+{
+	char text[64];
+
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "gridsubmit-rank: %s: %s died of signal %d (%s)\n", who(),
+		    program, WTERMSIG(st), strsignal(WTERMSIG(st)));
+		snprintf(text, sizeof text, "signal %d\n", WTERMSIG(st));
+		write_status(status, text);
+		return 128 + WTERMSIG(st);
+	}
+	snprintf(text, sizeof text, "exit %d\n", WEXITSTATUS(st));
+	write_status(status, text);
+	return WEXITSTATUS(st);
+}
+
+static const int forwarded[] = { SIGUSR1, SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+
+/*
+ * Signals: the forwarded ones and the alarm to our handlers, SIGCHLD blocked except inside
+ * ppoll (no exit of the program is missed between checks). *orig: the mask to give the
+ * program; *waiting: the one to wait with.
+ */
+static void
+catch_signals(sigset_t *orig, sigset_t *waiting)
+{
+	struct sigaction sa;
+	sigset_t chld;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		sigaction(forwarded[i], &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = 0;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, orig);
+	*waiting = *orig;
+	sigdelset(waiting, SIGCHLD);
+}
+
+/* The program, with default signals and our original mask; -1 when fork fails. */
+static pid_t
+start_program(char **argv, const sigset_t *orig)
+{
+	struct sigaction sa;
+	size_t i;
+	pid_t pid;
+
+	if ((pid = fork()) != 0)
+		return pid;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		sigaction(forwarded[i], &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigprocmask(SIG_SETMASK, orig, NULL);
+	/* no rank outlives its wrapper, whatever kills the wrapper */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(127);
+	execvp(argv[0], argv);
+	fprintf(stderr, "gridsubmit-rank: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
 int
 main(int argc, char **argv)
 {
-	static const int forwarded[] = { SIGUSR1, SIGTERM, SIGINT, SIGHUP, SIGQUIT };
-	struct sigaction sa;
 	struct sockaddr_in lsa;
-	sigset_t chld, orig, waiting;
+	sigset_t orig, waiting;
 	const char *status = NULL, *gate = NULL, *rank = getenv("PMI_RANK");
-	const char *lspec = getenv("GRIDSUBMIT_LEASE");
-	char text[64], buf[256];
-	double connect_until = 0;
-	size_t i;
+	struct lease lease = { getenv("GRIDSUBMIT_LEASE"), -1, 0, 0 };
 	pid_t pid, parent = getppid();
-	int argi = 1, st, lfd, connecting, n, err;
-	socklen_t elen;
+	int argi = 1, st;
 
 	for (;;) {
 		if (argi + 1 < argc && strcmp(argv[argi], "--status") == 0)
@@ -294,118 +447,24 @@ main(int argc, char **argv)
 	}
 	if (rank == NULL || strcmp(rank, "0") != 0)
 		status = gate = NULL;
-
-	memset(&sa, 0, sizeof sa);
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART;
-	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
-		sigaction(forwarded[i], &sa, NULL);
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
-	sa.sa_handler = on_child;
-	sa.sa_flags = 0;
-	sigaction(SIGCHLD, &sa, NULL);
-	/* SIGCHLD only inside ppoll: no exit of the program is missed between checks */
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &orig);
-	waiting = orig;
-	sigdelset(&waiting, SIGCHLD);
-
+	catch_signals(&orig, &waiting);
 	/* hydra's proxy gone (killed, or the cleanup of a job): the rank goes too */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
 		return 127;
 	if (gate != NULL && !gate_wait(gate))
 		return GATE_CLOSED;
-	lfd = lease_connect(lspec, &lsa);
-	connecting = lfd != -1;
-	connect_until = clock_mono() + LEASE_CONNECT;
-
-	if ((pid = fork()) == -1) {
+	lease.fd = lease_connect(lease.spec, &lsa);
+	lease.connecting = lease.fd != -1;
+	lease.until = clock_mono() + LEASE_CONNECT;
+	if ((pid = start_program(argv + argi, &orig)) == -1) {
 		perror("gridsubmit-rank: fork");
 		return 127;
 	}
-	if (pid == 0) {
-		sa.sa_handler = SIG_DFL;
-		for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
-			sigaction(forwarded[i], &sa, NULL);
-		sigaction(SIGCHLD, &sa, NULL);
-		sigprocmask(SIG_SETMASK, &orig, NULL);
-		/* no rank outlives its wrapper, whatever kills the wrapper */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() == 1)
-			_exit(127);
-		execvp(argv[argi], argv + argi);
-		fprintf(stderr, "gridsubmit-rank: cannot run %s: %s\n", argv[argi],
-		    strerror(errno));
-		_exit(127);
-	}
 	child_pid = pid;
-	for (;;) {
-		struct pollfd pfd = { lfd, (short)(connecting ? POLLOUT : POLLIN | POLLRDHUP), 0 };
-		struct timespec ts, *tp = NULL;
-		pid_t r;
-
-		if ((r = waitpid(pid, &st, WNOHANG)) == pid)
-			break;
-		if (r == -1 && errno != EINTR)
-			return 127;
-		if (connecting) {
-			double left = connect_until - clock_mono();
-
-			if (left <= 0) {
-				fprintf(stderr, "gridsubmit-rank: %s: no lease: the job's "
-				    "supervisor at %s did not answer within %d s\n", who(),
-				    lspec, LEASE_CONNECT);
-				close(lfd);
-				lfd = -1;
-				connecting = 0;
-				continue;
-			}
-			ts.tv_sec = (time_t)left;
-			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-			tp = &ts;
-		}
-		n = ppoll(&pfd, lfd != -1 ? 1 : 0, tp, &waiting);
-		if (n <= 0 || lfd == -1)
-			continue;
-		if (connecting) {
-			err = 0;
-			elen = sizeof err;
-			if (getsockopt(lfd, SOL_SOCKET, SO_ERROR, &err, &elen) == -1)
-				err = errno;
-			if (err == EINPROGRESS || err == EALREADY)
-				continue;
-			connecting = 0;
-			if (err != 0) {
-				fprintf(stderr, "gridsubmit-rank: %s: no lease: cannot reach the "
-				    "job's supervisor at %s: %s\n", who(), lspec, strerror(err));
-				close(lfd);
-				lfd = -1;
-			}
-			continue;
-		}
-		/* the supervisor never writes: anything readable is the end of the lease */
-		n = (int)read(lfd, buf, sizeof buf);
-		if (n > 0 || (n == -1 && (errno == EINTR || errno == EAGAIN)))
-			continue;
-		lease_lost(lspec, n == 0 ? "connection closed" : strerror(errno), argv[argi]);
-		close(lfd);
-		lfd = -1;
-	}
-	if (lfd != -1)
-		close(lfd);
-	if (WIFSIGNALED(st)) {
-		fprintf(stderr, "gridsubmit-rank: %s: %s died of signal %d (%s)\n", who(),
-		    argv[argi], WTERMSIG(st), strsignal(WTERMSIG(st)));
-		snprintf(text, sizeof text, "signal %d\n", WTERMSIG(st));
-		write_status(status, text);
-		return 128 + WTERMSIG(st);
-	}
-	snprintf(text, sizeof text, "exit %d\n", WEXITSTATUS(st));
-	write_status(status, text);
-	return WEXITSTATUS(st);
+	if ((st = wait_program(pid, &lease, &waiting, argv[argi])) == -1)
+		return 127;
+	if (lease.fd != -1)
+		close(lease.fd);
+	return report_end(st, status, argv[argi]);
 }
-

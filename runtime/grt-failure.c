@@ -1,0 +1,142 @@
+/*
+ * grt-failure.c — failed workers on the master (doc/runtime.md, "Failures"): every chunk
+ * has a deadline; a worker that misses it is declared failed, removed from the scheme's P
+ * and its chunk requeued; a failed worker that answers after all is taken back.
+ */
+#include <stdio.h>
+
+#include "grt-master.h"
+#include "grt-proto.h"
+
+#define SUSPECT_FACTOR		4	/* after hydra's SIGUSR1: 4x the expected time */
+#define SUSPECT_MIN		2.0	/* ... but at least this many seconds */
+
+/* Expected seconds for count units on worker w, from its (or anyone's) last chunks. */
+static double
+master_expected(const struct master *m, const struct worker *wk, int64_t count)
+{
+	double per = wk->unit_exe;
+	int i;
+
+	if (per <= 0) {
+		for (i = 0; i < m->nw; i++)
+			if (m->w[i].unit_exe > per)
+				per = m->w[i].unit_exe;
+	}
+	return per > 0 ? per * (double)count : 0;
+}
+
+/* The deadline of worker wk's chunk, sent at now. */
+double
+master_deadline(const struct master *m, const struct worker *wk, double now)
+{
+	double allow = m->cfg->deadline_factor * master_expected(m, wk, wk->c.count);
+
+	return now + (allow > m->cfg->deadline ? allow : m->cfg->deadline);
+}
+
+static int
+master_fail(struct master *m, int w, double now, const char *reason)
+{
+	struct worker *wk = &m->w[w];
+	int rc = GRT_OK;
+
+	if (wk->kind == GRT_WORK_CHUNK) {
+		int merged = wk->rq >= 0 && m->rq[wk->rq].state == RQ_MERGED;
+
+		rc = master_requeue(m, wk);
+		if (!merged)
+			m->rep->requeued += wk->c.count;
+	} else
+		m->sample_next--;	/* hand the same sample out again */
+	wk->state = W_FAILED;
+	m->failed_now++;
+	m->rep->failed_ranks++;
+	/* while pwd samples there is no scheme yet: master_start_scheme skips W_FAILED */
+	if (m->sched != NULL)
+		grt_sched_remove_worker(m->sched, w);
+	if (m->sampling && m->sampler == w) {
+		int i;
+
+		m->sampler = -1;
+		for (i = 0; i < m->nw && m->sampler < 0; i++)
+			if (m->w[i].state == W_IDLE || m->w[i].state == W_SELF)
+				m->sampler = i;
+		m->sample_next = m->nsampled;
+	}
+	master_fail_event(m, w_rank(m, w), wk->kind == GRT_WORK_CHUNK ? wk->c.count : 0,
+	    reason, now);
+	if (rc == GRT_OK)
+		rc = master_wake_idle(m, now);
+	return rc;
+}
+
+/* Scan the deadlines of outstanding chunks; hydra's SIGUSR1 (a rank exited) shortens them. */
+int
+master_check_deadlines(struct master *m, double now)
+{
+	char why[96];
+	int i, rc, suspect = m->suspect;
+
+	for (i = 0; i < m->nw; i++) {
+		struct worker *wk = &m->w[i];
+		double limit;
+
+		if (wk->state != W_BUSY)
+			continue;
+		limit = wk->deadline;
+		if (suspect && master_expected(m, wk, wk->c.count) > 0) {
+			double s = SUSPECT_FACTOR * master_expected(m, wk, wk->c.count);
+
+			if (s < SUSPECT_MIN)
+				s = SUSPECT_MIN;
+			if (wk->t_send + s < limit)
+				limit = wk->t_send + s;
+		}
+		if (now < limit)
+			continue;
+		snprintf(why, sizeof why, "no result within %.1f s%s", now - wk->t_send,
+		    suspect ? " (a rank exited)" : "");
+		if ((rc = master_fail(m, i, now, why)) != GRT_OK)
+			return rc;
+	}
+	return GRT_OK;
+}
+
+/*
+ * A result from worker w, declared failed: late, after its deadline, so the worker lives
+ * and is taken back. Its result counts when the requeued copy is not merged yet.
+ */
+int
+master_late(struct master *m, int w, const struct grt_msg_result *h, const void *res,
+    size_t reslen, double now)
+{
+	struct worker *wk = &m->w[w];
+	struct requeued *rq = wk->rq >= 0 ? &m->rq[wk->rq] : NULL;
+	struct grt_chunk c;
+	int rc;
+
+	if (h->seq != wk->seq)
+		return GRT_EPROTO;
+	wk->state = W_IDLE;
+	m->failed_now--;
+	m->rep->failed_ranks--;
+	if (m->sched != NULL)
+		grt_sched_add_worker(m->sched, w);
+	if (h->status != 0)
+		return GRT_EAPP;
+	if (rq == NULL || rq->state == RQ_MERGED || wk->kind != GRT_WORK_CHUNK) {
+		rc = master_assign(m, w, now);
+		return rc == GRT_OK ? 1 : rc;
+	}
+	/* its chunk is not merged yet: this result counts, the requeued copy not */
+	if (rq->state == RQ_QUEUED)
+		m->nqueued--;
+	rq->state = RQ_MERGED;
+	m->rep->requeued -= wk->c.count;
+	c = wk->c;
+	if ((rc = master_assign(m, w, now)) != GRT_OK)
+		return rc;
+	rc = master_done(m, w, &c, 0, h->t_calc, now - wk->t_send, res, reslen, now);
+	return rc == GRT_OK ? 1 : rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * grt-requeue.c — the ranges the master took back from failed workers this round: queued
+ * until a worker takes one, outstanding there, then merged. A range merged once is never
+ * merged again, whichever of its workers answers first.
+ */
+#include <stdlib.h>
+
+#include "grt-master.h"
+
+/* Take back worker wk's chunk; a chunk already requeued once goes back to the queue. */
+int
+master_requeue(struct master *m, struct worker *wk)
+{
+	if (wk->rq >= 0) {
+		/* merged already (its first worker answered late): nothing to take back */
+		if (m->rq[wk->rq].state == RQ_OUT) {
+			m->rq[wk->rq].state = RQ_QUEUED;
+			m->nqueued++;
+		}
+		return GRT_OK;
+	}
+	if (m->nrq == m->caprq) {
+		size_t ncap = m->caprq ? m->caprq * 2 : 16;
+		struct requeued *p = realloc(m->rq, ncap * sizeof *p);
+
+		if (p == NULL)
+			return GRT_ENOMEM;
+		m->rq = p;
+		m->caprq = ncap;
+	}
+	m->rq[m->nrq].c = wk->c;
+	m->rq[m->nrq].state = RQ_QUEUED;
+	wk->rq = (long)m->nrq++;
+	m->nqueued++;
+	return GRT_OK;
+}
+
+/* A queued requeued range, marked as handed out; -1 when none. */
+long
+master_dequeue(struct master *m)
+{
+	size_t i;
+
+	if (m->nqueued == 0)
+		return -1;
+	for (i = m->nrq; i-- > 0;) {
+		if (m->rq[i].state == RQ_QUEUED) {
+			m->rq[i].state = RQ_OUT;
+			m->nqueued--;
+			return (long)i;
+		}
+	}
+	return -1;
+}

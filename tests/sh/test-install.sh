@@ -1,0 +1,131 @@
+#!/bin/sh
+# test-install.sh — `make install` into a DESTDIR: the programs, man pages, site files and
+# libgrt (library, public headers, pkg-config file) with their modes; a user's own MPI
+# program built with mpicc and pkg-config against that tree runs on 3 ranks and sums right;
+# the installed gridsubmit finds `--sites NAME` in $XDG_CONFIG_HOME/gridsubmit/sites and
+# names the places it searched for an unknown name; `make uninstall` leaves no file behind.
+. tests/lib.sh
+
+# configure's choices, so that install rebuilds nothing in $BUILD
+PREFIX=$(sed -n 's/^PREFIX *= *//p' Makefile)
+MPICC=$(sed -n 's/^MPICC *= *//p' Makefile)
+R=$T/root
+P=$R$PREFIX
+
+check "make install DESTDIR=$R" make -s B="$BUILD" DESTDIR="$R" install
+
+# mode FILE: its permission bits, or "missing"
+mode() {
+	stat -c %a "$1" 2>/dev/null || echo missing
+}
+for f in bin/gridsubmit bin/gridsubmit-rank; do
+	check_eq "$f installed, mode 755" "$(mode "$P/$f")" 755
+done
+if [ -f "$BUILD/gridsubmit-delay" ]; then
+	check_eq "bin/gridsubmit-delay installed (it was built), mode 755" \
+		"$(mode "$P/bin/gridsubmit-delay")" 755
+else
+	check "bin/gridsubmit-delay not installed (it was not built)" \
+		test ! -e "$P/bin/gridsubmit-delay"
+fi
+for f in share/man/man1/gridsubmit.1 share/man/man5/gridsubmit-sites.5 \
+	include/grt/grt.h include/grt/grt-error.h include/grt/scheme.h lib/libgrt.a \
+	lib/pkgconfig/libgrt.pc; do
+	check_eq "$f installed, mode 644" "$(mode "$P/$f")" 644
+done
+for f in sites/*.yaml; do
+	check_eq "$f installed, mode 644" "$(mode "$P/share/gridsubmit/$f")" 644
+done
+check "no internal header installed" test ! -e "$P/include/grt/grt-internal.h"
+
+# the smallest program of grt.h's own example: the sum of 0..N-1 over N units, gss
+cat > "$T/sum.c" <<'EOF'
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <grt.h>
+
+static int
+compute(void *ctx, int round, int64_t start, int64_t count, const void *in, size_t inlen,
+    grt_buf *out)
+{
+	int64_t i, s = 0;
+
+	for (i = start; i < start + count; i++)
+		s += i;
+	return grt_buf_append(out, &s, sizeof s);
+}
+
+static int
+merge(void *ctx, int round, int64_t start, int64_t count, const void *res, size_t len)
+{
+	int64_t s;
+
+	if (len != sizeof s)
+		return -1;
+	memcpy(&s, res, sizeof s);
+	*(int64_t *)ctx += s;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	int64_t total = 0;
+	struct grt_app app = { .units = 1000, .rounds = 1, .ctx = &total,
+	    .compute = compute, .merge = merge };
+	struct grt_config cfg;
+	struct grt_report rep;
+	char why[256];
+	int rc;
+
+	MPI_Init(&argc, &argv);
+	if ((rc = grt_config_init(&cfg, "gss", why, sizeof why)) != GRT_OK)
+		fprintf(stderr, "sum: %s\n", why);
+	else if ((rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep)) != GRT_OK)
+		fprintf(stderr, "sum: %s\n", grt_strerror(rc));
+	else if (rep.is_master)
+		printf("%s sum %" PRId64 "\n", grt_scheme_name(cfg.sched.scheme), total);
+	return grt_end(rc);
+}
+EOF
+# only the DESTDIR tree: its pkg-config file, its paths moved under $R
+pc() {
+	PKG_CONFIG_LIBDIR="$P/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$R" pkg-config "$@"
+}
+check_eq "pkg-config knows libgrt's version" "$(pc --modversion libgrt)" "$(cat VERSION)"
+flags=$(pc --cflags --libs libgrt)
+check_match "pkg-config points into the DESTDIR tree" "$flags" "-I$P/include/grt .*-L$P/lib -lgrt"
+# shellcheck disable=SC2086 # the flags are separate words
+check "mpicc builds a program with pkg-config's flags" \
+	"$MPICC" -o "$T/sum" "$T/sum.c" $flags
+unset GRT_SCHEME GRT_K GRT_ALPHA GRT_SWR GRT_DEADLINE GRT_EVENTS GRT_JOB GRT_RANKMAP \
+	GRT_EVENTS_CHUNKS GRT_MASTER_COMPUTES GRT_ROUNDS
+got=$(timeout -k 5 60 "$MPIEXEC" -n 3 "$T/sum" 2>&1)
+check_eq "the program sums 0..999 on 3 ranks" "$got" "gss sum 499500"
+
+# --sites NAME: the user's directory, then the installed one
+export XDG_CONFIG_HOME="$T/config"
+mkdir -p "$XDG_CONFIG_HOME/gridsubmit/sites"
+cp sites/tiger.yaml "$XDG_CONFIG_HOME/gridsubmit/sites/mygrid.yaml"
+GS=$P/bin/gridsubmit
+run_gs sites check mygrid
+check_eq "sites check NAME: exit 0" "$rc" 0
+check_match "finds NAME.yaml in \$XDG_CONFIG_HOME/gridsubmit/sites" "$out" \
+	"^mygrid: ok, 4 sites, 16 nodes"
+run_gs sites show mygrid --json
+check_match "the model records the file it was read from" "$out" \
+	"\"file\": \"$XDG_CONFIG_HOME/gridsubmit/sites/mygrid.yaml\""
+run_gs sites check nosuchgrid
+check_eq "an unknown NAME: exit 3" "$rc" 3
+check_eq "an unknown NAME: the places searched" "$err" \
+	"no site file named 'nosuchgrid': looked for nosuchgrid.yaml in $XDG_CONFIG_HOME/gridsubmit/sites and $PREFIX/share/gridsubmit/sites (give a path to use a file elsewhere)"
+run_gs sites check "$XDG_CONFIG_HOME/gridsubmit/sites/mygrid"
+check_eq "a path with a '/' stays a path" "$rc" 3
+check_match "and is read as given" "$err" "mygrid: "
+
+check "make uninstall DESTDIR=$R" make -s B="$BUILD" DESTDIR="$R" uninstall
+check_eq "make uninstall leaves no file behind" "$(find "$R" ! -type d)" ""
+check "nor gridsubmit's own directories" sh -c \
+	"test ! -e '$P/share/gridsubmit' && test ! -e '$P/include/grt'"
