@@ -7,19 +7,12 @@
  * on the event that breaks it: nothing deeper than YDOC_MAX_DEPTH is ever allocated.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <yaml.h>
 
-#include "suggest.h"
+#include "file.h"
 #include "xmalloc.h"
 #include "yaml-doc.h"
 
@@ -470,63 +463,23 @@ ydoc_parse(const char *name, const char *buf, size_t len, struct gs_error *err)
 int
 ydoc_read_file(const char *path, char **bufp, size_t *lenp, struct gs_error *err)
 {
-	struct stat st;
-	char *buf;
-	size_t len = 0, cap;
-	ssize_t n;
-	int fd;
+	struct stat sb;
 
-	*bufp = NULL;
-	*lenp = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		ydoc_errorat(err, path, 0, 0, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > YDOC_MAX_BYTES) {
+	if (file_read(path, YDOC_MAX_BYTES, bufp, lenp) == 0)
+		return 0;
+	if (errno == EFBIG && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
 		ydoc_errorat(err, path, 0, 0,
 		    "larger than 1 MiB (%lld bytes): not a site or job file",
-		    (long long)st.st_size);
-		close(fd);
-		return -1;
-	}
-	cap = 64 * 1024;
-	buf = xmalloc(cap);
-	for (;;) {
-		if (len == cap) {
-			if (cap > YDOC_MAX_BYTES) {
-				ydoc_errorat(err, path, 0, 0,
-				    "larger than 1 MiB: not a site or job file");
-				goto fail;
-			}
-			cap *= 2;
-			buf = xreallocarray(buf, cap, 1);
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			ydoc_errorat(err, path, 0, 0, "cannot read: %s", strerror(errno));
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	if (len > YDOC_MAX_BYTES) {
-		ydoc_errorat(err, path, 0, 0, "larger than 1 MiB (%zu bytes): not a site or job file",
-		    len);
-		goto fail;
-	}
-	close(fd);
-	*bufp = buf;
-	*lenp = len;
-	return 0;
-fail:
-	close(fd);
-	free(buf);
+		    (long long)sb.st_size);
+	else if (errno == EFBIG)
+		ydoc_errorat(err, path, 0, 0, "larger than 1 MiB: not a site or job file");
+	else if (errno == ENOENT || errno == EACCES || errno == ENOTDIR || errno == ELOOP ||
+	    errno == ENAMETOOLONG)
+		ydoc_errorat(err, path, 0, 0, "cannot open: %s", strerror(errno));
+	else
+		ydoc_errorat(err, path, 0, 0, "cannot read: %s", strerror(errno));
 	return -1;
 }
-
 
 static uint64_t
 ydoc_hash(const char *s)

@@ -261,7 +261,8 @@ const struct cmd_entry cmd_rank_entry = {
 	"rank", "JOB.yaml [--sites F] [--ranks N] [--explain] [--json] [--no-metrics] "
 	"[--timeout S]",
 	"rank the nodes for a job by the performance function, and explain",
-	"  -s, --sites F         the site file (default: the embedded localhost.yaml)\n"
+	"  -s, --sites F         the site file, or NAME of a user or installed one (default:\n"
+	"                        the embedded localhost.yaml)\n"
 	"  -n, --ranks N         MPI processes, the master included (default: the job's)\n"
 	"      --explain         also list every filtered-out node with the clause that\n"
 	"                        failed, and every node with stale metrics with the reason\n"

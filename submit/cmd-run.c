@@ -84,7 +84,8 @@ cmd_run_exec(int argc, char **argv)
 const struct cmd_entry cmd_run_entry = {
 	"run", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--top] [--no-metrics]",
 	"submit a job and follow it in the foreground",
-	"  -s, --sites F         site file (default: the embedded sites/localhost.yaml)\n"
+	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
+	"                        embedded sites/localhost.yaml)\n"
 	"      --scheme S        load-balancing scheme, overriding the job file's runtime.scheme\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
 	"      --top             show the live console while the job runs\n"

@@ -145,7 +145,8 @@ cmd_submit_exec(int argc, char **argv)
 const struct cmd_entry cmd_submit_entry = {
 	"submit", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--no-metrics]",
 	"submit a job detached and print its id",
-	"  -s, --sites F         site file (default: the embedded sites/localhost.yaml)\n"
+	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
+	"                        embedded sites/localhost.yaml)\n"
 	"      --scheme S        load-balancing scheme, overriding the job file's runtime.scheme\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n"

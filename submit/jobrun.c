@@ -16,6 +16,7 @@
 #include "broker.h"
 #include "cmd.h"
 #include "events-read.h"
+#include "file.h"
 #include "jobctl.h"
 #include "jobrun.h"
 #include "launch.h"
@@ -25,22 +26,15 @@
 #include "tui.h"
 #include "xmalloc.h"
 
+/* A copy of a file the job was made from (loaded already: at most 1 MiB) in its directory. */
 static void
 jobrun_copy_file(const struct job_state *st, const char *from, const char *name)
 {
-	char *buf = NULL;
-	size_t len = 0, n;
-	char chunk[65536];
-	FILE *in, *mem;
+	char *buf;
+	size_t len;
 
-	if ((in = fopen(from, "rb")) == NULL)
+	if (file_read(from, 1 << 20, &buf, &len) != 0)
 		fatal("%s", from);
-	if ((mem = open_memstream(&buf, &len)) == NULL)
-		fatal("open_memstream");
-	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0)
-		fwrite(chunk, 1, n, mem);
-	fclose(in);
-	fclose(mem);
 	if (jobstore_write_file(st->dir, name, buf, len) != 0)
 		fatal("%s/%s", st->dir, name);
 	free(buf);
@@ -258,7 +252,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	jobrun_state(st, JOB_BROKERING, NULL);
 	jobrun_copy_file(st, jr->job.path, "job.yaml");
 	if (a->sites != NULL)
-		jobrun_copy_file(st, a->sites, "sites.yaml");
+		jobrun_copy_file(st, jr->sites.path, "sites.yaml");
 
 	jobrun_master_here(&jr->sites);
 	if (a->metrics)

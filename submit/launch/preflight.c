@@ -317,7 +317,10 @@ preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
 	if (remote_write_ssh_config(sites, s->config, why, whylen) == -1)
 		return -1;
 	s->program = job->program;
-	s->rankexec = launch_rank_wrapper();
+	if ((s->rankexec = launch_rank_wrapper()) == NULL) {
+		snprintf(why, whylen, "%s", LAUNCH_NO_WRAPPER);
+		return -1;
+	}
 	s->proxy = launch_proxy_path();
 	files[0] = job->program;
 	files[1] = s->rankexec;

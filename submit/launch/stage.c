@@ -365,8 +365,14 @@ stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage
 	int phase, nfail = 0;
 	size_t i;
 
+	if ((rankexec = launch_rank_wrapper()) == NULL) {
+		for (i = 0; i < n; i++) {
+			d[i]->failed = 1;
+			snprintf(d[i]->why, sizeof d[i]->why, "%s", LAUNCH_NO_WRAPPER);
+		}
+		return (int)n;
+	}
 	xasprintf(&config, "%s/ssh_config", st->dir);
-	rankexec = launch_rank_wrapper();
 	in = xcalloc(job->nstage_in + 1, sizeof *in);
 	for (i = 0; i < job->nstage_in; i++) {
 		char *b = job_path_base(job->stage_in[i]);

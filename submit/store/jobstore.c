@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "file.h"
 #include "jobstore.h"
 #include "log.h"
 #include "xmalloc.h"
@@ -447,37 +448,23 @@ bad:
 	return JOBSTORE_BAD;
 }
 
-/* The whole file into *buf (NUL-terminated); its length, or -1 with errno. */
+/* The state file into *buf (NUL-terminated); its length, or -1 with errno (EFBIG: not a
+ * regular file of at most STATE_MAX bytes). */
 static ssize_t
 jobstore_slurp(const char *path, char **buf)
 {
 	struct stat sb;
-	ssize_t n, len = 0;
-	int fd;
+	size_t len;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if (stat(path, &sb) == -1)
 		return -1;
-	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) || sb.st_size > STATE_MAX) {
-		close(fd);
+	if (!S_ISREG(sb.st_mode)) {
 		errno = EFBIG;
 		return -1;
 	}
-	*buf = xmalloc(STATE_MAX + 1);
-	while (len < STATE_MAX) {
-		if ((n = read(fd, *buf + len, STATE_MAX - len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			free(*buf);
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	close(fd);
-	(*buf)[len] = '\0';
-	return len;
+	if (file_read(path, STATE_MAX, buf, &len) == -1)
+		return -1;
+	return (ssize_t)len;
 }
 
 int

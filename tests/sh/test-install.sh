@@ -21,7 +21,7 @@ mode() {
 for f in bin/gridsubmit bin/gridsubmit-rank; do
 	check_eq "$f installed, mode 755" "$(mode "$P/$f")" 755
 done
-if [ -f "$BUILD/gridsubmit-delay" ]; then
+if [ "$(sed -n 's/^HAVE_NFQ *= *//p' Makefile)" = yes ]; then
 	check_eq "bin/gridsubmit-delay installed (it was built), mode 755" \
 		"$(mode "$P/bin/gridsubmit-delay")" 755
 else

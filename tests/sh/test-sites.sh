@@ -161,3 +161,17 @@ sed -e 's|config: ssh/nodes.conf|confg: x|' "$T/cfg/sub/c.yaml" > "$T/cfg/typo.y
 run_gs sites check "$T/cfg/typo.yaml"
 check_match "ssh confg: did you mean config" "$err" \
 	"typo\.yaml:1:[0-9]+: unknown key 'confg' \(did you mean 'config'\?\)"
+# a job whose node names a config that cannot be read fails before anything starts (ssh
+# itself would skip a missing Include without a word)
+cat > "$T/cfg/missing.yaml" <<'YAML'
+sites:
+  - name: s
+    link: {bandwidth_mbps: 10}
+    nodes:
+      - {host: cfgx1, cpu_mhz: 1000, cores: 2, ssh: {config: missing.conf}}
+YAML
+printf 'name: m\nprogram: %s\nranks: 2\n' "$SRC/$BUILD/examples/mandelbrot" > "$T/cfg/job.yaml"
+run_gs run "$T/cfg/job.yaml" --sites "$T/cfg/missing.yaml" --no-metrics
+check_eq "a missing ssh config: the job fails (exit 5)" "$rc" 5
+check_match "naming the node and the file" "$err" \
+	"cfgx1: ssh config $T/cfg/missing\.conf: No such file or directory"

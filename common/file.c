@@ -1,0 +1,62 @@
+/* file.c — see file.h. */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "xmalloc.h"
+
+int
+file_read(const char *path, size_t max, char **buf, size_t *len)
+{
+	struct stat sb;
+	size_t cap, n = 0;
+	ssize_t r;
+	int fd, saved;
+
+	*buf = NULL;
+	*len = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (size_t)sb.st_size > max) {
+		close(fd);
+		errno = EFBIG;
+		return -1;
+	}
+	/* up to one byte more than max: a file that grew past it is seen, never cut */
+	cap = S_ISREG(sb.st_mode) && (size_t)sb.st_size < max ? (size_t)sb.st_size + 1 : 4096;
+	*buf = xmalloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			if (cap > max)
+				break;
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			*buf = xreallocarray(*buf, cap + 1, 1);
+		}
+		if ((r = read(fd, *buf + n, cap - n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > max) {
+		errno = EFBIG;
+		goto fail;
+	}
+	close(fd);
+	(*buf)[n] = '\0';
+	*len = n;
+	return 0;
+fail:
+	saved = errno;
+	close(fd);
+	free(*buf);
+	*buf = NULL;
+	errno = saved;
+	return -1;
+}
