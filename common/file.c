@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -59,4 +61,23 @@ fail:
 	*buf = NULL;
 	errno = saved;
 	return -1;
+}
+
+char *
+file_beside_self(const char *name)
+{
+	char self[PATH_MAX], *slash, *path;
+	ssize_t n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) < 0)
+		return NULL;
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	xasprintf(&path, "%s/%s", self, name);
+	if (access(path, X_OK) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
 }

@@ -11,4 +11,11 @@
  */
 int file_read(const char *path, size_t max, char **buf, size_t *len);
 
+/*
+ * The program name next to the running one (/proc/self/exe): how gridsubmit finds its own
+ * helpers in the build directory and in an install's bin. Allocated; NULL when it is not
+ * there or not executable.
+ */
+char *file_beside_self(const char *name);
+
 #endif

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "file.h"
 #include "gs-config.h"
 #include "log.h"
 #include "remote.h"
@@ -64,20 +65,7 @@ launch_sites_remote(const struct gs_sites *sites)
 char *
 launch_rank_wrapper(void)
 {
-	char self[PATH_MAX], *slash, *path;
-	ssize_t n;
-
-	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) < 0)
-		return NULL;
-	self[n] = '\0';
-	if ((slash = strrchr(self, '/')) != NULL)
-		*slash = '\0';
-	xasprintf(&path, "%s/gridsubmit-rank", self);
-	if (access(path, X_OK) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
+	return file_beside_self("gridsubmit-rank");
 }
 
 /*

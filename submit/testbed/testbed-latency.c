@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "log.h"
 #include "testbed.h"
 #include "xmalloc.h"
@@ -63,20 +64,7 @@ tb_latency_name(int how)
 static char *
 tb_delay_program(void)
 {
-	char self[PATH_MAX], *slash, *path;
-	ssize_t n;
-
-	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) < 0)
-		return NULL;
-	self[n] = '\0';
-	if ((slash = strrchr(self, '/')) != NULL)
-		*slash = '\0';
-	xasprintf(&path, "%s/gridsubmit-delay", self);
-	if (access(path, X_OK) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
+	return file_beside_self("gridsubmit-delay");
 }
 
 /*
