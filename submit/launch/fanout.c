@@ -51,16 +51,24 @@ fanout_exec(char *const argv[], int outfd, int errfd)
 	_exit(127);
 }
 
-static void
+/* Start task t; -1 with errno when there are no pipes or no process for it. */
+static int
 fanout_start(const struct fanout_task *t, struct fanout_proc *p)
 {
-	int op[2], ep[2];
+	int op[2] = { -1, -1 }, ep[2] = { -1, -1 }, saved;
 
-	if (pipe2(op, O_CLOEXEC) == -1 || pipe2(ep, O_CLOEXEC) == -1)
-		fatal("pipe");
 	fflush(NULL);
-	if ((p->pid = fork()) == -1)
-		fatal("fork");
+	if (pipe2(op, O_CLOEXEC) == -1 || pipe2(ep, O_CLOEXEC) == -1 ||
+	    (p->pid = fork()) == -1) {
+		saved = errno;
+		close(op[0]);
+		close(op[1]);
+		close(ep[0]);
+		close(ep[1]);
+		p->pid = 0;
+		errno = saved;
+		return -1;
+	}
 	if (p->pid == 0)
 		fanout_exec(t->argv, op[1], ep[1]);
 	/* also here: a kill at the deadline must find the group, whoever runs first */
@@ -71,6 +79,7 @@ fanout_start(const struct fanout_task *t, struct fanout_proc *p)
 	p->fd[1] = ep[0];
 	fcntl(op[0], F_SETFL, O_NONBLOCK);
 	fcntl(ep[0], F_SETFL, O_NONBLOCK);
+	return 0;
 }
 
 /*
@@ -216,8 +225,14 @@ fanout_run(struct fanout_task *t, size_t n, double deadline, int (*stop)(void))
 		t[i].out = xstrdup("");
 		t[i].err = xstrdup("");
 		p[i].fd[0] = p[i].fd[1] = -1;
-		if (t[i].argv != NULL)
-			fanout_start(&t[i], &p[i]);
+		if (t[i].argv != NULL && fanout_start(&t[i], &p[i]) == -1) {
+			/* like a command that cannot be run: the others go on */
+			free(t[i].err);
+			xasprintf(&t[i].err, "cannot start %s: %s\n", t[i].argv[0],
+			    strerror(errno));
+			t[i].status = 127;
+			t[i].ended = clock_mono();
+		}
 	}
 	/* only now: a child must not start with SIGCHLD blocked; the sweep below sees the
 	 * ends that came before */

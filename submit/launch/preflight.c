@@ -286,8 +286,17 @@ preflight_stage(struct gs_sites *sites, const struct gs_placement *p, const stru
 		if (pn->state == PF_OK && !pn->shared)
 			to_stage[n++] = &sd[node];
 	}
-	if (added > 0 && stage_dirs_write(st, sd, sites->nnodes) == -1)
-		fatal("%s/remote-dirs", st->dir);
+	if (added > 0 && stage_dirs_write(st, sd, sites->nnodes) == -1) {
+		/* unrecorded, a directory would outlive the job: use none of them */
+		for (k = 0; k < sites->nnodes; k++) {
+			if (sd[k].host == NULL || res[k].state != PF_OK)
+				continue;
+			res[k].state = PF_FAILED;
+			snprintf(res[k].reason, sizeof res[k].reason, "its job directory cannot "
+			    "be recorded in %s/remote-dirs: %s", st->dir, strerror(errno));
+		}
+		n = 0;
+	}
 	if (n > 0)
 		stage_copy_in(job, st, to_stage, n);
 	for (k = 0; k < n; k++) {
@@ -331,13 +340,19 @@ preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
 	snprintf(s->port, sizeof s->port, "%d", preflight_listen(&s->fd));
 	/* a token in the job directory: a node that reads it back shares our file system */
 	if ((rfd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1 ||
-	    read(rfd, rnd, sizeof rnd) != (ssize_t)sizeof rnd)
-		fatal("/dev/urandom");
+	    read(rfd, rnd, sizeof rnd) != (ssize_t)sizeof rnd) {
+		snprintf(why, whylen, "/dev/urandom: %s", strerror(errno));
+		if (rfd != -1)
+			close(rfd);
+		return -1;
+	}
 	close(rfd);
 	for (k = 0; k < 16; k++)
 		snprintf(s->token + 2 * k, 3, "%02x", rnd[k]);
-	if (jobstore_write_file(st->dir, ".shared", s->token, strlen(s->token)) != 0)
-		fatal("%s/.shared", st->dir);
+	if (jobstore_write_file(st->dir, ".shared", s->token, strlen(s->token)) != 0) {
+		snprintf(why, whylen, "%s/.shared: %s", st->dir, strerror(errno));
+		return -1;
+	}
 	s->name = stage_dir_name(st, s->token);
 	return 0;
 }

@@ -186,8 +186,9 @@ usage(void)
 	exit(2);
 }
 
-int
-main(int argc, char **argv)
+/* The options into l (queue, delay) and *readyfd; the delay in ms. Exits on bad ones. */
+static double
+parse_options(int argc, char **argv, struct line *l, int *readyfd)
 {
 	static const struct option longopts[] = {
 		{ "delay", required_argument, NULL, 'd' },
@@ -195,20 +196,11 @@ main(int argc, char **argv)
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static char buf[1 << 16] __attribute__((aligned));
-	struct nfq_handle *h;
-	struct line l;
-	struct pollfd pfd[3];
-	sigset_t sigs;
 	double ms = -1;
 	char *end;
 	long v;
-	int c, readyfd = -1, nlfd, tfd, sfd, running = 1, rcvbuf;
-	int64_t next_stats;
+	int c;
 
-	log_progname = "gridsubmit-delay";
-	setvbuf(stderr, NULL, _IOLBF, 0);
-	memset(&l, 0, sizeof l);
 	while ((c = getopt_long(argc, argv, "d:q:r:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -227,9 +219,9 @@ main(int argc, char **argv)
 				fatalx("--%s %s: not a number in 0..65535", c == 'q' ? "queue" :
 				    "ready-fd", optarg);
 			if (c == 'q')
-				l.queue = (unsigned)v;
+				l->queue = (unsigned)v;
 			else
-				readyfd = (int)v;
+				*readyfd = (int)v;
 			break;
 		default:
 			usage();
@@ -237,7 +229,80 @@ main(int argc, char **argv)
 	}
 	if (optind != argc || ms < 0)
 		usage();
-	l.delay = (int64_t)llround(ms * 1e6);
+	l->delay = (int64_t)llround(ms * 1e6);
+	return ms;
+}
+
+/* The netfilter queue of l, bound and set up; its socket non-blocking. */
+static struct nfq_handle *
+queue_open(struct line *l, double ms)
+{
+	struct nfq_handle *h;
+	int rcvbuf, nlfd;
+
+	if ((h = nfq_open()) == NULL)
+		fatal("cannot open a netfilter queue socket (needs root, "
+		    "CONFIG_NETFILTER_NETLINK_QUEUE)");
+	if ((l->qh = nfq_create_queue(h, (uint16_t)l->queue, line_packet, l)) == NULL)
+		fatal("cannot bind queue %u (is another program bound to it?)", l->queue);
+	/* the packet's id is all a verdict needs: no payload is copied */
+	if (nfq_set_mode(l->qh, NFQNL_COPY_META, 0) == -1)
+		fatal("queue %u: cannot set the copy mode", l->queue);
+	if (nfq_set_queue_maxlen(l->qh, QUEUE_MAXLEN) == -1)
+		fatal("queue %u: cannot set the queue length to %d", l->queue, QUEUE_MAXLEN);
+	/* GSO packets queued whole, not cut into segments first: the payload is not read */
+	if (nfq_set_queue_flags(l->qh, NFQA_CFG_F_GSO, NFQA_CFG_F_GSO) == -1)
+		log_warnx("queue %u: this kernel cannot queue GSO packets whole; they are "
+		    "segmented first (more work per byte)", l->queue);
+	rcvbuf = (int)nfnl_rcvbufsiz(nfq_nfnlh(h), RCVBUF_BYTES);
+	nlfd = nfq_fd(h);
+	if (fcntl(nlfd, F_SETFL, fcntl(nlfd, F_GETFL) | O_NONBLOCK) == -1)
+		fatal("fcntl");
+	log_warnx("queue %u: delaying every packet by %.3f ms (queue limit %d, socket buffer "
+	    "%d bytes)", l->queue, ms, QUEUE_MAXLEN, rcvbuf);
+	return h;
+}
+
+/* Every packet the queue's socket has now, handed to libnetfilter_queue. */
+static void
+queue_drain(struct nfq_handle *h, struct line *l)
+{
+	static char buf[1 << 16] __attribute__((aligned));
+	int nlfd = nfq_fd(h);
+
+	for (;;) {
+		ssize_t n = recv(nlfd, buf, sizeof buf, 0);
+
+		if (n > 0) {
+			nfq_handle_packet(h, buf, (int)n);
+			continue;
+		}
+		if (n == -1 && errno == ENOBUFS) {
+			/* the kernel dropped what it could not deliver */
+			l->enobufs++;
+			continue;
+		}
+		if (n == -1 && (errno == EAGAIN || errno == EINTR))
+			return;
+		fatal("queue %u: recv", l->queue);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct nfq_handle *h;
+	struct line l;
+	struct pollfd pfd[3];
+	sigset_t sigs;
+	double ms;
+	int readyfd = -1, tfd, sfd, running = 1;
+	int64_t next_stats;
+
+	log_progname = "gridsubmit-delay";
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	memset(&l, 0, sizeof l);
+	ms = parse_options(argc, argv, &l, &readyfd);
 
 	/* SIGTERM and friends arrive through a descriptor: the loop finishes cleanly */
 	sigemptyset(&sigs);
@@ -249,34 +314,14 @@ main(int argc, char **argv)
 		fatal("signalfd");
 	if ((tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC)) == -1)
 		fatal("timerfd_create");
-
-	if ((h = nfq_open()) == NULL)
-		fatal("cannot open a netfilter queue socket (needs root, "
-		    "CONFIG_NETFILTER_NETLINK_QUEUE)");
-	if ((l.qh = nfq_create_queue(h, (uint16_t)l.queue, line_packet, &l)) == NULL)
-		fatal("cannot bind queue %u (is another program bound to it?)", l.queue);
-	/* the packet's id is all a verdict needs: no payload is copied */
-	if (nfq_set_mode(l.qh, NFQNL_COPY_META, 0) == -1)
-		fatal("queue %u: cannot set the copy mode", l.queue);
-	if (nfq_set_queue_maxlen(l.qh, QUEUE_MAXLEN) == -1)
-		fatal("queue %u: cannot set the queue length to %d", l.queue, QUEUE_MAXLEN);
-	/* GSO packets queued whole, not cut into segments first: the payload is not read */
-	if (nfq_set_queue_flags(l.qh, NFQA_CFG_F_GSO, NFQA_CFG_F_GSO) == -1)
-		log_warnx("queue %u: this kernel cannot queue GSO packets whole; they are "
-		    "segmented first (more work per byte)", l.queue);
-	rcvbuf = (int)nfnl_rcvbufsiz(nfq_nfnlh(h), RCVBUF_BYTES);
-	nlfd = nfq_fd(h);
-	if (fcntl(nlfd, F_SETFL, fcntl(nlfd, F_GETFL) | O_NONBLOCK) == -1)
-		fatal("fcntl");
-	log_warnx("queue %u: delaying every packet by %.3f ms (queue limit %d, socket buffer "
-	    "%d bytes)", l.queue, ms, QUEUE_MAXLEN, rcvbuf);
+	h = queue_open(&l, ms);
 	if (readyfd >= 0) {
 		if (write(readyfd, "ready\n", 6) != 6)
 			fatal("--ready-fd %d", readyfd);
 		close(readyfd);
 	}
 
-	pfd[0] = (struct pollfd){ nlfd, POLLIN, 0 };
+	pfd[0] = (struct pollfd){ nfq_fd(h), POLLIN, 0 };
 	pfd[1] = (struct pollfd){ tfd, POLLIN, 0 };
 	pfd[2] = (struct pollfd){ sfd, POLLIN, 0 };
 	next_stats = now_ns() + STATS_EVERY_NS;
@@ -288,24 +333,8 @@ main(int argc, char **argv)
 				continue;
 			fatal("poll");
 		}
-		if (pfd[0].revents & (POLLIN | POLLERR)) {
-			for (;;) {
-				ssize_t n = recv(nlfd, buf, sizeof buf, 0);
-
-				if (n > 0) {
-					nfq_handle_packet(h, buf, (int)n);
-					continue;
-				}
-				if (n == -1 && errno == ENOBUFS) {
-					/* the kernel dropped what it could not deliver */
-					l.enobufs++;
-					continue;
-				}
-				if (n == -1 && (errno == EAGAIN || errno == EINTR))
-					break;
-				fatal("queue %u: recv", l.queue);
-			}
-		}
+		if (pfd[0].revents & (POLLIN | POLLERR))
+			queue_drain(h, &l);
 		if (pfd[1].revents & POLLIN) {
 			uint64_t expirations;
 
