@@ -6,9 +6,14 @@
  * parsing"), so the tree is built here from the event stream, and every limit is checked
  * on the event that breaks it: nothing deeper than YDOC_MAX_DEPTH is ever allocated.
  */
-#include <errno.h>
-#include <stdint.h>
 #include <sys/stat.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <yaml.h>
 

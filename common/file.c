@@ -4,10 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "xmalloc.h"
 
 int

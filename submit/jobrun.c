@@ -9,11 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "broker.h"
+#include "clock.h"
 #include "cmd.h"
 #include "events-read.h"
 #include "file.h"
@@ -204,9 +203,9 @@ jobrun_verdict(struct job_state *st, const struct launch_result *lr)
 
 /*
  * Multi-site jobs run rank 0 on the submitting host (doc/testbed.md, "Launch over ssh"):
- * events.jsonl and master.status are written here, the
- * console and the supervisor read them live, and each site's link is its link to us.
- * A site file's master on another host is replaced (with a note).
+ * events.jsonl and master.status are written here, the console and the supervisor read
+ * them live, and each site's link is its link to us. A site file's master on another host
+ * is replaced (with a note).
  */
 static void
 jobrun_master_here(struct gs_sites *sites)

@@ -1,6 +1,8 @@
 /* launch-argv.c — the mpiexec argument vector of a placed job */
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gs-config.h"

@@ -4,12 +4,17 @@
 
 #include <errno.h>
 #include <ifaddrs.h>
-#include <netdb.h>
 #include <limits.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "file.h"
 #include "gs-config.h"
+#include "launch-int.h"
+#include "launch.h"
 #include "log.h"
 #include "remote.h"
 #include "stage.h"

@@ -79,9 +79,6 @@ void launch_net_free(struct launch_net *net);
 void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
     const struct job_state *st, int for_good);
 
-/* The ssh launcher's state, freed (launch_free). */
-void launcher_ssh_free(struct launch *l);
-
 /* mpiexec as a process (launch-proc.c). */
 
 /* Start mpiexec in the job directory, output to DIR/stdout and DIR/stderr; -1: no fork. */
@@ -106,5 +103,7 @@ void launch_proc_abort(pid_t pid);
  * its processes matter more than the record, and the verdict is written again at the end).
  */
 void launch_phase(struct launch *l, enum job_phase phase);
+/* The same, with mpiexec's pid (and its start time, which tells a recycled pid apart). */
+void launch_phase_mpiexec(struct launch *l, enum job_phase phase);
 
 #endif

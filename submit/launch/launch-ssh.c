@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "embedded-sh-launch.h"
@@ -30,8 +32,8 @@ static int
 launch_write_launcher(const struct job_state *st, const char *config, const char *checks,
     char *why, size_t whylen)
 {
-	char *path, *text = NULL, *q;
-	size_t len = 0, i;
+	char *path, *text = NULL, *q, **ssh;
+	size_t len = 0, i, n;
 	FILE *f;
 
 	if ((f = open_memstream(&text, &len)) == NULL)
@@ -49,19 +51,15 @@ launch_write_launcher(const struct job_state *st, const char *config, const char
 	q = remote_quote(checks != NULL ? checks : "");
 	fprintf(f, "gs_checks=%s\n", q);
 	free(q);
-	q = remote_quote(config);
-	fprintf(f, "gs_ssh() {\n\tssh -F %s", q);
-	free(q);
-	for (i = 0; remote_ssh_options[i] != NULL; i++) {
-		q = remote_quote(remote_ssh_options[i]);
+	ssh = remote_tool_argv("ssh", config, 0, &n);
+	fputs("gs_ssh() {\n\tssh", f);
+	for (i = 1; i < n; i++) {
+		q = remote_quote(ssh[i]);
 		fprintf(f, " %s", q);
 		free(q);
 	}
-	xasprintf(&path, "ControlPath=%s/%%C", remote_control_dir());
-	q = remote_quote(path);
-	fprintf(f, " -o %s \"$@\"\n}\n", q);
-	free(q);
-	free(path);
+	fputs(" \"$@\"\n}\n", f);
+	remote_argv_free(ssh);
 	/* the body, after its own "#!" line */
 	fputs(strchr(sh_ssh_launcher, '\n') + 1, f);
 	fclose(f);

@@ -53,7 +53,8 @@ struct launch;
  * - start: start mpiexec (the launch's pid is set on LAUNCH_OK);
  * - wait: supervise mpiexec to its end (a cancel signal stops it) and fill the result;
  * - cancel: call off a prepared launch that will not start, or stop a started one;
- * - cleanup: after the end, nothing of the job left anywhere, its outputs collected.
+ * - cleanup: after the end, nothing of the job left anywhere, its outputs collected;
+ * - release: free what prepare allocated (whatever step was reached).
  */
 struct launcher {
 	const char *name;
@@ -62,6 +63,7 @@ struct launcher {
 	void (*wait)(struct launch *l);
 	void (*cancel)(struct launch *l);
 	void (*cleanup)(struct launch *l);
+	void (*release)(struct launch *l);
 };
 
 extern const struct launcher launcher_fork;

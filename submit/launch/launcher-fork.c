@@ -41,10 +41,10 @@ fork_cancel(struct launch *l)
 		launch_proc_abort(l->pid);
 }
 
+/* The ranks ran here, in the job directory: their files are where they belong. */
 static void
-fork_cleanup(struct launch *l)
+fork_nothing(struct launch *l)
 {
-	/* the ranks ran here, in the job directory: their files are where they belong */
 }
 
 const struct launcher launcher_fork = {
@@ -53,5 +53,6 @@ const struct launcher launcher_fork = {
 	.start = fork_start,
 	.wait = fork_wait,
 	.cancel = fork_cancel,
-	.cleanup = fork_cleanup,
+	.cleanup = fork_nothing,
+	.release = fork_nothing,
 };

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "gate.h"
-#include "jobctl.h"
 #include "launch-int.h"
 #include "launch.h"
 #include "lease.h"
@@ -160,25 +159,34 @@ ssh_spawn(struct launch *l, char *why, size_t whylen)
 	return LAUNCH_OK;
 }
 
-/*
- * The launch was called off before any rank got past MPI_Init: mpiexec and whatever it
- * started on the nodes go, and no trace of it may confuse the relaunch.
- */
+/* mpiexec and whatever it started on the nodes go (for_good: launch_cleanup_remote). */
 static void
-ssh_call_off(struct launch *l)
+ssh_stop(struct launch *l, int for_good)
 {
 	const struct launch_plan *pl = &l->plan;
-	char *path;
 
 	launch_proc_abort(l->pid);
 	l->pid = -1;
 	ssh_unhold(l);
-	launch_cleanup_remote(pl->sites, pl->place, pl->st, launch_cancel_requested());
-	xasprintf(&path, "%s/master.status", pl->st->dir);
+	launch_cleanup_remote(pl->sites, pl->place, pl->st, for_good);
+}
+
+/*
+ * The launch was called off before any rank got past MPI_Init: stopped, and no trace of
+ * it may confuse the relaunch.
+ */
+static void
+ssh_call_off(struct launch *l)
+{
+	struct job_state *st = l->plan.st;
+	char *path;
+
+	ssh_stop(l, launch_cancel_requested());
+	xasprintf(&path, "%s/master.status", st->dir);
 	unlink(path);
 	free(path);
-	pl->st->mpiexec_pid = 0;
-	pl->st->mpiexec_start = 0;
+	st->mpiexec_pid = 0;
+	st->mpiexec_start = 0;
 }
 
 /*
@@ -200,9 +208,7 @@ ssh_speculate(struct launch *l, char *why, size_t whylen)
 
 	if ((rc = ssh_spawn(l, why, whylen)) != LAUNCH_OK)
 		return rc;
-	pl->st->mpiexec_pid = (long)l->pid;
-	pl->st->mpiexec_start = jobctl_start_time(l->pid);
-	launch_phase(l, JOB_STAGING);
+	launch_phase_mpiexec(l, JOB_STAGING);
 	go = preflight_session_wait(pl->sites, pl->place, pl->st, &s->checks, l->pid, swhy,
 	    sizeof swhy) == 0;
 	gate_release(&s->gate, go);
@@ -247,14 +253,10 @@ ssh_wait(struct launch *l)
 static void
 ssh_cancel(struct launch *l)
 {
-	const struct launch_plan *pl = &l->plan;
-
-	if (l->pid > 0 && launch_running(l->pid)) {
-		launch_proc_abort(l->pid);
-		launch_cleanup_remote(pl->sites, pl->place, pl->st, 1);
-	}
+	if (l->pid > 0 && launch_running(l->pid))
+		ssh_stop(l, 1);
 	ssh_unhold(l);
-	stage_cleanup(pl->st);
+	stage_cleanup(l->plan.st);
 }
 
 /* No rank left on any host; outputs back from the nodes, their directories removed. */
@@ -271,8 +273,8 @@ ssh_cleanup(struct launch *l)
 	stage_cleanup(pl->st);
 }
 
-void
-launcher_ssh_free(struct launch *l)
+static void
+ssh_release(struct launch *l)
 {
 	ssh_unhold(l);
 	free(l->ssh);
@@ -286,4 +288,5 @@ const struct launcher launcher_ssh = {
 	.wait = ssh_wait,
 	.cancel = ssh_cancel,
 	.cleanup = ssh_cleanup,
+	.release = ssh_release,
 };

@@ -79,10 +79,19 @@ launch_prepare(struct launch *l, const struct launch_plan *plan, char *why, size
 	return l->ops->prepare(l, why, whylen);
 }
 
+void
+launch_phase_mpiexec(struct launch *l, enum job_phase phase)
+{
+	struct job_state *st = l->plan.st;
+
+	st->mpiexec_pid = (long)l->pid;
+	st->mpiexec_start = jobctl_start_time(l->pid);
+	launch_phase(l, phase);
+}
+
 int
 launch_start(struct launch *l, char *why, size_t whylen)
 {
-	struct job_state *st = l->plan.st;
 	int rc;
 
 	if (launch_cancel_requested()) {
@@ -92,9 +101,7 @@ launch_start(struct launch *l, char *why, size_t whylen)
 	}
 	if ((rc = l->ops->start(l, why, whylen)) != LAUNCH_OK)
 		return rc;
-	st->mpiexec_pid = (long)l->pid;
-	st->mpiexec_start = jobctl_start_time(l->pid);
-	launch_phase(l, JOB_RUNNING);
+	launch_phase_mpiexec(l, JOB_RUNNING);
 	return LAUNCH_OK;
 }
 
@@ -115,8 +122,8 @@ launch_cancel(struct launch *l)
 void
 launch_free(struct launch *l)
 {
-	if (l->ssh != NULL)
-		launcher_ssh_free(l);
+	if (l->ops != NULL)
+		l->ops->release(l);
 	launch_argv_free(l->argv);
 	memset(l, 0, sizeof *l);
 }

@@ -22,7 +22,7 @@
 #include "remote.h"
 #include "xmalloc.h"
 
-const char *const remote_ssh_options[] = {
+static const char *const remote_ssh_options[] = {
 	"-o", "BatchMode=yes",
 	"-o", "ConnectTimeout=10",
 	"-o", "ServerAliveInterval=15",
@@ -147,6 +147,22 @@ remote_config_word_ok(const char *s)
 	return 1;
 }
 
+/* "\tKEY PATH" of host's block, when path is set; -1 with why when ssh cannot take it. */
+static int
+remote_config_path(FILE *f, const char *host, const char *key, const char *what,
+    const char *path, char *why, size_t whylen)
+{
+	if (path == NULL)
+		return 0;
+	if (!remote_config_word_ok(path)) {
+		snprintf(why, whylen, "%s: ssh %s path with spaces, quotes, '#' or '%%' is not "
+		    "supported", host, what);
+		return -1;
+	}
+	fprintf(f, "\t%s %s\n", key, path);
+	return 0;
+}
+
 int
 remote_write_ssh_config(const struct gs_sites *sites, const char *path, char *why,
     size_t whylen)
@@ -184,28 +200,19 @@ remote_write_ssh_config(const struct gs_sites *sites, const char *path, char *wh
 			}
 			fprintf(f, "\tUser %s\n", n->ssh.user);
 		}
-		if (n->ssh.identity != NULL) {
-			if (!remote_config_word_ok(n->ssh.identity)) {
-				snprintf(why, whylen, "%s: ssh identity path with spaces, quotes, "
-				    "'#' or '%%' is not supported", n->host);
-				goto bad;
-			}
-			fprintf(f, "\tIdentityFile %s\n", n->ssh.identity);
-		}
+		if (remote_config_path(f, n->host, "IdentityFile", "identity", n->ssh.identity,
+		    why, whylen) == -1)
+			goto bad;
 		/* ssh skips a missing Include without a word: say it here instead */
-		if (n->ssh.config != NULL) {
-			if (!remote_config_word_ok(n->ssh.config)) {
-				snprintf(why, whylen, "%s: ssh config path with spaces, quotes, "
-				    "'#' or '%%' is not supported", n->host);
-				goto bad;
-			}
-			if (access(n->ssh.config, R_OK) == -1) {
-				snprintf(why, whylen, "%s: ssh config %s: %s", n->host,
-				    n->ssh.config, strerror(errno));
-				goto bad;
-			}
-			fprintf(f, "\tInclude %s\n", n->ssh.config);
+		if (n->ssh.config != NULL && remote_config_word_ok(n->ssh.config) &&
+		    access(n->ssh.config, R_OK) == -1) {
+			snprintf(why, whylen, "%s: ssh config %s: %s", n->host, n->ssh.config,
+			    strerror(errno));
+			goto bad;
 		}
+		if (remote_config_path(f, n->host, "Include", "config", n->ssh.config, why,
+		    whylen) == -1)
+			goto bad;
 	}
 	fprintf(f, "Host *\n");
 	if (home != NULL && *home == '/') {
@@ -232,27 +239,35 @@ bad:
 	return -1;
 }
 
-static char **
-remote_ssh_head(const char *config, const char *user, const char *host, size_t extra,
-    size_t *n)
+char **
+remote_tool_argv(const char *tool, const char *config, size_t extra, size_t *n)
 {
-	char **v, *cp;
+	char **v;
 	size_t i, nopt;
 
-	if (!host_name_valid(host) || (user != NULL && !remote_user_valid(user)))
-		return NULL;
 	for (nopt = 0; remote_ssh_options[nopt] != NULL; nopt++)
 		;
-	v = xcalloc(nopt + extra + 12, sizeof *v);
+	v = xcalloc(nopt + extra + 6, sizeof *v);
 	*n = 0;
-	v[(*n)++] = xstrdup("ssh");
+	v[(*n)++] = xstrdup(tool);
 	v[(*n)++] = xstrdup("-F");
 	v[(*n)++] = xstrdup(config);
 	for (i = 0; i < nopt; i++)
 		v[(*n)++] = xstrdup(remote_ssh_options[i]);
-	xasprintf(&cp, "ControlPath=%s/%%C", remote_control_dir());
 	v[(*n)++] = xstrdup("-o");
-	v[(*n)++] = cp;
+	xasprintf(&v[(*n)++], "ControlPath=%s/%%C", remote_control_dir());
+	return v;
+}
+
+static char **
+remote_ssh_head(const char *config, const char *user, const char *host, size_t extra,
+    size_t *n)
+{
+	char **v;
+
+	if (!host_name_valid(host) || (user != NULL && !remote_user_valid(user)))
+		return NULL;
+	v = remote_tool_argv("ssh", config, extra + 6, n);
 	if (user != NULL) {
 		v[(*n)++] = xstrdup("-l");
 		v[(*n)++] = xstrdup(user);

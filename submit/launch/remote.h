@@ -94,7 +94,11 @@ void remote_cancel(const char *config, const struct remote_cancel_how *how,
     struct remote_cancel_node *nodes, size_t n);
 void remote_cancel_free(struct remote_cancel_node *nodes, size_t n);
 
-/* The fixed ssh options, as "-o" "K=V" pairs ending in NULL (for the launcher script). */
-extern const char *const remote_ssh_options[];
+/*
+ * The start of every ssh or scp command line: TOOL -F CONFIG, the fixed options (batch
+ * mode, timeouts, keepalives, no forwarding, shared connections in remote_control_dir()).
+ * Allocated with room for extra more words and the NULL; *n: how many words so far.
+ */
+char **remote_tool_argv(const char *tool, const char *config, size_t extra, size_t *n);
 
 #endif

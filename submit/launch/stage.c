@@ -137,27 +137,20 @@ stage_log(const struct job_state *st, const char *fmt, ...)
 	free(path);
 }
 
-/* scp -rp of the sources (files or directories) to one destination, with the ssh options of
- * remote.c. */
+/*
+ * scp -rp of the sources (files or directories) to one destination, with the ssh options
+ * of remote.c.
+ */
 static char **
 stage_scp_argv(const char *config, char *const srcs[], size_t nsrc, const char *to)
 {
 	char **v;
-	size_t n = 0, i;
+	size_t n, i;
 
-	for (i = 0; remote_ssh_options[i] != NULL; i++)
-		;
-	v = xcalloc(i + nsrc + 16, sizeof *v);
-	v[n++] = xstrdup("scp");
+	v = remote_tool_argv("scp", config, nsrc + 5, &n);
 	v[n++] = xstrdup("-q");
 	v[n++] = xstrdup("-r");
 	v[n++] = xstrdup("-p");
-	v[n++] = xstrdup("-F");
-	v[n++] = xstrdup(config);
-	for (i = 0; remote_ssh_options[i] != NULL; i++)
-		v[n++] = xstrdup(remote_ssh_options[i]);
-	v[n++] = xstrdup("-o");
-	xasprintf(&v[n++], "ControlPath=%s/%%C", remote_control_dir());
 	v[n++] = xstrdup("--");
 	for (i = 0; i < nsrc; i++)
 		v[n++] = xstrdup(srcs[i]);

@@ -448,8 +448,10 @@ bad:
 	return JOBSTORE_BAD;
 }
 
-/* The state file into *buf (NUL-terminated); its length, or -1 with errno (EFBIG: not a
- * regular file of at most STATE_MAX bytes). */
+/*
+ * The state file into *buf (NUL-terminated); its length, or -1 with errno (EFBIG: not a
+ * regular file of at most STATE_MAX bytes).
+ */
 static ssize_t
 jobstore_slurp(const char *path, char **buf)
 {
