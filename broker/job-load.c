@@ -578,16 +578,6 @@ job_load_file(const char *path, struct gs_job *out, struct gs_error *err)
 }
 
 static void
-jl_free_strings(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static void
 jl_free_kv(struct gs_kv *kv, size_t n)
 {
 	size_t i;
@@ -607,13 +597,13 @@ job_free(struct gs_job *job)
 	free(job->path);
 	free(job->name);
 	free(job->program);
-	jl_free_strings(job->args, job->nargs);
-	jl_free_strings(job->sites, job->nsites);
+	strv_free(job->args, job->nargs);
+	strv_free(job->sites, job->nsites);
 	free(job->requirements);
 	jl_free_kv(job->runtime, job->nruntime);
 	jl_free_kv(job->env, job->nenv);
-	jl_free_strings(job->stage_in, job->nstage_in);
-	jl_free_strings(job->stage_out, job->nstage_out);
+	strv_free(job->stage_in, job->nstage_in);
+	strv_free(job->stage_out, job->nstage_out);
 	memset(job, 0, sizeof *job);
 }
 

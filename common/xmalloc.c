@@ -79,3 +79,13 @@ xasprintf(char **ret, const char *fmt, ...)
 		fatalx("out of memory formatting a string");
 	return n;
 }
+
+void
+strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -14,4 +14,7 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 int xasprintf(char **ret, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Free n allocated strings and the array that holds them. */
+void strv_free(char **v, size_t n);
+
 #endif

@@ -580,11 +580,7 @@ jobstore_list(size_t *n)
 void
 jobstore_list_free(char **ids, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(ids[i]);
-	free(ids);
+	strv_free(ids, n);
 }
 
 int

@@ -109,25 +109,15 @@ tb_manifest_read(const char *dir, struct tb_manifest *m)
 }
 
 static void
-tb_strv_free(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static void
 tb_manifest_free(struct tb_manifest *m)
 {
-	tb_strv_free(m->netns, m->nnetns);
-	tb_strv_free(m->veth, m->nveth);
-	tb_strv_free(m->bridge, m->nbridge);
-	tb_strv_free(m->cgroup, m->ncgroup);
-	tb_strv_free(m->node, m->nnode);
-	tb_strv_free(m->latency, m->nlatency);
-	tb_strv_free(m->delay, m->ndelay);
+	strv_free(m->netns, m->nnetns);
+	strv_free(m->veth, m->nveth);
+	strv_free(m->bridge, m->nbridge);
+	strv_free(m->cgroup, m->ncgroup);
+	strv_free(m->node, m->nnode);
+	strv_free(m->latency, m->nlatency);
+	strv_free(m->delay, m->ndelay);
 	free(m->pid);
 	free(m->start);
 }
