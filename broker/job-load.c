@@ -408,6 +408,13 @@ jl_runtime(struct jl_ctx *c, const struct ydoc_node *map)
 			    c->err) == -1)
 				return -1;
 			val = v->value;
+		} else if (strcmp(key, "prefetch") == 0) {
+			static const char *const words[] = { "auto", "true", "false", NULL };
+			static const char *const env[] = { "auto", "1", "0" };
+
+			if (ydoc_choice(c->name, key, v, words, &b, c->err) == -1)
+				return -1;
+			val = env[b];
 		} else {
 			/* events_chunks, master_computes: GRT_* take 0 or 1 */
 			if (ydoc_bool(c->name, key, v, &b, c->err) == -1)

@@ -97,6 +97,9 @@ int ydoc_num(const char *name, const char *key, const struct ydoc_node *node,
     struct gs_error *err);
 int ydoc_bool(const char *name, const char *key, const struct ydoc_node *node, int *out,
     struct gs_error *err);
+/* One of the plain words of a NULL-terminated list; *out gets its index. */
+int ydoc_choice(const char *name, const char *key, const struct ydoc_node *node,
+    const char *const *words, int *out, struct gs_error *err);
 /* Any non-null scalar; returns its text (owned by the tree). */
 int ydoc_str(const char *name, const char *key, const struct ydoc_node *node,
     const char **out, struct gs_error *err);

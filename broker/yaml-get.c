@@ -214,6 +214,25 @@ ydoc_bool(const char *name, const char *key, const struct ydoc_node *node, int *
 }
 
 int
+ydoc_choice(const char *name, const char *key, const struct ydoc_node *node,
+    const char *const *words, int *out, struct gs_error *err)
+{
+	char what[128];
+	size_t o = 0;
+	int i, n;
+
+	for (n = 0; words[n] != NULL; n++)
+		if (node->type == YDOC_SCALAR && node->plain && strcmp(node->value, words[n]) == 0) {
+			*out = n;
+			return 0;
+		}
+	for (i = 0; i < n && o < sizeof what; i++)
+		o += (size_t)snprintf(what + o, sizeof what - o, "%s%s",
+		    i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
+	return ydoc_type_error(name, key, node, what, err);
+}
+
+int
 ydoc_str(const char *name, const char *key, const struct ydoc_node *node, const char **out,
     struct gs_error *err)
 {

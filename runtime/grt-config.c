@@ -58,7 +58,7 @@ int
 grt_config_from_env(struct grt_config *cfg, const char **why)
 {
 	const char *s, *dummy;
-	int64_t k = 1, chunks = 1, mc = 0, rounds = 0;
+	int64_t k = 1, chunks = 1, mc = 0, rounds = 0, pf = 0;
 	double swr = 1;
 	int sch, rc;
 
@@ -98,6 +98,11 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 	if ((rc = config_int(KEY_ENV(MASTER_COMPUTES), 0, 1, &mc, why)) != GRT_OK)
 		return rc;
 	cfg->master_computes = (int)mc;
+	if ((s = getenv(KEY_ENV(PREFETCH))) != NULL && *s != '\0' && strcmp(s, "auto") != 0) {
+		if ((rc = config_int(KEY_ENV(PREFETCH), 0, 1, &pf, why)) != GRT_OK)
+			return rc;
+		cfg->prefetch = pf ? GRT_PREFETCH_ON : GRT_PREFETCH_OFF;
+	}
 	if ((rc = config_int(KEY_ENV(ROUNDS), 1, INT32_MAX, &rounds, why)) != GRT_OK)
 		return rc;
 	cfg->rounds = (int)rounds;

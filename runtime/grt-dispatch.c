@@ -1,52 +1,61 @@
 /*
  * grt-dispatch.c — what the master sends: each worker's next chunk (an SWR sample, a
- * requeued range, or the scheme's next chunk, in that order) and, at the end or when the
- * scheme drops a worker, STOP.
+ * requeued range, the scheme's next chunk, or part of the master's own unstarted units,
+ * in that order), one or two of them at a time (grt-prefetch.c), and, at the end or when
+ * the scheme drops a worker, STOP.
  */
 #include <stdint.h>
 
 #include "grt-master.h"
-#include "grt-proto.h"
 
 static int
 master_send(struct master *m, int w, const struct grt_chunk *c, int kind, int from_scheme,
     long rq, double now)
 {
 	struct worker *wk = &m->w[w];
+	struct outchunk *o = &wk->out[(wk->head + wk->nout) % GRT_DEPTH_MAX];
 	struct grt_msg_work h;
 	int rc;
 
-	if (wk->sreq != MPI_REQUEST_NULL && MPI_Wait(&wk->sreq, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+	if (o->sreq != MPI_REQUEST_NULL && MPI_Wait(&o->sreq, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 		return GRT_EMPI;
-	wk->sbuf.len = 0;
+	o->sbuf.len = 0;
 	h.seq = ++m->seq;
 	h.start = c->start;
 	h.count = c->count;
 	h.round = master_work_round(m);
 	h.kind = kind;
-	if ((rc = grt_buf_append(&wk->sbuf, &h, sizeof h)) != GRT_OK)
+	if ((rc = grt_buf_append(&o->sbuf, &h, sizeof h)) != GRT_OK)
 		return rc;
 	/* a sampled unit gets its input too: compute cannot run, or be timed, without it */
 	if (m->app->pack != NULL &&
-	    m->app->pack(m->app->ctx, h.round, c->start, c->count, &wk->sbuf) != 0)
+	    m->app->pack(m->app->ctx, h.round, c->start, c->count, &o->sbuf) != 0)
 		return GRT_EAPP;
-	if (wk->sbuf.len > INT32_MAX)
+	if (o->sbuf.len > INT32_MAX)
 		return GRT_EINVAL;
-	if (MPI_Isend(wk->sbuf.data, (int)wk->sbuf.len, MPI_BYTE, w_rank(m, w), GRT_TAG_WORK,
-	    m->comm, &wk->sreq) != MPI_SUCCESS)
+	if (MPI_Isend(o->sbuf.data, (int)o->sbuf.len, MPI_BYTE, w_rank(m, w), GRT_TAG_WORK,
+	    m->comm, &o->sreq) != MPI_SUCCESS)
 		return GRT_EMPI;
-	wk->state = W_BUSY;
-	wk->seq = h.seq;
-	wk->c = *c;
-	wk->kind = kind;
-	wk->from_scheme = from_scheme;
-	wk->rq = rq;
-	wk->t_send = now;
-	wk->deadline = master_deadline(m, wk, now);
+	o->seq = h.seq;
+	o->c = *c;
+	o->round = h.round;
+	o->kind = kind;
+	o->from_scheme = from_scheme;
+	o->rq = rq;
+	o->taken_back = 0;
+	o->t_send = now;
+	if (wk->nout++ == 0) {
+		wk->state = W_BUSY;
+		wk->t_head = now;
+		wk->deadline = master_deadline(m, wk, now);
+	}
 	return GRT_OK;
 }
 
-/* The next piece of work for worker w: a sample, a requeued range, or the scheme's chunk. */
+/*
+ * The next piece of work for worker w: a sample, a requeued range, the scheme's chunk, or
+ * (for a worker, not the master itself) the back half of the master's unstarted units.
+ */
 int
 master_take(struct master *m, int w, struct grt_chunk *c, int *kind, int *from_scheme,
     long *rq)
@@ -70,22 +79,28 @@ master_take(struct master *m, int w, struct grt_chunk *c, int *kind, int *from_s
 		*from_scheme = 1;
 		return c->count > 0;
 	}
-	return 0;
+	return m->w[w].state != W_SELF && master_self_share(m, c);
 }
 
-/* Give worker w its next chunk, or mark it idle for the rest of the round. */
+/* Give worker w its next chunk, and a second one when prefetching for it. */
 int
 master_assign(struct master *m, int w, double now)
 {
+	struct worker *wk = &m->w[w];
 	struct grt_chunk c;
-	int kind, from_scheme;
+	int kind, from_scheme, rc;
 	long rq;
 
-	if (m->w[w].state != W_IDLE)
+	if (wk->state != W_IDLE && wk->state != W_BUSY)
 		return GRT_OK;
-	if (!master_take(m, w, &c, &kind, &from_scheme, &rq))
-		return GRT_OK;
-	return master_send(m, w, &c, kind, from_scheme, rq, now);
+	/* while pwd samples, one unit at a time: each sample is timed alone */
+	while (wk->nout < (m->sampling ? 1 : master_depth(m, wk))) {
+		if (!master_take(m, w, &c, &kind, &from_scheme, &rq))
+			break;
+		if ((rc = master_send(m, w, &c, kind, from_scheme, rq, now)) != GRT_OK)
+			return rc;
+	}
+	return GRT_OK;
 }
 
 /* Requeued units wake the idle workers (and the master's own slot) of this round. */
@@ -96,7 +111,7 @@ master_wake_idle(struct master *m, double now)
 
 	for (i = 0; i < m->nw && (m->nqueued > 0 || m->sampling); i++) {
 		if (m->w[i].state == W_SELF)
-			m->w[i].self_idle = 0;
+			m->self.idle = 0;
 		else if (m->w[i].state == W_IDLE && (rc = master_assign(m, i, now)) != GRT_OK)
 			return rc;
 	}
@@ -106,16 +121,15 @@ master_wake_idle(struct master *m, double now)
 int
 master_stop(struct master *m, int w, int reason)
 {
-	struct grt_msg_stop s = { reason, m->failed_now > 0 };
 	struct worker *wk = &m->w[w];
 
-	if (wk->sreq != MPI_REQUEST_NULL && MPI_Wait(&wk->sreq, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+	if (wk->stop_req != MPI_REQUEST_NULL &&
+	    MPI_Wait(&wk->stop_req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 		return GRT_EMPI;
-	wk->sbuf.len = 0;
-	if (grt_buf_append(&wk->sbuf, &s, sizeof s) != GRT_OK)
-		return GRT_ENOMEM;
-	if (MPI_Isend(wk->sbuf.data, (int)sizeof s, MPI_BYTE, w_rank(m, w), GRT_TAG_STOP, m->comm,
-	    &wk->sreq) != MPI_SUCCESS)
+	wk->stop.reason = reason;
+	wk->stop.failure_seen = m->failed_now > 0;
+	if (MPI_Isend(&wk->stop, (int)sizeof wk->stop, MPI_BYTE, w_rank(m, w), GRT_TAG_STOP,
+	    m->comm, &wk->stop_req) != MPI_SUCCESS)
 		return GRT_EMPI;
 	return GRT_OK;
 }
@@ -124,7 +138,7 @@ master_stop(struct master *m, int w, int reason)
 void
 master_stop_all(struct master *m)
 {
-	int i, reason = m->rc == GRT_OK ? GRT_STOP_DONE : GRT_STOP_ERROR;
+	int i, j, reason = m->rc == GRT_OK ? GRT_STOP_DONE : GRT_STOP_ERROR;
 
 	for (i = 0; i < m->nw; i++) {
 		struct worker *wk = &m->w[i];
@@ -145,8 +159,16 @@ master_stop_all(struct master *m)
 		if (master_stop(m, i, reason) != GRT_OK)
 			grt_failure_seen = 1;
 	}
-	/* the STOPs are small (eager): they complete without the workers' help */
-	for (i = 0; i < m->nw; i++)
-		if (m->w[i].state != W_FAILED && m->w[i].sreq != MPI_REQUEST_NULL)
-			MPI_Wait(&m->w[i].sreq, MPI_STATUS_IGNORE);
+	/* the STOPs and the chunks are small (eager) or taken: they complete on their own */
+	for (i = 0; i < m->nw; i++) {
+		struct worker *wk = &m->w[i];
+
+		if (wk->state == W_FAILED)
+			continue;
+		if (wk->stop_req != MPI_REQUEST_NULL)
+			MPI_Wait(&wk->stop_req, MPI_STATUS_IGNORE);
+		for (j = 0; j < GRT_DEPTH_MAX; j++)
+			if (wk->out[j].sreq != MPI_REQUEST_NULL)
+				MPI_Wait(&wk->out[j].sreq, MPI_STATUS_IGNORE);
+	}
 }

@@ -26,29 +26,51 @@ master_expected(const struct master *m, const struct worker *wk, int64_t count)
 	return per > 0 ? per * (double)count : 0;
 }
 
-/* The deadline of worker wk's chunk, sent at now. */
+/* The deadline of worker wk's head chunk, started at now. */
 double
 master_deadline(const struct master *m, const struct worker *wk, double now)
 {
-	double allow = m->cfg->deadline_factor * master_expected(m, wk, wk->c.count);
+	const struct outchunk *o = &wk->out[wk->head];
+	double allow = m->cfg->deadline_factor * master_expected(m, wk, o->c.count);
 
 	return now + (allow > m->cfg->deadline ? allow : m->cfg->deadline);
+}
+
+/* Take back every chunk outstanding at worker w: the ranges go to the requeue list. */
+static int
+master_take_back(struct master *m, struct worker *wk, int64_t *units)
+{
+	int i, rc;
+
+	*units = 0;
+	for (i = 0; i < wk->nout; i++) {
+		struct outchunk *o = &wk->out[(wk->head + i) % GRT_DEPTH_MAX];
+		int merged;
+
+		if (o->kind != GRT_WORK_CHUNK) {
+			m->sample_next--;	/* hand the same sample out again */
+			continue;
+		}
+		merged = o->rq >= 0 && m->rq[o->rq].state == RQ_MERGED;
+		if ((rc = master_requeue(m, o)) != GRT_OK)
+			return rc;
+		if (!merged) {
+			m->rep->requeued += o->c.count;
+			o->taken_back = 1;
+			*units += o->c.count;
+		}
+	}
+	return GRT_OK;
 }
 
 static int
 master_fail(struct master *m, int w, double now, const char *reason)
 {
 	struct worker *wk = &m->w[w];
-	int rc = GRT_OK;
+	int64_t units;
+	int rc;
 
-	if (wk->kind == GRT_WORK_CHUNK) {
-		int merged = wk->rq >= 0 && m->rq[wk->rq].state == RQ_MERGED;
-
-		rc = master_requeue(m, wk);
-		if (!merged)
-			m->rep->requeued += wk->c.count;
-	} else
-		m->sample_next--;	/* hand the same sample out again */
+	rc = master_take_back(m, wk, &units);
 	wk->state = W_FAILED;
 	m->failed_now++;
 	m->rep->failed_ranks++;
@@ -64,8 +86,7 @@ master_fail(struct master *m, int w, double now, const char *reason)
 				m->sampler = i;
 		m->sample_next = m->nsampled;
 	}
-	master_fail_event(m, w_rank(m, w), wk->kind == GRT_WORK_CHUNK ? wk->c.count : 0,
-	    reason, now);
+	master_fail_event(m, w_rank(m, w), units, reason, now);
 	if (rc == GRT_OK)
 		rc = master_wake_idle(m, now);
 	return rc;
@@ -81,21 +102,23 @@ master_check_deadlines(struct master *m, double now)
 	for (i = 0; i < m->nw; i++) {
 		struct worker *wk = &m->w[i];
 		double limit;
+		int64_t count;
 
 		if (wk->state != W_BUSY)
 			continue;
 		limit = wk->deadline;
-		if (suspect && master_expected(m, wk, wk->c.count) > 0) {
-			double s = SUSPECT_FACTOR * master_expected(m, wk, wk->c.count);
+		count = w_head(wk)->c.count;
+		if (suspect && master_expected(m, wk, count) > 0) {
+			double s = SUSPECT_FACTOR * master_expected(m, wk, count);
 
 			if (s < SUSPECT_MIN)
 				s = SUSPECT_MIN;
-			if (wk->t_send + s < limit)
-				limit = wk->t_send + s;
+			if (wk->t_head + s < limit)
+				limit = wk->t_head + s;
 		}
 		if (now < limit)
 			continue;
-		snprintf(why, sizeof why, "no result within %.1f s%s", now - wk->t_send,
+		snprintf(why, sizeof why, "no result within %.1f s%s", now - wk->t_head,
 		    suspect ? " (a rank exited)" : "");
 		if ((rc = master_fail(m, i, now, why)) != GRT_OK)
 			return rc;
@@ -105,38 +128,32 @@ master_check_deadlines(struct master *m, double now)
 
 /*
  * A result from worker w, declared failed: late, after its deadline, so the worker lives
- * and is taken back. Its result counts when the requeued copy is not merged yet.
+ * and is taken back, with the chunks still in its queue. Each counts when its requeued
+ * copy is not merged yet and is dropped otherwise (master_settle).
  */
 int
 master_late(struct master *m, int w, const struct grt_msg_result *h, const void *res,
     size_t reslen, double now)
 {
 	struct worker *wk = &m->w[w];
-	struct requeued *rq = wk->rq >= 0 ? &m->rq[wk->rq] : NULL;
-	struct grt_chunk c;
+	struct outchunk done;
 	int rc;
 
-	if (h->seq != wk->seq)
+	if (wk->nout == 0 || h->seq != w_head(wk)->seq)
 		return GRT_EPROTO;
-	wk->state = W_IDLE;
+	wk->state = W_BUSY;
 	m->failed_now--;
 	m->rep->failed_ranks--;
 	if (m->sched != NULL)
 		grt_sched_add_worker(m->sched, w);
 	if (h->status != 0)
 		return GRT_EAPP;
-	if (rq == NULL || rq->state == RQ_MERGED || wk->kind != GRT_WORK_CHUNK) {
-		rc = master_assign(m, w, now);
-		return rc == GRT_OK ? 1 : rc;
-	}
-	/* its chunk is not merged yet: this result counts, the requeued copy not */
-	if (rq->state == RQ_QUEUED)
-		m->nqueued--;
-	rq->state = RQ_MERGED;
-	m->rep->requeued -= wk->c.count;
-	c = wk->c;
+	done = *w_head(wk);
+	master_pop(m, w, now);
 	if ((rc = master_assign(m, w, now)) != GRT_OK)
 		return rc;
-	rc = master_done(m, w, &c, 0, h->t_calc, now - wk->t_send, res, reslen, now);
+	/* a late sample was handed out again when its worker failed: this one is spare */
+	if (done.kind == GRT_WORK_CHUNK)
+		rc = master_settle(m, w, &done, h->t_calc, now - done.t_send, res, reslen, now);
 	return rc == GRT_OK ? 1 : rc;
 }

@@ -18,7 +18,8 @@
 	X(DEADLINE, "deadline")			\
 	X(ROUNDS, "rounds")			\
 	X(EVENTS_CHUNKS, "events_chunks")	\
-	X(MASTER_COMPUTES, "master_computes")
+	X(MASTER_COMPUTES, "master_computes")	\
+	X(PREFETCH, "prefetch")
 
 #define GRT_KEY_ID(id, key)	GRT_KEY_##id,
 enum grt_key {

@@ -135,7 +135,7 @@ master_end_event(struct master *m, double now)
 	grt_events_int(&m->ev, "failed", m->rep->failed_ranks);
 	grt_events_int(&m->ev, "dropped", m->rep->dropped_ranks);
 	grt_events_int(&m->ev, "requeued", m->rep->requeued);
-	if (m->conf.scheme == GRT_SCHEME_PWD)
+	if (grt_scheme_uses_swr(m->conf.scheme))
 		grt_events_dbl(&m->ev, "swr", m->conf.swr);
 	grt_events_raw(&m->ev, ",\"ranks\":[");
 	for (i = 0; i < m->nw; i++) {

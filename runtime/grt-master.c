@@ -16,6 +16,7 @@
 #include "grt-master.h"
 
 #define DEADLINE_CHECK_PERIOD	0.01	/* seconds between deadline scans */
+#define RESULTS_PER_CHECK	64	/* results handled in a row between two looks */
 
 /* Per-worker PR and CPU clock from the rank map (or the application's own arrays). */
 static int
@@ -58,7 +59,7 @@ master_can_progress(const struct master *m, int self)
 {
 	int i;
 
-	if (self >= 0 && !m->w[self].self_idle)
+	if (self >= 0 && !m->self.idle)
 		return 1;
 	for (i = 0; i < m->nw; i++)
 		if (m->w[i].state == W_BUSY)
@@ -66,50 +67,74 @@ master_can_progress(const struct master *m, int self)
 	return 0;
 }
 
+/* What the master does now and then, not per message: events, deadlines, a lost run. */
+static int
+master_periodic(struct master *m, int self, double now)
+{
+	int rc;
+
+	grt_events_tick(&m->ev, now);
+	if (grt_usr1_seen)
+		m->suspect = 1;
+	if (now < m->next_check && !grt_usr1_seen)
+		return GRT_OK;
+	grt_usr1_seen = 0;
+	m->next_check = now + DEADLINE_CHECK_PERIOD;
+	if ((rc = master_check_deadlines(m, now)) != GRT_OK)
+		return rc;
+	/* called after a result or a slice too: the round may have just ended */
+	if (!m->sampling && m->merged >= m->app->units)
+		return GRT_OK;
+	return master_can_progress(m, self) ? GRT_OK : GRT_ENOWORKERS;
+}
+
+/*
+ * One round: results first, then a slice of the master's own chunk, then a pause. The
+ * clock is read once per result, per slice, and per BACKOFF_CHECK empty looks: on this
+ * machine a clock read costs as much as a look for a message.
+ */
+static void
+master_round(struct master *m, int self)
+{
+	struct grt_backoff bo;
+	unsigned handled = 0;
+	double now;
+	int rc;
+
+	grt_backoff_reset(&bo);
+	while (m->rc == GRT_OK && (m->sampling || m->merged < m->app->units)) {
+		if ((rc = master_poll(m)) < 0) {
+			m->rc = rc;
+			break;
+		}
+		if (rc > 0) {
+			grt_backoff_reset(&bo);
+			if (++handled % RESULTS_PER_CHECK == 0 || grt_usr1_seen)
+				m->rc = master_periodic(m, self, m->now);
+			continue;
+		}
+		if (self >= 0 && !m->self.idle) {
+			if ((m->rc = master_self_slice(m, self)) == GRT_OK)
+				m->rc = master_periodic(m, self, m->now);
+			continue;
+		}
+		now = 0;
+		if (grt_backoff_wait(&bo, &now) || grt_usr1_seen)
+			m->rc = master_periodic(m, self, now > 0 ? now : MPI_Wtime());
+	}
+}
+
 static int
 master_loop(struct master *m)
 {
-	struct grt_backoff bo;
-	int r, rc, self = m->off == 0 ? 0 : -1;
+	int r, self = m->off == 0 ? 0 : -1;
 
 	for (r = 0; r < m->app->rounds && m->rc == GRT_OK; r++) {
-		if (r == 0 && m->cfg->swr_auto && m->conf.scheme == GRT_SCHEME_PWD)
+		if (r == 0 && m->cfg->swr_auto && grt_scheme_uses_swr(m->conf.scheme))
 			master_start_sampling(m, MPI_Wtime());
 		else
 			master_start_scheme(m, MPI_Wtime());
-		grt_backoff_reset(&bo);
-		while (m->rc == GRT_OK && (m->sampling || m->merged < m->app->units)) {
-			double now;
-
-			if ((rc = master_poll(m)) < 0) {
-				m->rc = rc;
-				break;
-			}
-			if (rc > 0) {
-				grt_backoff_reset(&bo);
-				continue;
-			}
-			if (self >= 0 && !m->w[self].self_idle) {
-				if ((m->rc = master_compute_self(m, self)) != GRT_OK)
-					break;
-				continue;
-			}
-			now = MPI_Wtime();
-			grt_events_tick(&m->ev, now);
-			if (grt_usr1_seen)
-				m->suspect = 1;
-			if (now >= m->next_check || grt_usr1_seen) {
-				grt_usr1_seen = 0;
-				m->next_check = now + DEADLINE_CHECK_PERIOD;
-				if ((m->rc = master_check_deadlines(m, now)) != GRT_OK)
-					break;
-				if (!master_can_progress(m, self)) {
-					m->rc = GRT_ENOWORKERS;
-					break;
-				}
-			}
-			grt_backoff_wait(&bo);
-		}
+		master_round(m, self);
 		if (m->rc == GRT_OK && m->app->round_done != NULL &&
 		    m->app->round_done(m->app->ctx, m->round) != 0)
 			m->rc = GRT_EAPP;
@@ -125,7 +150,7 @@ grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cf
 {
 	struct master m;
 	double now;
-	int i, rc;
+	int i, j, rc;
 
 	memset(&m, 0, sizeof m);
 	m.comm = comm;
@@ -141,7 +166,9 @@ grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cf
 		m.rc = GRT_ENOMEM;
 	for (i = 0; m.w != NULL && i < m.nw; i++) {
 		m.w[i].state = w_rank(&m, i) == 0 ? W_SELF : W_IDLE;
-		m.w[i].sreq = MPI_REQUEST_NULL;
+		m.w[i].stop_req = MPI_REQUEST_NULL;
+		for (j = 0; j < GRT_DEPTH_MAX; j++)
+			m.w[i].out[j].sreq = MPI_REQUEST_NULL;
 	}
 	if (m.rc == GRT_OK)
 		m.rc = master_conf(&m);
@@ -169,11 +196,13 @@ grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cf
 	rep->events_lost = rc != GRT_OK;
 
 	for (i = 0; m.w != NULL && i < m.nw; i++)
-		grt_buf_free(&m.w[i].sbuf);
+		for (j = 0; j < GRT_DEPTH_MAX; j++)
+			grt_buf_free(&m.w[i].out[j].sbuf);
 	free(m.w);
 	grt_sched_free(m.sched);
 	grt_buf_free(&m.rbuf);
 	grt_buf_free(&m.obuf);
+	grt_buf_free(&m.ibuf);
 	free(m.rq);
 	free(m.pr);
 	free(m.cpu);

@@ -18,29 +18,48 @@
 
 #include "grt-events.h"
 #include "grt-internal.h"
+#include "grt-proto.h"
 
 #define SAMPLE_UNITS		5	/* seed 002, sec. 3.3: five sampled iterations */
 
 enum wstate_kind {
 	W_IDLE,		/* no chunk; the scheme has nothing more for it this round */
-	W_BUSY,		/* a chunk is outstanding */
+	W_BUSY,		/* chunks are outstanding */
 	W_FAILED,	/* declared failed: missed a deadline */
 	W_DROPPED,	/* the scheme cannot balance it; it got STOP */
 	W_SELF,		/* the master's own worker slot (master computes) */
 };
 
-struct worker {
-	enum wstate_kind state;
-	int self_idle;		/* W_SELF: nothing more this round */
+/*
+ * A chunk sent to a worker and not answered yet. A worker has one, or two when the master
+ * prefetches for it (grt-prefetch.c): the second waits in the worker's queue while it
+ * computes the first, and the worker answers them in order (MPI does not overtake).
+ */
+struct outchunk {
 	int64_t seq;
 	struct grt_chunk c;
+	int round;		/* of the chunk: a late answer from an earlier round is dropped */
 	int kind;		/* GRT_WORK_CHUNK or GRT_WORK_SAMPLE */
 	int from_scheme;	/* the chunk came from grt_sched_next (not a requeue) */
 	long rq;		/* index of the chunk in master.rq, or -1 */
+	int taken_back;		/* requeued from this worker after a missed deadline */
 	double t_send;
-	double deadline;
-	MPI_Request sreq;
+	MPI_Request sreq;	/* the send; sbuf stays untouched until it completes */
 	grt_buf sbuf;
+};
+
+#define GRT_DEPTH_MAX	2	/* chunks outstanding at one worker, prefetching */
+
+struct worker {
+	enum wstate_kind state;
+	struct outchunk out[GRT_DEPTH_MAX];	/* a ring: out[head] is being computed */
+	int head;
+	int nout;
+	int depth;		/* 1, or 2 while prefetching for it */
+	double t_head;		/* when out[head] started: its send or the previous result */
+	double deadline;	/* of out[head] */
+	struct grt_msg_stop stop;	/* kept alive until stop_req completes */
+	MPI_Request stop_req;
 
 	int64_t units;		/* totals over the run */
 	double t_calc;
@@ -48,7 +67,33 @@ struct worker {
 	int64_t r_units;	/* this round */
 	double r_exe;
 	double unit_exe;	/* t_exe per unit of its last chunk: for deadlines */
+	double last_calc;	/* t_calc of its last chunk: for prefetching */
+	double gap;		/* t_exe - t_calc of its last chunk sent while it idled */
 };
+
+/*
+ * The master's own chunk when it computes too (grt-self.c): computed in slices, the
+ * results looked for between two slices; the units not started yet, [next, end), can go
+ * to a worker that finds nothing else to do, so the master never holds a loop's tail.
+ */
+struct selfwork {
+	int active;		/* a chunk is in hand */
+	int idle;		/* nothing more for the master this round */
+	struct grt_chunk c;	/* as taken */
+	int64_t next;		/* the first unit not computed yet */
+	int64_t end;		/* the end of the units still the master's */
+	int kind;
+	int from_scheme;
+	double t_calc;		/* compute time of its slices so far */
+	double t_start;
+	double unit_s;		/* seconds per unit of the last slice */
+};
+
+static inline struct outchunk *
+w_head(struct worker *wk)
+{
+	return &wk->out[wk->head];
+}
 
 /* A range taken back from a failed worker: queued, handed out again, then merged. */
 enum rq_state { RQ_QUEUED, RQ_OUT, RQ_MERGED };
@@ -76,6 +121,8 @@ struct master {
 	struct grt_events ev;
 	grt_buf rbuf;		/* received messages */
 	grt_buf obuf;		/* the master's own results */
+	grt_buf ibuf;		/* the master's own inputs (pack) */
+	struct selfwork self;	/* worker 0 when the master computes */
 
 	struct requeued *rq;	/* every range requeued after a failure, this round */
 	size_t nrq;
@@ -93,14 +140,13 @@ struct master {
 	int sampler;		/* worker doing the sampling, -1 none */
 
 	double t0;
+	double now;		/* the clock at the latest result */
 	double next_check;
 	int64_t seq;
 	int failed_now;		/* workers in W_FAILED */
 	int suspect;		/* a rank exited (SIGUSR1): shorter deadlines from now on */
 	int rc;
 };
-
-struct grt_msg_result;
 
 static inline int
 w_rank(const struct master *m, int w)
@@ -133,13 +179,22 @@ int master_wake_idle(struct master *m, double now);
 int master_stop(struct master *m, int w, int reason);
 void master_stop_all(struct master *m);
 
+/* grt-prefetch.c: how many chunks worker w may hold (1 or 2), from its last chunk */
+int master_depth(const struct master *m, const struct worker *wk);
+
 /* grt-merge.c: master_poll returns 1 when a result was handled, 0 when none waits */
 int master_poll(struct master *m);
-int master_done(struct master *m, int w, const struct grt_chunk *c, int from_scheme,
-    double t_calc, double t_exe, const void *res, size_t reslen, double now);
+int master_merge(struct master *m, const struct grt_chunk *c, const void *res, size_t reslen);
+void master_account(struct master *m, int w, const struct grt_chunk *c, double t_calc,
+    double t_exe, double now);
+int master_settle(struct master *m, int w, struct outchunk *o, double t_calc, double t_exe,
+    const void *res, size_t reslen, double now);
+void master_pop(struct master *m, int w, double now);
 
-/* grt-self.c */
-int master_compute_self(struct master *m, int w);
+/* grt-self.c: the master's own chunk, one slice per call; GRT_OK or an error */
+int master_self_take(struct master *m, int w);
+int master_self_slice(struct master *m, int w);
+int master_self_share(struct master *m, struct grt_chunk *c);
 
 /* grt-failure.c: master_late returns 1 (the result was handled) or an error code */
 double master_deadline(const struct master *m, const struct worker *wk, double now);
@@ -148,7 +203,7 @@ int master_late(struct master *m, int w, const struct grt_msg_result *h, const v
     size_t reslen, double now);
 
 /* grt-requeue.c */
-int master_requeue(struct master *m, struct worker *wk);
+int master_requeue(struct master *m, struct outchunk *o);
 long master_dequeue(struct master *m);
 
 /* grt-master-events.c */

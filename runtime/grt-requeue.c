@@ -7,14 +7,14 @@
 
 #include "grt-master.h"
 
-/* Take back worker wk's chunk; a chunk already requeued once goes back to the queue. */
+/* Take back a worker's chunk o; a chunk already requeued once goes back to the queue. */
 int
-master_requeue(struct master *m, struct worker *wk)
+master_requeue(struct master *m, struct outchunk *o)
 {
-	if (wk->rq >= 0) {
+	if (o->rq >= 0) {
 		/* merged already (its first worker answered late): nothing to take back */
-		if (m->rq[wk->rq].state == RQ_OUT) {
-			m->rq[wk->rq].state = RQ_QUEUED;
+		if (m->rq[o->rq].state == RQ_OUT) {
+			m->rq[o->rq].state = RQ_QUEUED;
 			m->nqueued++;
 		}
 		return GRT_OK;
@@ -28,9 +28,9 @@ master_requeue(struct master *m, struct worker *wk)
 		m->rq = p;
 		m->caprq = ncap;
 	}
-	m->rq[m->nrq].c = wk->c;
+	m->rq[m->nrq].c = o->c;
 	m->rq[m->nrq].state = RQ_QUEUED;
-	wk->rq = (long)m->nrq++;
+	o->rq = (long)m->nrq++;
 	m->nqueued++;
 	return GRT_OK;
 }

@@ -26,18 +26,18 @@ master_start_scheme(struct master *m, double now)
 	m->merged = 0;
 	m->nrq = 0;
 	m->nqueued = 0;
+	m->self.idle = 0;
 	for (i = 0; i < m->nw; i++) {
 		double share;
 
 		m->w[i].r_units = 0;
 		m->w[i].r_exe = 0;
-		m->w[i].self_idle = 0;
 		if (m->w[i].state != W_DROPPED && m->w[i].state != W_FAILED &&
 		    grt_sched_dropped(m->sched, i, &share)) {
 			master_drop_event(m, i, share, now);
 			m->rep->dropped_ranks++;
 			if (m->w[i].state == W_SELF) {
-				m->w[i].self_idle = 1;
+				m->self.idle = 1;
 				continue;
 			}
 			m->w[i].state = W_DROPPED;
@@ -49,9 +49,13 @@ master_start_scheme(struct master *m, double now)
 		m->rc = GRT_ENOMEM;
 		return;
 	}
+	/* the master, when it computes, takes its first chunk in its turn, as a worker would */
 	grt_sched_order(m->sched, order);
-	for (i = 0; i < m->nw && m->rc == GRT_OK; i++)
+	for (i = 0; i < m->nw && m->rc == GRT_OK; i++) {
 		if (m->w[order[i]].state == W_IDLE)
 			m->rc = master_assign(m, order[i], now);
+		else if (m->w[order[i]].state == W_SELF)
+			m->rc = master_self_take(m, order[i]);
+	}
 	free(order);
 }

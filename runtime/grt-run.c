@@ -36,19 +36,23 @@ grt_backoff_reset(struct grt_backoff *b)
 	b->sleep_ns = BACKOFF_MIN_NS;
 }
 
-void
-grt_backoff_wait(struct grt_backoff *b)
+int
+grt_backoff_wait(struct grt_backoff *b, double *now)
 {
 	struct timespec ts;
+	double t;
 
 	if (++b->spins % BACKOFF_CHECK != 0)
-		return;
+		return 0;
+	t = MPI_Wtime();
+	if (now != NULL)
+		*now = t;
 	if (b->since == 0) {
-		b->since = MPI_Wtime();
-		return;
+		b->since = t;
+		return 1;
 	}
-	if (b->sleep_ns == BACKOFF_MIN_NS && MPI_Wtime() - b->since < BACKOFF_SPIN_S)
-		return;
+	if (b->sleep_ns == BACKOFF_MIN_NS && t - b->since < BACKOFF_SPIN_S)
+		return 1;
 	ts.tv_sec = 0;
 	ts.tv_nsec = b->sleep_ns;
 	nanosleep(&ts, NULL);
@@ -56,6 +60,7 @@ grt_backoff_wait(struct grt_backoff *b)
 		b->sleep_ns *= 2;
 	if (b->sleep_ns > BACKOFF_MAX_NS)
 		b->sleep_ns = BACKOFF_MAX_NS;
+	return 1;
 }
 
 int

@@ -77,6 +77,13 @@ struct grt_app {
 	int (*round_done)(void *ctx, int round);
 };
 
+/* cfg.prefetch: a worker's second chunk sent before it finished the first (doc/runtime.md) */
+enum grt_prefetch {
+	GRT_PREFETCH_AUTO = 0,	/* when the latency is more than 5% of a chunk's time */
+	GRT_PREFETCH_OFF,
+	GRT_PREFETCH_ON,
+};
+
 struct grt_config {
 	struct grt_sched_conf sched;	/* scheme and its parameters */
 	int swr_auto;			/* pwd: measure SWR from 5 sampled units (seed 002, eq. 3) */
@@ -86,7 +93,9 @@ struct grt_config {
 	const char *job_id;		/* for the start event */
 	const char *rankmap_path;	/* rank -> node, site, pf, pr, cpu_mhz (see rankmap below) */
 	int events_chunks;		/* 1: a "chunk" event per chunk (default); 0: rounds only */
-	int master_computes;		/* 1: rank 0 computes chunks too, between messages */
+	int master_computes;		/* 1: rank 0 computes chunks too, in slices between
+					   looks for results */
+	enum grt_prefetch prefetch;	/* GRT_PREFETCH_AUTO unless set */
 	int rounds;			/* GRT_ROUNDS, the job file's runtime.rounds; 0: unset.
 					   libgrt runs app->rounds: an application whose number
 					   of rounds is free copies this into it when > 0 */
@@ -99,7 +108,7 @@ struct grt_config {
  *   GRT_DEADLINE seconds per chunk (default 60)    GRT_EVENTS   events.jsonl path
  *   GRT_JOB      job id                            GRT_RANKMAP  rank map file
  *   GRT_EVENTS_CHUNKS 0|1                          GRT_MASTER_COMPUTES 0|1
- *   GRT_ROUNDS   rounds asked for (see cfg->rounds)
+ *   GRT_ROUNDS   rounds asked for (see cfg->rounds) GRT_PREFETCH auto|0|1
  * The rank map has one line per rank: "rank node site pf pr cpu_mhz" (whitespace separated,
  * '#' comments); only the master reads it, for PR (pwd), CPU clocks (wstatic, ngss, angss)
  * and the start event. Returns GRT_OK or GRT_EINVAL with the variable's name in *why (when

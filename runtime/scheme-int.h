@@ -18,6 +18,28 @@
 
 #include "scheme.h"
 
+/*
+ * A time per unit beyond 1e100 s (or a speed beyond 1e100 units/s) is a clock glitch, not
+ * a measurement: the adaptive schemes ignore it, which also keeps their sums of speeds and
+ * of 1/mu finite for any P.
+ */
+#define SCHED_UNIT_TIME_MAX	1e100
+
+/*
+ * What the adaptive schemes learned of one worker from its fed-back chunks, over all rounds
+ * (scheme-speed.c for wf, awf-b..e and pwd-speed; scheme-af.c for af).
+ */
+struct sched_learn {
+	double prior;		/* p_i: pr, else cpu (wf, awf-*), else 1 */
+	double t;		/* awf: sum j*t_j over its chunks j = 1, 2, ...; pwd-speed: sum t_j */
+	double n;		/* the same sum of the chunks' units */
+	double j;		/* chunks fed back */
+	double v;		/* measured speed n / t, units per second; 0: none yet */
+	double mu;		/* af: mean per-unit t_calc (weights n_j); 0: none yet */
+	double m2;		/* af: sum n_j (t_j/n_j - mu)^2, Welford's running form */
+	double un;		/* af: sum n_j */
+};
+
 /* A sort key for the largest-remainder and perf_f orders: key descending, idx ascending. */
 struct sched_key {
 	double key;
@@ -62,6 +84,25 @@ struct grt_sched {
 	double *perf_f;			/* n / t_exe of the previous round (seed 000, 3.3) */
 	double mean_exe;		/* mean t_exe of the previous round's measured workers */
 	double *speed;			/* angss: weights; hetcalc/hetcomm: raw n_i */
+
+	/*
+	 * wf, awf-*, af, pwd-speed: per worker, and running sums over the active workers so
+	 * that a request costs O(1); recounted from learn[] every P updates (rounding drift)
+	 */
+	struct sched_learn *learn;
+	double sp_v;			/* sum v_i of the measured */
+	double sp_pm;			/* sum p_i of the measured */
+	double sp_pu;			/* sum p_i of the others */
+	int sp_nm;			/* how many are measured */
+	int sp_nu;			/* how many are not */
+	double af_d;			/* af: sum sigma_i^2 / mu_i of those with an estimate */
+	double af_e;			/* af: sum 1 / mu_i of the same */
+	int af_m;			/* af: how many they are */
+	int learn_updates;		/* updates since the last recount */
+	int wf_left;			/* wf, awf-b/d: chunks left in the batch */
+	int64_t wf_r;			/* R at the batch's start */
+	/* the batch's weights are frozen in weight[], begin_round's scratch for the others */
+	double wf_sum;			/* their sum over the active workers */
 
 	/* scratch for begin_round, allocated once so that a round cannot fail */
 	struct sched_key *keys;
@@ -112,5 +153,36 @@ void sched_plan_pwd(struct grt_sched *s);
 /* scheme-het.c: hetcalc and hetcomm */
 void sched_fold_feedback(struct grt_sched *s);
 void sched_plan_het(struct grt_sched *s);
+
+/* scheme-speed.c: the speed estimates of wf, awf-b..e and pwd-speed */
+void sched_speed_begin(struct grt_sched *s, int use_cpu);
+void sched_speed_measure(struct grt_sched *s, int w, double units, double t, double c);
+void sched_speed_active(struct grt_sched *s, int w, int on);
+double sched_speed_est(const struct grt_sched *s, int w);
+double sched_speed_sum(const struct grt_sched *s);
+int64_t sched_chunk_ceil(long double x, int64_t r);
+
+/* scheme-wf.c: wf, and the batches of awf-b and awf-d */
+void sched_wf_begin(struct grt_sched *s);
+int64_t sched_wf_size(struct grt_sched *s, int w);
+
+/* scheme-awf.c: awf-b..e */
+void sched_awf_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_calc,
+    double t_exe);
+int64_t sched_awf_size(struct grt_sched *s, int w);
+
+/* scheme-af.c: af */
+void sched_af_begin(struct grt_sched *s);
+void sched_af_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_calc);
+void sched_af_active(struct grt_sched *s, int w, int on);
+int64_t sched_af_size(struct grt_sched *s, int w);
+
+/* scheme-pwds.c: pwd-speed */
+void sched_pwds_begin(struct grt_sched *s);
+void sched_pwds_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_exe);
+int64_t sched_pwds_size(struct grt_sched *s, int w);
+
+/* scheme.c: worker w starts (on) or stops counting in P, for the running sums */
+void sched_active_changed(struct grt_sched *s, int w, int on);
 
 #endif

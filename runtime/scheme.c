@@ -1,7 +1,8 @@
 /*
  * scheme.c — scheme names, the life of a scheme instance and the per-request dispatch.
- * The rules themselves are in scheme-static.c, scheme-self.c, scheme-ngss.c, scheme-pwd.c
- * and scheme-het.c; doc/schemes.md gives every formula with its source.
+ * The rules themselves are in scheme-static.c, scheme-self.c, scheme-ngss.c, scheme-pwd.c,
+ * scheme-het.c, scheme-wf.c, scheme-awf.c, scheme-af.c and scheme-pwds.c (the last four
+ * share scheme-speed.c); doc/schemes.md gives every formula with its source.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 
 static const char *const sched_names[GRT_SCHEME_COUNT] = {
 	"static", "wstatic", "pss", "css", "gss", "fss", "tss", "ngss", "angss", "pwd",
-	"hetcalc", "hetcomm"
+	"hetcalc", "hetcomm", "wf", "awf-b", "awf-c", "awf-d", "awf-e", "af", "pwd-speed"
 };
 
 const char *
@@ -41,6 +42,12 @@ int
 grt_scheme_is_rounds(enum grt_scheme scheme)
 {
 	return scheme == GRT_SCHEME_HETCALC || scheme == GRT_SCHEME_HETCOMM;
+}
+
+int
+grt_scheme_uses_swr(enum grt_scheme scheme)
+{
+	return scheme == GRT_SCHEME_PWD || scheme == GRT_SCHEME_PWD_SPEED;
 }
 
 /* 1 when all n values are finite and > 0 (or the array is absent). */
@@ -72,8 +79,17 @@ sched_check(const struct grt_sched_conf *conf, int nworkers, int64_t n)
 	case GRT_SCHEME_ANGSS:
 		return sched_positive(conf->cpu, nworkers);
 	case GRT_SCHEME_PWD:
+	case GRT_SCHEME_PWD_SPEED:
 		return isfinite(conf->swr) && conf->swr >= 0 && conf->swr <= 1 &&
 		    sched_positive(conf->pr, nworkers);
+	case GRT_SCHEME_WF:
+	case GRT_SCHEME_AWF_B:
+	case GRT_SCHEME_AWF_C:
+	case GRT_SCHEME_AWF_D:
+	case GRT_SCHEME_AWF_E:
+		/* the weights are pr[], or cpu[] when there is no pr[] */
+		return conf->pr != NULL ? sched_positive(conf->pr, nworkers) :
+		    sched_positive(conf->cpu, nworkers);
 	case GRT_SCHEME_HETCALC:
 	case GRT_SCHEME_HETCOMM:
 		return sched_positive(conf->pr, nworkers);
@@ -82,6 +98,7 @@ sched_check(const struct grt_sched_conf *conf, int nworkers, int64_t n)
 	case GRT_SCHEME_GSS:
 	case GRT_SCHEME_FSS:
 	case GRT_SCHEME_TSS:
+	case GRT_SCHEME_AF:
 		return 1;
 	default:
 		return 0;
@@ -146,6 +163,7 @@ grt_sched_new(const struct grt_sched_conf *conf, int nworkers, int64_t n, int *e
 	SCHED_ALLOC(comm_unit);
 	SCHED_ALLOC(perf_f);
 	SCHED_ALLOC(speed);
+	SCHED_ALLOC(learn);
 	SCHED_ALLOC(keys);
 	SCHED_ALLOC(weight);
 	SCHED_ALLOC(share);
@@ -187,6 +205,7 @@ grt_sched_free(grt_sched *s)
 	free(s->comm_unit);
 	free(s->perf_f);
 	free(s->speed);
+	free(s->learn);
 	free(s->keys);
 	free(s->weight);
 	free(s->share);
@@ -232,6 +251,19 @@ grt_sched_begin_round(grt_sched *s)
 	case GRT_SCHEME_HETCOMM:
 		sched_plan_het(s);
 		break;
+	case GRT_SCHEME_WF:
+	case GRT_SCHEME_AWF_B:
+	case GRT_SCHEME_AWF_C:
+	case GRT_SCHEME_AWF_D:
+	case GRT_SCHEME_AWF_E:
+		sched_wf_begin(s);
+		break;
+	case GRT_SCHEME_AF:
+		sched_af_begin(s);
+		break;
+	case GRT_SCHEME_PWD_SPEED:
+		sched_pwds_begin(s);
+		break;
 	default:
 		s->dynamic = 1;
 		s->pool_next = 0;
@@ -245,6 +277,27 @@ void
 grt_sched_order(const grt_sched *s, int *order)
 {
 	memcpy(order, s->order, (size_t)s->nw * sizeof *order);
+}
+
+/* The size of worker w's next chunk from the pool (the caller clips it to what is left). */
+static int64_t
+sched_pool_size(struct grt_sched *s, int w)
+{
+	switch (s->conf.scheme) {
+	case GRT_SCHEME_WF:
+	case GRT_SCHEME_AWF_B:
+	case GRT_SCHEME_AWF_D:
+		return sched_wf_size(s, w);
+	case GRT_SCHEME_AWF_C:
+	case GRT_SCHEME_AWF_E:
+		return sched_awf_size(s, w);
+	case GRT_SCHEME_AF:
+		return sched_af_size(s, w);
+	case GRT_SCHEME_PWD_SPEED:
+		return sched_pwds_size(s, w);
+	default:
+		return sched_self_size(s);
+	}
 }
 
 int
@@ -261,7 +314,7 @@ grt_sched_next(grt_sched *s, int w, struct grt_chunk *c)
 		*c = s->orphan[--s->norphan];
 	else if (s->dynamic && s->pool_next < s->n) {
 		left = s->n - s->pool_next;
-		size = sched_self_size(s);
+		size = sched_pool_size(s, w);
 		if (size > left)
 			size = left;
 		c->start = s->pool_next;
@@ -283,6 +336,42 @@ grt_sched_feedback(grt_sched *s, int w, const struct grt_chunk *c, double t_calc
 	s->fb_units[w] += c->count;
 	s->fb_calc[w] += t_calc;
 	s->fb_exe[w] += t_exe;
+	switch (s->conf.scheme) {
+	case GRT_SCHEME_AWF_B:
+	case GRT_SCHEME_AWF_C:
+	case GRT_SCHEME_AWF_D:
+	case GRT_SCHEME_AWF_E:
+		sched_awf_feedback(s, w, c, t_calc, t_exe);
+		break;
+	case GRT_SCHEME_AF:
+		sched_af_feedback(s, w, c, t_calc);
+		break;
+	case GRT_SCHEME_PWD_SPEED:
+		sched_pwds_feedback(s, w, c, t_exe);
+		break;
+	default:	/* wf's weights are fixed; the rest fold fb_* at the next round */
+		break;
+	}
+}
+
+void
+sched_active_changed(struct grt_sched *s, int w, int on)
+{
+	switch (s->conf.scheme) {
+	case GRT_SCHEME_WF:
+	case GRT_SCHEME_AWF_B:
+	case GRT_SCHEME_AWF_C:
+	case GRT_SCHEME_AWF_D:
+	case GRT_SCHEME_AWF_E:
+	case GRT_SCHEME_PWD_SPEED:
+		sched_speed_active(s, w, on);
+		break;
+	case GRT_SCHEME_AF:
+		sched_af_active(s, w, on);
+		break;
+	default:
+		break;
+	}
 }
 
 void
@@ -290,9 +379,11 @@ grt_sched_remove_worker(grt_sched *s, int w)
 {
 	if (w < 0 || w >= s->nw || s->gone[w])
 		return;
-	if (s->drop_round[w] == 0)
-		s->nactive--;
 	s->gone[w] = 1;
+	if (s->drop_round[w] == 0) {
+		s->nactive--;
+		sched_active_changed(s, w, 0);
+	}
 	/* its reserved chunk is not the master's to requeue: nobody has it yet */
 	if (s->first[w].count > 0) {
 		s->orphan[s->norphan++] = s->first[w];

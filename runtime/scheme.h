@@ -33,6 +33,13 @@ enum grt_scheme {
 	GRT_SCHEME_PWD,		/* SWR of N by PR, rest GSS (seed 002) */
 	GRT_SCHEME_HETCALC,	/* rounds: n_i from t_calc (seed 000, "old") */
 	GRT_SCHEME_HETCOMM,	/* rounds: n_i from t_calc + t_comm (seed 000, sec. 3) */
+	GRT_SCHEME_WF,		/* fss batches, chunk i ~ fixed weight w_i (pr, cpu) */
+	GRT_SCHEME_AWF_B,	/* wf, weights from measured t_calc after every batch */
+	GRT_SCHEME_AWF_C,	/* wf, weights from measured t_calc after every chunk */
+	GRT_SCHEME_AWF_D,	/* awf-b with t_exe (scheduling overhead included) */
+	GRT_SCHEME_AWF_E,	/* awf-c with t_exe */
+	GRT_SCHEME_AF,		/* adaptive factoring: chunk from measured mu_i, sigma_i */
+	GRT_SCHEME_PWD_SPEED,	/* pwd whose dynamic phase is ceil(R/P * s_w / mean s) */
 	GRT_SCHEME_COUNT
 };
 
@@ -48,9 +55,12 @@ struct grt_sched_conf {
 	enum grt_scheme scheme;
 	int64_t k;		/* css chunk size, >= 1 */
 	double alpha;		/* ngss: percent of N in the first phase, [0, 100] */
-	double swr;		/* pwd: static workload ratio in [0, 1] */
-	const double *pr;	/* pwd: per-worker performance ratio (P values > 0); NULL = equal */
-	const double *cpu;	/* wstatic, ngss, angss: per-worker CPU clock; NULL = equal */
+	double swr;		/* pwd, pwd-speed: static workload ratio in [0, 1] */
+	/* pwd, pwd-speed, wf, awf-*, hetcalc, hetcomm: per-worker performance ratio (P values
+	 * > 0); NULL = equal */
+	const double *pr;
+	/* wstatic, ngss, angss; wf and awf-* when pr is NULL: per-worker CPU clock; NULL = equal */
+	const double *cpu;
 };
 
 typedef struct grt_sched grt_sched;
@@ -60,6 +70,8 @@ const char *grt_scheme_name(enum grt_scheme scheme);
 int grt_scheme_from_name(const char *name);
 /* 1 when the scheme works in rounds with one chunk per worker (hetcalc, hetcomm). */
 int grt_scheme_is_rounds(enum grt_scheme scheme);
+/* 1 when the scheme places SWR of N statically (pwd, pwd-speed): GRT_SWR=auto samples it. */
+int grt_scheme_uses_swr(enum grt_scheme scheme);
 
 /*
  * A scheme for n >= 0 units over nworkers >= 1 workers; conf is copied (pr and cpu too).

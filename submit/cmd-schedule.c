@@ -3,12 +3,14 @@
  * out for N units over P workers, with no MPI at all. It drives the very code of libgrt's
  * master (runtime/scheme.h), so what it prints is what a job would get.
  *
- * Who asks next: round-robin over the workers in the scheme's order, unless --speeds is
- * given; then each worker's clock advances by count/speed per chunk and the earliest free
- * worker asks next (ties: lowest index). The rounds schemes (hetcalc, hetcomm) serve every
- * worker once per round in their send order, with times simulated from --unit-calc and
- * --unit-comm (seconds per unit, independent links): t_calc = n*calc_i, t_exe =
- * n*(calc_i + comm_i).
+ * Who asks next: round-robin over the workers in the scheme's order, every chunk fed back
+ * at unit speed, unless --speeds is given; then each worker's clock advances by
+ * count/speed per chunk (its t_calc and t_exe) and the earliest free worker asks next
+ * (ties: lowest index). The schemes that learn from t_calc and t_exe apart (awf-b..e, af,
+ * pwd-speed) take --unit-calc and --unit-comm instead of --speeds: the clock advances by
+ * t_exe. The rounds schemes (hetcalc, hetcomm) serve every worker once per round in their
+ * send order. Times from --unit-calc and --unit-comm (seconds per unit, independent
+ * links): t_calc = n*calc_i, t_exe = n*(calc_i + comm_i).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -122,18 +124,50 @@ sched_parse_scheme(const char *name)
 {
 	const char *names[GRT_SCHEME_COUNT + 1];
 	const char *guess;
+	char list[512];
+	size_t o = 0;
 	int i;
 
 	if ((i = grt_scheme_from_name(name)) >= 0)
 		return (enum grt_scheme)i;
-	for (i = 0; i < GRT_SCHEME_COUNT; i++)
+	list[0] = '\0';
+	for (i = 0; i < GRT_SCHEME_COUNT; i++) {
 		names[i] = grt_scheme_name(i);
+		if (o < sizeof list)
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
+			    names[i]);
+	}
 	names[i] = NULL;
 	if ((guess = suggest_closest(name, names)) != NULL)
 		cmd_usage_error(&cmd_schedule_entry, "--scheme: unknown scheme '%s' (did you mean "
 		    "'%s'?)", name, guess);
-	cmd_usage_error(&cmd_schedule_entry, "--scheme: unknown scheme '%s' (one of: static, "
-	    "wstatic, pss, css, gss, fss, tss, ngss, angss, pwd, hetcalc, hetcomm)", name);
+	cmd_usage_error(&cmd_schedule_entry, "--scheme: unknown scheme '%s' (one of: %s)", name,
+	    list);
+}
+
+/* 1 for the self-scheduling schemes that learn from t_calc and t_exe apart. */
+static int
+sched_learns(enum grt_scheme sc)
+{
+	switch (sc) {
+	case GRT_SCHEME_AWF_B:
+	case GRT_SCHEME_AWF_C:
+	case GRT_SCHEME_AWF_D:
+	case GRT_SCHEME_AWF_E:
+	case GRT_SCHEME_AF:
+	case GRT_SCHEME_PWD_SPEED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* 1 for the schemes whose weights are pr[] (then cpu[]) before anything is measured. */
+static int
+sched_weighted(enum grt_scheme sc)
+{
+	return sc == GRT_SCHEME_WF || sc == GRT_SCHEME_AWF_B || sc == GRT_SCHEME_AWF_C ||
+	    sc == GRT_SCHEME_AWF_D || sc == GRT_SCHEME_AWF_E;
 }
 
 /* A usage error when opt was given to a scheme that does not read it. */
@@ -180,10 +214,21 @@ sched_sift_down(int *heap, int n, const double *clock, int i)
 	}
 }
 
+/* The simulated times of worker w's chunk of n units: --unit-calc/--unit-comm, or --speeds. */
+static void
+sched_times(const struct sched_run *r, int w, int64_t n, double *t_calc, double *t_exe)
+{
+	if (r->ucalc != NULL) {
+		*t_calc = (double)n * r->ucalc[w];
+		*t_exe = *t_calc + (double)n * r->ucomm[w];
+	} else
+		*t_calc = *t_exe = (double)n / r->speeds[w];
+}
+
 static void
 sched_round_speeds(struct sched_run *r, grt_sched *s, int j)
 {
-	double *clock = xcalloc((size_t)r->p, sizeof *clock), t;
+	double *clock = xcalloc((size_t)r->p, sizeof *clock), t, tc;
 	int *heap = xreallocarray(NULL, (size_t)r->p, sizeof *heap);
 	struct grt_chunk c;
 	int n = r->p, i, w;
@@ -198,8 +243,8 @@ sched_round_speeds(struct sched_run *r, grt_sched *s, int j)
 			continue;
 		}
 		sched_add(r, j, w, &c);
-		t = (double)c.count / r->speeds[w];
-		grt_sched_feedback(s, w, &c, t, t);
+		sched_times(r, w, c.count, &tc, &t);
+		grt_sched_feedback(s, w, &c, tc, t);
 		clock[w] += t;
 		sched_sift_down(heap, n, clock, 0);
 	}
@@ -274,7 +319,7 @@ sched_simulate(struct sched_run *r, grt_sched *s)
 		grt_sched_order(s, order);
 		if (grt_scheme_is_rounds(r->scheme))
 			sched_round_het(r, s, j, order);
-		else if (r->speeds != NULL)
+		else if (r->speeds != NULL || r->ucalc != NULL)
 			sched_round_speeds(r, s, j);
 		else
 			sched_round_rr(r, s, j, order);
@@ -319,7 +364,7 @@ sched_print_text(const struct sched_run *r)
 		for (d = 0; d < rd->ndrop; d++)
 			printf("dropped worker %d: its share was %.3g units (cannot be balanced)\n",
 			    rd->drop_w[d], rd->drop_share[d]);
-		if (grt_scheme_is_rounds(r->scheme)) {
+		if (grt_scheme_is_rounds(r->scheme) || (sched_learns(r->scheme) && r->rounds > 1)) {
 			printf("units:");
 			for (w = 0; w < r->p; w++)
 				printf(" %" PRId64, rd->units[w]);
@@ -411,49 +456,96 @@ sched_print_json(const struct sched_run *r)
 	json_decref(root);
 }
 
+/* The options as given, checked against each other once the scheme is known. */
+struct sched_args {
+	const char *scheme, *n, *p, *k, *alpha, *swr, *pr, *cpu, *speeds, *rounds, *calc;
+	const char *comm;
+	int json;
+};
+
+static void
+sched_parse_args(int argc, char **argv, struct sched_args *a)
+{
+	const struct cmd_entry *cmd = &cmd_schedule_entry;
+	int c;
+
+	memset(a, 0, sizeof *a);
+	optind = 1;
+	while ((c = cmd_getopt(argc, argv, "N:P:", sched_longopts, cmd)) != -1) {
+		switch (c) {
+		case OPT_SCHEME:	a->scheme = optarg; break;
+		case 'N':		a->n = optarg; break;
+		case 'P':		a->p = optarg; break;
+		case OPT_K:		a->k = optarg; break;
+		case OPT_ALPHA:		a->alpha = optarg; break;
+		case OPT_SWR:		a->swr = optarg; break;
+		case OPT_PR:		a->pr = optarg; break;
+		case OPT_CPU:		a->cpu = optarg; break;
+		case OPT_SPEEDS:	a->speeds = optarg; break;
+		case OPT_ROUNDS:	a->rounds = optarg; break;
+		case OPT_UNIT_CALC:	a->calc = optarg; break;
+		case OPT_UNIT_COMM:	a->comm = optarg; break;
+		case OPT_JSON:		a->json = 1; break;
+		}
+	}
+	if (optind < argc)
+		cmd_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if (a->scheme == NULL)
+		cmd_usage_error(cmd, "missing --scheme S");
+	if (a->n == NULL)
+		cmd_usage_error(cmd, "missing -N n (the number of units)");
+	if (a->p == NULL)
+		cmd_usage_error(cmd, "missing -P p (the number of workers)");
+}
+
+/* A usage error for every option the scheme does not read, and for what it lacks. */
+static void
+sched_check_args(const struct sched_args *a, enum grt_scheme sc)
+{
+	const struct cmd_entry *cmd = &cmd_schedule_entry;
+	int rounds_sc = grt_scheme_is_rounds(sc);
+	int pwd_sc = sc == GRT_SCHEME_PWD || sc == GRT_SCHEME_PWD_SPEED;
+
+	sched_only("--k", a->k, sc, sc == GRT_SCHEME_CSS, "css");
+	sched_only("--alpha", a->alpha, sc, sc == GRT_SCHEME_NGSS, "ngss; angss chooses its own");
+	sched_only("--swr", a->swr, sc, pwd_sc, "pwd, pwd-speed");
+	sched_only("--pr", a->pr, sc, pwd_sc || rounds_sc || sched_weighted(sc),
+	    "pwd, pwd-speed, hetcalc, hetcomm, wf, awf-b..e");
+	sched_only("--cpu", a->cpu, sc, sc == GRT_SCHEME_WSTATIC || sched_has_alpha(sc) ||
+	    sched_weighted(sc), "wstatic, ngss, angss, wf, awf-b..e");
+	sched_only("--unit-calc", a->calc, sc, rounds_sc || sched_learns(sc),
+	    "hetcalc, hetcomm, awf-b..e, af, pwd-speed");
+	sched_only("--unit-comm", a->comm, sc, rounds_sc || sched_learns(sc),
+	    "hetcalc, hetcomm, awf-b..e, af, pwd-speed");
+	if (a->speeds != NULL && rounds_sc)
+		cmd_usage_error(cmd, "--speeds does not apply to %s (give --unit-calc and "
+		    "--unit-comm)", grt_scheme_name(sc));
+	if (a->speeds != NULL && a->calc != NULL)
+		cmd_usage_error(cmd, "give --speeds or --unit-calc, not both");
+	if (a->swr == NULL && pwd_sc)
+		cmd_usage_error(cmd, "%s needs --swr R (the static workload ratio, 0 to 1)",
+		    grt_scheme_name(sc));
+	if (rounds_sc && a->calc == NULL)
+		cmd_usage_error(cmd, "%s needs --unit-calc a,b,.. (seconds per unit per worker)",
+		    grt_scheme_name(sc));
+	if (a->comm != NULL && a->calc == NULL)
+		cmd_usage_error(cmd, "--unit-comm needs --unit-calc");
+}
+
 static int
 cmd_schedule_exec(int argc, char **argv)
 {
 	const struct cmd_entry *cmd = &cmd_schedule_entry;
-	const char *a_scheme = NULL, *a_n = NULL, *a_p = NULL, *a_k = NULL, *a_alpha = NULL;
-	const char *a_swr = NULL, *a_pr = NULL, *a_cpu = NULL, *a_speeds = NULL;
-	const char *a_rounds = NULL, *a_calc = NULL, *a_comm = NULL;
+	struct sched_args a;
 	struct grt_sched_conf conf;
 	struct sched_run run;
 	double *pr = NULL, *cpu = NULL, *speeds = NULL, *ucalc = NULL, *ucomm = NULL;
 	enum grt_scheme sc;
 	grt_sched *s;
-	int c, json = 0, err, rounds_sc, j;
+	int err, j;
 
-	optind = 1;
-	while ((c = cmd_getopt(argc, argv, "N:P:", sched_longopts, cmd)) != -1) {
-		switch (c) {
-		case OPT_SCHEME:	a_scheme = optarg; break;
-		case 'N':		a_n = optarg; break;
-		case 'P':		a_p = optarg; break;
-		case OPT_K:		a_k = optarg; break;
-		case OPT_ALPHA:		a_alpha = optarg; break;
-		case OPT_SWR:		a_swr = optarg; break;
-		case OPT_PR:		a_pr = optarg; break;
-		case OPT_CPU:		a_cpu = optarg; break;
-		case OPT_SPEEDS:	a_speeds = optarg; break;
-		case OPT_ROUNDS:	a_rounds = optarg; break;
-		case OPT_UNIT_CALC:	a_calc = optarg; break;
-		case OPT_UNIT_COMM:	a_comm = optarg; break;
-		case OPT_JSON:		json = 1; break;
-		}
-	}
-	if (optind < argc)
-		cmd_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-	if (a_scheme == NULL)
-		cmd_usage_error(cmd, "missing --scheme S");
-	if (a_n == NULL)
-		cmd_usage_error(cmd, "missing -N n (the number of units)");
-	if (a_p == NULL)
-		cmd_usage_error(cmd, "missing -P p (the number of workers)");
-	sc = sched_parse_scheme(a_scheme);
-	rounds_sc = grt_scheme_is_rounds(sc);
-
+	sched_parse_args(argc, argv, &a);
+	sc = sched_parse_scheme(a.scheme);
 	memset(&conf, 0, sizeof conf);
 	memset(&run, 0, sizeof run);
 	conf.scheme = sc;
@@ -461,45 +553,29 @@ cmd_schedule_exec(int argc, char **argv)
 	conf.alpha = GRT_ALPHA_DEFAULT;
 	conf.swr = 1;
 	run.scheme = sc;
-	run.n = cmd_parse_int(cmd, "-N", a_n, 0, INT64_MAX);
-	run.p = (int)cmd_parse_int(cmd, "-P", a_p, 1, SCHED_MAX_P);
-	run.rounds = a_rounds != NULL ?
-	    (int)cmd_parse_int(cmd, "--rounds", a_rounds, 1, SCHED_MAX_ROUNDS) : 1;
+	run.n = cmd_parse_int(cmd, "-N", a.n, 0, INT64_MAX);
+	run.p = (int)cmd_parse_int(cmd, "-P", a.p, 1, SCHED_MAX_P);
+	run.rounds = a.rounds != NULL ?
+	    (int)cmd_parse_int(cmd, "--rounds", a.rounds, 1, SCHED_MAX_ROUNDS) : 1;
+	sched_check_args(&a, sc);
 
-	sched_only("--k", a_k, sc, sc == GRT_SCHEME_CSS, "css");
-	sched_only("--alpha", a_alpha, sc, sc == GRT_SCHEME_NGSS, "ngss; angss chooses its own");
-	sched_only("--swr", a_swr, sc, sc == GRT_SCHEME_PWD, "pwd");
-	sched_only("--pr", a_pr, sc, sc == GRT_SCHEME_PWD || rounds_sc, "pwd, hetcalc, hetcomm");
-	sched_only("--cpu", a_cpu, sc, sc == GRT_SCHEME_WSTATIC || sched_has_alpha(sc),
-	    "wstatic, ngss, angss");
-	sched_only("--unit-calc", a_calc, sc, rounds_sc, "hetcalc, hetcomm");
-	sched_only("--unit-comm", a_comm, sc, rounds_sc, "hetcalc, hetcomm");
-	if (a_speeds != NULL && rounds_sc)
-		cmd_usage_error(cmd, "--speeds does not apply to %s (give --unit-calc and "
-		    "--unit-comm)", grt_scheme_name(sc));
-
-	if (a_k != NULL)
-		conf.k = cmd_parse_int(cmd, "--k", a_k, 1, INT64_MAX);
-	if (a_alpha != NULL)
-		conf.alpha = cmd_parse_double(cmd, "--alpha", a_alpha, 0, 100);
-	if (a_swr != NULL)
-		conf.swr = cmd_parse_double(cmd, "--swr", a_swr, 0, 1);
-	else if (sc == GRT_SCHEME_PWD)
-		cmd_usage_error(cmd, "pwd needs --swr R (the static workload ratio, 0 to 1)");
-	if (a_pr != NULL)
-		conf.pr = pr = sched_parse_list("--pr", a_pr, run.p, 0, 1);
-	if (a_cpu != NULL)
-		conf.cpu = cpu = sched_parse_list("--cpu", a_cpu, run.p, 0, 1);
-	if (a_speeds != NULL)
-		run.speeds = speeds = sched_parse_list("--speeds", a_speeds, run.p, 0, 1);
-	if (rounds_sc) {
-		if (a_calc == NULL)
-			cmd_usage_error(cmd, "%s needs --unit-calc a,b,.. (seconds per unit per "
-			    "worker)", grt_scheme_name(sc));
-		run.ucalc = ucalc = sched_parse_list("--unit-calc", a_calc, run.p, 0, 0);
+	if (a.k != NULL)
+		conf.k = cmd_parse_int(cmd, "--k", a.k, 1, INT64_MAX);
+	if (a.alpha != NULL)
+		conf.alpha = cmd_parse_double(cmd, "--alpha", a.alpha, 0, 100);
+	if (a.swr != NULL)
+		conf.swr = cmd_parse_double(cmd, "--swr", a.swr, 0, 1);
+	if (a.pr != NULL)
+		conf.pr = pr = sched_parse_list("--pr", a.pr, run.p, 0, 1);
+	if (a.cpu != NULL)
+		conf.cpu = cpu = sched_parse_list("--cpu", a.cpu, run.p, 0, 1);
+	if (a.speeds != NULL)
+		run.speeds = speeds = sched_parse_list("--speeds", a.speeds, run.p, 0, 1);
+	if (a.calc != NULL) {
+		run.ucalc = ucalc = sched_parse_list("--unit-calc", a.calc, run.p, 0, 0);
 		/* no --unit-comm: links cost nothing */
-		run.ucomm = ucomm = a_comm != NULL ?
-		    sched_parse_list("--unit-comm", a_comm, run.p, 0, 0) :
+		run.ucomm = ucomm = a.comm != NULL ?
+		    sched_parse_list("--unit-comm", a.comm, run.p, 0, 0) :
 		    xcalloc((size_t)run.p, sizeof *ucomm);
 	}
 
@@ -507,7 +583,7 @@ cmd_schedule_exec(int argc, char **argv)
 		fatalx("cannot set up %s: error %d", grt_scheme_name(sc), err);
 	sched_simulate(&run, s);
 	grt_sched_free(s);
-	if (json)
+	if (a.json)
 		sched_print_json(&run);
 	else
 		sched_print_text(&run);
@@ -534,20 +610,24 @@ const struct cmd_entry cmd_schedule_entry = {
 	"--scheme S -N n -P p [--k K] [--alpha A] [--swr R] [--pr LIST] [--cpu LIST] "
 	    "[--speeds LIST] [--rounds J] [--unit-calc LIST] [--unit-comm LIST] [--json]",
 	"print a scheme's chunk sequence (dry run, no MPI)",
-	"  --scheme S            static wstatic pss css gss fss tss ngss angss pwd hetcalc hetcomm\n"
+	"  --scheme S            static wstatic pss css gss fss tss ngss angss pwd hetcalc\n"
+	"                        hetcomm wf awf-b awf-c awf-d awf-e af pwd-speed\n"
 	"  -N n                  units to distribute (0 or more)\n"
 	"  -P p                  workers (1 or more)\n"
 	"  --k K                 css: chunk size (default 1)\n"
 	"  --alpha A             ngss: percent of N placed by CPU clock first (default "
 	    SCHED_XSTR(GRT_ALPHA_DEFAULT) ")\n"
-	"  --swr R               pwd: static workload ratio, 0 to 1 (required for pwd)\n"
-	"  --pr 1,1,2,4          pwd, hetcalc, hetcomm: performance ratio, one per worker\n"
-	"  --cpu 3001,898,..     wstatic, ngss, angss: CPU clock, one per worker\n"
+	"  --swr R               pwd, pwd-speed: static workload ratio, 0 to 1 (required)\n"
+	"  --pr 1,1,2,4          pwd, pwd-speed, hetcalc, hetcomm, wf, awf-b..e: performance\n"
+	"                        ratio, one per worker\n"
+	"  --cpu 3001,898,..     wstatic, ngss, angss; wf, awf-b..e without --pr: CPU clock,\n"
+	"                        one per worker\n"
 	"  --speeds 1,1,2,4      units per second per worker: the earliest free worker asks\n"
 	"                        next (default: round-robin requests)\n"
 	"  --rounds J            rounds to run (default 1)\n"
-	"  --unit-calc a,b,..    hetcalc, hetcomm: compute seconds per unit, one per worker\n"
-	"  --unit-comm x,y,..    hetcalc, hetcomm: link seconds per unit (default 0)\n"
+	"  --unit-calc a,b,..    hetcalc, hetcomm, awf-b..e, af, pwd-speed: compute seconds\n"
+	"                        per unit, one per worker (the earliest free worker asks next)\n"
+	"  --unit-comm x,y,..    the same schemes: link seconds per unit (default 0)\n"
 	"  --json                one JSON document with \"schema_version\"\n",
 	cmd_schedule_exec
 };

@@ -20,6 +20,8 @@ MATMUL_ARGS=${BENCH_MATMUL_ARGS:-"--form a --n 1000 --bcols 100"}
 REPS=${BENCH_REPS:-2}
 SCHEMES="static gss fss tss pwd hetcalc hetcomm"
 HERE=$(dirname "$0")
+# shellcheck disable=SC1091 # lib-bench.sh: checked on its own
+. "$HERE/lib-bench.sh"
 
 for p in mandelbrot matmul; do
 	if [ ! -x "$BUILD/examples/$p" ]; then
@@ -31,24 +33,14 @@ D=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench-ex.XXXXXX") || exit 1
 trap 'rm -rf "$D"' EXIT INT TERM
 status=0
 
-# rank map: "rank node site pf pr cpu_mhz"; rank r's speed is 1/factor (factor 1 if unlisted)
-echo "$SLOW" | awk -F, '{
-	for (i = 1; i <= NF; i++) { split($i, a, ":"); f[a[1]] = a[2] }
-	for (r = 1; r <= 2; r++) { s[r] = 1 / (r in f ? f[r] : 1); tot += s[r] }
-	print "0 localhost local 0 0 3000"
-	for (r = 1; r <= 2; r++)
-		printf "%d localhost local %.4f %.4f %d\n", r, s[r] / tot, s[r] / tot, 3000 * s[r]
-}' > "$D/rankmap"
+bench_rankmap 1 > "$D/rankmap"
 
 # run PROG SCHEME REP ARGS...: one run, its events in $D/PROG-SCHEME-REP.jsonl; the result
 # must match the sequential computation
 run() {
 	prog=$1 s=$2 rep=$3
 	shift 3
-	rm -f "$D/$prog-$s-$rep.jsonl"
-	if ! env GRT_EVENTS="$D/$prog-$s-$rep.jsonl" GRT_SWR=auto GRT_RANKMAP="$D/rankmap" \
-	    timeout -k 5 300 "$MPIEXEC" -n 3 "$BUILD/examples/$prog" "$@" --scheme "$s" \
-	    --slow "$SLOW" > "$D/out" 2> "$D/err" || ! grep -q 'matches' "$D/out"; then
+	if ! bench_mpirun "$D/$prog-$s-$rep.jsonl" "$D/rankmap" "$prog" "$@" --scheme "$s"; then
 		echo "bench-examples: $prog $s failed:" >&2
 		cat "$D/out" "$D/err" >&2
 		status=1
@@ -59,8 +51,7 @@ run() {
 
 # the shortest makespan of the "end" events of the runs of PROG under SCHEME
 makespan() {
-	cat "$D/$1-$2"-*.jsonl 2>/dev/null |
-	    sed -n 's/.*"ev":"end".*"makespan":\([0-9.eE+-]*\).*/\1/p' | sort -g | head -n 1
+	bench_makespans "$D/$1-$2"-*.jsonl | sort -g | head -n 1
 }
 
 bench() {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench-grt.sh — libgrt's chunk rate (pss, 1-unit chunks, empty compute) with events off and
 # on, against the raw MPI request/response rate, in one mpiexec -n 2 run of
-# tests/bench/bench-grt.c. Goals (issue 3): libgrt/raw >= 0.5, events on/off >= 0.9.
+# tests/bench/bench-grt.c, with and without prefetching. Goals (issues 3, 13): libgrt/raw >= 0.8
+# as shipped, events on/off >= 0.9.
 BUILD=${BUILD:-build}
 MPIEXEC=${MPIEXEC:-mpiexec}
 b="$BUILD/tests/bench/bench-grt"

@@ -1,6 +1,6 @@
 # divisible-lb.awk — the divisible-load lower bound (doc/schemes.md, "The bound to measure
 # against") from measured
-# per-unit times, for tests/bench/bench-examples.sh.
+# per-unit times, for tests/bench/bench-examples.sh and bench-race.sh.
 #
 # usage: awk -f divisible-lb.awk RUN1.jsonl RUN2.jsonl ...
 # Input: the libgrt event files (events.jsonl, doc/runtime.md, "Events") of runs of one
@@ -30,6 +30,10 @@
 #    worker, matmul form a's block of B that rides with every chunk): real, but not part of
 #    the divisible-load model, so it stays out of the bound (T_LB stays a lower bound).
 #  - W = the units of one run (N x rounds; the same in every run).
+#  - A master that computes too (GRT_MASTER_COMPUTES=1) has chunk events as rank 0: it is a
+#    worker like the others, with c_0 + d_0 = 0, since its own units never cross the port.
+#    Its t_comm is not a transfer but the time it spent serving the other workers between
+#    slices of its chunk (0 when it computes a chunk whole), so it is not fitted.
 # Output: "T_LB W rho T_1" where T_1 = W / sum 1/(c_i + w_i) is the single-round optimum
 # with independent links and no overlap (hetcomm's fixed point), then one "#" line per
 # worker with its w_i and c_i + d_i.
@@ -102,7 +106,7 @@ END {
 		w[r] = pc[r] / pu[r] / ref * B
 		den = n[r] * sxx[r] - sx[r] * sx[r]
 		c[r] = den > 0 ? (n[r] * sxy[r] - sx[r] * sy[r]) / den : 0
-		if (c[r] < 0)
+		if (c[r] < 0 || r == 0)
 			c[r] = 0
 		order[++nw] = r
 	}

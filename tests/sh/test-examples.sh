@@ -1,15 +1,16 @@
 #!/bin/sh
 # test-examples.sh — every example of examples/ at a small size under every scheme with
-# mpiexec -n 4: exit 0 and the summary line saying the result matches the sequential
-# computation. Then runs that must fail: a unit's result corrupted on purpose
-# (--corrupt-unit) must be caught by the check, and bad arguments must give status 2.
+# mpiexec -n 4 (synthetic: under a few, with -n 3 as in bench-race.sh): exit 0 and the
+# summary line saying the result matches the sequential computation. Then runs that must
+# fail: a unit's result corrupted on purpose (--corrupt-unit) must be caught by the check,
+# and bad arguments must give status 2.
 # Sizes are small so the whole file stays well under a minute on two shared cores.
 . tests/lib.sh
 
 SCHEMES="static wstatic pss css gss fss tss ngss angss pwd hetcalc hetcomm"
 RUN="timeout -k 5 60 $MPIEXEC -n 4"
 
-for p in mandelbrot matmul apriori codesign; do
+for p in mandelbrot matmul apriori codesign synthetic; do
 	if [ ! -x "$BUILD/examples/$p" ]; then
 		fail "examples: $BUILD/examples/$p is not built (run make)"
 		exit 0
@@ -81,6 +82,24 @@ ex "apriori, ragged last block" "itemsets match" \
 ex "matmul form a, ragged last block, slowed" "6 rounds of 9 columns.*C matches" \
     $RUN "$BUILD/examples/matmul" --n 50 --bcols 9 --slow 1:2,3:3 --scheme hetcomm
 
+# synthetic: 3 ranks (a master and two workers, as in bench-race.sh) under a few schemes,
+# slowed ranks (the repeats must not change a result), rounds, the master computing
+SYN="timeout -k 5 60 $MPIEXEC -n 3 $BUILD/examples/synthetic --units 3000 --mean-us 5 --check"
+for s in gss pss static; do
+	ex "synthetic 3000 $s, 3 ranks" "3000 units x 1 rounds.*scheme $s, 3 ranks.*result matches" \
+	    $SYN --scheme "$s" --slow 2:3
+done
+ex "synthetic, master computes" "scheme gss, 3 ranks.*result matches" GRT_MASTER_COMPUTES=1 \
+    $SYN --slow 1:2
+ex "synthetic, master computes, pss" "scheme pss,.*result matches" GRT_MASTER_COMPUTES=1 \
+    $SYN --scheme pss
+ex "synthetic, 3 rounds, hetcomm" "x 3 rounds.*scheme hetcomm,.*result matches" \
+    $SYN --rounds 3 --scheme hetcomm
+ex "synthetic: rounds from GRT_ROUNDS" "x 2 rounds, .*scheme fss,.*result matches" \
+    GRT_SCHEME=fss GRT_ROUNDS=2 $SYN --seed 7
+ex "synthetic: the rate given, not measured" "\\(seed 1, 50\\.0 iterations/us\\).*result matches" \
+    $SYN --iters-per-us 50
+
 # broken on purpose: the check must catch one corrupted unit, exit 1 and say so
 broken() {
 	name=$1
@@ -99,13 +118,18 @@ broken "apriori, corrupted block 3" "$BUILD/examples/apriori" --d 1000 --block 1
     --items 200 --patterns 200 --minsup 0.03 --corrupt-unit 3
 broken "codesign, corrupted combination 7" "$BUILD/examples/codesign" --fu-max 3 --ops 40 \
     --rounds 2 --corrupt-unit 7 --scheme hetcalc
+broken "synthetic, corrupted unit 2999" "$BUILD/examples/synthetic" --units 3000 \
+    --mean-us 5 --check --corrupt-unit 2999 --scheme gss
+broken "synthetic, 2 rounds, corrupted unit 0" "$BUILD/examples/synthetic" \
+    --units 500 --mean-us 5 --rounds 2 --check --corrupt-unit 0 --scheme pss
 # without the check a corrupted run is not reported as matching
 ex "matmul --no-check says not checked" "C not checked" \
     $RUN "$BUILD/examples/matmul" --n 32 --no-check --corrupt-unit 1
 
 # usage errors: status 2 and a message naming the argument
 for p in "matmul --form c" "matmul --n 0" "apriori --minsup 2" "codesign --fu-max 0" \
-    "matmul --scheme nosuch" "apriori --slow 1:x" "codesign --bogus"; do
+    "matmul --scheme nosuch" "apriori --slow 1:x" "codesign --bogus" "synthetic --units 0" \
+    "synthetic --mean-us x" "synthetic --rounds 1.5" "synthetic --scheme nosuch"; do
 	set -- $p
 	timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/$1" $2 $3 > "$T/out" 2> "$T/err"
 	st=$?

@@ -107,7 +107,9 @@ jqv() {
 check_match "reference checksum" "$(ref 500 3)" '^[0-9a-f]{16}$'
 
 # --- every scheme: 1, 2, 4, 8 ranks; rounds; payloads; the master computing; N < P; N = 0
-for s in static wstatic pss css gss fss tss ngss angss pwd:auto pwd:0.5 hetcalc hetcomm; do
+SCHEMES="static wstatic pss css gss fss tss ngss angss pwd:auto pwd:0.5 hetcalc hetcomm wf
+	awf-b awf-c awf-d awf-e af pwd-speed:auto pwd-speed:0.5"
+for s in $SCHEMES; do
 	scheme=${s%%:*}
 	case $s in
 	*:*) export GRT_SWR="${s#*:}" ;;
@@ -127,6 +129,34 @@ for s in static wstatic pss css gss fss tss ngss angss pwd:auto pwd:0.5 hetcalc 
 	expect_ok "$s: -n 3, 0 units" 3 "$scheme" 0 2
 done
 unset GRT_SWR
+
+# --- prefetching (two chunks at a worker, GRT_PREFETCH=1): every scheme, the master
+# computing or not, on 3 ranks (two cores: the workers queue, as on a loaded node)
+export GRT_PREFETCH=1
+for s in $SCHEMES; do
+	scheme=${s%%:*}
+	case $s in
+	*:*) export GRT_SWR="${s#*:}" ;;
+	*) unset GRT_SWR ;;
+	esac
+	grt 3 --scheme "$scheme" --units 700 --rounds 3 --payload 16 --work-us 5
+	expect_ok "prefetch $s: -n 3, 700 units x 3 rounds" 3 "$scheme" 700 3
+	grt 4 --scheme "$scheme" --units 500 --rounds 2 --master-computes --work-us 5
+	expect_ok "prefetch $s: -n 4, 500 units x 2 rounds, master computes" 4 "$scheme" 500 2
+done
+unset GRT_SWR GRT_PREFETCH
+
+# --- the master computes in slices and never holds the tail: made 8x slower than the
+# workers, it takes gss's first chunk (667 of 2000 units, in its turn), and the workers,
+# once the pool is empty, take the back halves of what it has not started
+ev=$T/slice.jsonl
+rm -f "$ev"
+GRT_EVENTS=$ev grt 3 --scheme gss --units 2000 --work-us 50 --slow 0:8 --master-computes
+expect_ok "slices: gss, slow master computing: run" 3 gss 2000 1
+check_eq "slices: the master computed less than a quarter of its first chunk's 667" \
+	"$(jqv "$ev" '.[-1].ranks | map(select(.rank == 0) | .units < 167) | .[0]')" true
+check_eq "slices: every unit once, in the chunk events" \
+	"$(jqv "$ev" '[.[] | select(.ev == "chunk") | .count] | add')" 2000
 
 GRT_SCHEME=fss grt 3 --units 500 --rounds 3
 expect_ok "GRT_SCHEME=fss from the environment" 3 fss 500 3
@@ -217,32 +247,39 @@ check_eq "events: GRT_EVENTS_CHUNKS=0: rounds only" \
 	"$(jqv "$ev" '[.[] | .ev] | [index("chunk"), (map(select(. == "round")) | length)]')" \
 	'[null,2]'
 
-# --- failures, launched as gridsubmit does
-for how in kill exit; do
-	grt_fail --scheme css --units 1000 --rounds 2 --payload 64 --work-us 200 \
-		--die-rank 2 --die-after-chunks 3 --die-how $how
+# --- failures, launched as gridsubmit does; with prefetching the dead worker held two
+# chunks of 10 units (the one it died on and the next), without it one
+for how in kill exit kill-prefetch exit-prefetch; do
+	case $how in
+	*-prefetch) pf=1 lost=20 ;;
+	*) pf=0 lost=10 ;;
+	esac
+	export GRT_PREFETCH=$pf
+	grt_fail --scheme css --units 1000 --rounds 2 --payload 64 \
+		--work-us 200 --die-rank 2 --die-after-chunks 3 --die-how "${how%-prefetch}"
 	fname="fail: worker $how mid-run (css)"
 	check "$fname: mpiexec ends by itself (${elapsed} s, status $rc)" \
 		[ "$rc" -ne 124 -a "$elapsed" -lt 25 ]
-	expect_line "$fname: correct result, 1 failed rank, 10 requeued units" \
-		"^grt-check: ok: scheme css, ranks 4, N 1000, rounds 2, merged 2000, checksum $(ref 1000 2), failed 1, dropped 0, requeued 10,"
+	expect_line "$fname: correct result, 1 failed rank, $lost requeued units" \
+		"^grt-check: ok: scheme css, ranks 4, N 1000, rounds 2, merged 2000, checksum $(ref 1000 2), failed 1, dropped 0, requeued $lost,"
 	check_eq "$fname: master's status file" "$(cat "$T/st" 2>&1)" "exit 0"
 	check_eq "$fname: fail event" \
 		"$(jqv "$T/fev" '[.[] | select(.ev == "fail") | [.rank, .requeued, (.reason | test("^no result within"))]]')" \
-		'[[2,10,true]]'
+		"[[2,$lost,true]]"
 	check_eq "$fname: end record says failed" "$(jqv "$T/fev" '.[-1] |
 		[.status, .failed, .requeued, (.ranks[] | select(.rank == 2) | .state)]')" \
-		'["ok",1,10,"failed"]'
+		"[\"ok\",1,$lost,\"failed\"]"
 	check_eq "$fname: round 2 without rank 2" \
 		"$(jqv "$T/fev" '[.[] | select(.ev == "round") | .units[2]] | .[1]')" 0
 	check_eq "$fname: end units sum to N x rounds" \
 		"$(jqv "$T/fev" '.[-1].ranks | map(.units) | add')" 2000
 	case $how in
-	kill) check_match "$fname: the wrapper saw the signal" "$out" \
+	kill*) check_match "$fname: the wrapper saw the signal" "$out" \
 		'gridsubmit-rank: rank 2 on .*grt-check died of signal 9' ;;
 	esac
 	no_orphans "$fname"
 done
+unset GRT_PREFETCH
 
 grt_fail --scheme static --units 999 --die-rank 2 --die-after-chunks 0 --die-how kill
 expect_line "fail: static, killed on its only chunk: 333 units requeued" \
@@ -273,7 +310,7 @@ no_orphans "fail: master computes"
 
 # a hung worker: the deadline finds it, the master ends, mpiexec waits for the straggler
 rm -f "$T/st" "$T/fev"
-GRT_K=10 GRT_DEADLINE=3 GRT_EVENTS="$T/fev" timeout -k 5 40 "$MPIEXEC" -disable-auto-cleanup -n 4 \
+GRT_PREFETCH=0 GRT_K=10 GRT_DEADLINE=3 GRT_EVENTS="$T/fev" timeout -k 5 40 "$MPIEXEC" -disable-auto-cleanup -n 4 \
 	"$RANKEXEC" --status "$T/st" -- "$CHECK" --scheme css --units 1000 --rounds 2 \
 	--work-us 200 --die-rank 2 --die-after-chunks 3 --die-how hang > "$T/.grt.out" 2>&1 &
 pid=$!

@@ -1,7 +1,8 @@
 #!/bin/sh
 # test-schedule.sh — gridsubmit schedule: the dry run of the schemes. Text and --json output
 # (parsed with jq) against the reference sequences of doc/schemes.md ("The schemes"), the
-# rounds schemes, --speeds, and usage errors (exit 2, naming the option).
+# rounds schemes, the adaptive ones with --unit-calc/--unit-comm, --speeds, and usage
+# errors (exit 2, naming the option).
 . tests/lib.sh
 
 command -v jq >/dev/null 2>&1 || { skip "schedule" "jq is not installed (scripts/install-deps)"; exit 0; }
@@ -58,11 +59,15 @@ check_eq "json angss: first phase floor(60% of 100) by cpu 3:1" \
 	"$(counts --scheme angss --cpu 3,1 -N 100 -P 2 | cut -d, -f1-3)" "45,15,20"
 
 # every scheme hands out [0, N) exactly once, chunk after chunk
-for s in static wstatic pss css gss fss tss ngss angss pwd hetcalc hetcomm; do
+for s in static wstatic pss css gss fss tss ngss angss pwd hetcalc hetcomm \
+    wf awf-b awf-c awf-d awf-e af pwd-speed; do
 	extra=""
 	case $s in
 	pwd) extra="--swr 0.4 --pr 1,2,3,1,1,5,2" ;;
 	hetcalc|hetcomm) extra="--unit-calc 1,2,3,1,1,5,2 --unit-comm 0,1,0,2,0,1,0 --rounds 3" ;;
+	wf) extra="--pr 1,2,3,1,1,5,2 --speeds 3,1,2,2,1,5,1" ;;
+	awf-*|af) extra="--unit-calc 1,2,3,1,1,5,2 --unit-comm 0,1,0,2,0,1,0 --rounds 3" ;;
+	pwd-speed) extra="--swr 0.4 --pr 1,2,3,1,1,5,2 --unit-calc 1,2,3,1,1,5,2 --rounds 3" ;;
 	css) extra="--k 7" ;;
 	wstatic|ngss|angss) extra="--cpu 3001,898,1200,3001,898,2000,500" ;;
 	esac
@@ -75,6 +80,31 @@ for s in static wstatic pss css gss fss tss ngss angss pwd hetcalc hetcomm; do
 			| (.ok and .at == 997)) | all')
 	check_eq "json $s N=997 P=7: every round covers [0, N) exactly once" "$bad" true
 done
+
+# --- weighted and adaptive factoring (doc/schemes.md)
+check_eq "json wf pr 1:1:2:4" "$(counts --scheme wf --pr 1,1,2,4 -N 1000 -P 4)" \
+	"63,63,125,250,32,32,63,125,16,16,31,62,8,8,16,31,4,4,8,15,2,2,4,7,1,1,2,4,1,1,1,2"
+check_eq "json wf with cpu and no pr: the same" \
+	"$(counts --scheme wf --cpu 1,1,2,4 -N 1000 -P 4 | cut -d, -f1-8)" "63,63,125,250,32,32,63,125"
+check_eq "json awf-c without times to learn from: R/2P per request" \
+	"$(counts --scheme awf-c -N 1000 -P 4 | cut -d, -f1-8)" "125,110,96,84,74,64,56,49"
+check_eq "json pwd-speed SWR .5 PR 1:1:2:4, all measured at unit speed: GSS, as pwd" \
+	"$(counts --scheme pwd-speed --swr .5 --pr 1,1,2,4 -N 1000 -P 4 | cut -d, -f1-8)" \
+	"62,62,125,250,126,94,71,53"
+# awf-b trusts worker 2's fast compute, awf-d sees its slow link (t_exe)
+doc=$("$GS" schedule --json --scheme awf-b -N 1000 -P 4 --rounds 2 --unit-calc 1,1,1,3 \
+	--unit-comm 0,0,2,0)
+check_eq "awf-b round 2 from t_calc" "$(printf '%s' "$doc" | jq -c '.rounds[1].units')" \
+	"[364,364,150,122]"
+doc=$("$GS" schedule --json --scheme awf-d -N 1000 -P 4 --rounds 2 --unit-calc 1,1,1,3 \
+	--unit-comm 0,0,2,0)
+check_eq "awf-d round 2 from t_exe: the throughput" \
+	"$(printf '%s' "$doc" | jq -c '.rounds[1].units')" "[375,375,125,125]"
+doc=$("$GS" schedule --json --scheme af -N 1000 -P 4 --rounds 2 --unit-calc 1,1,1,3)
+check_eq "af: round 2 split by mu, 3:3:3:1" "$(printf '%s' "$doc" | jq -c '.rounds[1].units')" \
+	"[300,300,300,100]"
+run_gs schedule --scheme awf-e -N 100 -P 2 --rounds 2 --unit-calc 1,3
+check_match "awf-e text: a round's units" "$out" '^units: [0-9]+ [0-9]+$'
 
 # --- rounds schemes
 doc=$("$GS" schedule --json --scheme hetcomm -N 900 -P 4 --rounds 3 \
@@ -148,6 +178,15 @@ usage_error "--k for gss" "--k does not apply to gss" --scheme gss -N 10 -P 2 --
 usage_error "--alpha 150" "--alpha: '150'" --scheme ngss -N 10 -P 2 --alpha 150
 usage_error "--swr 2" "--swr: '2'" --scheme pwd -N 10 -P 2 --swr 2
 usage_error "pwd without --swr" "pwd needs --swr" --scheme pwd -N 10 -P 2
+usage_error "pwd-speed without --swr" "pwd-speed needs --swr" --scheme pwd-speed -N 10 -P 2
+usage_error "--pr for af" "--pr does not apply to af" --scheme af -N 10 -P 2 --pr 1,1
+usage_error "--unit-calc for gss" "--unit-calc does not apply to gss" \
+	--scheme gss -N 10 -P 2 --unit-calc 1,1
+usage_error "--unit-comm alone" "--unit-comm needs --unit-calc" \
+	--scheme awf-d -N 10 -P 2 --unit-comm 1,1
+usage_error "--speeds and --unit-calc" "give --speeds or --unit-calc, not both" \
+	--scheme af -N 10 -P 2 --unit-calc 1,1 --speeds 1,1
+usage_error "unknown scheme awf" "did you mean 'wf'" --scheme awf -N 10 -P 2
 usage_error "--pr count" "--pr: expected 2 values" --scheme pwd -N 10 -P 2 --swr .5 --pr 1,2,3
 usage_error "--pr zero" "--pr: '0' must be above 0" --scheme pwd -N 10 -P 2 --swr .5 --pr 1,0
 usage_error "--cpu empty item" "--cpu: '' is not a number" --scheme wstatic -N 10 -P 2 --cpu 1,

@@ -49,7 +49,7 @@ test_full(void)
 	    "requirements: 'mem_mb >= 256 && arch == \"x86_64\"'\n"
 	    "rank_weights: {cpu: 0.9, bandwidth: 0.1}\n"
 	    "runtime: {scheme: PWD, k: +4, alpha: 30, swr: auto, deadline: 5.5, rounds: 3,\n"
-	    "          events_chunks: false, master_computes: true}\n"
+	    "          events_chunks: false, master_computes: true, prefetch: auto}\n"
 	    "env: {OMP_NUM_THREADS: \"1\", _X9: plain text, N: 3}\n"
 	    "stage_in: [input.dat, data/more.dat]\n"
 	    "stage_out: [image.pgm]\n";
@@ -82,7 +82,7 @@ test_full(void)
 	ok(job.requirements_loc.file == job.path, "requirements loc file");
 	is_dbl(job.w1, 0.9, 1e-12, "w1");
 	is_dbl(job.w2, 0.1, 1e-12, "w2");
-	is_int(job.nruntime, 8, "8 runtime parameters");
+	is_int(job.nruntime, 9, "9 runtime parameters");
 	is_str(job_runtime_get(&job, "scheme"), "pwd", "scheme normalised to its name");
 	is_str(job_runtime_get(&job, "k"), "4", "k as a whole number");
 	is_str(job_runtime_get(&job, "alpha"), "30", "alpha");
@@ -91,6 +91,7 @@ test_full(void)
 	is_str(job_runtime_get(&job, "rounds"), "3", "rounds");
 	is_str(job_runtime_get(&job, "events_chunks"), "0", "events_chunks false -> 0");
 	is_str(job_runtime_get(&job, "master_computes"), "1", "master_computes true -> 1");
+	is_str(job_runtime_get(&job, "prefetch"), "auto", "prefetch auto -> auto");
 	ok(job_runtime_get(&job, "nope") == NULL, "unknown runtime key: NULL");
 	is_int(job.nenv, 3, "3 env");
 	is_str(job.env[0].key, "OMP_NUM_THREADS", "env 0 key");
@@ -107,7 +108,7 @@ test_full(void)
 	is_str(job_runtime_get(&job, "scheme"), "gss", "runtime_set replaces");
 	job_runtime_set(&job, "new", "x");
 	is_str(job_runtime_get(&job, "new"), "x", "runtime_set adds");
-	is_int(job.nruntime, 9, "runtime_set: one more");
+	is_int(job.nruntime, 10, "runtime_set: one more");
 	job_free(&job);
 	ok(job.name == NULL && job.nargs == 0, "job_free clears");
 	job_free(&job);
@@ -240,7 +241,7 @@ test_bad_inline(void)
 	    "j.yaml:2:11: unknown key 'schem' (did you mean 'scheme'?)");
 	expect_error("runtime key far", "program: p\nruntime: {colour: red}\n",
 	    "j.yaml:2:11: unknown key 'colour' (expected one of: scheme, k, alpha, swr, "
-	    "deadline, rounds, events_chunks, master_computes)");
+	    "deadline, rounds, events_chunks, master_computes, prefetch)");
 	expect_error("deadline 0", "program: p\nruntime: {deadline: 0}\n",
 	    "j.yaml:2:21: 'deadline' must be a number of seconds > 0, not '0'");
 	expect_error("alpha 101", "program: p\nruntime: {alpha: 101}\n",
@@ -279,6 +280,8 @@ test_bad_inline(void)
 	    "j.yaml:1:1: the top level must be a mapping of keys, not 'just text'");
 	expect_error("bool yes", "program: p\nruntime: {events_chunks: True}\n",
 	    "j.yaml:2:26: 'events_chunks' must be true or false, not 'True'");
+	expect_error("prefetch maybe", "program: p\nruntime: {prefetch: maybe}\n",
+	    "j.yaml:2:21: 'prefetch' must be auto, true or false, not 'maybe'");
 
 	/* deep nesting, refused at level 65 and fast */
 	buf = malloc(2 * n + 16);

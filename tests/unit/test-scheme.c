@@ -156,14 +156,15 @@ static void
 test_names(void)
 {
 	const char *all[] = { "static", "wstatic", "pss", "css", "gss", "fss", "tss", "ngss",
-	    "angss", "pwd", "hetcalc", "hetcomm" };
-	int i, good = 1;
+	    "angss", "pwd", "hetcalc", "hetcomm", "wf", "awf-b", "awf-c", "awf-d", "awf-e", "af",
+	    "pwd-speed" };
+	int i, good = (int)(sizeof all / sizeof all[0]) == GRT_SCHEME_COUNT;
 
-	for (i = 0; i < GRT_SCHEME_COUNT; i++)
+	for (i = 0; good && i < GRT_SCHEME_COUNT; i++)
 		if (grt_scheme_name(i) == NULL || strcmp(grt_scheme_name(i), all[i]) != 0 ||
 		    grt_scheme_from_name(all[i]) != i)
 			good = 0;
-	ok(good, "names: all 12 schemes round-trip");
+	ok(good, "names: all %d schemes round-trip", GRT_SCHEME_COUNT);
 	is_int(grt_scheme_from_name("GSS"), GRT_SCHEME_GSS, "names: case does not matter");
 	is_int(grt_scheme_from_name("gsss"), -1, "names: unknown is -1");
 	is_int(grt_scheme_from_name(NULL), -1, "names: NULL is -1");

@@ -1,0 +1,40 @@
+# lib-bench.sh — helpers of the benchmarks that run the examples with a master and two
+# workers on this host (bench-examples.sh, bench-race.sh); sourced, not run. They use the
+# caller's BUILD, MPIEXEC, SLOW (a --slow RANK:FACTOR,... list) and D (a scratch directory).
+# shellcheck shell=sh
+
+# bench_rankmap FIRST: the rank map of ranks 0..2 ("rank node site pf pr cpu_mhz") as
+# gridsubmit's broker would write it for nodes whose CPU clocks differ as $SLOW says: rank
+# r's speed is 1/factor (factor 1 if unlisted), and ranks FIRST..2 share PF and PR by speed.
+# FIRST is 1 for a dedicated master (it gets PR 0) and 0 for a master that computes too:
+# without a PR for every worker, pwd places its static part equally.
+bench_rankmap() {
+	echo "$SLOW" | awk -F, -v first="$1" '{
+		for (i = 1; i <= NF; i++) { split($i, a, ":"); f[a[1]] = a[2] }
+		for (r = first; r <= 2; r++) { s[r] = 1 / (r in f ? f[r] : 1); tot += s[r] }
+		if (first > 0)
+			print "0 localhost local 0 0 3000"
+		for (r = first; r <= 2; r++)
+			printf "%d localhost local %.4f %.4f %d\n", r, s[r] / tot, s[r] / tot,
+			    3000 * s[r]
+	}'
+}
+
+# bench_mpirun EVENTS RANKMAP PROG ARGS...: one run of $BUILD/examples/PROG over mpiexec -n 3,
+# the ranks slowed as $SLOW says, its events written to EVENTS, its output to $D/out and
+# $D/err. Succeeds when the run exits 0 and says its result matches the sequential
+# computation. GRT_* variables the caller exports reach the ranks.
+bench_mpirun() {
+	ev=$1 map=$2 prog=$3
+	shift 3
+	rm -f "$ev"
+	env GRT_EVENTS="$ev" GRT_SWR=auto GRT_RANKMAP="$map" \
+	    timeout -k 5 300 "$MPIEXEC" -n 3 "$BUILD/examples/$prog" "$@" --slow "$SLOW" \
+	    > "$D/out" 2> "$D/err" && grep -q 'matches' "$D/out"
+}
+
+# bench_makespans FILE...: the makespan of the "end" event of every run, one per line
+bench_makespans() {
+	cat "$@" 2>/dev/null |
+	    sed -n 's/.*"ev":"end".*"makespan":\([0-9.eE+-]*\).*/\1/p'
+}
