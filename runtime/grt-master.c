@@ -12,11 +12,15 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "grt-master.h"
 
 #define DEADLINE_CHECK_PERIOD	0.01	/* seconds between deadline scans */
 #define RESULTS_PER_CHECK	64	/* results handled in a row between two looks */
+#define QUIET_SHARE		0.8	/* of a chunk's expected time, slept through */
+#define QUIET_MIN_S		50e-6	/* no sleep shorter: the kernel's timer slack */
+#define QUIET_MAX_S		1e-3	/* no sleep longer: the back-off's longest */
 
 /* Per-worker PR and CPU clock from the rank map (or the application's own arrays). */
 static int
@@ -89,6 +93,50 @@ master_periodic(struct master *m, int self, double now)
 }
 
 /*
+ * Seconds the master may sleep before a result is due: until the earliest expected end of
+ * a busy worker's head chunk (its last per-unit t_exe times the chunk's units, after the
+ * chunk started), less a fifth of that chunk's expected time, for chunks that run short.
+ * 0 when a result is due now or a busy worker has no estimate yet. A dedicated master that
+ * probes without pause takes a core from the workers when ranks share cores.
+ */
+static double
+master_quiet(const struct master *m, double now)
+{
+	double due = -1, end;
+	int i;
+
+	for (i = 0; i < m->nw; i++) {
+		const struct worker *wk = &m->w[i];
+
+		if (wk->state != W_BUSY)
+			continue;
+		if (wk->unit_exe <= 0)
+			return 0;
+		end = wk->t_head + QUIET_SHARE * wk->unit_exe *
+		    (double)wk->out[wk->head].c.count;
+		if (due < 0 || end < due)
+			due = end;
+	}
+	return due > now ? due - now : 0;
+}
+
+/* Sleep while no result is due, at most QUIET_MAX_S at a time. */
+static void
+master_doze(const struct master *m, double now)
+{
+	struct timespec ts;
+	double q = master_quiet(m, now);
+
+	if (q < QUIET_MIN_S)
+		return;
+	if (q > QUIET_MAX_S)
+		q = QUIET_MAX_S;
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)(q * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+/*
  * One round: results first, then a slice of the master's own chunk, then a pause. The
  * clock is read once per result, per slice, and per BACKOFF_CHECK empty looks: on this
  * machine a clock read costs as much as a look for a message.
@@ -119,8 +167,12 @@ master_round(struct master *m, int self)
 			continue;
 		}
 		now = 0;
-		if (grt_backoff_wait(&bo, &now) || grt_usr1_seen)
-			m->rc = master_periodic(m, self, now > 0 ? now : MPI_Wtime());
+		if (!grt_backoff_wait(&bo, &now) && !grt_usr1_seen)
+			continue;
+		if (now <= 0)
+			now = MPI_Wtime();
+		if ((m->rc = master_periodic(m, self, now)) == GRT_OK)
+			master_doze(m, now);
 	}
 }
 
