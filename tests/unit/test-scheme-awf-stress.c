@@ -15,113 +15,8 @@
 #include "runtime/scheme.h"
 #include "tests/tap.h"
 
-struct rec {
-	int w;
-	int64_t start;
-	int64_t count;
-};
+#include "tests/unit/scheme-feed.h"
 
-#define MAXREC 20000
-static struct rec recs[MAXREC];
-static int64_t got[64];		/* units per worker in the last round_fb */
-
-static const enum grt_scheme learners[] = { GRT_SCHEME_AWF_B, GRT_SCHEME_AWF_C,
-    GRT_SCHEME_AWF_D, GRT_SCHEME_AWF_E, GRT_SCHEME_AF, GRT_SCHEME_PWD_SPEED };
-#define NLEARNERS ((int)(sizeof learners / sizeof learners[0]))
-
-static struct grt_sched_conf
-conf_of(enum grt_scheme sc)
-{
-	struct grt_sched_conf c;
-
-	memset(&c, 0, sizeof c);
-	c.scheme = sc;
-	c.k = 1;
-	c.swr = 0;
-	return c;
-}
-
-static grt_sched *
-mk(const struct grt_sched_conf *c, int p, int64_t n)
-{
-	int err = 99;
-	grt_sched *s = grt_sched_new(c, p, n, &err);
-
-	if (s == NULL || err != GRT_OK) {
-		printf("# grt_sched_new(%s, P=%d, N=%lld) failed: %d\n",
-		    grt_scheme_name(c->scheme), p, (long long)n, err);
-		exit(1);
-	}
-	return s;
-}
-
-/* Feedback: t_calc = n calc[w] f, t_exe = t_calc + n comm[w]; f alternates .8/1.2 if noisy. */
-struct fb {
-	const double *calc;
-	const double *comm;
-	int noisy;
-	int k[64];
-};
-
-static void
-feed(grt_sched *s, struct fb *f, int w, const struct grt_chunk *c)
-{
-	double m = 1, tc;
-
-	if (f == NULL || f->calc == NULL)
-		return;
-	if (f->noisy)
-		m = f->k[w]++ % 2 ? 1.2 : 0.8;
-	tc = (double)c->count * f->calc[w] * m;
-	grt_sched_feedback(s, w, c, tc, tc + (double)c->count * (f->comm ? f->comm[w] : 0));
-}
-
-/*
- * One round, requests round-robin over workers 0..p-1 until every one has been told 0,
- * each chunk fed back at once through f (NULL: never). Returns the chunk count.
- */
-static int
-round_fb(grt_sched *s, int p, struct fb *f)
-{
-	struct grt_chunk c;
-	int done[64] = { 0 }, left = p, nr = 0, w;
-
-	memset(got, 0, sizeof got);
-	grt_sched_begin_round(s);
-	while (left > 0)
-		for (w = 0; w < p; w++) {
-			if (done[w])
-				continue;
-			if (!grt_sched_next(s, w, &c)) {
-				done[w] = 1;
-				left--;
-				continue;
-			}
-			if (nr < MAXREC)
-				recs[nr] = (struct rec){ w, c.start, c.count };
-			nr++;
-			got[w] += c.count;
-			feed(s, f, w, &c);
-		}
-	return nr;
-}
-
-/* 1 when recs[0..nr) are laid end to end from 0 and cover exactly [0, n). */
-static int
-contiguous(int nr, int64_t n)
-{
-	int64_t at = 0;
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		if (recs[i].start != at || recs[i].count < 1)
-			return 0;
-		at += recs[i].count;
-	}
-	return at == n;
-}
-
-/* Next chunk of w, fed back at `per` seconds a unit (t_calc = t_exe); its count. */
 static int64_t
 take(grt_sched *s, int w, double per, int report)
 {
@@ -204,23 +99,6 @@ test_remove_add(void)
 }
 
 /* ---- random feedback, orders, removals: every unit once, sizes in [1, R] ---- */
-
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t
-rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static double
-rnd01(void)
-{
-	return (double)(rnd() >> 11) / 9007199254740992.0;
-}
 
 /* A time for n units: mostly n/speed, sometimes 0, tiny, huge; t_exe >= t_calc. */
 static void

@@ -15,14 +15,7 @@
 #include "runtime/scheme.h"
 #include "tests/tap.h"
 
-struct rec {
-	int w;
-	int64_t start;
-	int64_t count;
-};
-
-#define MAXREC 20000
-static struct rec recs[MAXREC];
+#include "tests/unit/scheme-drive.h"
 
 static struct grt_sched_conf
 conf_of(enum grt_scheme sc)
@@ -35,20 +28,6 @@ conf_of(enum grt_scheme sc)
 	c.alpha = 30;
 	c.swr = 1;
 	return c;
-}
-
-static grt_sched *
-mk(const struct grt_sched_conf *c, int p, int64_t n)
-{
-	int err = 99;
-	grt_sched *s = grt_sched_new(c, p, n, &err);
-
-	if (s == NULL || err != GRT_OK) {
-		printf("# grt_sched_new(%s, P=%d, N=%lld) failed: %d\n",
-		    grt_scheme_name(c->scheme), p, (long long)n, err);
-		exit(1);
-	}
-	return s;
 }
 
 /*
@@ -89,36 +68,6 @@ round_rr(grt_sched *s, int p, const double *calc, const double *comm)
 	free(order);
 	free(done);
 	return nr;
-}
-
-/* The chunk counts of recs[0..nr) as "a,b,c". */
-static const char *
-counts(int nr)
-{
-	static char buf[65536];
-	size_t at = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < nr && i < MAXREC && at < sizeof buf - 32; i++)
-		at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%lld", i ? "," : "",
-		    (long long)recs[i].count);
-	return buf;
-}
-
-/* 1 when recs[0..nr) are laid end to end from 0 and cover exactly [0, n). */
-static int
-contiguous(int nr, int64_t n)
-{
-	int64_t at = 0;
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		if (recs[i].start != at || recs[i].count < 1)
-			return 0;
-		at += recs[i].count;
-	}
-	return at == n;
 }
 
 /* A whole round of a self-scheduling scheme, checked against its reference sequence. */
@@ -701,23 +650,6 @@ test_huge(void)
 }
 
 /* ---- the exactly-once invariant ---- */
-
-static uint64_t rng = 88172645463325252ULL;
-
-static uint64_t
-rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static double
-rnd01(void)
-{
-	return (double)(rnd() >> 11) / 9007199254740992.0;
-}
 
 /* The workers still counted that have not been told 0; *nact gets those still counted. */
 static int
