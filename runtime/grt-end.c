@@ -64,7 +64,7 @@ end_sync(void)
 			else if (now > gave_up)
 				return 0;
 		}
-		grt_backoff_wait(&bo, NULL);
+		grt_backoff_wait(&bo);
 	}
 }
 

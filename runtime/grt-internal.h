@@ -31,8 +31,8 @@ struct grt_backoff {
 	long sleep_ns;
 };
 void grt_backoff_reset(struct grt_backoff *b);
-/* Returns 1 when it read the clock, its reading (before any sleep) in *now (if not NULL). */
-int grt_backoff_wait(struct grt_backoff *b, double *now);
+/* Returns the clock when it read it (before any sleep), 0 when it did not. */
+double grt_backoff_wait(struct grt_backoff *b);
 
 int grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
     struct grt_report *rep);

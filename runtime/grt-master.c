@@ -166,11 +166,11 @@ master_round(struct master *m, int self)
 				m->rc = master_periodic(m, self, m->now);
 			continue;
 		}
-		now = 0;
-		if (!grt_backoff_wait(&bo, &now) && !grt_usr1_seen)
-			continue;
-		if (now <= 0)
+		if ((now = grt_backoff_wait(&bo)) <= 0) {
+			if (!grt_usr1_seen)
+				continue;
 			now = MPI_Wtime();
+		}
 		if ((m->rc = master_periodic(m, self, now)) == GRT_OK)
 			master_doze(m, now);
 	}

@@ -36,23 +36,21 @@ grt_backoff_reset(struct grt_backoff *b)
 	b->sleep_ns = BACKOFF_MIN_NS;
 }
 
-int
-grt_backoff_wait(struct grt_backoff *b, double *now)
+double
+grt_backoff_wait(struct grt_backoff *b)
 {
 	struct timespec ts;
-	double t;
+	double now;
 
 	if (++b->spins % BACKOFF_CHECK != 0)
 		return 0;
-	t = MPI_Wtime();
-	if (now != NULL)
-		*now = t;
+	now = MPI_Wtime();
 	if (b->since == 0) {
-		b->since = t;
-		return 1;
+		b->since = now;
+		return now;
 	}
-	if (b->sleep_ns == BACKOFF_MIN_NS && t - b->since < BACKOFF_SPIN_S)
-		return 1;
+	if (b->sleep_ns == BACKOFF_MIN_NS && now - b->since < BACKOFF_SPIN_S)
+		return now;
 	ts.tv_sec = 0;
 	ts.tv_nsec = b->sleep_ns;
 	nanosleep(&ts, NULL);
@@ -60,7 +58,7 @@ grt_backoff_wait(struct grt_backoff *b, double *now)
 		b->sleep_ns *= 2;
 	if (b->sleep_ns > BACKOFF_MAX_NS)
 		b->sleep_ns = BACKOFF_MAX_NS;
-	return 1;
+	return now;
 }
 
 int

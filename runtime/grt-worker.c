@@ -38,7 +38,7 @@ worker_send(MPI_Comm comm, const grt_buf *out)
 			grt_failure_seen = 1;
 			return GRT_OK;
 		}
-		grt_backoff_wait(&bo, NULL);
+		grt_backoff_wait(&bo);
 	}
 }
 
@@ -62,7 +62,7 @@ grt_worker(MPI_Comm comm, const struct grt_app *app, struct grt_report *rep)
 			}
 			if (flag)
 				break;
-			grt_backoff_wait(&bo, NULL);
+			grt_backoff_wait(&bo);
 		}
 		if (MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < 0 ||
 		    (rc = grt_buf_reserve(&in, (size_t)n)) != GRT_OK) {

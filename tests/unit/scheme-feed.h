@@ -78,4 +78,17 @@ round_fb(grt_sched *s, int p, struct fb *f)
 	return nr;
 }
 
+/* Next chunk of w, fed back at `per` seconds a unit (t_calc = t_exe); its count. */
+static inline int64_t
+take(grt_sched *s, int w, double per, int report)
+{
+	struct grt_chunk c;
+
+	if (!grt_sched_next(s, w, &c))
+		return -1;
+	if (report)
+		grt_sched_feedback(s, w, &c, (double)c.count * per, (double)c.count * per);
+	return c.count;
+}
+
 #endif

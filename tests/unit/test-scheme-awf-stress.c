@@ -17,18 +17,6 @@
 
 #include "tests/unit/scheme-feed.h"
 
-static int64_t
-take(grt_sched *s, int w, double per, int report)
-{
-	struct grt_chunk c;
-
-	if (!grt_sched_next(s, w, &c))
-		return -1;
-	if (report)
-		grt_sched_feedback(s, w, &c, (double)c.count * per, (double)c.count * per);
-	return c.count;
-}
-
 /* The running sums against a count from scratch (relative 1e-9). */
 static int
 sums_match(const grt_sched *s)

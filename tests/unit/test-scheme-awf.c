@@ -188,19 +188,6 @@ test_awf_reference(void)
 	seq_rounds(&c, NULL, 1, wf, "awf-d pr 1:1:2:4 without feedback is wf");
 }
 
-/* Next chunk of w, fed back at `per` seconds a unit (t_calc = t_exe); its count. */
-static int64_t
-take(grt_sched *s, int w, double per, int report)
-{
-	struct grt_chunk c;
-
-	if (!grt_sched_next(s, w, &c))
-		return -1;
-	if (report)
-		grt_sched_feedback(s, w, &c, (double)c.count * per, (double)c.count * per);
-	return c.count;
-}
-
 /* awf-b freezes a batch's weights, awf-c moves them at every chunk (doc/schemes.md) */
 static void
 test_awf_timing(void)
