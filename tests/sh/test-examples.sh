@@ -139,6 +139,10 @@ done
 GRT_SCHEME=nosuch timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/matmul" > "$T/out" 2> "$T/err"
 check_eq "matmul: bad GRT_SCHEME: status" "$?" 2
 check_match "matmul: bad GRT_SCHEME: message" "$(cat "$T/err")" "bad GRT_SCHEME"
+GRT_PREFETCH=maybe timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/synthetic" --units 10 \
+    > "$T/out" 2> "$T/err"
+check_eq "synthetic: bad GRT_PREFETCH: status" "$?" 2
+check_match "synthetic: bad GRT_PREFETCH: message" "$(cat "$T/err")" "bad GRT_PREFETCH"
 
 # the generator: D lines, deterministic, sorted distinct items per line
 check "apriori --generate writes D transactions" \
