@@ -32,7 +32,8 @@ struct gs_ranking {
 };
 
 /*
- * Rank the nodes of sites for job (metrics already applied to the nodes, or not).
+ * Rank the nodes of sites for job (metrics already applied to the nodes, or not). A node
+ * with gs_node.excluded set is filtered out, as one that fails the requirements.
  * Returns 0, or -1 with err (e.g. a requirements expression that does not parse, naming the
  * job file's line and column).
  */

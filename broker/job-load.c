@@ -19,7 +19,7 @@
 
 static const char *const jl_top_keys[] = {
 	"name", "program", "args", "ranks", "sites", "requirements", "rank_weights", "runtime",
-	"env", "stage_in", "stage_out", NULL
+	"env", "stage_in", "stage_out", "restarts", "keep_journal", NULL
 };
 static const char *const jl_ranks_keys[] = { "min", "max", NULL };
 static const char *const jl_weights_keys[] = { "cpu", "bandwidth", NULL };
@@ -28,6 +28,8 @@ static const char *const jl_runtime_keys[] = { GRT_RUNTIME_KEYS(JL_RUNTIME_KEY) 
 #undef JL_RUNTIME_KEY
 
 #define JL_DEFAULT_RANKS	2
+#define JL_DEFAULT_RESTARTS	3	/* doc/restarts.md */
+#define JL_MAX_RESTARTS		1000
 #define JL_MAX_RANKS		1000000
 #define JL_WEIGHT_EPS		1e-9
 
@@ -198,7 +200,7 @@ jl_stage_ok(const char *s)
 static const char *const jl_job_dir_names[] = {
 	"job.yaml", "hostfile", "rankmap", "state.json", "events.jsonl", "stdout", "stderr",
 	"master.status", "supervisor.log", "stage.log", "remote-dirs", "ssh_config",
-	"ssh-launcher", "bin", NULL
+	"ssh-launcher", "bin", "journal", NULL
 };
 
 char *
@@ -456,6 +458,25 @@ jl_env(struct jl_ctx *c, const struct ydoc_node *map)
 	return 0;
 }
 
+/* restarts: N (relaunches after a failure) and keep_journal: true|false. */
+static int
+jl_restarts(struct jl_ctx *c, const struct ydoc_node *root)
+{
+	const struct ydoc_node *n;
+	long long v;
+
+	if ((n = ydoc_get(root, "restarts")) != NULL) {
+		if (ydoc_int(c->name, "restarts", n, "a whole number from 0 to 1000 (relaunches "
+		    "after a failure)", 0, JL_MAX_RESTARTS, &v, c->err) == -1)
+			return -1;
+		c->job->restarts = (int)v;
+	}
+	if ((n = ydoc_get(root, "keep_journal")) != NULL &&
+	    ydoc_bool(c->name, "keep_journal", n, &c->job->keep_journal, c->err) == -1)
+		return -1;
+	return 0;
+}
+
 static int
 jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 {
@@ -538,7 +559,7 @@ jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 	    &job->stage_out, &job->nstage_out, jl_stage_ok,
 	    "a relative path without '..' (files are staged into the job's directory)") == -1)
 		return -1;
-	return 0;
+	return jl_restarts(c, root);
 }
 
 int
@@ -554,6 +575,7 @@ job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *ou
 		return -1;
 	out->path = xstrdup(name);
 	out->ranks = out->min_ranks = JL_DEFAULT_RANKS;
+	out->restarts = JL_DEFAULT_RESTARTS;
 	out->w1 = 1;
 	out->w2 = 0;
 	out->loc.file = out->path;

@@ -35,6 +35,8 @@ struct gs_job {
 	size_t nstage_in;
 	char **stage_out;
 	size_t nstage_out;
+	int restarts;		/* relaunches after a failure (doc/restarts.md); default 3 */
+	int keep_journal;	/* 1: keep DIR/journal when the job is done (default: removed) */
 	struct gs_loc loc;
 	/*
 	 * Where the requirements text starts (its first character; after the quote of a quoted

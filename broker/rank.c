@@ -123,7 +123,9 @@ broker_rank(const struct gs_sites *sites, const struct gs_job *job,
 		    sites->sites[n->site].bandwidth_mbps : 0;
 		if (r->b < 0)
 			r->b = 0;
-		if (job->nsites > 0 && !rank_job_has_site(job, site))
+		if (n->excluded != NULL)
+			xasprintf(&r->filtered, "excluded after a failure: %s", n->excluded);
+		else if (job->nsites > 0 && !rank_job_has_site(job, site))
 			xasprintf(&r->filtered, "site %s not in the job's sites", site);
 		else if (req != NULL)
 			expr_eval(req, sites, n, &r->filtered);

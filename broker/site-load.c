@@ -639,6 +639,7 @@ sites_free(struct gs_sites *s)
 		free(n->ssh.config);
 		free(n->monitor);
 		free(n->stale);
+		free(n->excluded);
 	}
 	free(s->nodes);
 	for (i = 0; i < s->nsites; i++)

@@ -53,6 +53,9 @@ struct gs_node {
 	int live_cores;		/* distinct CPUs seen, 0 if unknown */
 	double live_mhz;	/* CPU frequency, 0 if unknown */
 	char *stale;		/* why metrics could not be read, or NULL */
+
+	/* a relaunch leaves out a node that failed (doc/restarts.md): why, or NULL */
+	char *excluded;
 };
 
 struct gs_site {

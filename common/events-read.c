@@ -28,7 +28,8 @@ struct evreader {
 };
 
 static const char *const ev_names[] = {
-	"none", "start", "chunk", "round", "drop", "migrate", "fail", "end", "unknown"
+	"none", "start", "chunk", "round", "drop", "migrate", "fail", "end", "restart", "resume",
+	"unknown"
 };
 
 const char *
@@ -44,6 +45,7 @@ event_clear(struct event *ev)
 {
 	free(ev->units);
 	free(ev->ranks);
+	free(ev->excluded);
 	memset(ev, 0, sizeof *ev);
 }
 
@@ -198,6 +200,51 @@ ev_parse_units(json_t *o, struct event *ev)
 	return 1;
 }
 
+/* restart: "excluded": [hosts]; a malformed element makes the record garbage. */
+static int
+ev_parse_excluded(json_t *o, struct event *ev)
+{
+	json_t *a = json_object_get(o, "excluded"), *e;
+	size_t i, n;
+
+	if (a == NULL || json_is_null(a))
+		return 0;
+	if (!json_is_array(a) || (n = json_array_size(a)) > EV_RANK_MAX)
+		return -1;
+	ev->excluded = xcalloc(n ? n : 1, sizeof *ev->excluded);
+	json_array_foreach(a, i, e) {
+		if (!json_is_string(e))
+			return -1;
+		text_clean(ev->excluded[i], sizeof ev->excluded[i], json_string_value(e),
+		    json_string_length(e));
+	}
+	ev->nexcluded = (int)n;
+	return 1;
+}
+
+/* The supervisor's restart and the master's resume (doc/restarts.md). */
+static int
+ev_parse_relaunch(json_t *o, const char *kind, struct event *ev)
+{
+	long long v;
+
+	if (strcmp(kind, "restart") == 0) {
+		ev->kind = EV_RESTART;
+		NEED(ev_get_int(o, "n", &v, 0, INT_MAX));
+		ev->restart = (int)v;
+		GET(ev_get_str(o, "reason", ev->text, sizeof ev->text));
+		GET(ev_parse_excluded(o, ev));
+	} else {
+		ev->kind = EV_RESUME;
+		GET(ev_get_int(o, "units", &ev->resumed_units, 0, LLONG_MAX / 4));
+		v = 0;
+		GET(ev_get_int(o, "rounds_done", &v, 0, INT_MAX));
+		ev->rounds_done = (int)v;
+		GET(ev_get_int(o, "records", &ev->records, 0, LLONG_MAX));
+	}
+	return ev->kind;
+}
+
 static int
 ev_parse_fields(json_t *o, const char *kind, struct event *ev)
 {
@@ -258,7 +305,9 @@ ev_parse_fields(json_t *o, const char *kind, struct event *ev)
 		GET(ev_get_int(o, "rounds", &v, 1, 1000000));
 		ev->rounds = (int)v;
 		GET(ev_parse_ranks(o, ev, 0));
-	} else
+	} else if (strcmp(kind, "restart") == 0 || strcmp(kind, "resume") == 0)
+		return ev_parse_relaunch(o, kind, ev);
+	else
 		ev->kind = EV_UNKNOWN;
 	return ev->kind;
 }

@@ -28,6 +28,8 @@ enum ev_kind {
 	EV_MIGRATE,
 	EV_FAIL,
 	EV_END,
+	EV_RESTART,	/* the supervisor relaunched the job (doc/restarts.md) */
+	EV_RESUME,	/* the relaunched master replayed its journal */
 	EV_UNKNOWN	/* a well-formed record of a kind this version does not know */
 };
 
@@ -66,6 +68,12 @@ struct event {
 	struct ev_rank *ranks;	/* start, end */
 	int nranks;
 	double makespan;	/* end */
+	int restart;		/* restart: its number n (text: the reason) */
+	char (*excluded)[EV_NODE_MAX];	/* restart: the nodes left out */
+	int nexcluded;
+	long long resumed_units;	/* resume: units merged, from the journal */
+	int rounds_done;	/* resume: rounds the journal completed */
+	long long records;	/* resume: journal records replayed */
 };
 
 struct evreader_stats {

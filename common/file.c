@@ -82,3 +82,26 @@ file_beside_self(const char *name)
 	}
 	return path;
 }
+
+int
+file_write(const char *path, const void *p, size_t len)
+{
+	const char *b = p;
+	ssize_t n;
+	int fd, rc = 0;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) == -1)
+		return -1;
+	while (len > 0 && rc == 0) {
+		n = write(fd, b, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			rc = -1;
+		else
+			b += n, len -= (size_t)n;
+	}
+	if (close(fd) != 0)
+		rc = -1;
+	return rc;
+}

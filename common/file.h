@@ -1,4 +1,4 @@
-/* file.h — a whole small file into memory, with a cap. */
+/* file.h — a whole small file into memory, with a cap, and back. */
 #ifndef GS_FILE_H
 #define GS_FILE_H
 
@@ -10,6 +10,9 @@
  * *buf is then NULL).
  */
 int file_read(const char *path, size_t max, char **buf, size_t *len);
+
+/* Make path hold exactly the len bytes at p (created 0644 or truncated); 0, or -1. */
+int file_write(const char *path, const void *p, size_t len);
 
 /*
  * The program name next to the running one (/proc/self/exe): how gridsubmit finds its own

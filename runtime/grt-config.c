@@ -112,7 +112,9 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 		cfg->job_id = s;
 	if ((s = getenv("GRT_RANKMAP")) != NULL && *s != '\0')
 		cfg->rankmap_path = s;
-	return GRT_OK;
+	if ((s = getenv("GRT_JOURNAL")) != NULL && *s != '\0')
+		cfg->journal_path = s;
+	return config_double("GRT_T0", 0, 1e12, &cfg->t_origin, why);
 }
 
 int

@@ -75,10 +75,23 @@ master_take(struct master *m, int w, struct grt_chunk *c, int *kind, int *from_s
 		*c = m->rq[*rq].c;
 		return 1;
 	}
-	if (grt_sched_next(m->sched, w, c)) {
+	while (grt_sched_next(m->sched, w, c)) {
 		*from_scheme = 1;
-		return c->count > 0;
+		if (c->count <= 0)
+			return 0;
+		/* a resumed round: what the journal holds is not computed again */
+		if (m->replay.ndone == 0 || master_resume_clip(m, c))
+			return 1;
+		if (m->rc != GRT_OK)
+			return 0;
+		/* the gaps of the chunk just clipped, if any */
+		if ((*rq = master_dequeue(m)) >= 0) {
+			*from_scheme = 0;
+			*c = m->rq[*rq].c;
+			return 1;
+		}
 	}
+	*from_scheme = 0;
 	return m->w[w].state != W_SELF && master_self_share(m, c);
 }
 

@@ -14,13 +14,17 @@ grt_strerror(int code)
 	case GRT_EMPI:
 		return "an MPI call failed";
 	case GRT_EIO:
-		return "cannot write the event file";
+		return "cannot read or write the event file or the journal";
 	case GRT_EAPP:
 		return "an application callback failed";
 	case GRT_ENOWORKERS:
 		return "every worker failed or was dropped before the work was done";
 	case GRT_EPROTO:
 		return "malformed message between master and worker";
+	case GRT_EMASTER:
+		return "the master ended the run after an error (see the master's message)";
+	case GRT_EJOURNAL:
+		return "the journal cannot be resumed: it is corrupt or another run's";
 	}
 	return "unknown error";
 }

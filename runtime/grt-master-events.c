@@ -1,6 +1,6 @@
 /*
  * grt-master-events.c — the events the master writes to events.jsonl (doc/runtime.md):
- * start (every rank and its role), chunk, fail, drop, round and end.
+ * start (every rank and its role), resume, chunk, fail, drop, round and end.
  */
 #include <math.h>
 #include <stdio.h>
@@ -122,6 +122,18 @@ master_start_event(struct master *m, double now)
 	grt_events_end(&m->ev, now);
 }
 
+/* The journal was replayed: what it held, and the torn record cut off. */
+void
+master_resume_event(struct master *m, double now)
+{
+	grt_events_begin(&m->ev, now, "resume");
+	grt_events_int(&m->ev, "units", m->replay.total);
+	grt_events_int(&m->ev, "rounds_done", m->replay.rounds_done);
+	grt_events_int(&m->ev, "records", m->replay.records);
+	grt_events_int(&m->ev, "cut", m->replay.cut);
+	grt_events_end(&m->ev, now);
+}
+
 void
 master_end_event(struct master *m, double now)
 {
@@ -130,7 +142,11 @@ master_end_event(struct master *m, double now)
 	grt_events_begin(&m->ev, now, "end");
 	grt_events_str(&m->ev, "status", m->rc == GRT_OK ? "ok" : "failed");
 	if (m->rc != GRT_OK)
-		grt_events_str(&m->ev, "error", grt_strerror(m->rc));
+		grt_events_str(&m->ev, "error", grt_report_error(m->rc, m->rep));
+	if (m->rep->resumed > 0)
+		grt_events_int(&m->ev, "resumed", m->rep->resumed);
+	if (m->rep->journal_lost)
+		grt_events_str(&m->ev, "journal", "lost");
 	grt_events_dbl(&m->ev, "makespan", now - m->t0);
 	grt_events_int(&m->ev, "failed", m->rep->failed_ranks);
 	grt_events_int(&m->ev, "dropped", m->rep->dropped_ranks);

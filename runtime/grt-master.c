@@ -78,6 +78,7 @@ master_periodic(struct master *m, int self, double now)
 	int rc;
 
 	grt_events_tick(&m->ev, now);
+	grt_journal_tick(&m->jn, now);
 	if (grt_usr1_seen)
 		m->suspect = 1;
 	if (now < m->next_check && !grt_usr1_seen)
@@ -179,10 +180,11 @@ master_round(struct master *m, int self)
 static int
 master_loop(struct master *m)
 {
-	int r, self = m->off == 0 ? 0 : -1;
+	int r, first = m->replay.rounds_done, self = m->off == 0 ? 0 : -1;
 
-	for (r = 0; r < m->app->rounds && m->rc == GRT_OK; r++) {
-		if (r == 0 && m->cfg->swr_auto && grt_scheme_uses_swr(m->conf.scheme))
+	/* a journal replayed at start: its rounds are done */
+	for (r = first; r < m->app->rounds && m->rc == GRT_OK; r++) {
+		if (r == first && m->cfg->swr_auto && grt_scheme_uses_swr(m->conf.scheme))
 			master_start_sampling(m, MPI_Wtime());
 		else
 			master_start_scheme(m, MPI_Wtime());
@@ -190,10 +192,48 @@ master_loop(struct master *m)
 		if (m->rc == GRT_OK && m->app->round_done != NULL &&
 		    m->app->round_done(m->app->ctx, m->round) != 0)
 			m->rc = GRT_EAPP;
+		if (m->rc == GRT_OK && grt_journal_round(&m->jn, m->round) != GRT_OK)
+			m->rep->journal_lost = 1;
 		if (m->rc == GRT_OK)
 			master_round_event(m, MPI_Wtime());
 	}
 	return m->rc;
+}
+
+/*
+ * Where events' "t" counts from: the job's first launch (cfg->t_origin, seconds since the
+ * epoch) when given, so that t goes on growing over a relaunch; else this run's start.
+ */
+static double
+master_events_t0(const struct master *m)
+{
+	struct timespec ts;
+	double since;
+
+	if (m->cfg->t_origin <= 0 || clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		return m->t0;
+	since = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - m->cfg->t_origin;
+	return since > 0 ? m->t0 - since : m->t0;
+}
+
+/* The rank map, the event stream, the journal (replayed), and the first events. */
+static void
+master_open(struct master *m)
+{
+	if (m->rc == GRT_OK)
+		m->rc = master_conf(m);
+	if (m->rc == GRT_OK)
+		m->rc = grt_events_open(&m->ev, m->cfg->events_path, master_events_t0(m));
+	else
+		grt_events_open(&m->ev, NULL, m->t0);
+	if (m->rc == GRT_OK)
+		master_start_event(m, m->t0);
+	if (m->rc == GRT_OK)
+		m->rc = master_resume_open(m);
+	else
+		grt_journal_none(&m->jn);
+	if (m->replay.records > 0 || m->replay.cut > 0)
+		master_resume_event(m, MPI_Wtime());
 }
 
 int
@@ -222,19 +262,10 @@ grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cf
 		for (j = 0; j < GRT_DEPTH_MAX; j++)
 			m.w[i].out[j].sreq = MPI_REQUEST_NULL;
 	}
-	if (m.rc == GRT_OK)
-		m.rc = master_conf(&m);
-	if (m.rc == GRT_OK)
-		m.rc = grt_events_open(&m.ev, cfg->events_path, m.t0);
-	else
-		grt_events_open(&m.ev, NULL, m.t0);
-
+	master_open(&m);
 	grt_usr1_seen = 0;
-
-	if (m.rc == GRT_OK) {
-		master_start_event(&m, m.t0);
+	if (m.rc == GRT_OK)
 		master_loop(&m);
-	}
 	now = MPI_Wtime();
 	rep->makespan = now - m.t0;
 	rep->swr = m.conf.swr;
@@ -242,10 +273,14 @@ grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cf
 		master_stop_all(&m);
 	if (m.rc != GRT_OK || m.failed_now > 0)
 		grt_failure_seen = 1;
+	/* durable before the end event says the run is over */
+	if (grt_journal_close(&m.jn) != GRT_OK)
+		rep->journal_lost = 1;
 	if (m.w != NULL)
 		master_end_event(&m, now);
 	rc = grt_events_close(&m.ev);
 	rep->events_lost = rc != GRT_OK;
+	grt_replay_free(&m.replay);
 
 	for (i = 0; m.w != NULL && i < m.nw; i++)
 		for (j = 0; j < GRT_DEPTH_MAX; j++)

@@ -10,6 +10,7 @@
  *   grt-failure.c        deadlines, failed workers, late answers
  *   grt-requeue.c        the ranges taken back from failed workers
  *   grt-master-events.c  the events the master writes
+ *   grt-resume.c         the journal: opened and replayed, the units it holds skipped
  */
 #ifndef GRT_MASTER_H
 #define GRT_MASTER_H
@@ -18,6 +19,7 @@
 
 #include "grt-events.h"
 #include "grt-internal.h"
+#include "grt-journal.h"
 #include "grt-proto.h"
 
 #define SAMPLE_UNITS		5	/* seed 002, sec. 3.3: five sampled iterations */
@@ -131,6 +133,9 @@ struct master {
 
 	int round;
 	int64_t merged;		/* units merged in this round */
+	struct grt_journal jn;	/* every merge and round's end, for a resume */
+	struct grt_replay replay;	/* what the journal held at start: rounds done, and
+					   the ranges merged in the round after them */
 	int sampling;		/* pwd with swr auto: sampling before round 1 */
 	int64_t sample_units[SAMPLE_UNITS];
 	double sample_t[SAMPLE_UNITS];
@@ -204,7 +209,13 @@ int master_late(struct master *m, int w, const struct grt_msg_result *h, const v
 
 /* grt-requeue.c */
 int master_requeue(struct master *m, struct outchunk *o);
+int master_queue_range(struct master *m, const struct grt_chunk *c);
 long master_dequeue(struct master *m);
+
+/* grt-resume.c */
+int master_resume_open(struct master *m);
+int master_resume_clip(struct master *m, struct grt_chunk *c);
+void master_resume_round(struct master *m);
 
 /* grt-master-events.c */
 void master_start_event(struct master *m, double now);
@@ -215,5 +226,6 @@ void master_fail_event(struct master *m, int rank, int64_t requeued, const char 
     double now);
 void master_drop_event(struct master *m, int w, double share, double now);
 void master_end_event(struct master *m, double now);
+void master_resume_event(struct master *m, double now);
 
 #endif

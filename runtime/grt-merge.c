@@ -1,7 +1,8 @@
 /*
  * grt-merge.c — results on the master: received without blocking (MPI_Iprobe), checked
  * against the chunk at the head of their worker's queue, accounted (totals, the scheme's
- * feedback) and handed to the application's merge, exactly once per unit range.
+ * feedback) and handed to the application's merge, exactly once per unit range, then
+ * journaled.
  */
 #include <string.h>
 
@@ -14,6 +15,8 @@ master_merge(struct master *m, const struct grt_chunk *c, const void *res, size_
 	if (m->app->merge != NULL &&
 	    m->app->merge(m->app->ctx, m->round, c->start, c->count, res, reslen) != 0)
 		return GRT_EAPP;
+	if (grt_journal_merge(&m->jn, m->round, c->start, c->count, res, reslen) != GRT_OK)
+		m->rep->journal_lost = 1;
 	m->merged += c->count;
 	m->rep->units_done += c->count;
 	return GRT_OK;

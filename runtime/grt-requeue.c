@@ -1,11 +1,31 @@
 /*
- * grt-requeue.c — the ranges the master took back from failed workers this round: queued
- * until a worker takes one, outstanding there, then merged. A range merged once is never
- * merged again, whichever of its workers answers first.
+ * grt-requeue.c — the ranges the master took back from failed workers this round, and the
+ * gaps of a round resumed from the journal: queued until a worker takes one, outstanding
+ * there, then merged. A range merged once is never merged again, whichever of its workers
+ * answers first.
  */
 #include <stdlib.h>
 
 #include "grt-master.h"
+
+/* Queue range c for the next worker that asks; its index in m->rq, or -1 (no memory). */
+static long
+master_queue(struct master *m, const struct grt_chunk *c)
+{
+	if (m->nrq == m->caprq) {
+		size_t ncap = m->caprq ? m->caprq * 2 : 16;
+		struct requeued *p = realloc(m->rq, ncap * sizeof *p);
+
+		if (p == NULL)
+			return -1;
+		m->rq = p;
+		m->caprq = ncap;
+	}
+	m->rq[m->nrq].c = *c;
+	m->rq[m->nrq].state = RQ_QUEUED;
+	m->nqueued++;
+	return (long)m->nrq++;
+}
 
 /* Take back a worker's chunk o; a chunk already requeued once goes back to the queue. */
 int
@@ -19,20 +39,16 @@ master_requeue(struct master *m, struct outchunk *o)
 		}
 		return GRT_OK;
 	}
-	if (m->nrq == m->caprq) {
-		size_t ncap = m->caprq ? m->caprq * 2 : 16;
-		struct requeued *p = realloc(m->rq, ncap * sizeof *p);
-
-		if (p == NULL)
-			return GRT_ENOMEM;
-		m->rq = p;
-		m->caprq = ncap;
-	}
-	m->rq[m->nrq].c = o->c;
-	m->rq[m->nrq].state = RQ_QUEUED;
-	o->rq = (long)m->nrq++;
-	m->nqueued++;
+	if ((o->rq = master_queue(m, &o->c)) < 0)
+		return GRT_ENOMEM;
 	return GRT_OK;
+}
+
+/* A range that must still be computed (a resumed round's gap): queued like a requeue. */
+int
+master_queue_range(struct master *m, const struct grt_chunk *c)
+{
+	return master_queue(m, c) < 0 ? GRT_ENOMEM : GRT_OK;
 }
 
 /* A queued requeued range, marked as handed out; -1 when none. */

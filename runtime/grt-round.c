@@ -22,10 +22,11 @@ master_start_scheme(struct master *m, double now)
 			if (m->w[i].state == W_FAILED)
 				grt_sched_remove_worker(m->sched, i);
 	}
-	m->round = grt_sched_begin_round(m->sched);
+	m->round = m->replay.rounds_done + grt_sched_begin_round(m->sched);
 	m->merged = 0;
 	m->nrq = 0;
 	m->nqueued = 0;
+	master_resume_round(m);
 	m->self.idle = 0;
 	for (i = 0; i < m->nw; i++) {
 		double share;

@@ -90,3 +90,9 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
 		return grt_master(comm, app, cfg, rep);
 	return grt_worker(comm, app, rep);
 }
+
+const char *
+grt_report_error(int rc, const struct grt_report *rep)
+{
+	return rep != NULL && rep->why[0] != '\0' ? rep->why : grt_strerror(rc);
+}

@@ -84,7 +84,7 @@ grt_worker(MPI_Comm comm, const struct grt_app *app, struct grt_report *rep)
 				grt_failure_seen = 1;
 			if (stop.reason == GRT_STOP_ERROR) {
 				grt_failure_seen = 1;
-				rc = GRT_EAPP;
+				rc = GRT_EMASTER;
 			}
 			goto out;
 		}

@@ -14,8 +14,17 @@
  * merged exactly once. After a failure MPI_Finalize would hang, so end the program with
  * grt_end(), which finalizes only when that is safe.
  *
+ * The journal (cfg.journal_path, GRT_JOURNAL): the master appends every merged result, and
+ * the end of every round, to an append-only file, made durable at least every 0.1 s and at
+ * every round's end. When the file exists at start, the master replays it through merge
+ * and round_done, in the order they were first called, and computes only the units the
+ * journal lacks: a job relaunched after a lost node or a killed master resumes. The
+ * contract for an application that uses it: the master's state after a run is rebuilt by
+ * replaying merge and round_done in order from the state before them, and pack depends
+ * only on that state (doc/runtime.md, "The journal").
+ *
  * The library never exits the process and never prints: it returns GRT_E* codes, and
- * grt_strerror() turns them into text.
+ * grt_strerror() turns them into text (grt_report_error() adds what the master knows).
  *
  * Typical program:
  *	MPI_Init(&argc, &argv);
@@ -99,6 +108,10 @@ struct grt_config {
 	int rounds;			/* GRT_ROUNDS, the job file's runtime.rounds; 0: unset.
 					   libgrt runs app->rounds: an application whose number
 					   of rounds is free copies this into it when > 0 */
+	const char *journal_path;	/* the journal to append to and resume from; NULL:
+					   none */
+	double t_origin;		/* seconds since the epoch that events' "t" counts
+					   from (the job's first launch); 0: this run's start */
 };
 
 /*
@@ -109,6 +122,7 @@ struct grt_config {
  *   GRT_JOB      job id                            GRT_RANKMAP  rank map file
  *   GRT_EVENTS_CHUNKS 0|1                          GRT_MASTER_COMPUTES 0|1
  *   GRT_ROUNDS   rounds asked for (see cfg->rounds) GRT_PREFETCH auto|0|1
+ *   GRT_JOURNAL  the journal's path                GRT_T0       cfg->t_origin
  * The rank map has one line per rank: "rank node site pf pr cpu_mhz" (whitespace separated,
  * '#' comments); only the master reads it, for PR (pwd), CPU clocks (wstatic, ngss, angss)
  * and the start event. Returns GRT_OK or GRT_EINVAL with the variable's name in *why (when
@@ -140,7 +154,14 @@ struct grt_report {
 	int64_t units_done;	/* this rank: units computed (master: units merged) */
 	double swr;		/* master, pwd: the static workload ratio used */
 	int events_lost;	/* master: the event file could not be written completely */
+	int64_t resumed;	/* master: units merged from the journal, not computed */
+	int journal_lost;	/* master: the journal could not be written completely */
+	char why[512];		/* master: what failed, when it knows more than the code
+				   (the journal's path, the record's offset and fault) */
 };
+
+/* A failed run in words: rep->why when the master said more, else grt_strerror(rc). */
+const char *grt_report_error(int rc, const struct grt_report *rep);
 
 /*
  * Run the application over comm (rank 0 is the master). Collective over comm; returns on

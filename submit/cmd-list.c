@@ -1,9 +1,10 @@
 /*
  * cmd-list.c — gridsubmit list: every job of the store, one line each, newest last.
  *
- * Columns: id, name, state, ranks, scheme, submitted (local time), makespan. A job whose
- * supervisor died is recorded as failed, as status does. A job whose state.json cannot be
- * read is listed as "unreadable" and the reason goes to stderr; the listing goes on.
+ * Columns: id, name, state, ranks, scheme, submitted (local time), makespan, restarts
+ * (relaunches, resumes included: doc/restarts.md). A job whose supervisor died is
+ * recorded as failed, as status does. A job whose state.json cannot be read is listed as
+ * "unreadable" and the reason goes to stderr; the listing goes on.
  * --json prints one document: {"schema_version":1,"jobs":[...]}.
  */
 #include <jansson.h>
@@ -41,8 +42,8 @@ list_print_line(const struct job_state *st)
 		snprintf(state, sizeof state, "%s", job_phase_name(st->phase));
 	if (st->phase == JOB_DONE || st->makespan > 0)
 		snprintf(span, sizeof span, "%.3f", st->makespan);
-	printf("%-6s %-20s %-18s %5d %-8s %-19s %9s\n", st->id, name, state, st->ranks, scheme,
-	    when, span);
+	printf("%-6s %-20s %-18s %5d %-8s %-19s %9s %8d\n", st->id, name, state, st->ranks,
+	    scheme, when, span, st->restarts);
 }
 
 static int
@@ -68,8 +69,8 @@ cmd_list_exec(int argc, char **argv)
 		jobs = json_array();
 		doc = json_pack("{s:i, s:o}", "schema_version", 1, "jobs", jobs);
 	} else
-		printf("%-6s %-20s %-18s %5s %-8s %-19s %9s\n", "ID", "NAME", "STATE", "RANKS",
-		    "SCHEME", "SUBMITTED", "MAKESPAN");
+		printf("%-6s %-20s %-18s %5s %-8s %-19s %9s %8s\n", "ID", "NAME", "STATE", "RANKS",
+		    "SCHEME", "SUBMITTED", "MAKESPAN", "RESTARTS");
 	for (i = 0; i < n; i++) {
 		if (jobstore_read_state(ids[i], &st, why, sizeof why) != JOBSTORE_OK) {
 			log_warnx("%s", why);
@@ -84,13 +85,14 @@ cmd_list_exec(int argc, char **argv)
 			log_warnx("job %s: %s", st.id, why);
 		if (json)
 			json_array_append_new(jobs, json_pack("{s:s, s:o, s:s, s:o, s:i, s:o,"
-			    " s:o, s:o, s:o, s:f}",
+			    " s:o, s:o, s:o, s:f, s:i}",
 			    "id", st.id, "name", jobstore_json_str(st.name),
 			    "state", job_phase_name(st.phase), "reason", jobstore_json_str(st.reason),
 			    "ranks", st.ranks, "scheme", jobstore_json_str(st.scheme),
 			    "submitted", jobstore_json_time(st.submitted),
 			    "started", jobstore_json_time(st.started),
-			    "ended", jobstore_json_time(st.ended), "makespan", st.makespan));
+			    "ended", jobstore_json_time(st.ended), "makespan", st.makespan,
+			    "restarts", st.restarts));
 		else
 			list_print_line(&st);
 		job_state_free(&st);
@@ -109,7 +111,8 @@ const struct cmd_entry cmd_list_entry = {
 	"list", "[--json]",
 	"list the jobs, one line each, newest last",
 	"      --json            one JSON document (schema_version 1) instead of text\n"
-	"columns: id, name, state, ranks, scheme, submitted (local time), makespan (s);\n"
+	"columns: id, name, state, ranks, scheme, submitted (local time), makespan (s),\n"
+	"restarts (relaunches after failures, resumes included);\n"
 	"a job whose state.json cannot be read is listed as 'unreadable' (why on stderr)\n",
 	cmd_list_exec
 };

@@ -4,7 +4,9 @@
  * Loads the sites (the embedded sites/localhost.yaml unless --sites) and the job, ranks the
  * nodes (live metrics where a monitor is set), places the ranks, writes the job directory
  * (job.yaml, hostfile, rankmap, state.json), launches mpiexec and supervises it; with --top
- * it shows the live console meanwhile. Exits 0 only when the job succeeded.
+ * it shows the live console meanwhile. A job that fails because a node, a rank or the
+ * master was lost is relaunched without the failed nodes, up to its restarts
+ * (jobrun-restart.c). Exits 0 only when the job succeeded.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +15,10 @@
 #include "jobrun.h"
 #include "scheme.h"
 
-/* Options shared with submit: --sites, --scheme, --ranks, --no-metrics (and run's --top). */
+/*
+ * Options shared with submit: --sites, --scheme, --ranks, --no-metrics, --restarts (and
+ * run's --top).
+ */
 void
 jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
     int *top)
@@ -24,12 +29,14 @@ jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_a
 		{ "ranks", required_argument, NULL, 'n' },
 		{ "top", no_argument, NULL, 't' },
 		{ "no-metrics", no_argument, NULL, 'M' },
+		{ "restarts", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	memset(a, 0, sizeof *a);
 	a->metrics = 1;
+	a->restarts = -1;
 	while ((c = cmd_getopt(argc, argv, "s:n:", longopts, cmd)) != -1) {
 		switch (c) {
 		case 's':
@@ -52,6 +59,9 @@ jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_a
 			break;
 		case 'M':
 			a->metrics = 0;
+			break;
+		case 'R':
+			a->restarts = (int)cmd_parse_int(cmd, "--restarts", optarg, 0, 1000);
 			break;
 		}
 	}
@@ -82,12 +92,15 @@ cmd_run_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_run_entry = {
-	"run", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--top] [--no-metrics]",
+	"run", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--restarts N] [--top] "
+	"[--no-metrics]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        embedded sites/localhost.yaml)\n"
 	"      --scheme S        load-balancing scheme, overriding the job file's runtime.scheme\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
+	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
+	"                        file's restarts (default 3; see doc/restarts.md)\n"
 	"      --top             show the live console while the job runs\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n",
 	cmd_run_exec

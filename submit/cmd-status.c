@@ -3,7 +3,9 @@
  *
  * Shows the state and its reason, ranks, scheme and times from state.json, the placement
  * from DIR/rankmap (rank -> node, site, pf, pr), and from DIR/events.jsonl the progress
- * (units done of N x rounds), the failed ranks and the requeued units. A job whose
+ * (units done of N x rounds, what a resumed master replayed from its journal included),
+ * the failed ranks and the requeued units of the last launch, and the restarts with their
+ * reasons (state.json's restart_log, doc/restarts.md). A job whose
  * supervisor died before recording the end is recorded and shown as "failed (supervisor
  * died)", with the processes it left behind here counted, and for a multi-site job what
  * is known of its remote nodes: not checked since the supervisor died, or the result of
@@ -105,6 +107,7 @@ status_read_events(const struct job_state *st, struct status_info *si)
 	free(path);
 	if (r == NULL)
 		return;
+	memset(&ev, 0, sizeof ev);
 	while ((rc = evreader_next(r, &ev)) == 1) {
 		switch (ev.kind) {
 		case EV_START:
@@ -113,6 +116,10 @@ status_read_events(const struct job_state *st, struct status_info *si)
 			si->total = ev.n * si->rounds;
 			si->done = 0;
 			break;
+		case EV_RESUME:
+			/* what the journal held counts as done (doc/restarts.md) */
+			si->done = ev.resumed_units;
+			break;
 		case EV_CHUNK:
 			if (ev.count > 0)
 				si->done += ev.count;
@@ -120,6 +127,11 @@ status_read_events(const struct job_state *st, struct status_info *si)
 		case EV_FAIL:
 			status_add_failed(si, ev.rank);
 			si->requeued += ev.requeued;
+			break;
+		case EV_RESTART:
+			/* a new launch: its own failed ranks and requeues */
+			si->nfailed = 0;
+			si->requeued = 0;
 			break;
 		default:
 			break;
@@ -244,6 +256,29 @@ status_print_remote(const struct job_state *st, const struct status_info *si)
 		    "cancel %s' checks them again\n", bad, st->id);
 }
 
+/* The relaunches (doc/restarts.md): how many, then each with its time and reason. */
+static void
+status_print_restarts(const struct job_state *st)
+{
+	char a[1024], h[256], t[64];
+	size_t i, j;
+
+	printf("  restarts:   %d", st->restarts);
+	if (st->restarts_max > 0 || st->restarts > 0)
+		printf(" (at most %d by one supervisor)", st->restarts_max);
+	printf("\n");
+	for (i = 0; i < st->nrestart_log; i++) {
+		const struct job_restart *r = &st->restart_log[i];
+
+		printf("    %zu. %s  %s", i + 1, status_time(r->time, t, sizeof t),
+		    status_clean(r->reason, a, sizeof a));
+		for (j = 0; j < r->nexcluded; j++)
+			printf("%s%s", j == 0 ? " (without " : ", ",
+			    status_clean(r->excluded[j], h, sizeof h));
+		printf("%s\n", r->nexcluded > 0 ? ")" : "");
+	}
+}
+
 static void
 status_print_text(const struct job_state *st, const struct status_info *si)
 {
@@ -275,6 +310,7 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 	for (i = 0; i < si->nfailed; i++)
 		printf("%s%d", i == 0 ? " " : ", ", si->failed[i]);
 	printf("; %lld units requeued\n", si->requeued);
+	status_print_restarts(st);
 	printf("  supervisor: pid %ld%s\n", st->supervisor_pid,
 	    si->supervisor_alive ? " (running)" : "");
 	printf("  directory:  %s\n", st->dir);
@@ -346,6 +382,9 @@ status_json(const struct job_state *st, const struct status_info *si)
 	    "remote_checked", jobstore_json_time(si->checked));
 	if (o == NULL)
 		fatalx("cannot build the status document");
+	json_object_set_new(o, "restarts", json_integer(st->restarts));
+	json_object_set_new(o, "restarts_max", json_integer(st->restarts_max));
+	json_object_set_new(o, "restart_log", jobstore_restart_log_json(st));
 	return o;
 }
 

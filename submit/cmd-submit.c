@@ -143,15 +143,18 @@ cmd_submit_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_submit_entry = {
-	"submit", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--no-metrics]",
+	"submit", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--restarts N] [--no-metrics]",
 	"submit a job detached and print its id",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        embedded sites/localhost.yaml)\n"
 	"      --scheme S        load-balancing scheme, overriding the job file's runtime.scheme\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
+	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
+	"                        file's restarts (default 3; see doc/restarts.md)\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n"
 	"prints the job id alone on stdout once the job is recorded; errors before that\n"
 	"exit as run does (3 input, 4 no placement, 5 launch); the supervisor's own log is\n"
-	"DIR/supervisor.log. Follow with status, wait, logs, top; stop with cancel.\n",
+	"DIR/supervisor.log. Follow with status, wait, logs, top; stop with cancel; continue\n"
+	"a job that failed or whose supervisor died with resume.\n",
 	cmd_submit_exec
 };

@@ -17,6 +17,7 @@ enum {
 	EXIT_NOPLACE = 4,	/* no placement: too few nodes pass the requirements */
 	EXIT_LAUNCH = 5,	/* launch failed: mpiexec, ssh, preflight, staging */
 	EXIT_CANCELLED = 6,	/* the job was cancelled */
+	EXIT_REFUSED = 7,	/* the job's state does not allow it (resume of a done job) */
 };
 
 struct cmd_entry {

@@ -22,7 +22,6 @@
 #include "log.h"
 #include "metrics.h"
 #include "stage.h"
-#include "tui.h"
 #include "xmalloc.h"
 
 /* A copy of a file the job was made from (loaded already: at most 1 MiB) in its directory. */
@@ -46,13 +45,28 @@ jobrun_state(struct job_state *st, enum job_phase phase, const char *reason)
 		fatal("%s/state.json", st->dir);
 }
 
-/* The job failed before launch: record why, say it, and give the exit code. */
-static int
-jobrun_fail(struct job_state *st, int code, const char *msg)
+int
+jobrun_fail(struct jobrun *jr, int code, const char *reason, int say)
 {
-	fprintf(stderr, "gridsubmit: %s\n", msg);
-	jobrun_state(st, JOB_FAILED, msg);
-	fprintf(stderr, "gridsubmit: job %s failed; its directory: %s\n", st->id, st->dir);
+	struct job_state *st = &jr->st;
+	char *full, *p;
+	size_t i;
+
+	/* every earlier restart's reason goes with the last one (doc/restarts.md) */
+	full = xstrdup(reason);
+	for (i = 0; i < st->nrestart_log; i++) {
+		xasprintf(&p, "%s%s%zu) %s", full, i == 0 ? "; restarts: " : "; ", i + 1,
+		    st->restart_log[i].reason);
+		free(full);
+		full = p;
+	}
+	if (say)
+		fprintf(stderr, "gridsubmit: %s\n", full);
+	jobrun_state(st, JOB_FAILED, full);
+	if (say)
+		fprintf(stderr, "gridsubmit: job %s failed; its directory: %s\n", st->id,
+		    st->dir);
+	free(full);
 	return code;
 }
 
@@ -65,37 +79,49 @@ jobrun_cancelled(struct job_state *st, const char *why)
 	return EXIT_CANCELLED;
 }
 
+/* What the events of the last launch say about its end (jobrun_read_end). */
+struct jobrun_end {
+	int found;		/* an end record was seen */
+	char status[EV_TEXT_MAX];
+	int nfail;		/* fail records: workers the master lost */
+};
+
 /*
- * The last end record of events.jsonl (doc/runtime.md, "Events"), read with the one
- * events reader: status, makespan, failed ranks, requeued units. Returns 1 when there is
- * one; a torn last line is no end record.
+ * The end record of the last launch in events.jsonl (doc/runtime.md, "Events"), read with
+ * the one events reader: status, makespan, failed ranks, requeued units. A start or a
+ * restart record begins a new launch: what came before it is of an earlier one. A torn
+ * last line is no end record.
  */
-static int
-jobrun_read_end(struct job_state *st, char *status, size_t statuslen)
+static void
+jobrun_read_end(struct job_state *st, struct jobrun_end *e)
 {
 	struct evreader *r;
 	struct event ev;
 	char *path;
-	int found = 0;
 
+	memset(e, 0, sizeof *e);
 	xasprintf(&path, "%s/events.jsonl", st->dir);
 	r = evreader_open(path);
 	free(path);
 	if (r == NULL)
-		return 0;
+		return;
 	memset(&ev, 0, sizeof ev);
 	while (evreader_next(r, &ev) == 1) {
-		if (ev.kind == EV_END) {
-			snprintf(status, statuslen, "%s", ev.text[0] != '\0' ? ev.text : "?");
+		if (ev.kind == EV_START || ev.kind == EV_RESTART)
+			memset(e, 0, sizeof *e);
+		else if (ev.kind == EV_FAIL)
+			e->nfail++;
+		else if (ev.kind == EV_END) {
+			snprintf(e->status, sizeof e->status, "%s", ev.text[0] != '\0' ?
+			    ev.text : "?");
 			st->makespan = isnan(ev.makespan) ? 0 : ev.makespan;
 			st->failed_ranks = ev.failed;
 			st->requeued = ev.requeued;
-			found = 1;
+			e->found = 1;
 		}
 		event_clear(&ev);
 	}
 	evreader_free(r);
-	return found;
 }
 
 /* Copy the job's output file to our stream: run is a foreground command. */
@@ -170,34 +196,59 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 	return 0;
 }
 
-/* How the job ended, from rank 0, the end event and mpiexec: the state and exit code. */
-static int
-jobrun_verdict(struct job_state *st, const struct launch_result *lr)
+/* The job is done: its journal goes, unless the job keeps it (doc/restarts.md). */
+static void
+jobrun_drop_journal(const struct jobrun *jr)
 {
-	char status[EV_TEXT_MAX] = "", reason[256];
-	int have_end = jobrun_read_end(st, status, sizeof status);
+	char *path;
 
+	if (jr->job.keep_journal)
+		return;
+	xasprintf(&path, "%s/journal", jr->st.dir);
+	if (unlink(path) == -1 && errno != ENOENT)
+		log_warn("job %s: cannot remove %s", jr->st.id, path);
+	free(path);
+}
+
+/*
+ * How the launch ended, from rank 0, the end event and mpiexec. Done and cancelled are
+ * recorded here (EXIT_OK, EXIT_CANCELLED); a failure is not (EXIT_FAILED with reason):
+ * a relaunch may follow. *restartable: 0 when the program decided to fail by itself (rank
+ * 0 exited with a status of its own and no worker was lost), which a relaunch would only
+ * repeat.
+ */
+static int
+jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
+{
+	struct job_state *st = &jr->st;
+	const struct launch_result *lr = &jr->launch.res;
+	struct jobrun_end e;
+
+	jobrun_read_end(st, &e);
 	st->exit_code = lr->mpiexec_status;
+	*restartable = 0;
 	if (lr->cancelled) {
 		jobrun_state(st, JOB_CANCELLED, "cancelled by a signal");
 		return EXIT_CANCELLED;
 	}
-	if (lr->master_exit == 0 && have_end && strcmp(status, "ok") == 0) {
+	if (lr->master_exit == 0 && e.found && strcmp(e.status, "ok") == 0) {
 		jobrun_state(st, JOB_DONE, NULL);
+		jobrun_drop_journal(jr);
 		return EXIT_OK;
 	}
 	if (lr->master_signal > 0)
-		snprintf(reason, sizeof reason, "rank 0 died of signal %d", lr->master_signal);
+		snprintf(reason, len, "rank 0 died of signal %d", lr->master_signal);
 	else if (lr->master_exit > 0)
-		snprintf(reason, sizeof reason, "rank 0 exited with status %d%s",
-		    lr->master_exit, have_end && strcmp(status, "ok") != 0 ?
+		snprintf(reason, len, "rank 0 exited with status %d%s", lr->master_exit,
+		    e.found && strcmp(e.status, "ok") != 0 ?
 		    " (the runtime reported a failure)" : "");
 	else if (lr->master_exit == 0)
-		snprintf(reason, sizeof reason, "rank 0 exited without the runtime's end record");
+		snprintf(reason, len, "rank 0 exited without the runtime's end record");
 	else
-		snprintf(reason, sizeof reason, "mpiexec exited with status %d before rank 0 "
-		    "ended", lr->mpiexec_status);
-	jobrun_state(st, JOB_FAILED, reason);
+		snprintf(reason, len, "mpiexec exited with status %d before rank 0 ended",
+		    lr->mpiexec_status);
+	*restartable = lr->master_signal > 0 || lr->master_exit < 0 ||
+	    (lr->master_exit > 0 && e.nfail > 0);
 	return EXIT_FAILED;
 }
 
@@ -226,18 +277,51 @@ jobrun_master_here(struct gs_sites *sites)
 }
 
 int
-jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
+jobrun_place(struct jobrun *jr)
 {
 	struct gs_error err;
 	struct launch_plan plan;
-	const char *scheme;
+	struct job_state *st = &jr->st;
 	char why[4096];
+
+	jobrun_master_here(&jr->sites);
+	if (jr->metrics)
+		metrics_fetch(&jr->sites, NULL);
+	if (broker_rank(&jr->sites, &jr->job, &jr->ranking, &err) != 0)
+		return jobrun_fail(jr, EXIT_INPUT, err.msg, 1);
+	jr->ranked = 1;
+	if (broker_place(&jr->sites, &jr->ranking, jr->job.ranks, &jr->place, &err) != 0)
+		return jobrun_fail(jr, EXIT_NOPLACE, err.msg, 1);
+	jr->placed = 1;
+	/* the time origin of every launch's events (GRT_T0), whole milliseconds */
+	if (st->t0 == 0)
+		st->t0 = (double)llround(clock_wall() * 1000) / 1000;
+	plan = (struct launch_plan){ &jr->sites, &jr->job, &jr->ranking, &jr->place, st,
+	    jr->speculate };
+	switch (launch_prepare(&jr->launch, &plan, why, sizeof why)) {
+	case LAUNCH_OK:
+		return EXIT_OK;
+	case LAUNCH_CANCELLED:
+		return jobrun_cancelled(st, why);
+	default:
+		return jobrun_fail(jr, EXIT_LAUNCH, why, 1);
+	}
+}
+
+int
+jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
+{
+	const char *scheme;
 	struct job_state *st = &jr->st;
 
 	memset(jr, 0, sizeof *jr);
+	jr->top_saved_err = -1;
 	if (jobrun_load(a, &jr->sites, &jr->job) != 0)
 		return EXIT_INPUT;
 	jr->loaded = 1;
+	jr->speculate = a->speculate;
+	jr->metrics = a->metrics;
+	jr->restarts_max = a->restarts >= 0 ? a->restarts : jr->job.restarts;
 	jobstore_create(st);
 	st->name = xstrdup(jr->job.name);
 	st->job_file = realpath(jr->job.path, NULL);
@@ -246,32 +330,18 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	st->supervisor_pid = (long)getpid();
 	st->supervisor_start = jobctl_start_time(getpid());
 	st->exit_code = -1;
+	st->restarts_max = jr->restarts_max;
+	st->ranks_option = a->ranks;
+	st->no_metrics = !a->metrics;
+	if (a->sites != NULL)
+		st->sites_file = realpath(jr->sites.path, NULL);
 	scheme = job_runtime_get(&jr->job, "scheme");
 	st->scheme = xstrdup(scheme != NULL ? scheme : "gss");
 	jobrun_state(st, JOB_BROKERING, NULL);
 	jobrun_copy_file(st, jr->job.path, "job.yaml");
 	if (a->sites != NULL)
 		jobrun_copy_file(st, jr->sites.path, "sites.yaml");
-
-	jobrun_master_here(&jr->sites);
-	if (a->metrics)
-		metrics_fetch(&jr->sites, NULL);
-	if (broker_rank(&jr->sites, &jr->job, &jr->ranking, &err) != 0)
-		return jobrun_fail(st, EXIT_INPUT, err.msg);
-	jr->ranked = 1;
-	if (broker_place(&jr->sites, &jr->ranking, jr->job.ranks, &jr->place, &err) != 0)
-		return jobrun_fail(st, EXIT_NOPLACE, err.msg);
-	jr->placed = 1;
-	plan = (struct launch_plan){ &jr->sites, &jr->job, &jr->ranking, &jr->place, st,
-	    a->speculate };
-	switch (launch_prepare(&jr->launch, &plan, why, sizeof why)) {
-	case LAUNCH_OK:
-		return EXIT_OK;
-	case LAUNCH_CANCELLED:
-		return jobrun_cancelled(st, why);
-	default:
-		return jobrun_fail(st, EXIT_LAUNCH, why);
-	}
+	return jobrun_place(jr);
 }
 
 int
@@ -279,26 +349,33 @@ jobrun_execute(struct jobrun *jr, int top)
 {
 	struct job_state *st = &jr->st;
 	char why[4096];
+	int code, restartable;
 
 	launch_catch_signals();
-	switch (launch_start(&jr->launch, why, sizeof why)) {
-	case LAUNCH_OK:
-		break;
-	case LAUNCH_CANCELLED:
-		return jobrun_cancelled(st, why);
-	default:
-		return jobrun_fail(st, EXIT_LAUNCH, why);
+	if (top)
+		jobrun_top_start(jr);
+	for (;;) {
+		switch (launch_start(&jr->launch, why, sizeof why)) {
+		case LAUNCH_OK:
+			break;
+		case LAUNCH_CANCELLED:
+			code = jobrun_cancelled(st, why);
+			goto out;
+		default:
+			code = jobrun_fail(jr, EXIT_LAUNCH, why, 1);
+			goto out;
+		}
+		launch_wait(&jr->launch);
+		code = jobrun_verdict(jr, why, sizeof why, &restartable);
+		/* a failure: relaunched while restarts remain (jobrun-restart.c) */
+		if (code != EXIT_FAILED ||
+		    (code = jobrun_restart(jr, why, restartable)) != EXIT_OK)
+			break;
 	}
-	if (top) {
-		char *events;
-		struct tui_opts topts = { 0 };
-
-		xasprintf(&events, "%s/events.jsonl", st->dir);
-		tui_follow(events, &topts);
-		free(events);
-	}
-	launch_wait(&jr->launch);
-	return jobrun_verdict(st, &jr->launch.res);
+out:
+	if (top)
+		jobrun_top_end(jr);
+	return code;
 }
 
 void

@@ -5,6 +5,9 @@
 #ifndef GS_JOBRUN_H
 #define GS_JOBRUN_H
 
+#include <stdio.h>
+#include <sys/types.h>
+
 #include "broker.h"
 #include "cmd.h"
 #include "jobstore.h"
@@ -17,6 +20,7 @@ struct jobrun_args {
 	int ranks;		/* --ranks, or 0 */
 	int metrics;		/* 1: fetch live metrics before ranking */
 	int speculate;		/* 1: multi-site preflight while mpiexec starts (jobrun.c) */
+	int restarts;		/* --restarts, or -1: the job file's restarts: */
 };
 
 struct jobrun {
@@ -27,6 +31,13 @@ struct jobrun {
 	struct job_state st;
 	struct launch launch;	/* the launcher's, from jobrun_prepare on */
 	int loaded, ranked, placed;
+	int speculate;		/* jobrun_args.speculate, for every launch of the job */
+	int metrics;		/* 1: fetch live metrics before the first ranking */
+	int restarts_max;	/* relaunches this supervisor may make (doc/restarts.md) */
+	int restarts_here;	/* relaunches it made */
+	pid_t top_pid;		/* run --top: the console's process, 0 for none */
+	int top_saved_err;	/* our stderr while the console has the terminal, or -1 */
+	FILE *top_log;		/* what we wrote to stderr meanwhile, shown after it */
 };
 
 /*
@@ -37,15 +48,56 @@ struct jobrun {
  */
 int jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr);
 
-/* Launch and supervise to the end (with the console when top); returns the exit code. */
+/*
+ * Rank and place the loaded job (its directory made, its state recorded), write the job
+ * directory's launch files and prepare the launch. Returns EXIT_OK, or the exit code with
+ * the job recorded as failed or cancelled.
+ */
+int jobrun_place(struct jobrun *jr);
+
+/*
+ * Launch and supervise to the end (with the console when top), relaunching after a
+ * failure while restarts remain (jobrun-restart.c); returns the exit code.
+ */
 int jobrun_execute(struct jobrun *jr, int top);
+
+/*
+ * The job failed for good: record it failed with reason and the reasons of every earlier
+ * restart (state.json's restart_log), say it on stderr when say is 1, return code.
+ */
+int jobrun_fail(struct jobrun *jr, int code, const char *reason, int say);
+
+/*
+ * The launch of jr ended in failure (reason; restartable: 0 when the program itself
+ * decided to fail, doc/restarts.md): relaunch it when restarts remain. Finds the failed
+ * nodes, places again without them, records the restart and prepares the new launch in
+ * the same job directory. Returns EXIT_OK when that launch is ready to start; otherwise
+ * the job's end is recorded and its exit code returned.
+ */
+int jobrun_restart(struct jobrun *jr, const char *reason, int restartable);
+
+/*
+ * Record a restart: state.json (restarts, restart_log; written atomically), a restart
+ * event in events.jsonl and one line on stderr; the last launch's stdout and stderr are
+ * kept as stdout.N and stderr.N. excluded: the nodes left out; resumed: 1 for the restart
+ * that `gridsubmit resume` is.
+ */
+void jobrun_restart_record(struct jobrun *jr, const char *reason, char *const *excluded,
+    size_t nexcluded, int resumed);
+
+/* The console of run --top in a process of its own while we supervise (jobrun-top.c). */
+void jobrun_top_start(struct jobrun *jr);
+void jobrun_top_end(struct jobrun *jr);
 
 /* The program's output, the final line and where the results are, on stdout. */
 void jobrun_report(struct jobrun *jr, int code);
 
 void jobrun_free(struct jobrun *jr);
 
-/* Parse the options of run and submit (top is NULL for submit: no --top). */
+/*
+ * Parse the options of run and submit (top is NULL for submit: no --top). --restarts N
+ * gives a->restarts (else -1).
+ */
 void jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
     int *top);
 

@@ -18,6 +18,7 @@ extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_wait_entry;
 extern const struct cmd_entry cmd_logs_entry;
+extern const struct cmd_entry cmd_resume_entry;
 extern const struct cmd_entry cmd_schedule_entry;
 extern const struct cmd_entry cmd_sites_entry;
 extern const struct cmd_entry cmd_rank_entry;
@@ -33,6 +34,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_cancel_entry,
 	&cmd_wait_entry,
 	&cmd_logs_entry,
+	&cmd_resume_entry,
 	&cmd_schedule_entry,
 	&cmd_sites_entry,
 	&cmd_rank_entry,

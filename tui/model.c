@@ -149,6 +149,32 @@ model_hist_add(struct model *m, struct mrank *r, double t, long long units)
 	r->hist[idx] += (float)units;
 }
 
+/*
+ * A second start is a relaunch (doc/restarts.md): its ranks replace the table, and the
+ * counts start again (a resume event then says what the journal held). The job's own
+ * counters (events, restarts, migrations) and the log stay.
+ */
+static void
+model_relaunched(struct model *m)
+{
+	free(m->ranks);
+	free(m->sites);
+	m->ranks = NULL;
+	m->sites = NULL;
+	m->nranks = m->nsites = 0;
+	m->done = m->chunks = 0;
+	m->resumed = 0;
+	m->exe_sum = 0;
+	m->nfailed = m->ndropped = 0;
+	m->round_cur = m->round_done = m->cr_round = 0;
+	m->cr_n = 0;
+	m->cr_mean = m->cr_m2 = 0;
+	m->round_mean = m->round_sd = NAN;
+	m->ended = 0;
+	m->status[0] = '\0';
+	m->makespan = NAN;
+}
+
 static void
 model_start(struct model *m, const struct event *ev)
 {
@@ -156,6 +182,8 @@ model_start(struct model *m, const struct event *ev)
 	struct mrank *r;
 	int i, idx;
 
+	if (m->started)
+		model_relaunched(m);
 	m->started = 1;
 	snprintf(m->job, sizeof m->job, "%s", ev->job);
 	snprintf(m->scheme, sizeof m->scheme, "%s", ev->scheme);
@@ -165,7 +193,7 @@ model_start(struct model *m, const struct event *ev)
 	for (i = 0; i < ev->nranks; i++) {
 		er = &ev->ranks[i];
 		r = model_rank(m, er->rank);
-		/* A second start (a relaunch) may move a rank: keep its counts, update its place. */
+		/* A rank named twice in one start: the later place wins. */
 		m->sites[r->site_idx].nranks--;
 		snprintf(r->node, sizeof r->node, "%s", *er->node ? er->node : "?");
 		snprintf(r->site, sizeof r->site, "%s", *er->site ? er->site : "-");
@@ -280,6 +308,39 @@ model_end(struct model *m, const struct event *ev)
 		model_log(m, ev, -1, -1, "end: status %s", m->status);
 }
 
+/* The supervisor relaunched the job; the next start brings the new ranks. */
+static void
+model_restart(struct model *m, const struct event *ev)
+{
+	char hosts[128] = "";
+	size_t o = 0;
+	int i;
+
+	m->restarts++;
+	m->ended = 0;
+	m->status[0] = '\0';
+	m->makespan = NAN;
+	for (i = 0; i < ev->nexcluded && o < sizeof hosts; i++)
+		o += (size_t)snprintf(hosts + o, sizeof hosts - o, "%s%s", i ? ", " : " without ",
+		    ev->excluded[i]);
+	model_log(m, ev, -1, -1, "restart %d%s: %s", ev->restart, hosts,
+	    *ev->text ? ev->text : "no reason given");
+}
+
+/* The relaunched master replayed its journal: that much is done already. */
+static void
+model_resume(struct model *m, const struct event *ev)
+{
+	m->resumed = ev->resumed_units;
+	m->done += ev->resumed_units;
+	if (ev->rounds_done > m->round_done)
+		m->round_done = ev->rounds_done;
+	if (ev->rounds_done < m->rounds && ev->rounds_done + 1 > m->round_cur)
+		m->round_cur = ev->rounds_done + 1;
+	model_log(m, ev, -1, -1, "resume: %lld units from the journal (%d rounds done, %lld "
+	    "records)", ev->resumed_units, ev->rounds_done, ev->records);
+}
+
 void
 model_apply(struct model *m, const struct event *ev)
 {
@@ -336,6 +397,12 @@ model_apply(struct model *m, const struct event *ev)
 		break;
 	case EV_END:
 		model_end(m, ev);
+		break;
+	case EV_RESTART:
+		model_restart(m, ev);
+		break;
+	case EV_RESUME:
+		model_resume(m, ev);
 		break;
 	default:
 		break;
@@ -407,7 +474,9 @@ model_stats(const struct model *m, struct model_stats *st)
 	enum rank_state s;
 
 	memset(st, 0, sizeof *st);
-	st->elapsed = m->ended && isfinite(m->makespan) ? m->makespan : m->now;
+	/* after a relaunch the makespan is the last launch's: the job's clock goes on */
+	st->elapsed = m->ended && isfinite(m->makespan) && m->restarts == 0 ? m->makespan :
+	    m->now;
 	st->done = m->done;
 	st->total = m->total;
 	st->pct = m->total > 0 ? 100.0 * m->done / m->total : NAN;
@@ -472,6 +541,7 @@ model_stats(const struct model *m, struct model_stats *st)
 
 	/* Migrations per minute over the last minute (or the whole job while it is younger). */
 	st->migrations = m->migrations;
+	st->restarts = m->restarts;
 	n = m->migrations < MODEL_MIG ? m->migrations : MODEL_MIG;
 	for (i = 0; i < n; i++)
 		if (m->mig_t[(m->migrations - 1 - i) % MODEL_MIG] >= st->elapsed - 60)

@@ -2,7 +2,9 @@
  * model.h — the console's picture of a job, aggregated from its events.
  *
  * model_apply() folds one event in (O(1) except for start, round and end, which touch every
- * rank); model_stats() derives the header meters at draw time in O(ranks). Nothing here
+ * rank); model_stats() derives the header meters at draw time in O(ranks). A relaunch
+ * (restart, then a second start) replaces the rank table with the new launch's ranks;
+ * a resume counts what the journal held as done. Nothing here
  * knows about the terminal, so the same model feeds the screen, --once and --json.
  */
 #ifndef TUI_MODEL_H
@@ -90,6 +92,8 @@ struct model {
 	long long cr_n;
 	double cr_mean, cr_m2;	/* Welford sums of t_exe in round cr_round */
 
+	int restarts;		/* restart events: the job was relaunched (doc/restarts.md) */
+	long long resumed;	/* units the last relaunched master took from its journal */
 	long long migrations;
 	long long mig_bytes;
 	double mig_t[MODEL_MIG];
@@ -116,6 +120,7 @@ struct model_stats {
 	double mig_per_min;
 	long long migrations;
 	int nworkers, nworking, nwaiting, nfailed, ndropped;
+	int restarts;		/* relaunches of the job so far */
 	int nsites;		/* sites with at least one rank */
 };
 

@@ -1,4 +1,7 @@
-/* panel-events.c — the newest migrations, drops, failures and rounds, oldest on top. */
+/*
+ * panel-events.c — the newest migrations, drops, failures, rounds, restarts and resumes,
+ * oldest on top.
+ */
 #include <stdio.h>
 
 #include "screen.h"
@@ -15,6 +18,10 @@ events_color(enum ev_kind k)
 		return C_LABEL;
 	case EV_END:
 		return C_DONE;
+	case EV_RESTART:
+		return C_WARN;
+	case EV_RESUME:
+		return C_LABEL;
 	default:
 		return C_NORMAL;
 	}

@@ -111,6 +111,8 @@ header_draw(struct view *v, const struct model_stats *st, int y, int w)
 	header_item(y + 3, &x, w, "Failed", a, st->nfailed ? crt_attr(C_FAILED) : val);
 	snprintf(a, sizeof a, "%d", st->ndropped);
 	header_item(y + 3, &x, w, "Dropped", a, st->ndropped ? crt_attr(C_DROPPED) : val);
+	snprintf(a, sizeof a, "%d", st->restarts);
+	header_item(y + 3, &x, w, "Restarts", a, st->restarts ? crt_attr(C_WARN) : val);
 	if (rs != NULL) {
 		snprintf(a, sizeof a, "%lld", rs->events);
 		if (rs->bad || rs->unknown)

@@ -81,8 +81,9 @@ snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		fprintf(f, "%s:1\n", text_num(a, sizeof a, st.ratio, 1, 7));
 	else
 		fprintf(f, "-\n");
-	fprintf(f, "Migrations %lld (%.1f/min)  Failed %d  Dropped %d  Working %d/%d", st.migrations,
-	    st.mig_per_min, st.nfailed, st.ndropped, st.nworking, st.nworkers);
+	fprintf(f, "Migrations %lld (%.1f/min)  Failed %d  Dropped %d  Restarts %d  Working %d/%d",
+	    st.migrations, st.mig_per_min, st.nfailed, st.ndropped, st.restarts, st.nworking,
+	    st.nworkers);
 	if (rs != NULL)
 		fprintf(f, "  Events %lld (%lld bad, %lld unknown)", rs->events, rs->bad,
 		    rs->unknown);
@@ -167,6 +168,7 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 	json_object_set_new(doc, "working", json_integer(st.nworking));
 	json_object_set_new(doc, "failed", json_integer(st.nfailed));
 	json_object_set_new(doc, "dropped", json_integer(st.ndropped));
+	json_object_set_new(doc, "restarts", json_integer(st.restarts));
 	if (rs != NULL)
 		json_object_set_new(doc, "events", json_pack("{s:I,s:I,s:I,s:I}", "lines",
 		    (json_int_t)rs->lines, "read", (json_int_t)rs->events, "bad",

@@ -58,7 +58,8 @@ tui_ingest(struct tui *t, double now)
 	double rt = tui_replay_clock(t, now);
 	int budget = TUI_BUDGET, k;
 
-	if (t->r == NULL || t->m.ended)
+	/* after an end, a relaunch (restart, start) may follow: keep reading */
+	if (t->r == NULL)
 		return 0;
 	if (t->v.paused && !t->v.step)
 		return 0;
@@ -191,6 +192,9 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 			goto out;
 		}
 		more = rc == 1;
+		/* a relaunch took the end back: the next end is shown (and left at) again */
+		if (!t.m.ended)
+			shown_end = 0;
 		tui_clock(&t, now);
 		if (now >= next_draw || (t.m.ended && !shown_end)) {
 			screen_draw(&t.v);

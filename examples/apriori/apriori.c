@@ -774,7 +774,7 @@ main(int argc, char **argv)
 	app.round_done = ap_round_done;
 	rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep);
 	if (rc != GRT_OK)
-		fprintf(stderr, "apriori: rank %d: %s\n", rank, grt_strerror(rc));
+		fprintf(stderr, "apriori: rank %d: %s\n", rank, grt_report_error(rc, &rep));
 	else if (rep.is_master) {
 		const char *verdict = "not checked";
 		char whybad[256];

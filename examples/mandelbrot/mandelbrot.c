@@ -176,7 +176,7 @@ main(int argc, char **argv)
 	app.merge = mandel_merge;
 	rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep);
 	if (rc != GRT_OK) {
-		fprintf(stderr, "mandelbrot: rank %d: %s\n", rank, grt_strerror(rc));
+		fprintf(stderr, "mandelbrot: rank %d: %s\n", rank, grt_report_error(rc, &rep));
 		return grt_end(rc);
 	}
 	if (rep.is_master) {

@@ -325,7 +325,7 @@ main(int argc, char **argv)
 	app.merge = mat_merge;
 	rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep);
 	if (rc != GRT_OK)
-		fprintf(stderr, "matmul: rank %d: %s\n", rank, grt_strerror(rc));
+		fprintf(stderr, "matmul: rank %d: %s\n", rank, grt_report_error(rc, &rep));
 	else if (rep.is_master) {
 		const char *verdict = "not checked";
 

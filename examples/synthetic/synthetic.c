@@ -8,8 +8,8 @@
  * The cost of unit u is a pure function of (--seed, u) through splitmix64, so every rank
  * knows it without communication; its mean is --mean-us microseconds (default 20). The
  * work is real CPU work, the logistic map x <- 3.99 x (1 - x): a chain of dependent
- * floating-point operations whose final state becomes the unit's result, so the compiler
- * cannot drop it. Microseconds become iterations through a rate the master measures
+ * floating-point operations whose final state decides a test the compiler cannot settle,
+ * so it cannot drop it (unit_result). Microseconds become iterations through a rate the master measures
  * before the run and broadcasts (or --iters-per-us gives), never per rank: three ranks on
  * two cores, or a slowed rank, would measure different rates and then do different work
  * for the same unit. --rounds R (or GRT_ROUNDS; default 1) repeats the loop with the same
@@ -87,17 +87,20 @@ busy(double x, int64_t n)
 	return x;
 }
 
-/* Unit u's result in round: the busy loop's final state, mixed with where it started. */
+/*
+ * Unit u's result in round, a function of (seed, round, u) only, after the busy loop. The
+ * loop's state stays in (0, 1), so the test on it never holds, but the compiler cannot
+ * know that and must run the loop. The number of iterations follows the rate measured at
+ * start, which differs from run to run: a run resumed from its journal (grt.h) gets the
+ * same results as the run it continues.
+ */
 static uint64_t
 unit_result(const struct synth *s, int round, int64_t u)
 {
 	uint64_t start = unit_random(s->seed, u, (uint64_t)round);
-	double x = 0.1 + 0.8 * (double)(start >> 11) * 0x1p-53, y;
-	uint64_t bits;
+	double x = 0.1 + 0.8 * (double)(start >> 11) * 0x1p-53;
 
-	y = busy(x, unit_iters(s, u));
-	memcpy(&bits, &y, sizeof bits);
-	return mix64(bits ^ start);
+	return mix64(start ^ (uint64_t)(busy(x, unit_iters(s, u)) >= 1.0));
 }
 
 static double
@@ -350,7 +353,7 @@ main(int argc, char **argv)
 	app.merge = synth_merge;
 	rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep);
 	if (rc != GRT_OK) {
-		fprintf(stderr, "synthetic: rank %d: %s\n", rank, grt_strerror(rc));
+		fprintf(stderr, "synthetic: rank %d: %s\n", rank, grt_report_error(rc, &rep));
 		return grt_end(rc);
 	}
 	if (rep.is_master) {

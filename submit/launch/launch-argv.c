@@ -1,6 +1,7 @@
 /* launch-argv.c — the mpiexec argument vector of a placed job */
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,17 @@ argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_stat
 	xasprintf(&path, "%s/rankmap", st->dir);
 	argv_genv(b, "GRT_RANKMAP", path);
 	free(path);
+	/* the master's journal and the time origin of every launch (doc/restarts.md) */
+	xasprintf(&path, "%s/journal", st->dir);
+	argv_genv(b, "GRT_JOURNAL", path);
+	free(path);
+	if (st->t0 > 0) {
+		long long ms = llround(st->t0 * 1000);
+
+		xasprintf(&path, "%lld.%03lld000", ms / 1000, ms % 1000);
+		argv_genv(b, "GRT_T0", path);
+		free(path);
+	}
 	argv_genv(b, "GRT_JOB", st->id);
 	/* -disable-auto-cleanup is on: grt_end() may skip MPI_Finalize (runtime/grt-end.c) */
 	argv_genv(b, "GRT_FINALIZE", "skip");

@@ -44,14 +44,14 @@ launch_session_left_nothing(const struct job_state *st, const char *host)
  */
 void
 launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
-    const struct job_state *st, int for_good)
+    const struct job_state *st, int for_good, unsigned char *lost)
 {
 	struct remote_cancel_how how = { .mark = for_good, .limit = 20 };
 	struct remote_cancel_node *nodes;
 	struct stage_dir *sd = NULL;
 	const struct stage_dir *d;
 	char *config;
-	size_t i, n = 0, nsd = 0;
+	size_t i, n = 0, nsd = 0, *which;
 	int r, *seen;
 
 	if (!launch_is_remote(sites, p))
@@ -62,6 +62,7 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 	xasprintf(&config, "%s/ssh_config", st->dir);
 	nodes = xcalloc((size_t)p->nranks + 1, sizeof *nodes);
 	seen = xcalloc(sites->nnodes + 1, sizeof *seen);
+	which = xcalloc((size_t)p->nranks + 1, sizeof *which);
 	for (r = 0; r < p->nranks; r++) {
 		size_t node = p->ranks[r].node;
 		const char *host;
@@ -75,16 +76,23 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 		d = stage_dirs_find(sd, nsd, host);
 		if (d == NULL && launch_session_left_nothing(st, host))
 			continue;
+		which[n] = node;
 		nodes[n].host = host;
 		nodes[n++].dir = d != NULL ? d->dir : st->dir;
 	}
 	remote_cancel(config, &how, nodes, n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (nodes[i].sent && nodes[i].task.status != 0)
-			log_warnx("job %s: cleanup on a node failed (ssh status %d): ranks may "
-			    "be left there", st->id, nodes[i].task.status);
+			log_warnx("job %s: cleanup on %s failed (ssh status %d): ranks may be "
+			    "left there", st->id, nodes[i].host, nodes[i].task.status);
+		/* ssh's own failure (255), or no answer in time: the node is out of reach */
+		if (lost != NULL && nodes[i].sent && (nodes[i].task.status == 255 ||
+		    nodes[i].task.status < 0))
+			lost[which[i]] = 1;
+	}
 	remote_cancel_free(nodes, n);
 	free(nodes);
+	free(which);
 	free(seen);
 	free(config);
 	stage_dirs_free(sd, nsd);

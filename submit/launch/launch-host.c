@@ -107,6 +107,31 @@ launch_proxy_path(void)
 	return out != NULL ? out : xstrdup("/usr/bin/hydra_pmi_proxy");
 }
 
+int
+launch_ssh_hostname(const char *config, const char *host, char *target, size_t len,
+    char *why, size_t whylen)
+{
+	char *argv[] = { "ssh", "-F", (char *)config, "-G", "--", (char *)host, NULL };
+	struct remote_out ro;
+	char *p;
+
+	*target = '\0';
+	if (remote_run(argv, 10, &ro) != 0) {
+		snprintf(why, whylen, "%s: ssh -G failed: %s", host, ro.err);
+		remote_out_free(&ro);
+		snprintf(target, len, "%s", host);
+		return -1;
+	}
+	for (p = ro.out; p != NULL && *p != '\0'; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
+	    NULL)
+		if (sscanf(p, "hostname %255s", target) == 1)
+			break;
+	remote_out_free(&ro);
+	if (*target == '\0')
+		snprintf(target, len, "%s", host);
+	return 0;
+}
+
 /*
  * The local interface and address by which host is reached, as ssh will reach it (its
  * HostName from the job's ssh_config, resolved, then the kernel's route): hydra's -iface,
@@ -116,13 +141,11 @@ int
 launch_route(const char *config, const char *host, char *ifname, size_t iflen, char *addr,
     size_t addrlen, char *why, size_t whylen)
 {
-	char *argv[] = { "ssh", "-F", (char *)config, "-G", "--", (char *)host, NULL };
 	struct addrinfo hints, *ai = NULL;
 	struct sockaddr_in local;
 	socklen_t len = sizeof local;
 	struct ifaddrs *ifa, *i;
-	struct remote_out ro;
-	char target[256] = "", *p;
+	char target[256];
 	int s, found = 0;
 	/* the last answer: preflight and launch ask for the same host (ssh -G takes ~50 ms) */
 	static char *c_config, *c_host, c_if[64], c_addr[64];
@@ -132,18 +155,8 @@ launch_route(const char *config, const char *host, char *ifname, size_t iflen, c
 		snprintf(addr, addrlen, "%s", c_addr);
 		return 0;
 	}
-	if (remote_run(argv, 10, &ro) != 0) {
-		snprintf(why, whylen, "%s: ssh -G failed: %s", host, ro.err);
-		remote_out_free(&ro);
+	if (launch_ssh_hostname(config, host, target, sizeof target, why, whylen) != 0)
 		return -1;
-	}
-	for (p = ro.out; p != NULL && *p != '\0'; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
-	    NULL)
-		if (sscanf(p, "hostname %255s", target) == 1)
-			break;
-	remote_out_free(&ro);
-	if (*target == '\0')
-		snprintf(target, sizeof target, "%s", host);
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_INET;
 	hints.ai_socktype = SOCK_DGRAM;

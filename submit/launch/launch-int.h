@@ -57,6 +57,12 @@ struct launch_net {
 #define LAUNCH_NO_WRAPPER "gridsubmit-rank is missing next to gridsubmit (run make)"
 char *launch_rank_wrapper(void);
 char *launch_proxy_path(void);
+/*
+ * The name ssh reaches host by (its HostName in config, from `ssh -G`) into target; 0, or
+ * -1 with why (target is then host itself).
+ */
+int launch_ssh_hostname(const char *config, const char *host, char *target, size_t len,
+    char *why, size_t whylen);
 /* The local interface and address toward host as ssh reaches it. 0, or -1 with why. */
 int launch_route(const char *config, const char *host, char *ifname, size_t iflen,
     char *addr, size_t addrlen, char *why, size_t whylen);
@@ -74,10 +80,11 @@ void launch_net_free(struct launch_net *net);
 /*
  * After the job: kill whatever is left of it on every remote node (the proxy's process
  * group, recorded by the launcher in DIR/.remote/HOST.pgid, or in the node's own job
- * directory of DIR/remote-dirs), in parallel, within ~20 s.
+ * directory of DIR/remote-dirs), in parallel, within ~20 s. lost (NULL: not wanted), one
+ * byte per node of sites: set to 1 for every node whose ssh failed or did not answer.
  */
 void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
-    const struct job_state *st, int for_good);
+    const struct job_state *st, int for_good, unsigned char *lost);
 
 /* mpiexec as a process (launch-proc.c). */
 

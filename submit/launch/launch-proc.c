@@ -194,8 +194,14 @@ launch_proc_wait(pid_t pid, const struct job_state *st, struct launch_result *re
 			launch_stop_group(pid, &res->mpiexec_status);
 			break;
 		}
-		if (master_ended == 0 && launch_master_status(st, res))
+		if (master_ended == 0 && launch_master_status(st, res)) {
 			master_ended = clock_mono();
+			/* rank 0 killed: the others cannot end well, a relaunch waits for them */
+			if (res->master_signal > 0) {
+				launch_stop_group(pid, &res->mpiexec_status);
+				break;
+			}
+		}
 		if (master_ended > 0 && clock_mono() - master_ended > STRAGGLER_GRACE) {
 			res->killed_stragglers = 1;
 			launch_stop_group(pid, &res->mpiexec_status);

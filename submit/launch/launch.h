@@ -35,6 +35,12 @@ struct launch_result {
 	int master_signal;	/* the signal that killed rank 0, or 0 */
 	int cancelled;		/* 1: SIGINT/SIGTERM/SIGHUP arrived and the job was stopped */
 	int killed_stragglers;	/* 1: ranks still ran after rank 0 ended and were killed */
+	/*
+	 * One byte per node of the plan's sites, 1 for a node the cleanup after a failed
+	 * multi-site job could not reach over ssh; NULL when no cleanup looked (freed by
+	 * launch_free).
+	 */
+	unsigned char *lost;
 };
 
 /* What prepare and start return. */
@@ -93,6 +99,16 @@ int launch_start(struct launch *l, char *why, size_t whylen);
 
 /* Supervise to the end (l->res), then clean up (cleanup step). */
 void launch_wait(struct launch *l);
+
+/*
+ * After a multi-site launch that failed (doc/restarts.md): which remote nodes of its
+ * placement are out of reach, each with why (allocated, a predicate: "did not answer
+ * ssh within 5 s") in why[node] (one slot per node of the plan's sites, NULL for the
+ * others): the cleanup could not reach it, its ranks' lease stayed open after they should
+ * have ended, or it does not answer `ssh HOST true` within timeout seconds (all nodes in
+ * parallel). This host and the master are never named. Returns how many were named.
+ */
+size_t launch_lost_nodes(struct launch *l, double timeout, char **why);
 
 /* Call off a prepared launch (nothing is left started). */
 void launch_cancel(struct launch *l);

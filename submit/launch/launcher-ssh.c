@@ -168,7 +168,7 @@ ssh_stop(struct launch *l, int for_good)
 	launch_proc_abort(l->pid);
 	l->pid = -1;
 	ssh_unhold(l);
-	launch_cleanup_remote(pl->sites, pl->place, pl->st, for_good);
+	launch_cleanup_remote(pl->sites, pl->place, pl->st, for_good, NULL);
 }
 
 /*
@@ -266,8 +266,12 @@ ssh_cleanup(struct launch *l)
 	const struct launch_plan *pl = &l->plan;
 	const struct launch_result *res = &l->res;
 
-	if (res->cancelled || res->killed_stragglers || res->mpiexec_status != 0)
-		launch_cleanup_remote(pl->sites, pl->place, pl->st, 1);
+	if (res->cancelled || res->killed_stragglers || res->mpiexec_status != 0) {
+		/* which nodes it could not reach: a relaunch leaves them out (doc/restarts.md) */
+		free(l->res.lost);
+		l->res.lost = xcalloc(pl->sites->nnodes + 1, 1);
+		launch_cleanup_remote(pl->sites, pl->place, pl->st, 1, l->res.lost);
+	}
 	if (!res->cancelled)
 		stage_out(pl->sites, pl->place, pl->job, pl->st);
 	stage_cleanup(pl->st);

@@ -125,5 +125,6 @@ launch_free(struct launch *l)
 	if (l->ops != NULL)
 		l->ops->release(l);
 	launch_argv_free(l->argv);
+	free(l->res.lost);
 	memset(l, 0, sizeof *l);
 }

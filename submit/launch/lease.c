@@ -10,11 +10,13 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "lease.h"
 #include "log.h"
 #include "xmalloc.h"
@@ -24,6 +26,12 @@
 
 static int lease_fd = -1;
 static size_t lease_held;
+/* the connections held, with their peers: which node a silent one is (lease_silent) */
+static struct lease_conn {
+	int fd;
+	struct in_addr peer;
+} *lease_conns;
+static size_t lease_cap;
 
 char *
 lease_tag_new(const struct job_state *st, char *why, size_t whylen)
@@ -134,8 +142,14 @@ lease_accept(void)
 {
 	int fd;
 
+	struct sockaddr_in sa;
+	socklen_t len;
+
 	while (lease_fd != -1 && lease_held < LEASE_MAX) {
-		fd = accept4(lease_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		len = sizeof sa;
+		memset(&sa, 0, sizeof sa);
+		fd = accept4(lease_fd, (struct sockaddr *)&sa, &len, SOCK_CLOEXEC |
+		    SOCK_NONBLOCK);
 		if (fd == -1) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
@@ -143,7 +157,54 @@ lease_accept(void)
 				lease_held = LEASE_MAX;	/* leave the rest in the backlog */
 			return;
 		}
-		/* held, never read, until we exit: that is the lease */
+		/* held, never read, until we exit or the launch ends: that is the lease */
+		if (lease_held == lease_cap) {
+			lease_cap = lease_cap ? lease_cap * 2 : 64;
+			lease_conns = xreallocarray(lease_conns, lease_cap, sizeof *lease_conns);
+		}
+		lease_conns[lease_held].fd = fd;
+		lease_conns[lease_held].peer = sa.sin_addr;
 		lease_held++;
 	}
+}
+
+/* 1 when the rank at the other end has closed (or reset) its lease connection. */
+static int
+lease_conn_ended(int fd)
+{
+	char c;
+	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return n == 0 || (n == -1 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+size_t
+lease_silent(struct in_addr *addrs, size_t max, double wait)
+{
+	struct timespec ts = { 0, 20000000L };
+	double until = clock_mono() + wait;
+	size_t i, open, n = 0;
+
+	lease_accept();
+	for (;;) {
+		for (i = open = 0; i < lease_held; i++) {
+			if (lease_conns[i].fd != -1 && lease_conn_ended(lease_conns[i].fd)) {
+				close(lease_conns[i].fd);
+				lease_conns[i].fd = -1;
+			}
+			open += lease_conns[i].fd != -1;
+		}
+		if (open == 0 || clock_mono() >= until)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	for (i = 0; i < lease_held; i++) {
+		if (lease_conns[i].fd == -1)
+			continue;
+		if (n < max)
+			addrs[n++] = lease_conns[i].peer;
+		close(lease_conns[i].fd);
+	}
+	lease_held = 0;
+	return n;
 }

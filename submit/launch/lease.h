@@ -11,6 +11,7 @@
 #ifndef GS_LEASE_H
 #define GS_LEASE_H
 
+#include <netinet/in.h>
 #include <stddef.h>
 
 #include "jobstore.h"
@@ -38,5 +39,14 @@ void lease_open(char **argv);
 
 /* Accept the ranks' connections waiting (never blocks); call it while the job runs. */
 void lease_accept(void);
+
+/*
+ * After a launch has ended and been cleaned up (doc/restarts.md): the peer addresses of
+ * the lease connections still open after up to wait seconds, into addrs (at most max;
+ * the count is returned). Every rank that ended closed its connection, so one still open
+ * comes from a node that never told us: cut off, frozen or down. Every connection is
+ * closed then: the next launch holds only its own.
+ */
+size_t lease_silent(struct in_addr *addrs, size_t max, double wait);
 
 #endif

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,7 +201,9 @@ void
 jobstore_format_time(double t, char *buf, size_t len)
 {
 	struct tm tm;
-	time_t secs = (time_t)t;
+	/* rounded to the millisecond: a time read back is written back the same */
+	long long ms = llround(t * 1000);
+	time_t secs = (time_t)(ms / 1000);
 	size_t n;
 
 	if (len == 0)
@@ -209,7 +212,7 @@ jobstore_format_time(double t, char *buf, size_t len)
 	if (t <= 0 || gmtime_r(&secs, &tm) == NULL)
 		return;
 	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%03dZ", (int)((t - (double)secs) * 1000));
+	snprintf(buf + n, len - n, ".%03dZ", (int)(ms % 1000));
 }
 
 /* Seconds since the epoch as ISO 8601 UTC with milliseconds; null for 0 (not yet). */
@@ -250,6 +253,8 @@ jobstore_write_state(const struct job_state *st)
 	    "makespan", st->makespan,
 	    "supervisor_start", (json_int_t)st->supervisor_start,
 	    "mpiexec_start", (json_int_t)st->mpiexec_start);
+	if (o != NULL)
+		jobstore_restarts_to_json(st, o);
 	if (o == NULL || (text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(9))) == NULL)
 		fatalx("cannot build the job state");
 	json_decref(o);
@@ -268,6 +273,7 @@ job_state_free(struct job_state *st)
 	free(st->dir);
 	free(st->reason);
 	free(st->scheme);
+	jobstore_restarts_free(st);
 	memset(st, 0, sizeof *st);
 }
 
@@ -301,8 +307,7 @@ jobstore_job_dir(const char *id)
 	return dir;
 }
 
-/* "2026-11-21T10:45:48.873Z" (as jobstore_time writes it) to seconds; -1 when malformed. */
-static double
+double
 jobstore_parse_time(const char *s)
 {
 	struct tm tm;
@@ -439,7 +444,7 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 	st->requeued = requeued;
 	free(phase);
 	free(id);
-	return JOBSTORE_OK;
+	return jobstore_restarts_from_json(o, st, path, why, whylen);
 type:
 	snprintf(why, whylen, "%s: corrupt job state: \"%s\" has the wrong type", path, f->key);
 bad:
@@ -600,6 +605,21 @@ jobstore_latest_id(char *id, size_t idlen)
 }
 
 int
+jobstore_lock(const char *dir, char *why, size_t whylen)
+{
+	int fd;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    flock(fd, LOCK_EX) == -1) {
+		snprintf(why, whylen, "%s: cannot lock: %s", dir, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int
 jobstore_record_end(struct job_state *st, enum job_phase phase, const char *reason,
     char *why, size_t whylen)
 {
@@ -607,13 +627,8 @@ jobstore_record_end(struct job_state *st, enum job_phase phase, const char *reas
 	int fd, rc;
 
 	/* the lock keeps two recorders from sharing the temp file; the supervisor is gone */
-	if ((fd = open(st->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
-	    flock(fd, LOCK_EX) == -1) {
-		snprintf(why, whylen, "%s: cannot lock: %s", st->dir, strerror(errno));
-		if (fd != -1)
-			close(fd);
+	if ((fd = jobstore_lock(st->dir, why, whylen)) == -1)
 		return -1;
-	}
 	if (jobstore_read_state(st->dir, &now, why, whylen) != JOBSTORE_OK) {
 		close(fd);
 		return -1;
@@ -643,7 +658,8 @@ jobstore_set_phase(struct job_state *st, enum job_phase phase, const char *reaso
 	st->phase = phase;
 	free(st->reason);
 	st->reason = reason != NULL ? xstrdup(reason) : NULL;
-	if (phase == JOB_RUNNING)
+	/* started stays the first launch's: a relaunch continues the same job */
+	if (phase == JOB_RUNNING && st->started == 0)
 		st->started = clock_wall();
 	if (job_phase_final(phase))
 		st->ended = clock_wall();

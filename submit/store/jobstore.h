@@ -20,6 +20,14 @@ enum job_phase {
 	JOB_CANCELLED,
 };
 
+/* One relaunch of the job (doc/restarts.md): when, why, and the nodes left out. */
+struct job_restart {
+	double time;		/* seconds since the epoch */
+	char *reason;
+	char **excluded;	/* host names */
+	size_t nexcluded;
+};
+
 struct job_state {
 	char id[32];
 	char *name;
@@ -28,7 +36,7 @@ struct job_state {
 	enum job_phase phase;
 	char *reason;		/* why failed/cancelled, or NULL */
 	double submitted;	/* seconds since the epoch */
-	double started;
+	double started;		/* the first launch's (a relaunch keeps it) */
 	double ended;
 	int ranks;
 	char *scheme;
@@ -41,12 +49,25 @@ struct job_state {
 	int failed_ranks;
 	int64_t requeued;
 	double makespan;
+
+	/* relaunches (doc/restarts.md) and what resume needs to load the job again */
+	double t0;		/* GRT_T0: the first launch's time origin, whole ms; 0 unset */
+	int restarts;		/* relaunches so far, resumes included */
+	int restarts_max;	/* the current supervisor's bound (restarts: or --restarts) */
+	struct job_restart *restart_log;	/* one entry per restart, oldest first */
+	size_t nrestart_log;
+	char *sites_file;	/* absolute path of the --sites file (DIR/sites.yaml), or NULL */
+	int ranks_option;	/* --ranks, 0 when not given */
+	int no_metrics;		/* 1: --no-metrics was given */
 };
 
 const char *job_phase_name(enum job_phase p);
 
 /* Seconds since the epoch as state.json writes them (ISO 8601 UTC, ms); "" for 0. */
 void jobstore_format_time(double t, char *buf, size_t len);
+
+/* jobstore_format_time's text back to seconds; -1 when malformed. */
+double jobstore_parse_time(const char *s);
 
 /* For JSON documents: a string or null; a time as jobstore_format_time or null for 0. */
 json_t *jobstore_json_str(const char *s);
@@ -63,8 +84,8 @@ int jobstore_write_state(const struct job_state *st);
 
 /*
  * The job enters phase (reason: why it failed or was cancelled, else NULL): st updated, the
- * start time set on JOB_RUNNING, the end time on a final phase, and written. 0, or -1 with
- * errno.
+ * start time set on the first JOB_RUNNING, the end time on a final phase, and written. 0,
+ * or -1 with errno.
  */
 int jobstore_set_phase(struct job_state *st, enum job_phase phase, const char *reason);
 
@@ -72,6 +93,28 @@ int jobstore_set_phase(struct job_state *st, enum job_phase phase, const char *r
 int jobstore_write_file(const char *dir, const char *name, const void *data, size_t len);
 
 void job_state_free(struct job_state *st);
+
+/*
+ * The restart fields of st into the state document o, and back (jobstore-restart.c);
+ * decoding returns JOBSTORE_OK, or JOBSTORE_BAD with why.
+ */
+void jobstore_restarts_to_json(const struct job_state *st, json_t *o);
+int jobstore_restarts_from_json(json_t *o, struct job_state *st, const char *path, char *why,
+    size_t whylen);
+void jobstore_restarts_free(struct job_state *st);
+
+/* The restart log as state.json and status --json hold it: [{time, reason, excluded}]. */
+json_t *jobstore_restart_log_json(const struct job_state *st);
+
+/* Add a restart to st's log (not written: jobstore_write_state does). */
+void jobstore_restart_add(struct job_state *st, double when, const char *reason,
+    char *const *excluded, size_t nexcluded);
+
+/*
+ * Lock the job directory (the lock jobstore_record_end takes): a file descriptor to
+ * close to unlock, or -1 with why. Two resumes of one job take turns through it.
+ */
+int jobstore_lock(const char *dir, char *why, size_t whylen);
 
 /* 1 when the job has ended (done, failed, cancelled): nothing will change its state. */
 int job_phase_final(enum job_phase p);

@@ -5,19 +5,24 @@
  *   libgrt: pss (1-unit chunks), empty compute, a no-op merge; events off, and events on
  *           (a chunk record per chunk, written to DIR/events.jsonl), both prefetching as
  *           shipped (GRT_PREFETCH auto); and events off without prefetching (one chunk
- *           at a worker at a time: the same request/response pattern as raw).
- * Goals (issue 13): libgrt at 0.8 of raw as shipped, events on at 0.9 of off.
- * The four are run back to back, as one trial, TRIALS times (events off and on in turn
- * first), and each ratio is the median of the trials' own ratios. This machine is a shared
- * VM whose speed jumps between modes (measured: the same run at 0.6 M and at 1.4 M chunks/s
- * minutes apart): a trial's runs share a mode, while the best or the median of each kind
- * taken apart could compare runs of different modes.
+ *           at a worker at a time: the same request/response pattern as raw); and events
+ *           off with the journal on (a record per merged chunk in a fresh DIR/journal,
+ *           written and fdatasynced by libgrt's writer thread, on the disk DIR is on).
+ * Goals (issues 13, 15): libgrt at 0.8 of raw as shipped, events on at 0.9 of off, journal
+ * on at 0.9 of off.
+ * The five are run back to back, as one trial, TRIALS times (off, events on, journal on in
+ * one trial, the other way round in the next), and each ratio is the median of the trials'
+ * own ratios. This machine is a shared VM whose speed jumps between modes (measured: the
+ * same run at 0.6 M and at 1.4 M chunks/s minutes apart): a trial's runs share a mode,
+ * while the best or the median of each kind taken apart could compare runs of different
+ * modes.
  * Prints rows "| area | what | value | baseline | ratio | goal |" for tests/bench/run-bench.sh
  * (values: the medians of the runs) and "#" lines with the single trials.
  *
- * usage: mpiexec -n 2 bench-grt DIR [SECONDS [off|on UNITS]]
- * SECONDS per run, default 0.4. "off UNITS" or "on UNITS" runs libgrt once over UNITS
- * chunks, events off or on, and prints its rate: a fixed amount of work to profile.
+ * usage: mpiexec -n 2 bench-grt DIR [SECONDS [off|on|journal UNITS]]
+ * SECONDS per run, default 0.4. "off UNITS", "on UNITS" or "journal UNITS" runs libgrt once
+ * over UNITS chunks, events off, events on or journal on, and prints its rate: a fixed
+ * amount of work to profile.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -93,6 +98,9 @@ bench_merge(void *ctx, int round, int64_t start, int64_t count, const void *res,
 }
 
 static long long events_bytes;	/* size of the last events.jsonl written, on rank 0 */
+static long long journal_bytes;	/* size of the last journal written, on rank 0 */
+
+static int cmp_dbl(const void *, const void *);
 
 /*
  * Seconds to append bytes to a new file in dir in 32 KB writes, as the event writer does:
@@ -127,9 +135,55 @@ bench_append(const char *dir, long long bytes)
 	return t;
 }
 
-/* Chunks per second of pss over n units; on rank 0. -1 when the run failed. */
+/*
+ * Milliseconds to write bytes to a new file in dir and fdatasync it, as the journal's
+ * writer does with one group commit: the median of 5, the fastest and the slowest in *lo
+ * and *hi. -1 on errors.
+ */
 static double
-bench_grt(int64_t n, const char *events, enum grt_prefetch prefetch)
+bench_sync(const char *dir, long long bytes, double *lo, double *hi)
+{
+	static char buf[32 * 1024];
+	char path[4096];
+	double t[5], t0;
+	int fd, i;
+
+	memset(buf, 'j', sizeof buf);
+	snprintf(path, sizeof path, "%s/sync.tmp", dir);
+	for (i = 0; i < 5; i++) {
+		long long left = bytes;
+
+		if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644)) == -1)
+			return -1;
+		t0 = MPI_Wtime();
+		while (left > 0) {
+			size_t n = left < (long long)sizeof buf ? (size_t)left : sizeof buf;
+
+			if (write(fd, buf, n) != (ssize_t)n)
+				break;
+			left -= (long long)n;
+		}
+		if (left > 0 || fdatasync(fd) != 0) {
+			close(fd);
+			unlink(path);
+			return -1;
+		}
+		t[i] = (MPI_Wtime() - t0) * 1e3;
+		close(fd);
+	}
+	unlink(path);
+	qsort(t, 5, sizeof *t, cmp_dbl);
+	*lo = t[0];
+	*hi = t[4];
+	return t[2];
+}
+
+/*
+ * Chunks per second of pss over n units, with events and a journal when not NULL (both
+ * removed before and after the run); on rank 0. -1 when the run failed.
+ */
+static double
+bench_grt(int64_t n, const char *events, const char *journal, enum grt_prefetch prefetch)
 {
 	struct grt_config cfg;
 	struct grt_report rep;
@@ -147,6 +201,7 @@ bench_grt(int64_t n, const char *events, enum grt_prefetch prefetch)
 	cfg.events_path = events;
 	cfg.events_chunks = 1;
 	cfg.prefetch = prefetch;
+	cfg.journal_path = journal;
 	memset(&app, 0, sizeof app);
 	app.units = n;
 	app.rounds = 1;
@@ -155,6 +210,8 @@ bench_grt(int64_t n, const char *events, enum grt_prefetch prefetch)
 	app.merge = bench_merge;
 	if (events != NULL)
 		unlink(events);
+	if (journal != NULL)
+		unlink(journal);
 	MPI_Barrier(MPI_COMM_WORLD);
 	rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep);
 	if (events != NULL && rep.is_master) {
@@ -164,15 +221,24 @@ bench_grt(int64_t n, const char *events, enum grt_prefetch prefetch)
 			events_bytes = (long long)sb.st_size;
 		unlink(events);
 	}
+	if (journal != NULL && rep.is_master) {
+		struct stat sb;
+
+		if (stat(journal, &sb) == 0)
+			journal_bytes = (long long)sb.st_size;
+		unlink(journal);
+	}
 	if (rc != GRT_OK) {
 		fprintf(stderr, "bench-grt: rank %d: grt_run: %s\n", rep.rank, grt_strerror(rc));
 		return -1;
 	}
 	if (!rep.is_master)
 		return 0;
-	if (merged != n || rep.events_lost) {
-		fprintf(stderr, "bench-grt: %lld of %lld units merged%s\n", (long long)merged,
-		    (long long)n, rep.events_lost ? ", events lost" : "");
+	if (merged != n || rep.events_lost || rep.journal_lost || rep.resumed != 0) {
+		fprintf(stderr, "bench-grt: %lld of %lld units merged%s%s%s\n",
+		    (long long)merged, (long long)n, rep.events_lost ? ", events lost" : "",
+		    rep.journal_lost ? ", journal lost" : "",
+		    rep.resumed != 0 ? ", resumed from an old journal" : "");
 		return -1;
 	}
 	return (double)n / rep.makespan;
@@ -213,11 +279,19 @@ row(const char *what, double value, const char *base, double baseval, double rat
 		printf("# %s: ratio %.2f misses the goal %.1f\n", what, ratio, goal);
 }
 
+/* The runs of one trial, and the ratios of its own. */
+struct trials {
+	double raw[TRIALS], off[TRIALS], on[TRIALS], one[TRIALS], jon[TRIALS];
+	double r_off[TRIALS], r_on[TRIALS], r_one[TRIALS], r_jon[TRIALS];
+};
+
 static void
-report(const char *dir, double secs, int64_t n, const double *raw, const double *off, const double *on,
-    const double *one, const double *r_off, const double *r_on, const double *r_one)
+report(const char *dir, double secs, int64_t n, const struct trials *t)
 {
+	const double *raw = t->raw, *off = t->off, *on = t->on, *one = t->one;
+	const double *r_off = t->r_off, *r_on = t->r_on, *r_one = t->r_one;
 	double append = -1, a, m_off = median(off, TRIALS), m_on = median(on, TRIALS);
+	double m_jon = median(t->jon, TRIALS), batch, ms, lo, hi;
 	int i;
 
 	for (i = 0; i < 3; i++)
@@ -231,12 +305,26 @@ report(const char *dir, double secs, int64_t n, const double *raw, const double 
 	    "raw", median(raw, TRIALS), median(r_one, TRIALS), 0.5);
 	row("chunk rate, pss, empty compute, chunk events on", m_on, "events off", m_off,
 	    median(r_on, TRIALS), 0.9);
-	printf("# %d trials of raw, events off, events on, no prefetching (%.2f s each at the "
-	    "raw rate); ratios are the median of the trials' own\n", TRIALS, secs);
+	row("chunk rate, pss, empty compute, journal on", m_jon, "events off", m_off,
+	    median(t->r_jon, TRIALS), 0.9);
+	printf("# %d trials of raw, events off, events on, journal on, no prefetching (%.2f s "
+	    "each at the raw rate); ratios are the median of the trials' own\n", TRIALS, secs);
 	for (i = 0; i < TRIALS; i++)
 		printf("#   trial %d: raw %.0f/s, off %.0f/s (%.2f of raw), on %.0f/s (%.2f of "
-		    "off), no prefetching %.0f/s (%.2f of raw)\n", i + 1, raw[i], off[i], r_off[i],
-		    on[i], r_on[i], one[i], r_one[i]);
+		    "off), journal %.0f/s (%.2f of off), no prefetching %.0f/s (%.2f of raw)\n",
+		    i + 1, raw[i], off[i], r_off[i], on[i], r_on[i], t->jon[i], t->r_jon[i],
+		    one[i], r_one[i]);
+	if (journal_bytes > 0) {
+		/* what one group commit writes at the median rate: JOURNAL_PERIOD = 0.1 s */
+		batch = (double)journal_bytes / ((double)n / m_jon) * 0.1;
+		printf("# journal: %.1f bytes per chunk (%.2f MB for the last run's %lld chunks, "
+		    "%.1f MB/s at the median rate); it costs %.0f ns per chunk at the medians\n",
+		    (double)journal_bytes / (double)n, journal_bytes / 1e6, (long long)n,
+		    journal_bytes / 1e6 * m_jon / (double)n, 1e9 / m_jon - 1e9 / m_off);
+		if ((ms = bench_sync(dir, (long long)batch, &lo, &hi)) >= 0)
+			printf("# journal: writing one 0.1 s batch (%.0f KB) and fdatasync on this "
+			    "disk: %.2f ms median (%.2f..%.2f) of 5\n", batch / 1024, ms, lo, hi);
+	}
 	if (append >= 0 && events_bytes > 0)
 		printf("# chunk events cost %.0f ns per chunk at the medians (%.0f bytes each); "
 		    "appending the last run's %.1f MB to a new file in the same directory alone "
@@ -250,9 +338,9 @@ report(const char *dir, double secs, int64_t n, const double *raw, const double 
 int
 main(int argc, char **argv)
 {
-	double raw[TRIALS], off[TRIALS], on[TRIALS], one[TRIALS], r_off[TRIALS], r_on[TRIALS],
-	    r_one[TRIALS], secs = 0.4;
-	char events[4096];
+	static struct trials t;
+	double secs = 0.4;
+	char events[4096], journal[4096];
 	int64_t n = 0;
 	int rank, size, i;
 
@@ -261,19 +349,23 @@ main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (argc < 2 || size != 2) {
 		if (rank == 0)
-			fprintf(stderr, "usage: mpiexec -n 2 bench-grt DIR [SECONDS]\n");
+			fprintf(stderr, "usage: mpiexec -n 2 bench-grt DIR [SECONDS [off|on|journal "
+			    "UNITS]]\n");
 		MPI_Finalize();
 		return 2;
 	}
 	if (argc > 2 && (secs = atof(argv[2])) <= 0)
 		secs = 0.4;
 	snprintf(events, sizeof events, "%s/events.jsonl", argv[1]);
+	snprintf(journal, sizeof journal, "%s/journal", argv[1]);
 	if (argc > 4) {
+		int jrn = strcmp(argv[3], "journal") == 0;
 		double r = bench_grt(atoll(argv[4]), strcmp(argv[3], "on") == 0 ? events : NULL,
-		    GRT_PREFETCH_AUTO);
+		    jrn ? journal : NULL, GRT_PREFETCH_AUTO);
 
 		if (rank == 0)
-			printf("# libgrt pss, events %s, %s chunks: %.0f/s\n", argv[3], argv[4], r);
+			printf("# libgrt pss, %s %s, %s chunks: %.0f/s\n", jrn ? "journal" : "events",
+			    jrn ? "on" : argv[3], argv[4], r);
 		MPI_Finalize();
 		return r < 0;
 	}
@@ -281,26 +373,32 @@ main(int argc, char **argv)
 	for (i = 0; i < TRIALS; i++) {
 		int off_first = i % 2 == 0;
 
-		raw[i] = bench_raw(rank, secs);
+		t.raw[i] = bench_raw(rank, secs);
 		/* as many chunks as raw round trips in secs: a run lasts secs at 1.0 */
 		if (rank == 0)
-			n = (int64_t)(raw[i] * secs);
+			n = (int64_t)(t.raw[i] * secs);
 		MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-		if ((off_first && (off[i] = bench_grt(n, NULL, GRT_PREFETCH_AUTO)) < 0) ||
-		    (on[i] = bench_grt(n, events, GRT_PREFETCH_AUTO)) < 0 ||
-		    (!off_first && (off[i] = bench_grt(n, NULL, GRT_PREFETCH_AUTO)) < 0) ||
-		    (one[i] = bench_grt(n, NULL, GRT_PREFETCH_OFF)) < 0) {
+		/* off, events on, journal on; the next trial journal on, events on, off */
+		if ((off_first && (t.off[i] = bench_grt(n, NULL, NULL, GRT_PREFETCH_AUTO)) < 0) ||
+		    (!off_first &&
+		    (t.jon[i] = bench_grt(n, NULL, journal, GRT_PREFETCH_AUTO)) < 0) ||
+		    (t.on[i] = bench_grt(n, events, NULL, GRT_PREFETCH_AUTO)) < 0 ||
+		    (off_first &&
+		    (t.jon[i] = bench_grt(n, NULL, journal, GRT_PREFETCH_AUTO)) < 0) ||
+		    (!off_first && (t.off[i] = bench_grt(n, NULL, NULL, GRT_PREFETCH_AUTO)) < 0) ||
+		    (t.one[i] = bench_grt(n, NULL, NULL, GRT_PREFETCH_OFF)) < 0) {
 			MPI_Abort(MPI_COMM_WORLD, 1);
 			return 1;
 		}
 		if (rank == 0) {
-			r_off[i] = off[i] / raw[i];
-			r_on[i] = on[i] / off[i];
-			r_one[i] = one[i] / raw[i];
+			t.r_off[i] = t.off[i] / t.raw[i];
+			t.r_on[i] = t.on[i] / t.off[i];
+			t.r_jon[i] = t.jon[i] / t.off[i];
+			t.r_one[i] = t.one[i] / t.raw[i];
 		}
 	}
 	if (rank == 0)
-		report(argv[1], secs, n, raw, off, on, one, r_off, r_on, r_one);
+		report(argv[1], secs, n, &t);
 	MPI_Finalize();
 	return 0;
 }

@@ -1,8 +1,10 @@
 #!/bin/sh
 # bench-grt.sh — libgrt's chunk rate (pss, 1-unit chunks, empty compute) with events off and
-# on, against the raw MPI request/response rate, in one mpiexec -n 2 run of
-# tests/bench/bench-grt.c, with and without prefetching. Goals (issues 3, 13): libgrt/raw >= 0.8
-# as shipped, events on/off >= 0.9.
+# on and with the journal on, against the raw MPI request/response rate, in one mpiexec -n 2
+# run of tests/bench/bench-grt.c, with and without prefetching. Goals (issues 3, 13, 15):
+# libgrt/raw >= 0.8 as shipped, events on/off >= 0.9, journal on/off >= 0.9. The journal
+# must be fdatasynced on a real disk: the scratch directory is made under TMPDIR or /tmp,
+# or /var/tmp when that is a tmpfs.
 BUILD=${BUILD:-build}
 MPIEXEC=${MPIEXEC:-mpiexec}
 b="$BUILD/tests/bench/bench-grt"
@@ -10,7 +12,16 @@ if [ ! -x "$b" ]; then
 	echo "bench-grt: $b is not built (run make bench)" >&2
 	exit 1
 fi
-dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-grt.XXXXXX") || exit 1
+# fs DIR: the type of the filesystem DIR is on, and its device
+fs() {
+	df -PT "$1" 2>/dev/null | awk 'NR == 2 { print $2, $1 }'
+}
+base=${TMPDIR:-/tmp}
+case $(fs "$base") in
+tmpfs* | ramfs*) base=/var/tmp ;;
+esac
+dir=$(mktemp -d "$base/bench-grt.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
+echo "# bench-grt: events and journal in $dir, on $(fs "$dir")"
 timeout -k 5 300 "$MPIEXEC" -n 2 "$b" "$dir" "${BENCH_GRT_SECONDS:-0.4}"

@@ -36,6 +36,7 @@
 #include <mpi.h>
 
 #include "grt.h"
+#include "check-hash.h"
 
 #define SEED0		0x6772742d636865ULL	/* "grt-che" */
 #define PAYLOAD_MAGIC	0x67727450u		/* "grtP" */
@@ -77,21 +78,6 @@ struct check {
 	int rounds_done;
 	char why[256];		/* the first problem found */
 };
-
-static uint64_t
-mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static uint64_t
-unit_value(uint64_t seed, int64_t u)
-{
-	return mix(seed ^ mix((uint64_t)u));
-}
 
 /* n deterministic bytes from key (a payload or a result tail). */
 static void
@@ -510,7 +496,7 @@ main(int argc, char **argv)
 				    (long long)(ck.n * ck.rounds));
 		}
 		if (rc != GRT_OK || ck.why[0] != '\0') {
-			printf("grt-check: FAILED: %s%s%s\n", grt_strerror(rc),
+			printf("grt-check: FAILED: %s%s%s\n", grt_report_error(rc, &rep),
 			    ck.why[0] != '\0' ? ": " : "", ck.why);
 			if (rc == GRT_OK)
 				rc = GRT_EAPP;

@@ -40,7 +40,7 @@ check_eq "an unknown scheme exits 2" "$rc" 2
 run_gs run
 check_match "run without a job file says so" "$err" "missing JOB.yaml"
 
-for c in run submit status list cancel wait logs top sites rank schedule testbed; do
+for c in run submit status list cancel wait logs resume top sites rank schedule testbed; do
 	run_gs help "$c"
 	check_eq "help $c exits 0" "$rc" 0
 	check_match "help $c shows its usage" "$out" "^usage: gridsubmit $c "

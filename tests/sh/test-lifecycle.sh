@@ -117,7 +117,7 @@ check_match "status without id: the latest job" "$out" "^job $q \\(life-256\\)$"
 run_gs list
 check_eq "list: exit 0" "$rc" 0
 check_match "list: the job's line" "$out" \
-	"^$q +life-256 +done +3 +gss +[0-9-]+ [0-9:]+ +[0-9]+\\.[0-9]{3}$"
+	"^$q +life-256 +done +3 +gss +[0-9-]+ [0-9:]+ +[0-9]+\\.[0-9]{3} +0$"
 run_gs logs "$q"
 check_match "logs: the program's line" "$out" \
 	'^mandelbrot: 256x256, scheme gss, 3 ranks, .*image matches'

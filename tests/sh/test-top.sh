@@ -250,3 +250,15 @@ tm kill-session -t envnc
 # ---- --exit-at-end returns by itself
 start eae "$GS top --replay $DATA/basic.jsonl --speed 100 --exit-at-end"
 see "--exit-at-end leaves when the job ends" "TOP-EXITED rc=0" eae
+
+# ---- a relaunch (doc/restarts.md): the restart is logged and counted live, the second start
+# replaces the rank table (mi2 gone, mi3 in), the resume counts the journal's units
+start rel "$GS top --replay $DATA/relaunch.jsonl --speed 2 --interval 0.1"
+see "relaunch: the restart in the event pane" "restart +restart 1 without mi2: rank 2's node" rel
+see "relaunch: the restart counted in the header" "Restarts 1 " rel
+see "relaunch: the new rank on its new node" "^ +2 mi3 " rel
+not_see "relaunch: the failed node's row is gone" "^ +2 mi2 " rel
+see "relaunch: the resume in the event pane" "resume +resume: 350 units from the journal" rel
+see "relaunch: every unit counted once" "1000/1000 100.0%" rel
+see "relaunch: ends ok" "ended: ok" rel
+tm kill-session -t rel

@@ -52,7 +52,9 @@ test_full(void)
 	    "          events_chunks: false, master_computes: true, prefetch: auto}\n"
 	    "env: {OMP_NUM_THREADS: \"1\", _X9: plain text, N: 3}\n"
 	    "stage_in: [input.dat, data/more.dat]\n"
-	    "stage_out: [image.pgm]\n";
+	    "stage_out: [image.pgm]\n"
+	    "restarts: 5\n"
+	    "keep_journal: true\n";
 	struct gs_job job;
 	struct gs_error err;
 	char cwd[PATH_MAX], want[PATH_MAX + 64];
@@ -102,6 +104,8 @@ test_full(void)
 	is_str(job.stage_in[1], "data/more.dat", "stage_in 1");
 	is_int(job.nstage_out, 1, "1 stage_out");
 	is_str(job.stage_out[0], "image.pgm", "stage_out 0");
+	is_int(job.restarts, 5, "restarts 5");
+	is_int(job.keep_journal, 1, "keep_journal true");
 	is_int(job.loc.line, 1, "job loc line");
 
 	job_runtime_set(&job, "scheme", "gss");
@@ -134,7 +138,16 @@ test_defaults(void)
 	is_int(job.nargs + job.nsites + job.nruntime + job.nenv + job.nstage_in +
 	    job.nstage_out, 0, "no lists");
 	ok(job_runtime_get(&job, "scheme") == NULL, "no scheme");
+	is_int(job.restarts, 3, "default restarts 3");
+	is_int(job.keep_journal, 0, "default keep_journal false");
 	job_free(&job);
+
+	if (is_int(load("/j.yaml", "program: p\nrestarts: 0\nkeep_journal: false\n", &job,
+	    &err), 0, "restarts 0")) {
+		is_int(job.restarts, 0, "restarts 0: no relaunch");
+		is_int(job.keep_journal, 0, "keep_journal false");
+		job_free(&job);
+	}
 
 	if (is_int(load("/srv/jobs/x.yml", "program: a/../../bin/p\nranks: 5\n", &job, &err), 0,
 	    "job with ranks")) {
@@ -280,6 +293,27 @@ test_bad_inline(void)
 	    "j.yaml:1:1: the top level must be a mapping of keys, not 'just text'");
 	expect_error("bool yes", "program: p\nruntime: {events_chunks: True}\n",
 	    "j.yaml:2:26: 'events_chunks' must be true or false, not 'True'");
+	expect_error("restarts negative", "program: p\nrestarts: -1\n",
+	    "j.yaml:2:11: 'restarts' must be a whole number from 0 to 1000 (relaunches after "
+	    "a failure), not '-1'");
+	expect_error("restarts a fraction", "program: p\nrestarts: 2.5\n",
+	    "j.yaml:2:11: 'restarts' must be a whole number from 0 to 1000 (relaunches after "
+	    "a failure), not '2.5'");
+	expect_error("restarts huge", "program: p\nrestarts: 99999999999999999999\n",
+	    "j.yaml:2:11: 'restarts' must be a whole number from 0 to 1000 (relaunches after "
+	    "a failure), not '99999999999999999999'");
+	expect_error("restarts a list", "program: p\nrestarts: [1]\n",
+	    "j.yaml:2:11: 'restarts' must be a whole number from 0 to 1000 (relaunches after "
+	    "a failure), not a list");
+	expect_error("keep_journal yes", "program: p\nkeep_journal: yes\n",
+	    "j.yaml:2:15: 'keep_journal' must be true or false, not 'yes'");
+	expect_error("keep_journal a map", "program: p\nkeep_journal: {a: 1}\n",
+	    "j.yaml:2:15: 'keep_journal' must be true or false, not a mapping");
+	expect_error("restarts typo", "program: p\nrestart: 2\n",
+	    "j.yaml:2:1: unknown key 'restart' (did you mean 'restarts'?)");
+	expect_error("stage_in journal", "program: p\nstage_in: [data/journal]\n",
+	    "j.yaml:2:12: 'stage_in' item 'data/journal' would replace gridsubmit's own "
+	    "'journal' in the job directory; rename it");
 	expect_error("prefetch maybe", "program: p\nruntime: {prefetch: maybe}\n",
 	    "j.yaml:2:21: 'prefetch' must be auto, true or false, not 'maybe'");
 

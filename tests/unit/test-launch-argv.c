@@ -92,6 +92,11 @@ test_local_argv(struct launch_plan *pl)
 	ok(has_genv(argv, "GRT_EVENTS", p), "GRT_EVENTS is the job's events.jsonl");
 	free(p);
 	ok(has_genv(argv, "GRT_JOB", "42"), "GRT_JOB is the job id");
+	p = in_dir("journal");
+	ok(has_genv(argv, "GRT_JOURNAL", p), "GRT_JOURNAL is the job's journal");
+	free(p);
+	ok(has_genv(argv, "GRT_T0", "1795500000.123000"),
+	    "GRT_T0 is the first launch's time, to the millisecond");
 	ok(has_genv(argv, "GRT_FINALIZE", "skip"), "ranks may skip MPI_Finalize");
 	ok(has_genv(argv, "GREETING", "a b;c"), "a job env value stays one word, unquoted");
 	ok(has_genv(argv, "OMP_NUM_THREADS", "1"), "every job env key is passed");
@@ -178,6 +183,7 @@ main(void)
 	memset(&st, 0, sizeof st);
 	snprintf(st.id, sizeof st.id, "42");
 	st.dir = dir;
+	st.t0 = 1795500000.123;
 	if (sites_load_default(&sites, &err) != 0 || job_load_file(jobfile, &job, &err) != 0 ||
 	    broker_rank(&sites, &job, &ranking, &err) != 0 ||
 	    broker_place(&sites, &ranking, job.ranks, &place, &err) != 0) {

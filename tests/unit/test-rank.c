@@ -465,11 +465,41 @@ test_place_misc(void)
 	is_dbl(metrics_node_cl(n), 1, EPS, "no metrics: CL 1");
 }
 
+/* A node left out after a failure (doc/restarts.md) is filtered, the sums without it. */
+static void
+test_excluded(void)
+{
+	struct gs_job job;
+	struct gs_ranking rk;
+	struct gs_placement pl;
+	struct gs_error err;
+	char why[] = "rank 1's node did not answer ssh";
+
+	grid_tiger4();
+	job_init(&job, 1, 0);
+	gnodes[3].excluded = why;	/* hpc09 */
+	is_int(broker_rank(&grid, &job, &rk, &err), 0, "excluded: rank");
+	is_int(rk.npassing, 3, "excluded: 3 of 4 pass");
+	is_str(gnodes[rk.nodes[3].node].host, "hpc09", "excluded: hpc09 with the filtered");
+	is_str(rk.nodes[3].filtered, "excluded after a failure: rank 1's node did not answer ssh",
+	    "excluded: why");
+	is_dbl(rk.nodes[0].pf + rk.nodes[1].pf + rk.nodes[2].pf, 1, 1e-12,
+	    "excluded: the PFs of the others sum to 1");
+	is_int(broker_capacity(&grid, &rk), 3, "excluded: capacity 3");
+	is_int(broker_place(&grid, &rk, 3, &pl, &err), 0, "excluded: 3 ranks placed");
+	ok(pl.ranks[1].node != 3 && pl.ranks[2].node != 3, "excluded: no rank on hpc09");
+	broker_placement_free(&pl);
+	is_int(broker_place(&grid, &rk, 4, &pl, &err), -1, "excluded: 4 ranks do not fit");
+	broker_ranking_free(&rk);
+	gnodes[3].excluded = NULL;
+}
+
 int
 main(void)
 {
 	test_pf_tiger();
 	test_filters();
+	test_excluded();
 	test_ties();
 	test_place_spread();
 	test_place_misc();

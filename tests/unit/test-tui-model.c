@@ -183,10 +183,55 @@ test_snapshot(void)
 	model_free(&m);
 }
 
+/*
+ * A relaunch (doc/restarts.md): the restart is logged and counted, the second start
+ * replaces the rank table (2 new ranks, not 3 + 2), the counts start again, and the
+ * resume's units count as done; an end before the restart is taken back.
+ */
+static void
+test_relaunch(void)
+{
+	struct model m;
+	struct model_stats st;
+	const struct mlog *l;
+
+	model_init(&m);
+	apply(&m, job[0]);
+	apply(&m, job[1]);
+	apply(&m, job[7]);
+	apply(&m, "{\"v\":1,\"t\":4,\"ev\":\"end\",\"status\":\"failed\"}");
+	ok(m.ended, "the failed launch's end is seen");
+	apply(&m, "{\"v\":1,\"t\":5,\"ev\":\"restart\",\"n\":1,\"reason\":\"rank 3's node "
+	    "did not answer ssh\",\"excluded\":[\"w3\"]}");
+	ok(!m.ended, "a restart takes the end back");
+	is_int(m.restarts, 1, "restart counted");
+	l = model_log_get(&m, 0);
+	ok(l != NULL && l->kind == EV_RESTART, "restart logged");
+	is_str(l != NULL ? l->text : "", "restart 1 without w3: rank 3's node did not answer ssh",
+	    "restart log text");
+	apply(&m, "{\"v\":1,\"t\":5.2,\"ev\":\"start\",\"job\":\"7\",\"N\":100,\"rounds\":2,"
+	    "\"ranks\":[{\"rank\":0,\"node\":\"m\",\"site\":\"S\",\"role\":\"master\"},"
+	    "{\"rank\":1,\"node\":\"w4\",\"site\":\"U\",\"pr\":1}]}");
+	is_int(m.nranks, 2, "second start: the new ranks replace the table");
+	is_str(m.ranks[1].node, "w4", "second start: rank 1 on its new node");
+	is_int(m.ranks[1].units, 0, "second start: rank counts start again");
+	is_int(m.nfailed, 0, "second start: no failed rank yet");
+	apply(&m, "{\"v\":1,\"t\":5.3,\"ev\":\"resume\",\"units\":40,\"rounds_done\":0,"
+	    "\"records\":1}");
+	apply(&m, "{\"v\":1,\"t\":6,\"ev\":\"chunk\",\"rank\":1,\"round\":1,\"count\":60,"
+	    "\"t_calc\":0.5,\"t_comm\":0.1}");
+	model_stats(&m, &st);
+	is_int(st.done, 100, "resumed units + new chunks");
+	is_int(st.restarts, 1, "stats: restarts");
+	is_int(st.nsites, 2, "sites of the new ranks only");
+	model_free(&m);
+}
+
 int
 main(void)
 {
 	test_aggregate();
+	test_relaunch();
 	test_hist();
 	test_view();
 	test_snapshot();

@@ -35,6 +35,52 @@ test_clean(void)
 	is_str(text_num(out, sizeof out, 12.345, 2, 6), "12.35", "num keeps decimals that fit");
 }
 
+/* The supervisor's restart and the relaunched master's resume (doc/restarts.md). */
+static void
+test_parse_relaunch(void)
+{
+	struct event ev;
+	const char *l;
+	size_t i;
+
+	memset(&ev, 0, sizeof ev);
+	l = "{\"v\":1,\"t\":12.5,\"ev\":\"restart\",\"n\":2,\"reason\":\"rank 2's node "
+	    "did not answer ssh\\u001b[2J\",\"excluded\":[\"mi2\",\"lz0\\u009b1\"]}";
+	is_int(event_parse(l, strlen(l), &ev), EV_RESTART, "restart parses");
+	is_int(ev.restart, 2, "restart n");
+	is_dbl(ev.t, 12.5, 1e-12, "restart t");
+	is_str(ev.text, "rank 2's node did not answer ssh[2J", "restart reason, cleaned");
+	is_int(ev.nexcluded, 2, "restart: two nodes excluded");
+	is_str(ev.excluded[0], "mi2", "restart: excluded node");
+	is_str(ev.excluded[1], "lz01", "restart: excluded node cleaned");
+	is_str(event_kind_name(ev.kind), "restart", "restart kind name");
+	l = "{\"v\":1,\"t\":1,\"ev\":\"restart\",\"n\":1,\"reason\":\"r\",\"excluded\":[]}";
+	is_int(event_parse(l, strlen(l), &ev), EV_RESTART, "restart without nodes parses");
+	is_int(ev.nexcluded, 0, "restart: no node excluded");
+	l = "{\"v\":1,\"t\":3,\"ev\":\"resume\",\"units\":5000,\"rounds_done\":2,"
+	    "\"records\":17,\"cut\":0}";
+	is_int(event_parse(l, strlen(l), &ev), EV_RESUME, "resume parses (unknown field ignored)");
+	is_int(ev.resumed_units, 5000, "resume units");
+	is_int(ev.rounds_done, 2, "resume rounds_done");
+	is_int(ev.records, 17, "resume records");
+	is_str(event_kind_name(ev.kind), "resume", "resume kind name");
+
+	static const char *const bad[] = {
+		"{\"v\":1,\"t\":1,\"ev\":\"restart\",\"reason\":\"no n\"}",
+		"{\"v\":1,\"t\":1,\"ev\":\"restart\",\"n\":-1}",
+		"{\"v\":1,\"t\":1,\"ev\":\"restart\",\"n\":1,\"excluded\":\"mi2\"}",
+		"{\"v\":1,\"t\":1,\"ev\":\"restart\",\"n\":1,\"excluded\":[\"a\",3]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"restart\",\"n\":1,\"reason\":[1]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"resume\",\"units\":-5}",
+		"{\"v\":1,\"t\":1,\"ev\":\"resume\",\"units\":1,\"rounds_done\":\"two\"}",
+		"{\"v\":1,\"t\":1,\"ev\":\"resume\",\"records\":1.5}",
+	};
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		is_int(event_parse(bad[i], strlen(bad[i]), &ev), -1, "bad relaunch record %zu "
+		    "rejected", i);
+	event_clear(&ev);
+}
+
 static void
 test_parse(void)
 {
@@ -98,6 +144,7 @@ test_parse(void)
 	is_int(ev.ranks[0].master, 1, "role master");
 	is_int((long long)strlen(ev.ranks[1].node), EV_NODE_MAX - 1, "node name capped");
 	event_clear(&ev);
+	test_parse_relaunch();
 }
 
 static void

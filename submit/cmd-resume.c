@@ -1,0 +1,244 @@
+/*
+ * cmd-resume.c — gridsubmit resume: continue a job that failed, was cancelled, or whose
+ * supervisor died, from its journal, in its own job directory (doc/restarts.md).
+ *
+ * The job is loaded from the copies in its directory (job.yaml, and sites.yaml when it
+ * was submitted with --sites), read as if they were the original files, so that relative
+ * paths (the program, stage_in, a site's ssh config) resolve as they did; --scheme and
+ * --ranks of the submit are kept in state.json and apply again. It is placed afresh
+ * (every node of the site file, live metrics unless the job had --no-metrics), launched
+ * and supervised in the foreground like run, with relaunches up to its restarts (or
+ * --restarts), and reported like run. The resume is itself a restart: state.json's
+ * restart_log and a restart event record it, and this process becomes the job's
+ * supervisor. The master replays the journal and computes only what is missing.
+ *
+ * Refused (exit 7) for a job that is done and for a job whose supervisor still runs or
+ * which still has processes here; a job whose supervisor died is recorded as failed
+ * first. Exit status otherwise as run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "broker.h"
+#include "cmd.h"
+#include "file.h"
+#include "jobctl.h"
+#include "jobrun.h"
+#include "log.h"
+#include "stage.h"
+#include "xmalloc.h"
+
+#define RESUME_REASON	"resumed by gridsubmit resume"
+
+extern const struct cmd_entry cmd_resume_entry;
+
+/* Why st cannot be resumed (a refusal for the user), or NULL when it can. */
+static const char *
+resume_refusal(const struct job_state *st, char *buf, size_t len)
+{
+	struct jobctl_proc *p = NULL;
+	size_t n;
+
+	if (st->phase == JOB_DONE) {
+		snprintf(buf, len, "job %s is done: nothing to resume (its results are in %s)",
+		    st->id, st->dir);
+		return buf;
+	}
+	if (!job_phase_final(st->phase) && jobctl_supervisor_alive(st)) {
+		snprintf(buf, len, "job %s is still %s under its supervisor (pid %ld): wait for "
+		    "it, or cancel it first", st->id, job_phase_name(st->phase),
+		    st->supervisor_pid);
+		return buf;
+	}
+	/* a master still running would write the journal with us */
+	if ((n = jobctl_processes(st, &p)) > 0) {
+		snprintf(buf, len, "job %s still has %zu process%s here (%s): 'gridsubmit cancel "
+		    "%s' stops them", st->id, n, n == 1 ? "" : "es", p[0].what, st->id);
+		free(p);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * Make this process the job's supervisor, under the job directory's lock: whoever took it
+ * first (another resume) is seen as a live supervisor by the other. EXIT_OK, or the exit
+ * code with the refusal or error printed.
+ */
+static int
+resume_claim(struct job_state *st)
+{
+	struct job_state now;
+	char why[1024];
+	const char *no;
+	int fd;
+
+	if ((fd = jobstore_lock(st->dir, why, sizeof why)) == -1) {
+		log_warnx("%s", why);
+		return EXIT_FAILED;
+	}
+	if (jobstore_read_state(st->dir, &now, why, sizeof why) != JOBSTORE_OK) {
+		close(fd);
+		log_warnx("%s", why);
+		return EXIT_INPUT;
+	}
+	job_state_free(st);
+	*st = now;
+	if ((no = resume_refusal(st, why, sizeof why)) != NULL) {
+		close(fd);
+		log_warnx("%s", no);
+		return EXIT_REFUSED;
+	}
+	st->supervisor_pid = (long)getpid();
+	st->supervisor_start = jobctl_start_time(getpid());
+	st->mpiexec_pid = 0;
+	st->mpiexec_start = 0;
+	st->exit_code = -1;
+	st->ended = 0;
+	if (jobstore_set_phase(st, JOB_BROKERING, NULL) != 0) {
+		log_warn("%s/state.json", st->dir);
+		close(fd);
+		return EXIT_FAILED;
+	}
+	close(fd);
+	return EXIT_OK;
+}
+
+/* DIR/NAME, the copy of a file the job was made from, into *buf. 0, or -1 said. */
+static int
+resume_copy(const struct job_state *st, const char *name, char **buf, size_t *len)
+{
+	char *path;
+	int rc;
+
+	xasprintf(&path, "%s/%s", st->dir, name);
+	if ((rc = file_read(path, 1 << 20, buf, len)) != 0)
+		log_warn("job %s: %s", st->id, path);
+	free(path);
+	return rc;
+}
+
+/*
+ * The sites and the job from the job directory's copies, read under the names of the
+ * original files; the options of the submit applied again. 0, or -1 with the error said.
+ */
+static int
+resume_load(struct jobrun *jr)
+{
+	struct job_state *st = &jr->st;
+	struct gs_error err;
+	char *buf, why[1024];
+	size_t len;
+	int rc;
+
+	if (st->job_file == NULL) {
+		log_warnx("job %s: %s/state.json names no job file", st->id, st->dir);
+		return -1;
+	}
+	if (st->sites_file != NULL) {
+		if (resume_copy(st, "sites.yaml", &buf, &len) != 0)
+			return -1;
+		rc = sites_load_buffer(st->sites_file, buf, len, &jr->sites, &err);
+		free(buf);
+	} else
+		rc = sites_load_default(&jr->sites, &err);
+	if (rc != 0) {
+		log_warnx("job %s: %s (the copy in %s/sites.yaml)", st->id, err.msg, st->dir);
+		return -1;
+	}
+	if (resume_copy(st, "job.yaml", &buf, &len) != 0) {
+		sites_free(&jr->sites);
+		return -1;
+	}
+	rc = job_load_buffer(st->job_file, buf, len, &jr->job, &err);
+	free(buf);
+	if (rc != 0) {
+		log_warnx("job %s: %s (the copy in %s/job.yaml)", st->id, err.msg, st->dir);
+		sites_free(&jr->sites);
+		return -1;
+	}
+	jr->loaded = 1;
+	if (access(jr->job.program, X_OK) != 0) {
+		log_warnx("%s: program: cannot run %s: %s", st->job_file, jr->job.program,
+		    strerror(errno));
+		return -1;
+	}
+	if (stage_in_check(&jr->job, why, sizeof why) != 0) {
+		log_warnx("%s: %s", st->job_file, why);
+		return -1;
+	}
+	if (st->scheme != NULL)
+		job_runtime_set(&jr->job, "scheme", st->scheme);
+	if (st->ranks_option > 0)
+		jr->job.ranks = jr->job.min_ranks = st->ranks_option;
+	return 0;
+}
+
+static int
+cmd_resume_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "restarts", required_argument, NULL, 'R' },
+		{ "top", no_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct jobrun jr;
+	int c, code, top = 0, restarts = -1;
+
+	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_resume_entry)) != -1) {
+		if (c == 'R')
+			restarts = (int)cmd_parse_int(&cmd_resume_entry, "--restarts", optarg, 0,
+			    1000);
+		else if (c == 't')
+			top = 1;
+	}
+	if (optind != argc - 1)
+		cmd_usage_error(&cmd_resume_entry, optind >= argc ? "missing job id" :
+		    "one job id at a time");
+	memset(&jr, 0, sizeof jr);
+	jr.top_saved_err = -1;
+	/* a job whose supervisor died is recorded failed first (jobctl_refresh) */
+	if ((code = jobctl_open(argv[optind], &jr.st, 1)) != EXIT_OK ||
+	    (code = resume_claim(&jr.st)) != EXIT_OK) {
+		jobrun_free(&jr);
+		return code;
+	}
+	if (resume_load(&jr) != 0) {
+		code = jobrun_fail(&jr, EXIT_INPUT, "resume: the job's files cannot be loaded", 1);
+		jobrun_free(&jr);
+		return code;
+	}
+	jr.speculate = 1;
+	jr.metrics = !jr.st.no_metrics;
+	jr.restarts_max = jr.st.restarts_max = restarts >= 0 ? restarts : jr.job.restarts;
+	jobrun_restart_record(&jr, RESUME_REASON, NULL, 0, 1);
+	if ((code = jobrun_place(&jr)) == EXIT_OK) {
+		printf("gridsubmit: job %s (%s): resumed, %d ranks, scheme %s\n", jr.st.id,
+		    jr.st.name != NULL ? jr.st.name : "-", jr.place.nranks,
+		    jr.st.scheme != NULL ? jr.st.scheme : "-");
+		fflush(stdout);
+		code = jobrun_execute(&jr, top);
+		jobrun_report(&jr, code);
+	}
+	jobrun_free(&jr);
+	return code;
+}
+
+const struct cmd_entry cmd_resume_entry = {
+	"resume", "ID [--restarts N] [--top]",
+	"continue a failed, cancelled or orphaned job from its journal",
+	"  ID                    the job: failed, cancelled, or whose supervisor died\n"
+	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
+	"                        file's restarts (default 3; see doc/restarts.md)\n"
+	"      --top             show the live console while the job runs\n"
+	"the job is loaded from the copies in its directory, placed again over every node of\n"
+	"its site file, and launched and followed like run; its master replays the journal\n"
+	"and computes only what is missing. The resume counts as a restart (status shows it).\n"
+	"exit status: as run (0 done, 1 failed, 3 input, 4 no placement, 5 launch, 6\n"
+	"cancelled); 2 no such job; 7 refused: the job is done, its supervisor still runs, or\n"
+	"processes of it still run here ('gridsubmit cancel ID' stops them)\n",
+	cmd_resume_exec
+};
