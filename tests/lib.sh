@@ -120,3 +120,33 @@ kernel_has_netem() {
 no_process() {
 	! pgrep -f "$1" > /dev/null
 }
+
+# alive PID: the process exists and is not a zombie
+alive() {
+	alive_s=$(sed -e 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$alive_s" ] && [ "$alive_s" != Z ]
+}
+
+# live PATTERN: pids of live processes whose command line matches (pgrep -f)
+live() {
+	for live_p in $(pgrep -f -- "$1"); do
+		alive "$live_p" && echo "$live_p"
+	done
+}
+
+# gone PATTERN: no live process matches (a function: sh -c would match its own line)
+gone() {
+	[ -z "$(live "$1")" ]
+}
+
+# poll SECONDS COMMAND...: run COMMAND every 0.05 s until it succeeds; 1 on time out
+poll() {
+	poll_n=$(($1 * 20))
+	shift
+	while [ "$poll_n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.05
+		poll_n=$((poll_n - 1))
+	done
+	return 1
+}

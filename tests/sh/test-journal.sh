@@ -90,8 +90,8 @@ wait_size() {
 	done
 }
 
-# gone JOURNAL: true when no rank of the run on JOURNAL is left (within 10 s)
-gone() {
+# ranks_gone JOURNAL: true when no rank of the run on JOURNAL is left (within 10 s)
+ranks_gone() {
 	i=0
 	while [ -n "$(ours "GRT_JOURNAL=$1")" ] && [ $i -lt 50 ]; do
 		sleep 0.2
@@ -124,13 +124,13 @@ kill_resume() {
 			"journal $(stat -c %s "$j") bytes): $(tail -n 2 "$T/first.out" | tr '\n' '|')"
 		return
 	fi
-	if ! gone "$j"; then
+	if ! ranks_gone "$j"; then
 		echo "ranks left after the master was killed: $(ours "GRT_JOURNAL=$j")"
 		return
 	fi
 	out=$(gc "$j" "$ev" "$1" 2>&1)
 	rc=$?
-	gone "$j" || { echo "ranks left after the second run"; return; }
+	ranks_gone "$j" || { echo "ranks left after the second run"; return; }
 	want="^grt-check: ok: scheme css, ranks 3, N $UNITS, rounds $1, merged $all,"
 	want="$want checksum $(ref "$UNITS" "$1"),"
 	if [ $rc -ne 0 ] || ! printf '%s\n' "$out" | grep -Eq -- "$want"; then
@@ -174,7 +174,7 @@ kill_case "1 round, GRT_MASTER_COMPUTES=1" 1 GRT_MASTER_COMPUTES=1
 kill_case "4 rounds, GRT_MASTER_COMPUTES=1" 4 GRT_MASTER_COMPUTES=1
 kill_case "1 round, GRT_PREFETCH=1" 1 GRT_PREFETCH=1
 kill_case "4 rounds, GRT_PREFETCH=1" 4 GRT_PREFETCH=1
-check "kill the master: no rank of any run left" gone "$T/.*"
+check "kill the master: no rank of any run left" ranks_gone "$T/.*"
 
 # --- journals that must not be resumed, and one that may (MPI, 3 ranks)
 # grt JOURNAL ARGS...: grt-check with the journal, launched as gridsubmit does
@@ -197,7 +197,7 @@ check_eq "another run's journal: --units 200 exits with status 1" "$rc" 1
 check_match "another run's journal: the error names it" "$out" "^grt-check: FAILED: $jm: \
 record at byte 0: a journal of 100 units x 2 rounds, this run has 200 x 2\$"
 check "another run's journal: left as it was" cmp "$jm" "$T/other.before"
-check "another run's journal: no rank left" gone "$jm"
+check "another run's journal: no rank left" ranks_gone "$jm"
 
 # a byte of the second record's body damaged: the record has more after it
 jd=$T/damaged.journal

@@ -46,31 +46,6 @@ args: ["--no-such-option"]
 ranks: 2
 EOF
 
-# live PATTERN: pids of live (not zombie) processes whose command line matches
-live() {
-	for p in $(pgrep -f -- "$1"); do
-		s=$(ps -o stat= -p "$p" 2>/dev/null) || continue
-		case "$s" in Z*) ;; *) echo "$p" ;; esac
-	done
-}
-
-# gone PATTERN: no live process matches (a function: sh -c would match its own line)
-gone() {
-	[ -z "$(live "$1")" ]
-}
-
-# poll SECONDS COMMAND...: run COMMAND every 0.1 s until it succeeds; 1 on time out
-poll() {
-	n=$(($1 * 10))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
-
 # ranks_up ID: the job's 3 rank wrappers run and rank 0 has begun handing out chunks
 ranks_up() {
 	[ "$(live "gridsubmit-rank --status $J/$1/master.status" | wc -l)" -ge 3 ] &&

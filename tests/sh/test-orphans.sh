@@ -16,39 +16,9 @@
 RANKEXEC=$SRC/$BUILD/gridsubmit-rank
 [ -x "$RANKEXEC" ] || { fail "orphans: $RANKEXEC is not built"; exit 1; }
 
-# alive PID: the process exists and is not a zombie
-alive() {
-	s=$(sed -e 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-	[ -n "$s" ] && [ "$s" != Z ]
-}
-
-# live PATTERN: pids of live processes whose command line matches (pgrep -f)
-live() {
-	for p in $(pgrep -f -- "$1"); do
-		alive "$p" && echo "$p"
-	done
-}
-
-# gone PATTERN: no live process matches (a function: sh -c would match its own line)
-gone() {
-	[ -z "$(live "$1")" ]
-}
-
 # running PATTERN: a live process matches
 running() {
 	[ -n "$(live "$1")" ]
-}
-
-# poll SECONDS COMMAND...: run COMMAND every 0.2 s until it succeeds; 1 on time out
-poll() {
-	n=$(($1 * 5))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.2
-		n=$((n - 1))
-	done
-	return 1
 }
 
 # now: seconds since the epoch, with decimals; since T0: seconds from T0 to now

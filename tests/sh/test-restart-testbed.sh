@@ -34,11 +34,6 @@ sweep() {
 testbed_up "$SITES" "testbed up with 3 nodes" || exit 0
 at_exit sweep
 
-alive() {
-	s=$(sed -e 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-	[ -n "$s" ] && [ "$s" != Z ]
-}
-
 # ns_job NODE: live processes of the job's kind in the node's namespace
 ns_job() {
 	for p in $(ip netns pids "gs-$TAG-$1"); do
@@ -47,17 +42,6 @@ ns_job() {
 		hydra_pmi_proxy|gridsubmit-rank|synthetic) echo "$p" ;;
 		esac
 	done
-}
-
-poll() {
-	poll_n=$(($1 * 10))
-	shift
-	while [ "$poll_n" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		poll_n=$((poll_n - 1))
-	done
-	return 1
 }
 
 chunks() {

@@ -43,29 +43,6 @@ job() {
 	} > "$f"
 }
 
-# live PATTERN: pids of live (not zombie) processes whose command line matches
-live() {
-	for p in $(pgrep -f -- "$1"); do
-		s=$(ps -o stat= -p "$p" 2>/dev/null) || continue
-		case "$s" in Z*) ;; *) echo "$p" ;; esac
-	done
-}
-gone() {
-	[ -z "$(live "$1")" ]
-}
-
-# poll SECONDS COMMAND...: every 0.05 s until it succeeds; 1 on time out
-poll() {
-	poll_n=$(($1 * 20))
-	shift
-	while [ "$poll_n" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.05
-		poll_n=$((poll_n - 1))
-	done
-	return 1
-}
-
 # next_id: the id the next job gets
 next_id() {
 	cat "$J/next-id" 2>/dev/null || echo 1

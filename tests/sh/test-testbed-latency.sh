@@ -29,11 +29,6 @@ if [ ! -x "$DL" ] && ! kernel_has_netem; then
 	exit 0
 fi
 
-# alive PID: the process exists and is not a zombie
-alive() {
-	s=$(sed -e 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-	[ -n "$s" ] && [ "$s" != Z ]
-}
 # within X LO HI: LO <= X < HI for decimal numbers
 within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x < hi) }'; }
 # rtt_stats "ping output": "min avg max" in ms

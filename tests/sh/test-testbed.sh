@@ -7,12 +7,6 @@
 
 need_testbed "testbed" sshd ssh-keygen tc prometheus-node-exporter || exit 0
 
-# alive PID: the process exists and is not a zombie (an init that reaps late keeps those)
-alive() {
-	s=$(sed -e 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-	[ -n "$s" ] && [ "$s" != Z ]
-}
-
 SITES=$T/tb1.yaml
 cat > "$SITES" <<'EOF'
 # two sites: a fast one and a slow wireless one with a loaded, CPU-capped node
