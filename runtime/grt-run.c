@@ -66,7 +66,8 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
     struct grt_report *rep)
 {
 	struct sigaction sa;
-	int rank;
+	MPI_Errhandler old;
+	int rank, rc;
 
 	memset(rep, 0, sizeof *rep);
 	if (app == NULL || cfg == NULL || app->units < 0 || app->rounds < 1 ||
@@ -86,9 +87,18 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGUSR1, &sa, NULL);
-	if (rank == 0)
-		return grt_master(comm, app, cfg, rep);
-	return grt_worker(comm, app, rep);
+	/*
+	 * MPI errors come back as codes while the run lasts: the STOP that the master still
+	 * sends a worker it declared failed fails over tcp when the worker is dead (UCX's
+	 * endpoint timeout), and must not abort the master of a run that has succeeded.
+	 */
+	if (MPI_Comm_get_errhandler(comm, &old) != MPI_SUCCESS ||
+	    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN) != MPI_SUCCESS)
+		return GRT_EMPI;
+	rc = rank == 0 ? grt_master(comm, app, cfg, rep) : grt_worker(comm, app, rep);
+	MPI_Comm_set_errhandler(comm, old);
+	MPI_Errhandler_free(&old);
+	return rc;
 }
 
 const char *

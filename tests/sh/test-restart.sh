@@ -50,7 +50,7 @@ next_id() {
 
 # chunks ID N: the job's events hold at least N chunk records after its last start
 chunks() {
-	[ "$(awk '/"ev":"start"/ { c = 0 } /"ev":"chunk"/ { c++ } END { print c + 0 }' \
+	[ "$(awk '/"ev":"(start|restart)"/ { c = 0 } /"ev":"chunk"/ { c++ } END { print c + 0 }' \
 	    "$J/$1/events.jsonl" 2>/dev/null)" -ge "$2" ]
 }
 
