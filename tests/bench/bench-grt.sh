@@ -12,16 +12,10 @@ if [ ! -x "$b" ]; then
 	echo "bench-grt: $b is not built (run make bench)" >&2
 	exit 1
 fi
-# fs DIR: the type of the filesystem DIR is on, and its device
-fs() {
-	df -PT "$1" 2>/dev/null | awk 'NR == 2 { print $2, $1 }'
-}
-base=${TMPDIR:-/tmp}
-case $(fs "$base") in
-tmpfs* | ramfs*) base=/var/tmp ;;
-esac
-dir=$(mktemp -d "$base/bench-grt.XXXXXX") || exit 1
+# shellcheck disable=SC1091 # lib-bench.sh: checked on its own
+. "$(dirname "$0")/lib-bench.sh"
+dir=$(bench_disk_dir bench-grt) || exit 1
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
-echo "# bench-grt: events and journal in $dir, on $(fs "$dir")"
+echo "# bench-grt: events and journal in $dir, on $(bench_fs "$dir")"
 timeout -k 5 300 "$MPIEXEC" -n 2 "$b" "$dir" "${BENCH_GRT_SECONDS:-0.4}"

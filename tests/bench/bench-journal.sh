@@ -25,15 +25,7 @@ if [ ! -x "$BUILD/examples/matmul" ]; then
 	echo "bench-journal: $BUILD/examples/matmul is not built (run make)" >&2
 	exit 1
 fi
-# fs DIR: the type of the filesystem DIR is on, and its device
-fs() {
-	df -PT "$1" 2>/dev/null | awk 'NR == 2 { print $2, $1 }'
-}
-base=${TMPDIR:-/tmp}
-case $(fs "$base") in
-tmpfs* | ramfs*) base=/var/tmp ;;
-esac
-D=$(mktemp -d "$base/gs-bench-jrn.XXXXXX") || exit 1
+D=$(bench_disk_dir gs-bench-jrn) || exit 1
 trap 'rm -rf "$D"' EXIT
 trap 'exit 130' INT TERM
 bench_rankmap 1 > "$D/rankmap"
@@ -68,7 +60,7 @@ run() {
 	[ -s "$D/$kind-$pair" ]
 }
 
-echo "# bench-journal: matmul $ARGS, mpiexec -n 3, $PAIRS pairs; journal in $D, on $(fs "$D")"
+echo "# bench-journal: matmul $ARGS, mpiexec -n 3, $PAIRS pairs; journal in $D, on $(bench_fs "$D")"
 for p in $(seq 1 "$PAIRS"); do
 	if [ $((p % 2)) -eq 1 ]; then
 		run off "$p" && run on "$p"

@@ -1,5 +1,6 @@
 # lib-bench.sh — helpers of the benchmarks that run the examples with a master and two
-# workers on this host (bench-examples.sh, bench-race.sh); sourced, not run. They use the
+# workers on this host (bench-examples.sh, bench-race.sh, bench-journal.sh) and of those
+# that write to disk (bench-grt.sh); sourced, not run. They use the
 # caller's BUILD, MPIEXEC, SLOW (a --slow RANK:FACTOR,... list) and D (a scratch directory).
 # shellcheck shell=sh
 
@@ -37,4 +38,19 @@ bench_mpirun() {
 bench_makespans() {
 	cat "$@" 2>/dev/null |
 	    sed -n 's/.*"ev":"end".*"makespan":\([0-9.eE+-]*\).*/\1/p'
+}
+
+# bench_fs DIR: the type of the filesystem DIR is on, and its device
+bench_fs() {
+	df -PT "$1" 2>/dev/null | awk 'NR == 2 { print $2, $1 }'
+}
+
+# bench_disk_dir NAME: a new scratch directory on a real disk (what fdatasync costs is
+# measured): under TMPDIR or /tmp, or /var/tmp when that is a tmpfs
+bench_disk_dir() {
+	bdd_base=${TMPDIR:-/tmp}
+	case $(bench_fs "$bdd_base") in
+	tmpfs* | ramfs*) bdd_base=/var/tmp ;;
+	esac
+	mktemp -d "$bdd_base/$1.XXXXXX"
 }
