@@ -150,3 +150,10 @@ poll() {
 	done
 	return 1
 }
+
+# sweep: cancel every job of this test's store (at exit: nothing of a failed case runs on)
+sweep() {
+	for sweep_d in "$GRIDSUBMIT_HOME"/jobs/*/; do
+		[ -d "$sweep_d" ] && "$GS" cancel "$(basename "$sweep_d")"
+	done
+}

@@ -50,11 +50,6 @@ sites:
       - {host: km3, cpu_mhz: 2600, cores: 1, mem_mb: 256}
       - {host: km4, cpu_mhz: 2400, cores: 1, mem_mb: 256}
 EOF
-sweep() {
-	for d in "$J"/*/; do
-		[ -d "$d" ] && "$GS" cancel "$(basename "$d")"
-	done
-}
 # whatever a failed case leaves frozen or cut off is given back before the sweep
 restore_all() {
 	for n in $NODES; do

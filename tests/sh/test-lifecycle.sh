@@ -13,11 +13,6 @@ MANDEL="$SRC/$BUILD/examples/mandelbrot"
 J="$GRIDSUBMIT_HOME/jobs"
 
 # whatever a failed check leaves running is cancelled (cancel of an ended job only sweeps)
-sweep() {
-	for d in "$J"/*/; do
-		[ -d "$d" ] && "$GS" cancel "$(basename "$d")"
-	done
-}
 at_exit sweep
 
 # job FILE SIZE [EXTRA ARGS...]: a mandelbrot job file of 3 ranks

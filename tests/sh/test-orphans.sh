@@ -120,11 +120,6 @@ sites:
 EOF
 J=$GRIDSUBMIT_HOME/jobs
 # whatever a failed check leaves running is cancelled before the testbed goes
-sweep() {
-	for d in "$J"/*/; do
-		[ -d "$d" ] && "$GS" cancel "$(basename "$d")"
-	done
-}
 testbed_up "$SITES" "testbed up with 3 sites" || exit 0
 at_exit sweep
 NODES="orf1 orf2 ore1 orw1"

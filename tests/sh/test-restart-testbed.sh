@@ -26,11 +26,6 @@ sites:
       - {host: rtb2, cpu_mhz: 2500, cores: 1, mem_mb: 256}
       - {host: rtb3, cpu_mhz: 1000, cores: 1, mem_mb: 256}
 EOF
-sweep() {
-	for d in "$J"/*/; do
-		[ -d "$d" ] && "$GS" cancel "$(basename "$d")"
-	done
-}
 testbed_up "$SITES" "testbed up with 3 nodes" || exit 0
 at_exit sweep
 

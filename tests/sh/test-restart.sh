@@ -21,11 +21,6 @@ SYN="$SRC/$BUILD/examples/synthetic"
 [ -x "$SYN" ] || { fail "restart: $SYN is not built"; exit 1; }
 J="$GRIDSUBMIT_HOME/jobs"
 
-sweep() {
-	for d in "$J"/*/; do
-		[ -d "$d" ] && "$GS" cancel "$(basename "$d")"
-	done
-}
 at_exit sweep
 
 # job FILE SEED [KEY: VALUE...]: a synthetic job of 3 ranks whose args name it (--seed)
