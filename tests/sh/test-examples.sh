@@ -143,6 +143,15 @@ GRT_PREFETCH=maybe timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/synthetic" --u
     > "$T/out" 2> "$T/err"
 check_eq "synthetic: bad GRT_PREFETCH: status" "$?" 2
 check_match "synthetic: bad GRT_PREFETCH: message" "$(cat "$T/err")" "bad GRT_PREFETCH"
+GRT_T0=yesterday timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/synthetic" --units 10 \
+    > "$T/out" 2> "$T/err"
+check_eq "synthetic: bad GRT_T0: status" "$?" 2
+check_match "synthetic: bad GRT_T0: message" "$(cat "$T/err")" "bad GRT_T0"
+GRT_JOURNAL=$T/no/such/dir/journal timeout -k 5 30 $MPIEXEC -n 2 \
+    "$BUILD/examples/synthetic" --units 10 > "$T/out" 2> "$T/err"
+check_eq "synthetic: a journal that cannot be made: status" "$?" 1
+check_match "synthetic: a journal that cannot be made: names it" "$(cat "$T/err")" \
+    "$T/no/such/dir/journal: No such file or directory"
 
 # the generator: D lines, deterministic, sorted distinct items per line
 check "apriori --generate writes D transactions" \
