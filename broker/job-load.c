@@ -562,9 +562,9 @@ jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 	return jl_restarts(c, root);
 }
 
-int
-job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *out,
-    struct gs_error *err)
+static int
+jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc_node *overlay,
+    const char *origin, struct gs_job *out, struct gs_error *err)
 {
 	struct ydoc_node *root;
 	struct jl_ctx c;
@@ -573,6 +573,8 @@ job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *ou
 	memset(out, 0, sizeof *out);
 	if ((root = ydoc_parse(name, buf, len, err)) == NULL)
 		return -1;
+	if (overlay != NULL)
+		ydoc_merge(root, overlay, origin);
 	out->path = xstrdup(name);
 	out->ranks = out->min_ranks = JL_DEFAULT_RANKS;
 	out->restarts = JL_DEFAULT_RESTARTS;
@@ -592,7 +594,15 @@ job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *ou
 }
 
 int
-job_load_file(const char *path, struct gs_job *out, struct gs_error *err)
+job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *out,
+    struct gs_error *err)
+{
+	return jl_load_overlay(name, buf, len, NULL, NULL, out, err);
+}
+
+int
+job_load_file_overlay(const char *path, const struct ydoc_node *overlay, const char *origin,
+    struct gs_job *out, struct gs_error *err)
 {
 	char *buf;
 	size_t len;
@@ -601,9 +611,15 @@ job_load_file(const char *path, struct gs_job *out, struct gs_error *err)
 	memset(out, 0, sizeof *out);
 	if (ydoc_read_file(path, &buf, &len, err) == -1)
 		return -1;
-	rc = job_load_buffer(path, buf, len, out, err);
+	rc = jl_load_overlay(path, buf, len, overlay, origin, out, err);
 	free(buf);
 	return rc;
+}
+
+int
+job_load_file(const char *path, struct gs_job *out, struct gs_error *err)
+{
+	return job_load_file_overlay(path, NULL, NULL, out, err);
 }
 
 static void

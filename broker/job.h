@@ -50,6 +50,15 @@ struct gs_job {
 int job_load_file(const char *path, struct gs_job *out, struct gs_error *err);
 int job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *out,
     struct gs_error *err);
+/*
+ * The same with the mapping overlay laid over the file's top level first (ydoc_merge), its
+ * nodes' errors naming origin: how an experiment sets a run's parameters (args, runtime
+ * keys, ranks, ...) without a job file of its own, so that the job file's relative paths
+ * keep their meaning. overlay NULL: job_load_file.
+ */
+struct ydoc_node;
+int job_load_file_overlay(const char *path, const struct ydoc_node *overlay,
+    const char *origin, struct gs_job *out, struct gs_error *err);
 void job_free(struct gs_job *job);
 
 /*

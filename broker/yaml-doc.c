@@ -58,6 +58,8 @@ ydoc_error(struct gs_error *err, const char *name, const struct ydoc_node *node,
 	va_list ap;
 
 	va_start(ap, fmt);
+	if (node != NULL && node->origin != NULL)
+		name = node->origin;
 	ydoc_verror(err, name, node != NULL ? node->line : 0, node != NULL ? node->col : 0,
 	    fmt, ap);
 	va_end(ap);
@@ -211,6 +213,83 @@ ydoc_node_new(enum ydoc_type type, const yaml_mark_t *mark)
 	n->line = (int)mark->line + 1;
 	n->col = (int)mark->column + 1;
 	return n;
+}
+
+struct ydoc_node *
+ydoc_scalar_new(const char *value, int line, int col, const char *origin)
+{
+	struct ydoc_node *n = xcalloc(1, sizeof *n);
+
+	n->type = YDOC_SCALAR;
+	n->line = line;
+	n->col = col;
+	n->origin = origin;
+	n->value = xstrdup(value);
+	n->len = strlen(value);
+	n->quoted = 1;		/* a text, never a null */
+	return n;
+}
+
+struct ydoc_node *
+ydoc_copy(const struct ydoc_node *node, const char *origin)
+{
+	struct ydoc_node *n = xcalloc(1, sizeof *n);
+	size_t i;
+
+	*n = *node;
+	n->origin = origin != NULL ? origin : node->origin;
+	n->pairs = NULL;
+	n->items = NULL;
+	n->npairs = n->nitems = n->cap = 0;
+	switch (node->type) {
+	case YDOC_SCALAR:
+		n->value = xstrndup(node->value, node->len);
+		break;
+	case YDOC_MAP:
+		n->pairs = xcalloc(node->npairs + 1, sizeof *n->pairs);
+		for (i = 0; i < node->npairs; i++) {
+			n->pairs[i].key = ydoc_copy(node->pairs[i].key, origin);
+			n->pairs[i].value = ydoc_copy(node->pairs[i].value, origin);
+		}
+		n->npairs = n->cap = node->npairs;
+		break;
+	case YDOC_SEQ:
+		n->items = xcalloc(node->nitems + 1, sizeof *n->items);
+		for (i = 0; i < node->nitems; i++)
+			n->items[i] = ydoc_copy(node->items[i], origin);
+		n->nitems = n->cap = node->nitems;
+		break;
+	}
+	return n;
+}
+
+void
+ydoc_merge(struct ydoc_node *dst, const struct ydoc_node *over, const char *origin)
+{
+	size_t i, j;
+
+	for (i = 0; i < over->npairs; i++) {
+		const struct ydoc_pair *op = &over->pairs[i];
+
+		for (j = 0; j < dst->npairs; j++)
+			if (strcmp(dst->pairs[j].key->value, op->key->value) == 0)
+				break;
+		if (j < dst->npairs && dst->pairs[j].value->type == YDOC_MAP &&
+		    op->value->type == YDOC_MAP) {
+			ydoc_merge(dst->pairs[j].value, op->value, origin);
+			continue;
+		}
+		if (j < dst->npairs) {
+			ydoc_free(dst->pairs[j].value);
+			dst->pairs[j].value = ydoc_copy(op->value, origin);
+			continue;
+		}
+		dst->pairs = xreallocarray(dst->pairs, dst->npairs + 1, sizeof *dst->pairs);
+		dst->pairs[dst->npairs].key = ydoc_copy(op->key, origin);
+		dst->pairs[dst->npairs].value = ydoc_copy(op->value, origin);
+		dst->npairs++;
+		dst->cap = dst->npairs;
+	}
 }
 
 static int

@@ -34,6 +34,12 @@ struct ydoc_node {
 	size_t len;
 	int plain;		/* 1: unquoted; a plain "", "~" or "null" is a null */
 	int quoted;		/* 1: '...' or "..." (the text starts one column later) */
+	/*
+	 * The file this node was read from when it is not the document's own: a node copied
+	 * in by ydoc_merge (an experiment's parameter laid over a job file), so that its
+	 * errors name the file and line it came from. NULL: the document's file.
+	 */
+	const char *origin;
 
 	/* YDOC_MAP */
 	struct ydoc_pair *pairs;
@@ -64,6 +70,22 @@ void ydoc_free(struct ydoc_node *node);
  * an allocated buffer. Returns 0, or -1 with err filled.
  */
 int ydoc_read_file(const char *path, char **buf, size_t *len, struct gs_error *err);
+
+/*
+ * A deep copy of node whose nodes all carry origin (kept as a pointer: it must outlive the
+ * copy); NULL origin keeps each node's own.
+ */
+struct ydoc_node *ydoc_copy(const struct ydoc_node *node, const char *origin);
+
+/*
+ * Lay the mapping over on top of the mapping dst: a key of over that dst lacks is added, a
+ * key both have is replaced by over's value, except that two mappings are merged key by
+ * key. What is added is a copy (ydoc_copy with origin); over is not changed.
+ */
+void ydoc_merge(struct ydoc_node *dst, const struct ydoc_node *over, const char *origin);
+
+/* A new scalar with text value (copied) at line:col of origin (may be NULL). */
+struct ydoc_node *ydoc_scalar_new(const char *value, int line, int col, const char *origin);
 
 /* 1 when a scalar is a YAML null: plain "", "~", "null", "Null" or "NULL". */
 int ydoc_is_null(const struct ydoc_node *node);

@@ -171,7 +171,7 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
-	if (job_load_file(a->job, job, &err) != 0) {
+	if (job_load_file_overlay(a->job, a->overlay, a->overlay_origin, job, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		sites_free(sites);
 		return -1;

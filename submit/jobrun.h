@@ -21,6 +21,9 @@ struct jobrun_args {
 	int metrics;		/* 1: fetch live metrics before ranking */
 	int speculate;		/* 1: multi-site preflight while mpiexec starts (jobrun.c) */
 	int restarts;		/* --restarts, or -1: the job file's restarts: */
+	/* an experiment's parameters laid over the job file (job_load_file_overlay), or NULL */
+	const struct ydoc_node *overlay;
+	const char *overlay_origin;	/* the experiment file, named in their errors */
 };
 
 struct jobrun {

@@ -24,6 +24,7 @@ extern const struct cmd_entry cmd_sites_entry;
 extern const struct cmd_entry cmd_rank_entry;
 extern const struct cmd_entry cmd_top_entry;
 extern const struct cmd_entry cmd_testbed_entry;
+extern const struct cmd_entry cmd_experiment_entry;
 
 /* In the order gridsubmit --help lists them. */
 const struct cmd_entry *const cmd_table[] = {
@@ -40,6 +41,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_rank_entry,
 	&cmd_top_entry,
 	&cmd_testbed_entry,
+	&cmd_experiment_entry,
 	NULL
 };
 

@@ -1,0 +1,398 @@
+/*
+ * cmd-experiment.c — gridsubmit experiment: a whole study from one file (doc/experiments.md).
+ *
+ * `experiment EXP.yaml` checks the file (every point's job included), opens or creates
+ * the store $GRIDSUBMIT_HOME/experiments/NAME/results.db, runs every run that is not done
+ * as a real job (exp-run.c), and writes the reports (results.csv, results.json,
+ * summary.md, plots). Running it again resumes; a changed file is refused unless --new.
+ * `experiment report|list|show` read what is stored (cmd-experiment-show.c).
+ */
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "cmd.h"
+#include "cmd-experiment.h"
+#include "exp-metrics.h"
+#include "exp-report.h"
+#include "exp-run.h"
+#include "file.h"
+#include "jobstore.h"
+#include "log.h"
+#include "text.h"
+#include "xmalloc.h"
+
+extern const struct cmd_entry cmd_experiment_entry;
+
+struct ce_opts {
+	const char *file;
+	int dry_run, fresh, quiet;
+};
+
+/* What the progress line needs: this session's runs and its clock. */
+struct ce_progress {
+	int tty;
+	size_t total, done_before, ran;
+	double t0;
+	int shown;		/* a progress line is on the terminal */
+};
+
+char *
+cmd_experiment_dir(const char *name)
+{
+	char *dir;
+
+	xasprintf(&dir, "%s/experiments/%s", jobstore_root(), name);
+	return dir;
+}
+
+static void
+ce_mkdir(const char *path)
+{
+	if (mkdir(path, 0700) == -1 && errno != EEXIST)
+		fatal("cannot create %s", path);
+}
+
+/* --new: the old results move to NAME.N, the first free N; the directory starts empty. */
+static void
+ce_set_aside(const char *dir)
+{
+	char *to = NULL;
+	int n;
+
+	for (n = 1; n < 100000; n++) {
+		free(to);
+		xasprintf(&to, "%s.%d", dir, n);
+		if (access(to, F_OK) == -1 && errno == ENOENT)
+			break;
+	}
+	if (rename(dir, to) == -1)
+		fatal("cannot move %s to %s", dir, to);
+	fprintf(stderr, "gridsubmit experiment: the earlier results are kept in %s\n", to);
+	free(to);
+	ce_mkdir(dir);
+}
+
+/* One experiment of a name at a time: a lock on DIR/lock, held until we exit. */
+static void
+ce_lock(const char *dir, const char *name)
+{
+	char *path;
+	int fd;
+
+	xasprintf(&path, "%s/lock", dir);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1)
+		fatal("%s", path);
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		log_warnx("experiment %s is running in another process; wait for it or stop it",
+		    name);
+		exit(EXIT_REFUSED);
+	}
+	free(path);
+}
+
+static uint64_t
+ce_new_seed(void)
+{
+	uint64_t s;
+
+	if (getrandom(&s, sizeof s, 0) != (ssize_t)sizeof s)
+		s = (uint64_t)(clock_wall() * 1e6) ^ (uint64_t)getpid();
+	return s >> 11;		/* at most 2^53: exact in JSON and in the file's seed: */
+}
+
+/* The store of e in dir: created with its runs, or checked against the file. */
+static struct exp_store *
+ce_store(const struct exp *e, const char *dir, uint64_t *seed)
+{
+	struct exp_store *s;
+	char *path, hash[17], why[1024], *buf;
+	size_t len;
+	int rc;
+
+	xasprintf(&path, "%s/results.db", dir);
+	if ((s = exp_store_open(path, why, sizeof why)) == NULL)
+		fatalx("%s", why);
+	free(path);
+	if ((rc = exp_store_meta(s, hash, seed, NULL, why, sizeof why)) < 0)
+		fatalx("%s", why);
+	if (rc == 1 && strcmp(hash, e->hash) != 0) {
+		log_warnx("experiment %s: %s has changed since its runs began (its results are "
+		    "in %s); run with --new to start over (the old results are kept as %s.N), "
+		    "or give the experiment another name", e->name, e->path, dir, e->name);
+		exit(EXIT_REFUSED);
+	}
+	if (rc == 1)
+		return s;
+	*seed = e->have_seed ? e->seed : ce_new_seed();
+	if (exp_store_init(s, e, *seed, why, sizeof why) != 0)
+		fatalx("%s", why);
+	if (file_read(e->path, YDOC_MAX_BYTES, &buf, &len) != 0 ||
+	    jobstore_write_file(dir, "experiment.yaml", buf, len) != 0)
+		fatal("cannot keep a copy of %s in %s", e->path, dir);
+	free(buf);
+	return s;
+}
+
+static void
+ce_clear_line(struct ce_progress *p)
+{
+	if (p->shown) {
+		fputs("\r\033[K", stderr);
+		p->shown = 0;
+	}
+}
+
+static void
+ce_show(struct ce_progress *p, const struct exp *e, const struct exp_run *r)
+{
+	char el[32], eta[32], *label, clean[160];
+	size_t done = p->done_before + p->ran, width = 20, fill;
+	double t = clock_mono() - p->t0;
+	char bar[24];
+
+	if (!p->tty)
+		return;
+	fill = p->total > 0 ? done * width / p->total : width;
+	memset(bar, '#', fill);
+	memset(bar + fill, '.', width - fill);
+	bar[width] = '\0';
+	text_clock(el, sizeof el, t);
+	if (p->ran > 0)
+		text_clock(eta, sizeof eta, t / (double)p->ran * (double)(p->total - done));
+	else
+		snprintf(eta, sizeof eta, "?");
+	label = exp_point_label(e, r->point);
+	text_clean(clean, sizeof clean, label, strlen(label));
+	free(label);
+	fprintf(stderr, "\r\033[K[%s] %zu/%zu runs  %s rep %d  elapsed %s  ETA %s", bar, done,
+	    p->total, clean, r->rep, el, eta);
+	fflush(stderr);
+	p->shown = 1;
+}
+
+static void
+ce_failed_line(struct exp_runner *x, const struct exp_run *r, const char *reason)
+{
+	char *label = exp_point_label(x->e, r->point);
+
+	ce_clear_line(x->ctx);
+	fprintf(stderr, "gridsubmit experiment: run %lld (%s, rep %d) failed: %s; log: "
+	    "%s/logs/run-%lld.log\n", (long long)r->id, label, r->rep, reason, x->dir,
+	    (long long)r->id);
+	free(label);
+}
+
+/* Every point and its runs, nothing run (--dry-run). */
+static int
+ce_dry_run(const struct exp *e, const char *dir)
+{
+	size_t p;
+
+	printf("experiment %s: %zu points x %d repetitions = %zu runs, order %s\n", e->name,
+	    e->npoints, e->repeat, e->npoints * (size_t)e->repeat,
+	    e->random_order ? "random" : "sequential");
+	printf("job: %s\nsites: %s%s\nresults: %s\n", e->job, e->sites != NULL ? e->sites :
+	    "the embedded sites/localhost.yaml", e->testbed ? " (as a testbed)" : "", dir);
+	for (p = 0; p < e->npoints; p++) {
+		char *label = exp_point_label(e, p);
+
+		printf("point %zu: %s (runs %zu-%zu)\n", p + 1, label, p * (size_t)e->repeat + 1,
+		    (p + 1) * (size_t)e->repeat);
+		free(label);
+	}
+	return EXIT_OK;
+}
+
+/* Write the reports from the store; a failure is reported, never fatal to the runs. */
+int
+cmd_experiment_report(const struct exp *e, struct exp_store *s, const char *dir,
+    uint64_t seed)
+{
+	struct exp_report r;
+	struct exp_run *runs;
+	const char **names;
+	char why[1024];
+	size_t n, nnames;
+	int rc;
+
+	names = exp_metric_names(e, &nnames);
+	if (exp_store_runs(s, names, nnames, &runs, &n, why, sizeof why) != 0) {
+		log_warnx("%s", why);
+		free(names);
+		return -1;
+	}
+	r = (struct exp_report){ e, runs, n, names, nnames, seed, dir };
+	if ((rc = exp_report_write(&r, why, sizeof why)) != 0)
+		log_warnx("experiment %s: report: %s", e->name, why);
+	exp_runs_free(runs, n);
+	free(names);
+	return rc;
+}
+
+static int
+ce_run_all(struct exp_runner *x, struct ce_progress *p, size_t *failed, int *stopped)
+{
+	struct exp_run *runs;
+	char why[1024];
+	size_t n, i;
+	int code;
+
+	if (exp_store_runs(x->store, x->names, x->nnames, &runs, &n, why, sizeof why) != 0)
+		fatalx("%s", why);
+	p->total = n;
+	for (i = 0; i < n; i++) {
+		if (runs[i].state == EXP_RUNNING)
+			exp_runner_settle(x, &runs[i]);
+		if (runs[i].state == EXP_DONE)
+			p->done_before++;
+	}
+	exp_runs_free(runs, n);
+	/* settling may have kept some: read the states again */
+	if (exp_store_runs(x->store, x->names, x->nnames, &runs, &n, why, sizeof why) != 0)
+		fatalx("%s", why);
+	for (i = p->done_before = 0; i < n; i++)
+		p->done_before += runs[i].state == EXP_DONE;
+	for (i = 0; i < n && !exp_runner_stopped(); i++) {
+		if (runs[i].state == EXP_DONE)
+			continue;
+		ce_show(p, x->e, &runs[i]);
+		code = exp_runner_one(x, &runs[i]);
+		p->ran++;
+		*failed += code != EXIT_OK && code != EXIT_CANCELLED;
+		if (code == EXIT_CANCELLED) {
+			*stopped = 1;
+			break;
+		}
+	}
+	*stopped |= exp_runner_stopped();
+	ce_clear_line(p);
+	exp_runs_free(runs, n);
+	return 0;
+}
+
+static int
+ce_run(const struct ce_opts *o)
+{
+	struct exp e;
+	struct gs_error err;
+	struct exp_runner x;
+	struct ce_progress p;
+	char *dir, *logs, *root;
+	uint64_t seed;
+	size_t failed = 0;
+	int stopped = 0;
+
+	if (exp_load(o->file, &e, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return EXIT_INPUT;
+	}
+	dir = cmd_experiment_dir(e.name);
+	if (o->dry_run) {
+		ce_dry_run(&e, dir);
+		free(dir);
+		exp_free(&e);
+		return EXIT_OK;
+	}
+	xasprintf(&root, "%s/experiments", jobstore_root());
+	ce_mkdir(root);
+	free(root);
+	ce_mkdir(dir);
+	ce_lock(dir, e.name);
+	if (o->fresh) {
+		char *db;
+
+		xasprintf(&db, "%s/results.db", dir);
+		if (access(db, F_OK) == 0) {
+			ce_set_aside(dir);
+			ce_lock(dir, e.name);
+		}
+		free(db);
+	}
+	xasprintf(&logs, "%s/logs", dir);
+	ce_mkdir(logs);
+	free(logs);
+	memset(&x, 0, sizeof x);
+	memset(&p, 0, sizeof p);
+	x.e = &e;
+	x.store = ce_store(&e, dir, &seed);
+	x.dir = dir;
+	x.sites = e.sites;
+	x.names = exp_metric_names(&e, &x.nnames);
+	x.failed_line = ce_failed_line;
+	x.ctx = &p;
+	p.tty = !o->quiet && isatty(STDERR_FILENO);
+	p.t0 = clock_mono();
+	exp_runner_signals();
+	ce_run_all(&x, &p, &failed, &stopped);
+	cmd_experiment_report(&e, x.store, dir, seed);
+	if (!o->quiet)
+		fprintf(stderr, "gridsubmit experiment: %s: %zu runs this time, %zu failed%s; "
+		    "results in %s (summary.md)\n", e.name, p.ran, failed, stopped ?
+		    "; stopped: run the same command again to resume" : "", dir);
+	exp_store_close(x.store);
+	free(x.names);
+	free(dir);
+	exp_free(&e);
+	return stopped ? EXIT_CANCELLED : failed > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+static int
+cmd_experiment_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "new", no_argument, NULL, 'N' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct ce_opts o;
+	int c;
+
+	if (argc >= 2 && (strcmp(argv[1], "report") == 0 || strcmp(argv[1], "list") == 0 ||
+	    strcmp(argv[1], "show") == 0))
+		return cmd_experiment_stored(argc - 1, argv + 1);
+	memset(&o, 0, sizeof o);
+	while ((c = cmd_getopt(argc, argv, "q", longopts, &cmd_experiment_entry)) != -1) {
+		if (c == 'n')
+			o.dry_run = 1;
+		else if (c == 'N')
+			o.fresh = 1;
+		else if (c == 'q')
+			o.quiet = 1;
+	}
+	if (optind != argc - 1)
+		cmd_usage_error(&cmd_experiment_entry, optind >= argc ? "missing EXP.yaml" :
+		    "one experiment file at a time");
+	o.file = argv[optind];
+	return ce_run(&o);
+}
+
+const struct cmd_entry cmd_experiment_entry = {
+	"experiment", "EXP.yaml [--dry-run] [--new] [-q] | report NAME | list | show NAME [--json]",
+	"run a scripted batch experiment (resumable), or report what one stored",
+	"  EXP.yaml              run every run of the experiment that is not done yet\n"
+	"      --dry-run         list the points and runs; run and create nothing\n"
+	"      --new             the file changed: keep the old results as NAME.N and start\n"
+	"                        over\n"
+	"  -q, --quiet           no progress line and no final line\n"
+	"  report NAME           write results.csv, results.json, summary.md and the plots\n"
+	"                        again from the store (NAME or the experiment file)\n"
+	"  list [--json]         the stored experiments, with their runs by state\n"
+	"  show NAME [--json]    one experiment's runs: state, job, metrics\n"
+	"results: $GRIDSUBMIT_HOME/experiments/NAME/ (doc/experiments.md). Exit status: 0 every\n"
+	"run done, 1 some run failed, 3 the file is invalid, 6 stopped by a signal (run the\n"
+	"same command again to resume), 7 refused (the file changed: --new; or the experiment\n"
+	"runs in another process)\n",
+	cmd_experiment_exec
+};

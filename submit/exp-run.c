@@ -1,0 +1,288 @@
+/*
+ * exp-run.c — the runs of an experiment (doc/experiments.md, "Runs, store and resume").
+ *
+ * Every run is a real job: a child process loads the job with the point's overlay, ranks,
+ * places and launches it exactly as `run` does (jobrun.h), with its own job directory and
+ * id, and its output in the experiment's logs/. The parent records each change of the
+ * run's state in the store (one transaction each) and reads the metrics from the job
+ * directory when the child ends. The child is the job's supervisor: Ctrl-C reaches it
+ * with the terminal's process group and cancels the job; when the parent dies (SIGKILL)
+ * the child gets SIGTERM (PR_SET_PDEATHSIG) and cancels the job too, so a killed
+ * experiment leaves no job behind. The next run of the command resumes: it settles runs
+ * left "running" (a job that ended done is kept; otherwise the run is interrupted) and
+ * runs every run that is not done.
+ */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "exp-metrics.h"
+#include "exp-run.h"
+#include "jobctl.h"
+#include "jobrun.h"
+#include "log.h"
+#include "xmalloc.h"
+
+#define ER_POLL_NS	100000000L	/* a job left by a killed experiment: checked this often */
+
+static volatile sig_atomic_t er_stop;
+
+static void
+er_on_signal(int sig)
+{
+	er_stop = sig;
+}
+
+/* SIGINT, SIGTERM, SIGHUP stop the experiment after the current run is cancelled. */
+static void
+er_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = er_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* The mean node_load1 of the placed nodes that answered their monitor; NaN for none. */
+static double
+er_load_before(const struct jobrun *jr)
+{
+	double sum = 0;
+	int i, n = 0;
+
+	if (!jr->placed)
+		return NAN;
+	for (i = 0; i < jr->place.nranks; i++) {
+		size_t k = jr->place.ranks[i].node;
+
+		if (k == BROKER_NODE_NONE || !jr->sites.nodes[k].have_metrics)
+			continue;
+		sum += jr->sites.nodes[k].load1;
+		n++;
+	}
+	return n > 0 ? sum / n : NAN;
+}
+
+/* The child: one job, as `run` does it, its id and load told through fd. Never returns. */
+static noreturn void
+er_child(const struct exp_runner *x, const struct exp_run *r, pid_t parent, int fd)
+{
+	struct jobrun_args a;
+	struct jobrun jr;
+	char *log, line[96];
+	int code, out;
+
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(EXIT_CANCELLED);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	launch_catch_signals();
+	xasprintf(&log, "%s/logs/run-%lld.log", x->dir, (long long)r->id);
+	out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out == -1 || dup2(out, STDOUT_FILENO) == -1 || dup2(out, STDERR_FILENO) == -1)
+		_exit(EXIT_LAUNCH);
+	memset(&a, 0, sizeof a);
+	a.job = x->e->job;
+	a.sites = x->sites;
+	a.metrics = 1;
+	a.speculate = 1;
+	a.restarts = -1;
+	a.overlay = exp_overlay(x->e, r->point, r->rep, r->seed);
+	a.overlay_origin = x->e->path;
+	code = jobrun_prepare(&a, &jr);
+	if (jr.st.id[0] != '\0') {
+		snprintf(line, sizeof line, "%s %.17g\n", jr.st.id, er_load_before(&jr));
+		if (write(fd, line, strlen(line)) < 0)
+			_exit(EXIT_LAUNCH);
+	}
+	close(fd);
+	if (code == EXIT_OK) {
+		code = jobrun_execute(&jr, 0);
+		jobrun_report(&jr, code);
+	}
+	fflush(NULL);
+	_exit(code);
+}
+
+/* What the child said before its job started: "ID LOAD". */
+static void
+er_read_id(int fd, char *id, size_t idlen, double *load)
+{
+	char buf[96];
+	size_t n = 0;
+	ssize_t k;
+
+	while (n < sizeof buf - 1 && (k = read(fd, buf + n, sizeof buf - 1 - n)) != 0) {
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	buf[n] = '\0';
+	*load = NAN;
+	id[0] = '\0';
+	if (n > 0) {
+		char *sp = strchr(buf, ' ');
+
+		if (sp != NULL) {
+			*sp = '\0';
+			*load = strtod(sp + 1, NULL);
+		}
+		snprintf(id, idlen, "%.31s", buf);
+	}
+}
+
+static int
+er_wait_child(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			return EXIT_LAUNCH;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return EXIT_FAILED;
+}
+
+/* The end of a run in the store, with its metrics; the store's error is fatal. */
+static void
+er_record_end(struct exp_runner *x, const struct exp_run *r, enum exp_run_state state,
+    int code, const char *reason, const char *job_id, double load)
+{
+	double *v = xcalloc(x->nnames + 1, sizeof *v);
+	char why[1024];
+	size_t i;
+
+	for (i = 0; i < x->nnames; i++)
+		v[i] = NAN;
+	if (job_id[0] != '\0' && state != EXP_INTERRUPTED)
+		exp_run_metrics(x->e, job_id, v);
+	v[EXP_M_LOAD_BEFORE] = load;
+	if (exp_store_end(x->store, r->id, state, clock_wall(), code, reason, x->names, v,
+	    x->nnames, why, sizeof why) != 0)
+		fatalx("%s", why);
+	free(v);
+}
+
+/* Why a job failed, from its state, for the store and the failure line. */
+static char *
+er_job_reason(const char *job_id, int code)
+{
+	struct job_state st;
+	char why[512], *s;
+
+	if (job_id[0] != '\0' && jobstore_read_state(job_id, &st, why, sizeof why) ==
+	    JOBSTORE_OK) {
+		xasprintf(&s, "job %s %s (exit %d)%s%s", job_id, job_phase_name(st.phase), code,
+		    st.reason != NULL ? ": " : "", st.reason != NULL ? st.reason : "");
+		job_state_free(&st);
+		return s;
+	}
+	xasprintf(&s, "the job did not start (exit %d)", code);
+	return s;
+}
+
+int
+exp_runner_one(struct exp_runner *x, const struct exp_run *r)
+{
+	char id[32], why[1024], *reason;
+	enum exp_run_state state;
+	int fds[2], code;
+	double load;
+	pid_t pid, me = getpid();
+
+	if (exp_store_start(x->store, r->id, clock_wall(), why, sizeof why) != 0)
+		fatalx("%s", why);
+	if (pipe2(fds, O_CLOEXEC) == -1)
+		fatal("pipe");
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		fatal("fork");
+	if (pid == 0) {
+		close(fds[0]);
+		er_child(x, r, me, fds[1]);
+	}
+	close(fds[1]);
+	er_read_id(fds[0], id, sizeof id, &load);
+	close(fds[0]);
+	if (id[0] != '\0' && exp_store_job(x->store, r->id, id, why, sizeof why) != 0)
+		fatalx("%s", why);
+	if (er_stop)
+		kill(pid, SIGTERM);
+	code = er_wait_child(pid);
+	if (code == EXIT_OK) {
+		er_record_end(x, r, EXP_DONE, code, NULL, id, load);
+		return code;
+	}
+	reason = er_job_reason(id, code);
+	state = code == EXIT_CANCELLED || er_stop ? EXP_INTERRUPTED : EXP_FAILED;
+	er_record_end(x, r, state, code, reason, id, load);
+	if (state == EXP_FAILED)
+		x->failed_line(x, r, reason);
+	free(reason);
+	return code;
+}
+
+/*
+ * A run left "running" by an experiment that was killed: its job (if it got one) is
+ * waited for while its supervisor lives (it cancels the job when it loses its parent),
+ * then kept when done, else the run is interrupted and runs again.
+ */
+void
+exp_runner_settle(struct exp_runner *x, const struct exp_run *r)
+{
+	struct timespec ts = { 0, ER_POLL_NS };
+	struct job_state st;
+	char why[512];
+	int phase = -1;
+
+	while (r->job_id[0] != '\0' && !er_stop) {
+		if (jobstore_read_state(r->job_id, &st, why, sizeof why) != JOBSTORE_OK)
+			break;
+		if (!job_phase_final(st.phase) && jobctl_refresh(&st, why, sizeof why) < 0) {
+			job_state_free(&st);
+			break;
+		}
+		phase = (int)st.phase;
+		job_state_free(&st);
+		if (job_phase_final((enum job_phase)phase))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	if (phase == JOB_DONE)
+		er_record_end(x, r, EXP_DONE, EXIT_OK, NULL, r->job_id, NAN);
+	else
+		er_record_end(x, r, EXP_INTERRUPTED, -1, "the experiment was stopped during "
+		    "this run", "", NAN);
+}
+
+void
+exp_runner_signals(void)
+{
+	er_catch_signals();
+}
+
+int
+exp_runner_stopped(void)
+{
+	return er_stop != 0;
+}

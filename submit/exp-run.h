@@ -1,0 +1,39 @@
+/*
+ * exp-run.h — running an experiment's runs as jobs (exp-run.c), for cmd-experiment.c.
+ */
+#ifndef GS_EXP_RUN_H
+#define GS_EXP_RUN_H
+
+#include <stddef.h>
+
+#include "exp-store.h"
+#include "exp.h"
+
+struct exp_runner {
+	const struct exp *e;
+	struct exp_store *store;
+	const char *dir;		/* the experiment's results directory */
+	const char *sites;		/* the site file the jobs use, or NULL: the default */
+	const char **names;		/* every metric (exp_metric_names) */
+	size_t nnames;
+	/* say that run r failed (reason), above the progress line */
+	void (*failed_line)(struct exp_runner *x, const struct exp_run *r,
+	    const char *reason);
+	void *ctx;			/* the caller's, for failed_line */
+};
+
+/*
+ * Run r as a job and record its end (done, failed or interrupted) with its metrics.
+ * Returns the job's exit code (EXIT_OK done, EXIT_CANCELLED when it was interrupted).
+ */
+int exp_runner_one(struct exp_runner *x, const struct exp_run *r);
+
+/* Settle a run a killed experiment left "running" (exp-run.c). */
+void exp_runner_settle(struct exp_runner *x, const struct exp_run *r);
+
+/* Turn SIGINT, SIGTERM and SIGHUP into a stop after the current run. */
+void exp_runner_signals(void);
+/* 1 once such a signal arrived. */
+int exp_runner_stopped(void);
+
+#endif
