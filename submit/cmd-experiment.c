@@ -288,10 +288,10 @@ ce_run(const struct ce_opts *o)
 	struct gs_error err;
 	struct exp_runner x;
 	struct ce_progress p;
-	char *dir, *logs, *root;
+	char *dir, *logs, *root, *tb_sites = NULL;
 	uint64_t seed;
 	size_t failed = 0;
-	int stopped = 0;
+	int stopped = 0, tb_up = 0;
 
 	if (exp_load(o->file, &e, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
@@ -328,6 +328,12 @@ ce_run(const struct ce_opts *o)
 	x.store = ce_store(&e, dir, &seed);
 	x.dir = dir;
 	x.sites = e.sites;
+	if (e.testbed && (x.sites = tb_sites = exp_testbed_up(&e, dir, &tb_up)) == NULL) {
+		exp_store_close(x.store);
+		free(dir);
+		exp_free(&e);
+		return EXIT_LAUNCH;
+	}
 	x.names = exp_metric_names(&e, &x.nnames);
 	x.failed_line = ce_failed_line;
 	x.ctx = &p;
@@ -335,6 +341,9 @@ ce_run(const struct ce_opts *o)
 	p.t0 = clock_mono();
 	exp_runner_signals();
 	ce_run_all(&x, &p, &failed, &stopped);
+	if (tb_up)
+		exp_testbed_down(&e, dir);
+	free(tb_sites);
 	cmd_experiment_report(&e, x.store, dir, seed);
 	if (!o->quiet)
 		fprintf(stderr, "gridsubmit experiment: %s: %zu runs this time, %zu failed%s; "

@@ -36,4 +36,12 @@ void exp_runner_signals(void);
 /* 1 once such a signal arrived. */
 int exp_runner_stopped(void);
 
+/*
+ * testbed: F (exp-testbed.c): bring F's testbed up unless it is (*brought_up 1 when we
+ * did) and return its derived site file (allocated), or NULL when it could not be
+ * brought up (said). exp_testbed_down takes it down again.
+ */
+char *exp_testbed_up(const struct exp *e, const char *dir, int *brought_up);
+void exp_testbed_down(const struct exp *e, const char *dir);
+
 #endif
