@@ -611,7 +611,7 @@ el_check_points(struct el_ctx *c)
 
 	for (p = 0; p < e->npoints && rc == 0; p++) {
 		o = exp_overlay(e, p, 1, 0);
-		rc = job_load_file_overlay(e->job, o, e->path, &job, c->err);
+		rc = job_load_file_overlay(e->job, o, c->name, &job, c->err);
 		if (rc == 0)
 			job_free(&job);
 		ydoc_free(o);

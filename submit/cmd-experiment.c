@@ -83,8 +83,8 @@ ce_set_aside(const char *dir)
 	ce_mkdir(dir);
 }
 
-/* One experiment of a name at a time: a lock on DIR/lock, held until we exit. */
-static void
+/* One experiment of a name at a time: a lock on DIR/lock, held until we exit; its fd. */
+static int
 ce_lock(const char *dir, const char *name)
 {
 	char *path;
@@ -99,6 +99,7 @@ ce_lock(const char *dir, const char *name)
 		exit(EXIT_REFUSED);
 	}
 	free(path);
+	return fd;
 }
 
 static uint64_t
@@ -291,7 +292,7 @@ ce_run(const struct ce_opts *o)
 	char *dir, *logs, *root, *tb_sites = NULL;
 	uint64_t seed;
 	size_t failed = 0;
-	int stopped = 0, tb_up = 0;
+	int stopped = 0, tb_up = 0, lock;
 
 	if (exp_load(o->file, &e, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
@@ -308,14 +309,15 @@ ce_run(const struct ce_opts *o)
 	ce_mkdir(root);
 	free(root);
 	ce_mkdir(dir);
-	ce_lock(dir, e.name);
+	lock = ce_lock(dir, e.name);
 	if (o->fresh) {
 		char *db;
 
 		xasprintf(&db, "%s/results.db", dir);
 		if (access(db, F_OK) == 0) {
 			ce_set_aside(dir);
-			ce_lock(dir, e.name);
+			close(lock);
+			lock = ce_lock(dir, e.name);
 		}
 		free(db);
 	}
@@ -337,6 +339,7 @@ ce_run(const struct ce_opts *o)
 	x.names = exp_metric_names(&e, &x.nnames);
 	x.failed_line = ce_failed_line;
 	x.ctx = &p;
+	x.lock_fd = lock;
 	p.tty = !o->quiet && isatty(STDERR_FILENO);
 	p.t0 = clock_mono();
 	exp_runner_signals();

@@ -94,6 +94,9 @@ er_child(const struct exp_runner *x, const struct exp_run *r, pid_t parent, int 
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	launch_catch_signals();
+	/* the experiment's lock is the experiment's: a job left behind must not hold it */
+	if (x->lock_fd >= 0)
+		close(x->lock_fd);
 	xasprintf(&log, "%s/logs/run-%lld.log", x->dir, (long long)r->id);
 	out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out == -1 || dup2(out, STDOUT_FILENO) == -1 || dup2(out, STDERR_FILENO) == -1)
@@ -150,14 +153,24 @@ er_read_id(int fd, char *id, size_t idlen, double *load)
 	}
 }
 
+/*
+ * Wait for the child; a stop signal that reaches only us (kill PID, a batch system's
+ * SIGTERM: not the terminal's process group) is passed on once, so that the job is
+ * cancelled rather than waited out.
+ */
 static int
 er_wait_child(pid_t pid)
 {
-	int status;
+	int status, told = 0;
 
-	while (waitpid(pid, &status, 0) == -1)
+	while (waitpid(pid, &status, 0) == -1) {
 		if (errno != EINTR)
 			return EXIT_LAUNCH;
+		if (er_stop && !told) {
+			kill(pid, SIGTERM);
+			told = 1;
+		}
+	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return EXIT_FAILED;

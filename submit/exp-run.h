@@ -20,6 +20,7 @@ struct exp_runner {
 	void (*failed_line)(struct exp_runner *x, const struct exp_run *r,
 	    const char *reason);
 	void *ctx;			/* the caller's, for failed_line */
+	int lock_fd;			/* the experiment's lock, closed in every job's process */
 };
 
 /*
