@@ -486,3 +486,9 @@ if command -v setsid >/dev/null 2>&1; then
 else
 	skip "SIGINT" "setsid is not installed (util-linux)"
 fi
+
+# --- the shipped experiment files stay valid (checked as a dry run: nothing runs)
+for f in "$SRC"/examples/experiments/*.yaml "$SRC"/examples/mandelbrot/experiment.yaml; do
+	run_gs experiment "$f" --dry-run
+	check_eq "shipped $(basename "$f"): a valid dry run" "$rc" 0
+done
