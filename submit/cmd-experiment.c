@@ -28,6 +28,7 @@
 #include "exp-run.h"
 #include "file.h"
 #include "jobstore.h"
+#include "launch.h"
 #include "log.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -264,7 +265,7 @@ ce_run_all(struct exp_runner *x, struct ce_progress *p, size_t *failed, int *sto
 		fatalx("%s", why);
 	for (i = p->done_before = 0; i < n; i++)
 		p->done_before += runs[i].state == EXP_DONE;
-	for (i = 0; i < n && !exp_runner_stopped(); i++) {
+	for (i = 0; i < n && !launch_cancel_requested(); i++) {
 		if (runs[i].state == EXP_DONE)
 			continue;
 		ce_show(p, x->e, &runs[i]);
@@ -276,7 +277,7 @@ ce_run_all(struct exp_runner *x, struct ce_progress *p, size_t *failed, int *sto
 			break;
 		}
 	}
-	*stopped |= exp_runner_stopped();
+	*stopped |= launch_cancel_requested();
 	ce_clear_line(p);
 	exp_runs_free(runs, n);
 	return 0;
@@ -342,7 +343,8 @@ ce_run(const struct ce_opts *o)
 	x.lock_fd = lock;
 	p.tty = !o->quiet && isatty(STDERR_FILENO);
 	p.t0 = clock_mono();
-	exp_runner_signals();
+	/* SIGINT, SIGTERM, SIGHUP: stop after the running job is cancelled (exp-run.c) */
+	launch_catch_signals();
 	ce_run_all(&x, &p, &failed, &stopped);
 	if (tb_up)
 		exp_testbed_down(&e, dir);

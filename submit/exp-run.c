@@ -36,28 +36,6 @@
 
 #define ER_POLL_NS	100000000L	/* a job left by a killed experiment: checked this often */
 
-static volatile sig_atomic_t er_stop;
-
-static void
-er_on_signal(int sig)
-{
-	er_stop = sig;
-}
-
-/* SIGINT, SIGTERM, SIGHUP stop the experiment after the current run is cancelled. */
-static void
-er_catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = er_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /* The mean node_load1 of the placed nodes that answered their monitor; NaN for none. */
 static double
 er_load_before(const struct jobrun *jr)
@@ -166,7 +144,7 @@ er_wait_child(pid_t pid)
 	while (waitpid(pid, &status, 0) == -1) {
 		if (errno != EINTR)
 			return EXIT_LAUNCH;
-		if (er_stop && !told) {
+		if (launch_cancel_requested() && !told) {
 			kill(pid, SIGTERM);
 			told = 1;
 		}
@@ -239,7 +217,7 @@ exp_runner_one(struct exp_runner *x, const struct exp_run *r)
 	close(fds[0]);
 	if (id[0] != '\0' && exp_store_job(x->store, r->id, id, why, sizeof why) != 0)
 		fatalx("%s", why);
-	if (er_stop)
+	if (launch_cancel_requested())
 		kill(pid, SIGTERM);
 	code = er_wait_child(pid);
 	if (code == EXIT_OK) {
@@ -247,7 +225,8 @@ exp_runner_one(struct exp_runner *x, const struct exp_run *r)
 		return code;
 	}
 	reason = er_job_reason(id, code);
-	state = code == EXIT_CANCELLED || er_stop ? EXP_INTERRUPTED : EXP_FAILED;
+	state = code == EXIT_CANCELLED || launch_cancel_requested() ? EXP_INTERRUPTED :
+	    EXP_FAILED;
 	er_record_end(x, r, state, code, reason, id, load);
 	if (state == EXP_FAILED)
 		x->failed_line(x, r, reason);
@@ -268,7 +247,7 @@ exp_runner_settle(struct exp_runner *x, const struct exp_run *r)
 	char why[512];
 	int phase = -1;
 
-	while (r->job_id[0] != '\0' && !er_stop) {
+	while (r->job_id[0] != '\0' && !launch_cancel_requested()) {
 		if (jobstore_read_state(r->job_id, &st, why, sizeof why) != JOBSTORE_OK)
 			break;
 		if (!job_phase_final(st.phase) && jobctl_refresh(&st, why, sizeof why) < 0) {
@@ -286,16 +265,4 @@ exp_runner_settle(struct exp_runner *x, const struct exp_run *r)
 	else
 		er_record_end(x, r, EXP_INTERRUPTED, -1, "the experiment was stopped during "
 		    "this run", "", NAN);
-}
-
-void
-exp_runner_signals(void)
-{
-	er_catch_signals();
-}
-
-int
-exp_runner_stopped(void)
-{
-	return er_stop != 0;
 }

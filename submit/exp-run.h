@@ -32,11 +32,6 @@ int exp_runner_one(struct exp_runner *x, const struct exp_run *r);
 /* Settle a run a killed experiment left "running" (exp-run.c). */
 void exp_runner_settle(struct exp_runner *x, const struct exp_run *r);
 
-/* Turn SIGINT, SIGTERM and SIGHUP into a stop after the current run. */
-void exp_runner_signals(void);
-/* 1 once such a signal arrived. */
-int exp_runner_stopped(void);
-
 /*
  * testbed: F (exp-testbed.c): bring F's testbed up unless it is (*brought_up 1 when we
  * did) and return its derived site file (allocated), or NULL when it could not be
