@@ -3,7 +3,9 @@
  * host (root only; doc/testbed.md). `up` gives every node of the site file a network
  * namespace on a bridge (10.213.0.0/16), sshd with its own hostname and generated keys,
  * tc shaping of its link from its site's link (latency: netem, or a delay line where the
- * kernel has no netem), a CPU quota from emulate.cpu_scale, a background load generator
+ * kernel has no netem), a CPU quota that emulates the node's relative speed (cpu_mhz ×
+ * cores × emulate.cpu_scale on one scale that fits this host; --no-speeds or
+ * GRIDSUBMIT_TESTBED_SPEEDS=off: cpu_scale × cores), a background load generator
  * from emulate.load, and a node_exporter reporting that load;
  * it writes an ssh_config, a known_hosts and a derived site file, so that
  * `gridsubmit run JOB --sites $GRIDSUBMIT_HOME/testbed/NAME/sites.yaml` runs on it.
@@ -67,11 +69,14 @@ tb_print_up(const struct testbed *tb)
 		const struct tb_node *tn = &tb->nodes[i];
 		const struct gs_site *s = &tb->sites.sites[tn->node->site];
 
-		printf("  %-16s %-13s site %s, %g Mbit/s, %g ms%s, cpu %g", tn->node->host,
+		printf("  %-16s %-13s site %s, %g Mbit/s, %g ms%s", tn->node->host,
 		    tn->addr, s->name, s->bandwidth_mbps, s->latency_ms,
 		    tn->lat_how == TB_LAT_NETEM ? " (netem)" : tn->lat_how == TB_LAT_DELAY ?
-		    " (delay line)" : "",
-		    tn->node->emulate.cpu_scale);
+		    " (delay line)" : "");
+		if (tb->cg_version != 0)
+			printf(", cpu quota %.3g", tb_node_cpus(tb, tn));
+		else
+			printf(", cpu quota none");
 		if (tn->node->emulate.load > 0)
 			printf(", load %g every %g s", tn->node->emulate.load,
 			    tn->node->emulate.load_interval);
@@ -87,12 +92,13 @@ cmd_testbed_exec(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "name", required_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "no-speeds", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct testbed tb;
 	struct gs_error err;
-	const char *verb, *file = NULL, *name = NULL;
-	int c, json = 0, rc;
+	const char *verb, *file = NULL, *name = NULL, *env;
+	int c, json = 0, speeds = 1, rc;
 
 	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_testbed_entry)) != -1) {
 		switch (c) {
@@ -101,6 +107,9 @@ cmd_testbed_exec(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'S':
+			speeds = 0;
 			break;
 		}
 	}
@@ -116,8 +125,20 @@ cmd_testbed_exec(int argc, char **argv)
 		cmd_usage_error(&cmd_testbed_entry, "one site file at a time");
 	if (file == NULL && (name == NULL || strcmp(verb, "up") == 0))
 		cmd_usage_error(&cmd_testbed_entry, "missing SITES.yaml");
+	if (!speeds && strcmp(verb, "up") != 0)
+		cmd_usage_error(&cmd_testbed_entry, "--no-speeds is an option of up");
+	/* the option wins over the environment, which scripts and CI set once */
+	if (speeds && strcmp(verb, "up") == 0 &&
+	    (env = getenv("GRIDSUBMIT_TESTBED_SPEEDS")) != NULL && *env != '\0' &&
+	    strcmp(env, "on") != 0) {
+		if (strcmp(env, "off") != 0)
+			cmd_usage_error(&cmd_testbed_entry, "GRIDSUBMIT_TESTBED_SPEEDS=%s: on or "
+			    "off", env);
+		speeds = 0;
+	}
 
 	memset(&tb, 0, sizeof tb);
+	tb.speeds = speeds;
 	tb.name = name != NULL ? xstrdup(name) : tb_name_of(file);
 	if (!tb_name_valid(tb.name))
 		cmd_usage_error(&cmd_testbed_entry, "'%s' cannot name a testbed (letters, digits, "
@@ -149,9 +170,12 @@ cmd_testbed_exec(int argc, char **argv)
 		tb.loaded = 1;
 		/* a signal halfway through is a crash like any other: down cleans up */
 		signal(SIGPIPE, SIG_IGN);
-		if (tb_up(&tb) == 0) {
+		if ((rc = tb_up(&tb)) == 0) {
 			tb_print_up(&tb);
 			rc = EXIT_OK;
+		} else if (rc == TB_UP_REFUSED) {
+			/* refused before anything was built: the file, not this run, is at fault */
+			rc = EXIT_INPUT;
 		} else {
 			if (tb.manifest != NULL) {
 				fclose(tb.manifest);
@@ -172,6 +196,7 @@ cmd_testbed_exec(int argc, char **argv)
 		free(tb.nodes[i].cgroup);
 	}
 	free(tb.nodes);
+	free(tb.cpus);
 	free(tb.cg_root);
 	free(tb.name);
 	free(tb.dir);
@@ -179,16 +204,20 @@ cmd_testbed_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_testbed_entry = {
-	"testbed", "up|status|down SITES.yaml [--name NAME] [--json]",
+	"testbed", "up|status|down SITES.yaml [--name NAME] [--json] [--no-speeds]",
 	"an emulated grid on this host: namespaces, sshd, tc, cgroups (root)",
 	"  up SITES.yaml         build it: per node a network namespace on a bridge\n"
 	"                        (10.213.0.0/16), sshd, link shaping, CPU quota, load,\n"
 	"                        node_exporter; writes $GRIDSUBMIT_HOME/testbed/NAME/{ssh_config,\n"
-	"                        known_hosts,sites.yaml}\n"
+	"                        known_hosts,sites.yaml}; the quotas emulate the nodes'\n"
+	"                        relative speeds (cpu_mhz x cores x cpu_scale, scaled to fit\n"
+	"                        this host; exit 3 when a node's would be below 0.01 CPU)\n"
 	"  status SITES.yaml     per node: sshd and exporter up or down (exit 1 if any is\n"
-	"                        down), and how its link latency is emulated\n"
+	"                        down), its CPU quota and how its link latency is emulated\n"
 	"  down SITES.yaml       remove everything up created (also after a crash)\n"
 	"      --name NAME       the testbed's name (default: the site file's name)\n"
-	"      --json            status as one JSON document\n",
+	"      --json            status as one JSON document\n"
+	"      --no-speeds       up: quotas of cpu_scale x cores, whatever the clocks (also\n"
+	"                        GRIDSUBMIT_TESTBED_SPEEDS=off)\n",
 	cmd_testbed_exec
 };

@@ -2,7 +2,8 @@
  * testbed-down.c — take a testbed down from its manifest (also one left by a crash halfway
  * through `up`): kill every process of its namespaces and cgroups and the ones it recorded,
  * delete the namespaces, links and cgroups, then its state directory. And `status`: per node,
- * whether sshd and the node_exporter answer, and how its link latency is emulated.
+ * whether sshd and the node_exporter answer, its CPU quota and how its link latency is
+ * emulated.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -40,6 +41,10 @@ struct tb_manifest {
 	size_t nlatency;
 	char **delay;		/* "PID START HOST" of the delay lines */
 	size_t ndelay;
+	char **cpu;		/* "HOST CPUS": the quota applied (testbed-speed.c) */
+	size_t ncpu;
+	double cpu_per_mhz;	/* "speeds on SCALE"; 0: off, or a manifest without it */
+	int speeds_off;		/* "speeds off": --no-speeds */
 	int up;
 	char name[256];
 };
@@ -98,6 +103,12 @@ tb_manifest_read(const char *dir, struct tb_manifest *m)
 			tb_push(&m->latency, &m->nlatency, line + 8);
 		else if (strncmp(line, "node ", 5) == 0)
 			tb_push(&m->node, &m->nnode, line + 5);
+		else if (strncmp(line, "cpu ", 4) == 0)
+			tb_push(&m->cpu, &m->ncpu, line + 4);
+		else if (sscanf(line, "speeds on %lf", &m->cpu_per_mhz) == 1)
+			continue;
+		else if (strcmp(line, "speeds off") == 0)
+			m->speeds_off = 1;
 		else if (strcmp(line, "up") == 0)
 			m->up = 1;
 		else
@@ -118,6 +129,7 @@ tb_manifest_free(struct tb_manifest *m)
 	strv_free(m->node, m->nnode);
 	strv_free(m->latency, m->nlatency);
 	strv_free(m->delay, m->ndelay);
+	strv_free(m->cpu, m->ncpu);
 	free(m->pid);
 	free(m->start);
 }
@@ -425,6 +437,20 @@ tb_node_latency(const struct tb_manifest *m, const char *host, char *how, size_t
 			*alive = 1;
 }
 
+/* The node's CPU quota as `up` applied it, or -1 when it has none. */
+static double
+tb_node_quota(const struct tb_manifest *m, const char *host)
+{
+	char h[256];
+	double v, q = -1;
+	size_t i;
+
+	for (i = 0; i < m->ncpu; i++)
+		if (sscanf(m->cpu[i], "%255s %lf", h, &v) == 2 && strcmp(h, host) == 0)
+			q = v;
+	return q;
+}
+
 int
 tb_status(const char *dir, int json)
 {
@@ -442,14 +468,21 @@ tb_status(const char *dir, int json)
 		printf("{\"schema_version\":1,\"name\":\"%s\",\"complete\":%s,\"nodes\":[",
 		    m.name, m.up ? "true" : "false");
 	else {
-		printf("testbed %s: %s, %s/16 on the bridge\n", m.name, m.up ? "built" :
+		printf("testbed %s: %s, %s/16 on the bridge", m.name, m.up ? "built" :
 		    "half built (run down)", TB_BRIDGE_ADDR);
-		printf("%-16s %-14s %-24s %-5s %-8s %-6s %s\n", "HOST", "ADDRESS", "NETNS",
-		    "SSHD", "EXPORTER", "LOAD1", "LATENCY");
+		if (m.cpu_per_mhz > 0) {
+			char scale[32];
+
+			tb_speed_fmt(scale, sizeof scale, m.cpu_per_mhz);
+			printf(", CPU speeds emulated at %s CPU/MHz", scale);
+		} else if (m.speeds_off)
+			printf(", CPU quotas of cpu_scale x cores (--no-speeds)");
+		printf("\n%-16s %-14s %-24s %-5s %-8s %-6s %-6s %s\n", "HOST", "ADDRESS",
+		    "NETNS", "SSHD", "EXPORTER", "LOAD1", "CPU", "LATENCY");
 	}
 	for (i = 0; i < m.nnode; i++) {
-		char host[256], addr[64], netns[320], how[32], lat[64];
-		double load1, ms;
+		char host[256], addr[64], netns[320], how[32], lat[64], cpu[32];
+		double load1, ms, quota;
 		int sshd, exp, alive;
 
 		if (sscanf(m.node[i], "%255s %63s %319s", host, addr, netns) != 3)
@@ -457,6 +490,7 @@ tb_status(const char *dir, int json)
 		sshd = tb_probe_sshd(addr);
 		exp = tb_probe_exporter(addr, &load1);
 		tb_node_latency(&m, host, how, sizeof how, &ms, &alive);
+		quota = tb_node_quota(&m, host);
 		/* a dead delay line drops the node's packets: the node is down */
 		if (sshd && exp && alive != 0)
 			nup++;
@@ -467,6 +501,10 @@ tb_status(const char *dir, int json)
 			    sshd ? "true" : "false", exp ? "true" : "false", load1, ms, how);
 			if (alive != -1)
 				printf(",\"delay_line\":%s", alive ? "true" : "false");
+			if (quota >= 0)
+				printf(",\"cpu_quota\":%.15g", quota);
+			else
+				printf(",\"cpu_quota\":null");
 			printf("}");
 		} else {
 			if (strcmp(how, "none") == 0)
@@ -476,8 +514,12 @@ tb_status(const char *dir, int json)
 				    alive ? "" : " (not running)");
 			else
 				snprintf(lat, sizeof lat, "%g ms, netem", ms);
-			printf("%-16s %-14s %-24s %-5s %-8s %-6.2f %s\n", host, addr, netns,
-			    sshd ? "up" : "down", exp ? "up" : "down", load1, lat);
+			if (quota >= 0)
+				snprintf(cpu, sizeof cpu, "%.3g", quota);
+			else
+				snprintf(cpu, sizeof cpu, "-");
+			printf("%-16s %-14s %-24s %-5s %-8s %-6.2f %-6s %s\n", host, addr, netns,
+			    sshd ? "up" : "down", exp ? "up" : "down", load1, cpu, lat);
 		}
 	}
 	if (json)

@@ -16,6 +16,9 @@
 #define TB_BRIDGE_ADDR	TB_PREFIX ".0.1"
 #define TB_SSH_PORT	22
 #define TB_EXPORTER_PORT 9100
+#define TB_CG_PERIOD	100000	/* cgroup CPU period (microseconds) */
+#define TB_CPU_MIN	0.01	/* the smallest quota cgroups take: 1 ms per period */
+#define TB_SPEED_RESERVE 0.5	/* CPUs no quota may take: the master rank, the delay lines */
 
 struct tb_node {
 	const struct gs_node *node;
@@ -46,6 +49,11 @@ struct testbed {
 	int cg_version;		/* 2, 1, or 0 when no cpu controller is usable */
 	char *cg_root;		/* STATE's cgroup parent: .../gridsubmit-TAG */
 	int have_netem;
+	int speeds;		/* 1: quotas emulate relative speeds; 0: --no-speeds */
+	double *cpus;		/* per node of sites.nodes: its CPU quota (CPUs) */
+	double cpu_per_mhz;	/* speeds: the scale chosen (CPUs per MHz of capacity) */
+	double shrink;		/* speeds: cpu_per_mhz × the file's top cpu_mhz, <= 1 */
+	double host_cpus;	/* this host's CPUs, as the quotas were planned */
 };
 
 /* testbed-util.c */
@@ -65,7 +73,8 @@ int tb_wait_port(const char *addr, int port, double seconds);
 void tb_child_enter(const char *nspath);
 void tb_child_output(const char *log);
 
-/* testbed-up.c */
+/* testbed-up.c: 0, -1 (failed, said), or TB_UP_REFUSED (the file cannot be emulated here) */
+#define TB_UP_REFUSED	(-2)
 int tb_up(struct testbed *tb);
 char *tb_which(const char *tool);	/* absolute path in $PATH or the sbin dirs, or NULL */
 
@@ -78,6 +87,22 @@ char *tb_which(const char *tool);	/* absolute path in $PATH or the sbin dirs, or
 int tb_latency_check(struct testbed *tb);
 int tb_latency_node(struct testbed *tb, struct tb_node *tn);
 const char *tb_latency_name(int how);
+
+/*
+ * testbed-speed.c (doc/testbed.md, "Relative speeds"): before anything is built, every
+ * node's quota in tb->cpus, from cpu_mhz × cores × emulate.cpu_scale on one scale that fits
+ * this host (tb->speeds), else cpu_scale × cores; -1 (each node said, and what to do) when
+ * a quota would be below TB_CPU_MIN. Then the scale line and its manifest entry; the
+ * warning when no cgroup cpu controller is usable; the CPUs a node has (for its load); its
+ * cpu_scale in the derived site file, describing the quota applied.
+ */
+double tb_host_cpus(void);
+int tb_speed_plan(struct testbed *tb);
+void tb_speed_report(struct testbed *tb);
+void tb_speed_unavailable(const struct testbed *tb, const char *why);
+double tb_node_cpus(const struct testbed *tb, const struct tb_node *tn);
+double tb_speed_cpu_scale(const struct testbed *tb, const struct gs_node *n);
+void tb_speed_fmt(char *buf, size_t len, double x);	/* 3 digits, no e-notation */
 
 /* testbed-down.c */
 int tb_down(const char *dir, int verbose);

@@ -77,13 +77,18 @@ fast=$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')
 check "250 kB take > 0.8 s over 2 Mbit/s (took $slow s; 100 Mbit/s: $fast s)" \
 	sh -c "awk -v s=$slow -v f=$fast 'BEGIN { exit !(s > 0.8 && s > 2 * f) }'"
 
-# --- CPU quota: the capped node has half a CPU (v2 cpu.max or v1 cfs quota)
+# --- CPU quota: relative speeds (doc/testbed.md, "Relative speeds"): tbw1, 1000 MHz at
+# cpu_scale 0.5, has a quarter of tbn1's 2000 MHz; tbn1, at the file's top clock, gets its
+# whole core unless this host cannot give 2000 + 500 MHz worth with 0.5 CPU kept
+# (v2 cpu.max or v1 cfs quota; microseconds per 100 ms)
+want=$(awk -v n="$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)" 'BEGIN {
+	k = (n - 0.5) / 2500; if (k > 1 / 2000) k = 1 / 2000; printf "%d", k * 500 * 100000 + 1e-6 }')
 if [ -r "/sys/fs/cgroup/gridsubmit-$TAG/tbw1/cpu.max" ]; then
-	check_eq "cpu.max of the half-speed node" \
-		"$(cat "/sys/fs/cgroup/gridsubmit-$TAG/tbw1/cpu.max")" "50000 100000"
+	check_eq "cpu.max of the quarter-speed node" \
+		"$(cat "/sys/fs/cgroup/gridsubmit-$TAG/tbw1/cpu.max")" "$want 100000"
 elif [ -r "/sys/fs/cgroup/cpu/gridsubmit-$TAG/tbw1/cpu.cfs_quota_us" ]; then
-	check_eq "cfs quota of the half-speed node" \
-		"$(cat "/sys/fs/cgroup/cpu/gridsubmit-$TAG/tbw1/cpu.cfs_quota_us")" "50000"
+	check_eq "cfs quota of the quarter-speed node" \
+		"$(cat "/sys/fs/cgroup/cpu/gridsubmit-$TAG/tbw1/cpu.cfs_quota_us")" "$want"
 else
 	skip "cpu quota" "no cgroup cpu controller here"
 fi
@@ -99,7 +104,7 @@ l=$(curl -s --max-time 3 http://10.213.1.1:9100/metrics | awk '$1 == "node_load1
 check_eq "the idle node's exporter reports node_load1 0" "$l" "0"
 check "a load generator runs in the loaded node" sh -c \
 	"ip netns pids gs-$TAG-tbw1 | xargs -r ps -o comm= -p | grep -q gs-load"
-# the load stays what the site file says: a processor-sharing queue on the node's half CPU
+# the load stays what the site file says: a processor-sharing queue on the node's quota
 # averages load 2; work sized for a whole CPU per unit of load piled up (20 jobs in a minute)
 sum=0 n=0
 while [ $n -lt 20 ]; do
