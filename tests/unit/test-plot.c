@@ -3,7 +3,7 @@
  * numeric plot with error bars (the four files, their content, the script rerun by hand),
  * categorical and linear axes, names that try to run commands, a missing dir, no gnuplot
  * in PATH, and a fake gnuplot that fails (its error line, its stdin and working dir).
- * The 30 s timeout runs with TEST_SLOW=1 only.
+ * A gnuplot that never ends is killed (after the 30 s limit: this test takes that long).
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -412,20 +412,17 @@ test_errors(void)
 	    "failing gnuplot: its first error line in why");
 	ok(!exists("fake.png") && !exists("fake.png.tmp"), "failing gnuplot: no image left");
 
-	if (getenv("TEST_SLOW") == NULL)
-		printf("skip - plot: the 30 s gnuplot timeout (TEST_SLOW=1 runs it)\n");
-	else {
-		write_exec("fakebin/gnuplot",
-		    "#!/bin/sh\nPATH=/usr/bin:/bin\n: > slow.png.tmp\nexec sleep 120\n");
-		p.base = "slow";
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		is_int(plot_write(&p, why, sizeof why), -1, "timeout: -1");
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		ok(t1.tv_sec - t0.tv_sec >= 29 && t1.tv_sec - t0.tv_sec <= 40,
-		    "timeout: killed after 30 s (%lds)", (long)(t1.tv_sec - t0.tv_sec));
-		ok(strstr(why, "30 s") != NULL, "timeout: says so (%s)", why);
-		ok(!exists("slow.png.tmp") && !exists("slow.png"), "timeout: no image left");
-	}
+	write_exec("fakebin/gnuplot",
+	    "#!/bin/sh\nPATH=/usr/bin:/bin\n: > slow.png.tmp\nexec sleep 120\n");
+	p.base = "slow";
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	is_int(plot_write(&p, why, sizeof why), -1, "timeout: -1");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* not a timing test: only that the call came back long before the fake's 120 s */
+	ok(t1.tv_sec - t0.tv_sec < 100, "timeout: gnuplot killed, no hang (%lds)",
+	    (long)(t1.tv_sec - t0.tv_sec));
+	ok(strstr(why, "30 s") != NULL, "timeout: says so (%s)", why);
+	ok(!exists("slow.png.tmp") && !exists("slow.png"), "timeout: no image left");
 	setenv("PATH", saved, 1);
 	free(saved);
 }
