@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "file.h"
+#include "jobstore.h"
 #include "plot.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -374,24 +374,15 @@ plot_script(const struct plot_spec *p, const struct plot_axis *a, size_t *len)
 	return buf;
 }
 
-/* Write dir/name through dir/name.tmp and a rename. */
+/* Write dir/name whole (the job store's atomic writer: temp, fsync, rename). */
 static int
 plot_save(const char *dir, const char *name, const char *buf, size_t len, char *why,
     size_t whylen)
 {
-	char *path, *tmp;
-	int rc = 0;
-
-	xasprintf(&path, "%s/%s", dir, name);
-	xasprintf(&tmp, "%s.tmp", path);
-	if (file_write(tmp, buf, len) == -1 || rename(tmp, path) == -1) {
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		rc = -1;
-	}
-	free(tmp);
-	free(path);
-	return rc;
+	if (jobstore_write_file(dir, name, buf, len) == 0)
+		return 0;
+	snprintf(why, whylen, "%s/%s: %s", dir, name, strerror(errno));
+	return -1;
 }
 
 /* Rename dir/name.tmp to dir/name, or remove it when ok is 0. */
