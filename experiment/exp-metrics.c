@@ -248,3 +248,17 @@ exp_metric_names(const struct exp *e, size_t *n)
 	*n = EXP_NBUILTIN + e->nmetrics;
 	return names;
 }
+
+int
+exp_metric_find(const struct exp *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < EXP_NBUILTIN; i++)
+		if (strcmp(exp_builtin_metrics[i], name) == 0)
+			return (int)i;
+	for (i = 0; i < e->nmetrics; i++)
+		if (strcmp(e->metrics[i].name, name) == 0)
+			return (int)(EXP_NBUILTIN + i);
+	return -1;
+}

@@ -41,6 +41,9 @@ struct exp_worker_times {
  */
 double exp_divisible_bound(const struct exp_worker_times *w, size_t n, double units);
 
+/* The index of metric name in exp_metric_names' order, or -1. */
+int exp_metric_find(const struct exp *e, const char *name);
+
 /* Every metric's name: the built-in ones, then e's. Allocated array of borrowed names. */
 const char **exp_metric_names(const struct exp *e, size_t *n);
 

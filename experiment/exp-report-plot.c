@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp-metrics.h"
 #include "exp-report.h"
 #include "plot.h"
 #include "stats.h"
@@ -53,7 +54,7 @@ erp_one(const struct exp_report *r, const struct exp_plot *pl, char *why, size_t
 	struct plot_spec spec;
 	char *title;
 	double *v;
-	int rc, m = exp_report_metric(r, pl->y);
+	int rc, m = exp_metric_find(r->e, pl->y);
 
 	for (i = 0; i < ns; i++) {
 		series[i].name = sp != NULL ? sp->texts[i] : pl->y;

@@ -79,7 +79,7 @@ err_csv(const struct exp_report *r, char *why, size_t whylen)
 		fputs("\r\n", f);
 	}
 	fclose(f);
-	rc = exp_report_file(r->dir, "results.csv", buf, len, why, whylen);
+	rc = exp_write_file(r->dir, "results.csv", buf, len, why, whylen);
 	free(buf);
 	return rc;
 }
@@ -151,7 +151,7 @@ err_json(const struct exp_report *r, char *why, size_t whylen)
 		snprintf(why, whylen, "results.json: out of memory");
 		return -1;
 	}
-	rc = exp_report_file(r->dir, "results.json", text, strlen(text), why, whylen);
+	rc = exp_write_file(r->dir, "results.json", text, strlen(text), why, whylen);
 	free(text);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp-metrics.h"
 #include "exp-report.h"
 #include "stats.h"
 #include "xmalloc.h"
@@ -146,7 +147,7 @@ ers_table(FILE *f, const struct exp_report *r)
 	const struct exp_param *cols = e->table.cols != NULL ?
 	    &e->params[exp_param_find(e, e->table.cols)] : NULL;
 	size_t i, j, ncols = cols != NULL ? cols->nvalues : 1, n;
-	int m = exp_report_metric(r, e->table.value);
+	int m = exp_metric_find(r->e, r->e->table.value);
 	const char *keys[2], *vals[2];
 	double *v;
 
@@ -182,7 +183,7 @@ exp_report_summary(const struct exp_report *r, char *why, size_t whylen)
 	size_t count[5] = { 0 }, i, len = 0;
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, &len);
-	int rc, m = exp_report_metric(r, e->table.value);
+	int rc, m = exp_metric_find(r->e, r->e->table.value);
 
 	for (i = 0; i < r->nruns; i++)
 		count[r->runs[i].state]++;
@@ -204,7 +205,7 @@ exp_report_summary(const struct exp_report *r, char *why, size_t whylen)
 	ers_points(f, r, (size_t)m);
 	ers_table(f, r);
 	fclose(f);
-	rc = exp_report_file(r->dir, "summary.md", buf, len, why, whylen);
+	rc = exp_write_file(r->dir, "summary.md", buf, len, why, whylen);
 	free(buf);
 	return rc;
 }

@@ -2,36 +2,13 @@
  * exp-report.c — the reports of an experiment (exp-report.h): the entry point and what
  * the three kinds of report share (the values of a metric over matching runs, atomic files).
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exp-report.h"
-#include "jobstore.h"
 #include "xmalloc.h"
-
-int
-exp_report_file(const char *dir, const char *name, const char *text, size_t len, char *why,
-    size_t whylen)
-{
-	if (jobstore_write_file(dir, name, text, len) == 0)
-		return 0;
-	snprintf(why, whylen, "%s/%s: %s", dir, name, strerror(errno));
-	return -1;
-}
-
-int
-exp_report_metric(const struct exp_report *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nnames; i++)
-		if (strcmp(r->names[i], name) == 0)
-			return (int)i;
-	return -1;
-}
 
 static int
 er_point_matches(const struct exp *e, size_t point, const char *const *keys,

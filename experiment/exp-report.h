@@ -48,11 +48,5 @@ double exp_report_stat(const char *stat, const double *v, size_t n);
 /* results.json's document (schema_version, the experiment, every run). */
 json_t *exp_report_json(const struct exp_report *r);
 
-/* The index of metric name in r->names, or -1. */
-int exp_report_metric(const struct exp_report *r, const char *name);
-
-/* Write text to dir/name atomically (temp, fsync, rename). 0, or -1 with why. */
-int exp_report_file(const char *dir, const char *name, const char *text, size_t len,
-    char *why, size_t whylen);
 
 #endif

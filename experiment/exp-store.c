@@ -267,20 +267,19 @@ es_load_metrics(struct exp_store *s, const char *const *names, size_t nm,
 	size_t i, k;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT run, name, value FROM metric ORDER BY run", -1,
-	    &st, NULL) != SQLITE_OK)
+	/* in the runs' order (seq), so that one pass over runs meets every metric */
+	if (sqlite3_prepare_v2(s->db, "SELECT m.run, m.name, m.value FROM metric m JOIN run r "
+	    "ON r.id = m.run ORDER BY r.seq", -1, &st, NULL) != SQLITE_OK)
 		return es_fail(s, why, whylen);
 	i = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t run = sqlite3_column_int64(st, 0);
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 
-		/* runs are in seq order, not id order: find by id (few thousand at most) */
-		if (i >= n || runs[i].id != run)
-			for (i = 0; i < n && runs[i].id != run; i++)
-				;
+		while (i < n && runs[i].id != run)
+			i++;
 		if (i == n)
-			continue;
+			break;
 		for (k = 0; k < nm; k++)
 			if (strcmp(names[k], name) == 0)
 				runs[i].values[k] = sqlite3_column_double(st, 2);

@@ -123,6 +123,13 @@ char *exp_point_label(const struct exp *e, size_t point);
 /* The built-in metrics of every run (doc/experiments.md, "Metrics"). */
 extern const char *const exp_builtin_metrics[];
 
+/*
+ * Write len bytes to dir/name whole (the job store's atomic writer: temp, fsync,
+ * rename). 0, or -1 with why naming the file (exp-file.c).
+ */
+int exp_write_file(const char *dir, const char *name, const void *buf, size_t len,
+    char *why, size_t whylen);
+
 /* FNV-1a 64 of len bytes, as 16 hex digits into out[17]. */
 void exp_hash(const void *p, size_t len, char out[17]);
 

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jobstore.h"
+#include "exp.h"
 #include "plot.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -374,17 +374,6 @@ plot_script(const struct plot_spec *p, const struct plot_axis *a, size_t *len)
 	return buf;
 }
 
-/* Write dir/name whole (the job store's atomic writer: temp, fsync, rename). */
-static int
-plot_save(const char *dir, const char *name, const char *buf, size_t len, char *why,
-    size_t whylen)
-{
-	if (jobstore_write_file(dir, name, buf, len) == 0)
-		return 0;
-	snprintf(why, whylen, "%s/%s: %s", dir, name, strerror(errno));
-	return -1;
-}
-
 /* Rename dir/name.tmp to dir/name, or remove it when ok is 0. */
 static int
 plot_keep(const char *dir, const char *name, int ok, char *why, size_t whylen)
@@ -650,12 +639,12 @@ plot_write(const struct plot_spec *p, char *why, size_t whylen)
 		goto out;
 	}
 	xasprintf(&name, "%s.dat", p->base);
-	kept = plot_save(p->dir, name, dat, datlen, why, whylen);
+	kept = exp_write_file(p->dir, name, dat, datlen, why, whylen);
 	free(name);
 	if (kept == -1)
 		goto out;
 	xasprintf(&name, "%s.gp", p->base);
-	kept = plot_save(p->dir, name, gp, gplen, why, whylen);
+	kept = exp_write_file(p->dir, name, gp, gplen, why, whylen);
 	free(name);
 	if (kept == -1)
 		goto out;

@@ -226,8 +226,7 @@ ces_show(int argc, char **argv)
 		return EXIT_OK;
 	}
 	ces_count(&c, count);
-	m = exp_report_metric(&(struct exp_report){ .names = c.names, .nnames = c.nnames },
-	    c.e.table.value);
+	m = exp_metric_find(&c.e, c.e.table.value);
 	printf("experiment %s: %s\n%zu runs: %zu done, %zu failed, %zu interrupted, %zu "
 	    "pending, %zu running; results in %s\n\n", c.e.name, c.e.path, c.nruns,
 	    count[EXP_DONE], count[EXP_FAILED], count[EXP_INTERRUPTED], count[EXP_PENDING],
