@@ -87,6 +87,12 @@ launch_proc_start(char **argv, const struct job_state *st)
 		launch_redirect(STDIN_FILENO, "/", "dev/null", O_RDONLY);
 		launch_redirect(STDOUT_FILENO, st->dir, "stdout", O_WRONLY | O_CREAT | O_TRUNC);
 		launch_redirect(STDERR_FILENO, st->dir, "stderr", O_WRONLY | O_CREAT | O_TRUNC);
+		/*
+		 * nothing but 0-2 of ours or of who started us: mpiexec's own descriptors,
+		 * its control socket among them, are then the low ones its launchers close
+		 * (sh/ssh-launcher.sh)
+		 */
+		close_range(STDERR_FILENO + 1, ~0U, 0);
 		execv(argv[0], argv);
 		fprintf(stderr, "gridsubmit: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);

@@ -205,6 +205,11 @@ done
 check "the long job is running (a chunk event)" grep -q '"ev":"chunk"' "$J/events.jsonl"
 ranks_seen=$(for ns in $NSS; do ip netns pids "$ns"; done | xargs -r ps -o comm= -p | grep -c mandelbrot)
 check_eq "a rank in each of the 4 namespaces before cancel" "$ranks_seen" 4
+# mpiexec's listening control socket: a launcher that held it would keep it open after
+# mpiexec's death, and a proxy starting late would connect and wait there forever
+ctl=$(ss -ltnpH | grep '"mpiexec')
+check_match "mpiexec listens for its proxies" "$ctl" 'mpiexec'
+check_eq "no ssh-launcher holds that socket" "$(printf '%s\n' "$ctl" | grep -c ssh-launcher)" 0
 kill -INT $gpid
 t0=$(date +%s)
 wait $gpid

@@ -53,9 +53,14 @@ last_job() {
 	ls -d "$GRIDSUBMIT_HOME"/jobs/[0-9]* | sort -t/ -k1 -V | tail -n 1
 }
 # left_in_namespaces: the job's processes still in the testbed's namespaces
+# left_in_namespaces: the job's processes still in a node namespace, each as
+# "NAME(NS pid PID ppid PPID STATE)" so that a failure says what was left and where
 left_in_namespaces() {
-	for ns in $NSS; do ip netns pids "$ns"; done | xargs -r ps -o comm= -p |
-		grep -E 'mandelbrot|hydra|gridsubmit-rank|wrap' | tr '\n' ' '
+	for ns in $NSS; do
+		ip netns pids "$ns" | xargs -r ps -o comm=,pid=,ppid=,stat= -p |
+			awk -v ns="$ns" '$1 ~ /mandelbrot|hydra|gridsubmit-rank|wrap/ {
+				printf "%s(%s pid %s ppid %s %s) ", $1, ns, $2, $3, $4 }'
+	done
 }
 
 # --- the private node's view: system files yes, this host's build tree and jobs no

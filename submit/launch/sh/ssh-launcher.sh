@@ -7,6 +7,12 @@
 # (the proxy's path in double quotes, for a remote shell to strip).
 # shellcheck disable=SC2154 # gs_dir, gs_dirs, gs_checks: set by the prologue
 set -f
+# mpiexec's descriptors, inherited: its listening control socket (fd 5) among them. Held
+# here after mpiexec's death, it would let a proxy that starts late connect into a backlog
+# no one accepts and wait there forever, keeping its ssh and this script alive
+# (doc/architecture.md, "Called off"). mpiexec starts with 0-2 only (launch-proc.c), so its
+# own are below 10; the shell's own are 10 and above.
+exec 3<&- 4<&- 5<&- 6<&- 7<&- 8<&- 9<&-
 gs_quote() {
 	gs_s=$1 gs_r=
 	while :; do
