@@ -70,6 +70,15 @@ int broker_place(const struct gs_sites *sites, struct gs_ranking *ranking, int n
 void broker_placement_free(struct gs_placement *p);
 
 /*
+ * Place a job that asks for want ranks and can run with min (ranks: {min, max}; min 0:
+ * want only): as many as fit, down to min. What run, rank, a relaunch and a preflight that
+ * lost nodes all place by. Returns 0 (out->nranks says how many), or -1 with err saying
+ * why the ranks do not fit.
+ */
+int broker_place_fit(const struct gs_sites *sites, struct gs_ranking *ranking, int want,
+    int min, struct gs_placement *out, struct gs_error *err);
+
+/*
  * The most ranks broker_place() can place for this ranking (rank 0 included): the slots of
  * the passing nodes, plus rank 0 when the master is not one of them. For a job's min_ranks.
  */

@@ -76,6 +76,25 @@ place_master(const struct gs_sites *sites, const struct gs_ranking *ranking, siz
 	return -1;
 }
 
+/* Why asked ranks ("5", "2 to 8") do not fit: what passes, its slots, where rank 0 goes. */
+static void
+place_shortfall(const struct gs_sites *sites, const struct gs_ranking *ranking,
+    const char *asked, struct gs_error *err)
+{
+	size_t i, mnode, slots = 0;
+	long mpass;
+	int outside;
+
+	for (i = 0; i < ranking->npassing; i++)
+		slots += (size_t)place_slots(sites, ranking->nodes[i].node);
+	outside = place_master(sites, ranking, &mnode, &mpass) == 0 && sites->master != NULL &&
+	    mpass == -1;
+	snprintf(err->msg, sizeof err->msg, "the job asks for %s ranks (the master included) "
+	    "but %zu of %zu nodes pass the requirements, with %zu slot%s%s%s", asked,
+	    ranking->npassing, ranking->n, slots, slots == 1 ? "" : "s",
+	    outside ? ", and rank 0 on the master " : "", outside ? sites->master : "");
+}
+
 int
 broker_capacity(const struct gs_sites *sites, const struct gs_ranking *ranking)
 {
@@ -99,10 +118,11 @@ int
 broker_place(const struct gs_sites *sites, struct gs_ranking *ranking, int nranks,
     struct gs_placement *out, struct gs_error *err)
 {
-	size_t i, np = ranking->npassing, mnode, slots = 0;
+	size_t i, np = ranking->npassing, mnode;
 	int *cap, *count, workers = nranks - 1, placed, r, cores, k;
 	long mpass, rix, *pos;
 	double *w, sum = 0;
+	char asked[32];
 
 	memset(out, 0, sizeof *out);
 	for (i = 0; i < ranking->n; i++) {
@@ -114,15 +134,10 @@ broker_place(const struct gs_sites *sites, struct gs_ranking *ranking, int nrank
 		    nranks);
 		return -1;
 	}
-	for (i = 0; i < np; i++)
-		slots += (size_t)place_slots(sites, ranking->nodes[i].node);
 	if (place_master(sites, ranking, &mnode, &mpass) == -1 ||
 	    broker_capacity(sites, ranking) < nranks) {
-		snprintf(err->msg, sizeof err->msg, "the job asks for %d ranks (the master "
-		    "included) but %zu of %zu nodes pass the requirements, with %zu slots%s%s",
-		    nranks, np, ranking->n, slots,
-		    sites->master != NULL && mpass == -1 ? ", and rank 0 on the master " : "",
-		    sites->master != NULL && mpass == -1 ? sites->master : "");
+		snprintf(asked, sizeof asked, "%d", nranks);
+		place_shortfall(sites, ranking, asked, err);
 		return -1;
 	}
 
@@ -205,6 +220,26 @@ broker_place(const struct gs_sites *sites, struct gs_ranking *ranking, int nrank
 	free(cap);
 	free(count);
 	return 0;
+}
+
+int
+broker_place_fit(const struct gs_sites *sites, struct gs_ranking *ranking, int want, int min,
+    struct gs_placement *out, struct gs_error *err)
+{
+	int cap = broker_capacity(sites, ranking), n = want < cap ? want : cap;
+	char asked[32];
+
+	if (min > want || min < 1)
+		min = want;
+	if (n >= min && n >= 1)
+		return broker_place(sites, ranking, n, out, err);
+	memset(out, 0, sizeof *out);
+	if (min == want)
+		snprintf(asked, sizeof asked, "%d", want);
+	else
+		snprintf(asked, sizeof asked, "%d to %d", min, want);
+	place_shortfall(sites, ranking, asked, err);
+	return -1;
 }
 
 void

@@ -16,6 +16,7 @@
 
 #include "broker.h"
 #include "cmd.h"
+#include "jobrun.h"
 #include "log.h"
 #include "metrics.h"
 
@@ -55,8 +56,35 @@ rank_str_or_null(const char *s)
 	return s != NULL ? json_string(s) : json_null();
 }
 
+/* The host a rank runs on: its node's, or the master host for a master-only rank 0. */
+static const char *
+rank_host(const struct gs_sites *s, const struct gs_placement *pl, int r)
+{
+	size_t node = pl->ranks[r].node;
+
+	return node == BROKER_NODE_NONE ? s->master : s->nodes[node].host;
+}
+
+/* The placement as the text shows it: {host, ranks} in rank order, and the master's host. */
+static json_t *
+rank_placement_json(const struct gs_sites *s, const struct gs_placement *pl)
+{
+	json_t *hosts = json_array();
+	int r, n;
+
+	for (r = 0; r < pl->nranks; r += n) {
+		for (n = 1; r + n < pl->nranks && pl->ranks[r + n].node == pl->ranks[r].node; n++)
+			;
+		json_array_append_new(hosts, json_pack("{s:s, s:i, s:i}", "host",
+		    rank_host(s, pl, r), "first_rank", r, "ranks", n));
+	}
+	return json_pack("{s:i, s:s, s:o}", "ranks", pl->nranks, "master", rank_host(s, pl, 0),
+	    "hosts", hosts);
+}
+
 static void
-rank_print_json(const struct gs_sites *s, const struct gs_ranking *rk)
+rank_print_json(const struct gs_sites *s, const struct gs_ranking *rk,
+    const struct gs_placement *pl)
 {
 	json_t *doc, *nodes;
 	size_t i;
@@ -67,12 +95,15 @@ rank_print_json(const struct gs_sites *s, const struct gs_ranking *rk)
 		const struct gs_ranked *r = &rk->nodes[i];
 		const struct gs_node *n = &s->nodes[r->node];
 
-		json_array_append_new(nodes, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:b, "
-		    "s:o, s:o}", "host", n->host, "site", rank_site(s, n), "cs", r->cs, "cl", r->cl,
-		    "b", r->b, "pf", r->pf, "pr", r->pr, "selected", r->selected,
-		    "filtered", rank_str_or_null(r->filtered), "stale", rank_str_or_null(n->stale)));
+		json_array_append_new(nodes, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, "
+		    "s:f, s:b, s:s, s:o, s:o}", "host", n->host, "site", rank_site(s, n),
+		    "cs", r->cs, "cl", r->cl, "b", r->b, "pf_cpu", r->pf_cpu, "pf_bw", r->pf_bw,
+		    "pf", r->pf, "pr", r->pr, "selected", r->selected, "metrics",
+		    rank_metrics_state(n), "filtered", rank_str_or_null(r->filtered), "stale",
+		    rank_str_or_null(n->stale)));
 	}
-	doc = json_pack("{s:i, s:o}", "schema_version", 1, "nodes", nodes);
+	doc = json_pack("{s:i, s:o, s:o}", "schema_version", 1, "nodes", nodes, "placement",
+	    pl != NULL ? rank_placement_json(s, pl) : json_null());
 	if (doc == NULL)
 		fatalx("cannot build the json document");
 	/* 12 significant digits: exact enough to check, without binary noise */
@@ -121,15 +152,12 @@ rank_print_text(const struct gs_sites *s, const struct gs_job *job,
 		/* the placement as hydra will read it: host:n in rank order */
 		printf("\nplacement:");
 		for (r = 0; r < pl->nranks; r += n) {
-			size_t node = pl->ranks[r].node;
-
-			for (n = 1; r + n < pl->nranks && pl->ranks[r + n].node == node; n++)
+			for (n = 1; r + n < pl->nranks && pl->ranks[r + n].node ==
+			    pl->ranks[r].node; n++)
 				;
-			printf(" %s:%d", node == BROKER_NODE_NONE ? s->master : s->nodes[node].host,
-			    n);
+			printf(" %s:%d", rank_host(s, pl, r), n);
 		}
-		printf(" (rank 0, the master, on %s)\n", pl->ranks[0].node == BROKER_NODE_NONE ?
-		    s->master : s->nodes[pl->ranks[0].node].host);
+		printf(" (rank 0, the master, on %s)\n", rank_host(s, pl, 0));
 	}
 	if (!a->explain) {
 		if (rk->n > rk->npassing || nstale > 0)
@@ -157,18 +185,19 @@ rank_print_text(const struct gs_sites *s, const struct gs_job *job,
 	}
 }
 
+static const struct option rank_longopts[] = {
+	{ "sites", required_argument, NULL, 's' },
+	{ "ranks", required_argument, NULL, 'n' },
+	{ "explain", no_argument, NULL, 'e' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "no-metrics", no_argument, NULL, 'M' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 }
+};
+
 static int
 cmd_rank_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "sites", required_argument, NULL, 's' },
-		{ "ranks", required_argument, NULL, 'n' },
-		{ "explain", no_argument, NULL, 'e' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-metrics", no_argument, NULL, 'M' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct rank_args a;
 	struct gs_sites sites;
 	struct gs_job job;
@@ -176,11 +205,12 @@ cmd_rank_exec(int argc, char **argv)
 	struct gs_ranking rk;
 	struct gs_placement pl;
 	struct metrics_opts mo;
-	int c, nranks, cap, placed, rc = EXIT_OK;
+	struct jobrun_args ja;
+	int c, ranked, placed, rc;
 
 	memset(&a, 0, sizeof a);
 	a.metrics = 1;
-	while ((c = cmd_getopt(argc, argv, "s:n:", longopts, &cmd_rank_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &cmd_rank_entry)) != -1) {
 		switch (c) {
 		case 's':
 			a.sites = optarg;
@@ -207,49 +237,36 @@ cmd_rank_exec(int argc, char **argv)
 		    "one job file only");
 	a.job = argv[optind];
 
-	if ((a.sites != NULL ? sites_load_file(a.sites, &sites, &err) :
-	    sites_load_default(&sites, &err)) == -1) {
-		fprintf(stderr, "%s\n", err.msg);
+	memset(&ja, 0, sizeof ja);
+	ja.job = a.job;
+	ja.sites = a.sites;
+	ja.ranks = a.ranks;
+	if (jobrun_load(&ja, &sites, &job) != 0)
 		return EXIT_INPUT;
+	memset(&mo, 0, sizeof mo);
+	if (a.timeout > 0) {
+		mo.timeout = a.timeout;
+		mo.connect_timeout = a.timeout < METRICS_CONNECT_TIMEOUT ? a.timeout :
+		    METRICS_CONNECT_TIMEOUT;
 	}
-	if (job_load_file(a.job, &job, &err) == -1) {
-		fprintf(stderr, "%s\n", err.msg);
-		sites_free(&sites);
-		return EXIT_INPUT;
-	}
-	if (a.ranks > 0)
-		job.ranks = job.min_ranks = a.ranks;
-	if (a.metrics) {
-		memset(&mo, 0, sizeof mo);
-		if (a.timeout > 0) {
-			mo.timeout = a.timeout;
-			mo.connect_timeout = a.timeout < METRICS_CONNECT_TIMEOUT ? a.timeout :
-			    METRICS_CONNECT_TIMEOUT;
-		}
-		if (metrics_fetch(&sites, &mo) == -1)
-			log_warnx("cannot read live metrics; using the site file's values");
-	}
-	if (broker_rank(&sites, &job, &rk, &err) == -1) {
+	/* run's own placement (jobrun-plan.c): rank is its dry run */
+	rc = jobrun_plan(&sites, &job, a.metrics ? &mo : NULL, &rk, &ranked, &pl, &placed,
+	    &err);
+	if (!ranked) {
 		fprintf(stderr, "%s\n", err.msg);
 		job_free(&job);
 		sites_free(&sites);
-		return EXIT_INPUT;
+		return rc;
 	}
-	/* ranks: {min, max}: as many as fit, down to min */
-	nranks = job.ranks;
-	cap = broker_capacity(&sites, &rk);
-	if (cap < nranks && cap >= job.min_ranks)
-		nranks = cap;
-	placed = broker_place(&sites, &rk, nranks, &pl, &err) == 0;
 	if (a.json)
-		rank_print_json(&sites, &rk);
+		rank_print_json(&sites, &rk, placed ? &pl : NULL);
 	else
-		rank_print_text(&sites, &job, &rk, placed ? &pl : NULL, nranks, &a);
+		rank_print_text(&sites, &job, &rk, placed ? &pl : NULL,
+		    placed ? pl.nranks : job.ranks, &a);
 	fflush(stdout);
-	if (!placed) {
+	if (!placed)
 		log_warnx("no placement: %s", err.msg);
-		rc = EXIT_NOPLACE;
-	} else
+	else
 		broker_placement_free(&pl);
 	broker_ranking_free(&rk);
 	job_free(&job);
@@ -269,5 +286,5 @@ const struct cmd_entry cmd_rank_entry = {
 	"      --json            print one JSON document (schema_version 1)\n"
 	"      --no-metrics      do not read live metrics: site-file values only\n"
 	"      --timeout S       seconds for reading all live metrics (default 5)\n",
-	cmd_rank_exec
+	cmd_rank_exec, "s:n:", rank_longopts, NULL, CMD_OPERAND_YAML
 };

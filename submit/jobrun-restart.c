@@ -214,22 +214,14 @@ restart_replace(struct jobrun *jr, char *why, size_t whylen)
 	struct gs_ranking rk;
 	struct gs_placement pl;
 	struct gs_error err;
-	int cap, want;
 
 	if (broker_rank(&jr->sites, &jr->job, &rk, &err) != 0) {
 		snprintf(why, whylen, "%s", err.msg);
 		return -1;
 	}
-	cap = broker_capacity(&jr->sites, &rk);
-	want = jr->job.ranks < cap ? jr->job.ranks : cap;
-	if (want < jr->job.min_ranks || want < 1) {
-		snprintf(why, whylen, "no placement without the failed nodes: %d ranks wanted, "
-		    "at least %d, %d places left", jr->job.ranks, jr->job.min_ranks, cap);
-		broker_ranking_free(&rk);
-		return -1;
-	}
-	if (broker_place(&jr->sites, &rk, want, &pl, &err) != 0) {
-		snprintf(why, whylen, "%s", err.msg);
+	if (broker_place_fit(&jr->sites, &rk, jr->job.ranks, jr->job.min_ranks, &pl,
+	    &err) != 0) {
+		snprintf(why, whylen, "no placement without the failed nodes: %s", err.msg);
 		broker_ranking_free(&rk);
 		return -1;
 	}

@@ -160,7 +160,7 @@ jobrun_print_where(const struct job_state *st, const struct gs_job *job)
 	printf("  output:    %s/stdout, %s/stderr\n", st->dir, st->dir);
 }
 
-static int
+int
 jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job)
 {
 	struct gs_error err;
@@ -252,47 +252,15 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 	return EXIT_FAILED;
 }
 
-/*
- * Multi-site jobs run rank 0 on the submitting host (doc/testbed.md, "Launch over ssh"):
- * events.jsonl and master.status are written here, the console and the supervisor read
- * them live, and each site's link is its link to us. A site file's master on another host
- * is replaced (with a note).
- */
-static void
-jobrun_master_here(struct gs_sites *sites)
+/* The placed job's launch files and launch (its directory made, its state recorded). */
+static int
+jobrun_ready(struct jobrun *jr)
 {
-	char me[256];
-
-	if (!launch_sites_remote(sites) || (sites->master != NULL &&
-	    launch_host_is_local(sites->master)))
-		return;
-	if (gethostname(me, sizeof me) != 0 || !host_name_valid(me))
-		snprintf(me, sizeof me, "localhost");
-	if (sites->master != NULL)
-		fprintf(stderr, "gridsubmit: rank 0 runs on this host (%s), not on the site "
-		    "file's master %s: multi-site jobs keep their master here\n", me,
-		    sites->master);
-	free(sites->master);
-	sites->master = xstrdup(me);
-}
-
-int
-jobrun_place(struct jobrun *jr)
-{
-	struct gs_error err;
 	struct launch_plan plan;
 	struct job_state *st = &jr->st;
 	char why[4096];
 
-	jobrun_master_here(&jr->sites);
-	if (jr->metrics)
-		metrics_fetch(&jr->sites, NULL);
-	if (broker_rank(&jr->sites, &jr->job, &jr->ranking, &err) != 0)
-		return jobrun_fail(jr, EXIT_INPUT, err.msg, 1);
-	jr->ranked = 1;
-	if (broker_place(&jr->sites, &jr->ranking, jr->job.ranks, &jr->place, &err) != 0)
-		return jobrun_fail(jr, EXIT_NOPLACE, err.msg, 1);
-	jr->placed = 1;
+	st->ranks = jr->place.nranks;
 	/* the time origin of every launch's events (GRT_T0), whole milliseconds */
 	if (st->t0 == 0)
 		st->t0 = (double)llround(clock_wall() * 1000) / 1000;
@@ -308,11 +276,35 @@ jobrun_place(struct jobrun *jr)
 	}
 }
 
+/* jobrun_plan with jr's options: live metrics unless --no-metrics. */
+static int
+jobrun_plan_job(struct jobrun *jr, struct gs_error *err)
+{
+	struct metrics_opts mo;
+
+	memset(&mo, 0, sizeof mo);
+	return jobrun_plan(&jr->sites, &jr->job, jr->metrics ? &mo : NULL, &jr->ranking,
+	    &jr->ranked, &jr->place, &jr->placed, err);
+}
+
+int
+jobrun_place(struct jobrun *jr)
+{
+	struct gs_error err;
+	int code;
+
+	if ((code = jobrun_plan_job(jr, &err)) != EXIT_OK)
+		return jobrun_fail(jr, code, err.msg, 1);
+	return jobrun_ready(jr);
+}
+
 int
 jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 {
 	const char *scheme;
 	struct job_state *st = &jr->st;
+	struct gs_error err;
+	int code;
 
 	memset(jr, 0, sizeof *jr);
 	jr->top_saved_err = -1;
@@ -322,10 +314,16 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	jr->speculate = a->speculate;
 	jr->metrics = a->metrics;
 	jr->restarts_max = a->restarts >= 0 ? a->restarts : jr->job.restarts;
+	/* a job that cannot be placed is refused before it takes an id */
+	if ((code = jobrun_plan_job(jr, &err)) != EXIT_OK) {
+		fprintf(stderr, "gridsubmit: %s%s\n", code == EXIT_NOPLACE ? "no placement: " : "",
+		    err.msg);
+		return code;
+	}
 	jobstore_create(st);
 	st->name = xstrdup(jr->job.name);
 	st->job_file = realpath(jr->job.path, NULL);
-	st->ranks = jr->job.ranks;
+	st->ranks = jr->place.nranks;
 	st->submitted = clock_wall();
 	st->supervisor_pid = (long)getpid();
 	st->supervisor_start = jobctl_start_time(getpid());
@@ -341,7 +339,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	jobrun_copy_file(st, jr->job.path, "job.yaml");
 	if (a->sites != NULL)
 		jobrun_copy_file(st, jr->sites.path, "sites.yaml");
-	return jobrun_place(jr);
+	return jobrun_ready(jr);
 }
 
 int

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "jobstore.h"
 #include "launch.h"
+#include "metrics.h"
 
 struct jobrun_args {
 	const char *job;	/* the job file */
@@ -50,6 +51,23 @@ struct jobrun {
  * recorded as failed).
  */
 int jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr);
+
+/*
+ * Load the site file (a->sites, else the embedded default) and the job file (with
+ * a->overlay), check that its program can run and its stage_in files exist, apply
+ * --scheme and --ranks. 0, or -1 with every error printed.
+ */
+int jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job);
+
+/*
+ * Where the job's ranks go (jobrun-plan.c), the same for run, submit and rank: a
+ * multi-site job's master on this host, live metrics read with mo (NULL: none), the nodes
+ * ranked into rk (*ranked), then as many ranks as fit down to the job's min_ranks placed
+ * into pl (*placed). Returns EXIT_OK, EXIT_INPUT (no ranking) or EXIT_NOPLACE, with err.
+ */
+int jobrun_plan(struct gs_sites *sites, const struct gs_job *job, const struct metrics_opts *mo,
+    struct gs_ranking *rk, int *ranked, struct gs_placement *pl, int *placed,
+    struct gs_error *err);
 
 /*
  * Rank and place the loaded job (its directory made, its state recorded), write the job

@@ -394,7 +394,8 @@ preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_rankin
 	res = xcalloc(sites->nnodes + 1, sizeof *res);
 	sd = xcalloc(sites->nnodes + 1, sizeof *sd);
 	for (round = 0; ; round++) {
-		int nfail = 0, nchecked = 0, cap, want;
+		int nfail = 0, nchecked = 0;
+		struct gs_placement again;
 
 		preflight_check(sites, p, st, &s, res);
 		preflight_stage(sites, p, job, st, s.name, sd, res, pf);
@@ -437,22 +438,22 @@ preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_rankin
 			if (p->ranks[r].node != BROKER_NODE_NONE &&
 			    res[p->ranks[r].node].state == PF_FAILED)
 				sites->nodes[p->ranks[r].node].slots = 0;
-		cap = broker_capacity(sites, ranking);
-		want = job->ranks < cap ? job->ranks : cap;
-		if (round + 1 >= PREFLIGHT_ROUNDS || want < job->min_ranks || want < 1) {
+		if (round + 1 >= PREFLIGHT_ROUNDS) {
+			snprintf(why, whylen, "preflight failed in %d rounds of replacing nodes:\n%s",
+			    PREFLIGHT_ROUNDS, msg);
+			break;
+		}
+		if (broker_place_fit(sites, ranking, job->ranks, job->min_ranks, &again,
+		    &err) != 0) {
 			snprintf(why, whylen, "preflight failed and the job cannot do without "
-			    "these nodes (%d ranks wanted, at least %d, %d places left):\n%s",
-			    job->ranks, job->min_ranks, cap, msg);
+			    "these nodes (%s):\n%s", err.msg, msg);
 			break;
 		}
 		broker_placement_free(p);
-		if (broker_place(sites, ranking, want, p, &err) == -1) {
-			snprintf(why, whylen, "%s", err.msg);
-			break;
-		}
+		*p = again;
 		pf->replaced = 1;
 		fprintf(stderr, "gridsubmit: preflight: placed again without the failed "
-		    "node%s: %d ranks\n", nfail == 1 ? "" : "s", want);
+		    "node%s: %d ranks\n", nfail == 1 ? "" : "s", p->nranks);
 	}
 	for (i = 0; i < sites->nnodes; i++) {
 		free(sd[i].host);

@@ -96,6 +96,14 @@ for h in msf1 msf2 mse1 msw1; do
 		"$(tr '\n' ' ' < "$J/.remote/$h.preflight" 2>/dev/null)" '^S yes D ok P ok H [0-9a-f]{64} H [0-9a-f]{64} M ok END $'
 done
 check "no separate preflight ran" sh -c "! printf '%s' \"\$1\" | grep -q 'preflight'" sh "$err"
+# rank is run's dry run: the master here and the hosts hydra got (live metrics may reorder
+# equal nodes between the two calls, so as sets)
+rk=$("$GS" rank "$T/m.yaml" --sites "$TB/sites.yaml" --json 2>/dev/null)
+check_eq "rank puts rank 0 here too" "$(printf '%s' "$rk" | jq -r .placement.master)" \
+	"$(hostname)"
+check_eq "rank places the job on the hosts run gave hydra" \
+	"$(printf '%s' "$rk" | jq -r '.placement.hosts[] | "\(.host):\(.ranks)"' | sort)" \
+	"$(sort "$J/hostfile")"
 
 # --- 2. remote words are quoted; hostile hosts and users are refused
 L=$J/ssh-launcher

@@ -91,17 +91,20 @@ check_eq "a stage_in that is a FIFO exits 3" "$rc" 3
 check_match "and says what it is not" "$err" "stage_in: $T/pipe: not a regular file or directory"
 check_eq "bad input created no job" "$(ls "$GRIDSUBMIT_HOME/jobs" | grep -c '^[0-9]')" 2
 
-# more ranks than slots: the job is recorded as failed with the reason
+# more ranks than slots: refused before it takes an id, with the reason
 run_gs run "$T/job.yaml" --ranks 500 --no-metrics
 check_eq "no placement exits 4" "$rc" 4
-check_eq "the failed job says why" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/3/state.json")" failed
-check_match "with the reason" "$(jq -r .reason "$GRIDSUBMIT_HOME/jobs/3/state.json")" "asks for 500 ranks"
+check_match "with the reason" "$err" "^gridsubmit: no placement: the job asks for 500 ranks"
+run_gs submit "$T/job.yaml" --ranks 500 --no-metrics
+check_eq "submit: no placement exits 4" "$rc" 4
+check_eq "submit: no id printed" "$out" ""
+check_eq "no placement created no job" "$(ls "$GRIDSUBMIT_HOME/jobs" | grep -c '^[0-9]')" 2
 
 # a program that fails: exit 1, state failed
 printf 'program: /bin/false\nranks: 2\n' > "$T/false.yaml"
 run_gs run "$T/false.yaml" --no-metrics
 check_eq "a failing program makes run exit 1" "$rc" 1
-check_eq "and the job failed" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/4/state.json")" failed
+check_eq "and the job failed" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/3/state.json")" failed
 
 # cancel: SIGINT to run stops every rank
 cat > "$T/long.yaml" <<YAML
@@ -118,10 +121,10 @@ check "the long job's ranks are running" pgrep -f "$MANDEL --size 4000"
 kill -INT $pid
 wait $pid
 check_eq "run exits 6 when cancelled" "$?" 6
-check_eq "the job is cancelled" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/5/state.json")" cancelled
+check_eq "the job is cancelled" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/4/state.json")" cancelled
 sleep 0.5
 check "no rank is left behind" no_process "$MANDEL --size 4000"
-check "no mpiexec is left behind" no_process "mpiexec.*$GRIDSUBMIT_HOME/jobs/5"
+check "no mpiexec is left behind" no_process "mpiexec.*$GRIDSUBMIT_HOME/jobs/4"
 
 # a stage_in directory is copied whole into the job directory, links followed; one that
 # cannot be copied (a link loop) fails the job with the path, and leaves no partial copy
@@ -132,7 +135,7 @@ ln -s ../a.txt "$T/tree/sub/link.txt"
 printf 'program: %s\nargs: ["--size", "32"]\nranks: 2\nstage_in: [tree/]\n' "$MANDEL" > "$T/tree.yaml"
 run_gs run "$T/tree.yaml" --no-metrics
 check_eq "a job staging a directory exits 0" "$rc" 0
-D="$GRIDSUBMIT_HOME/jobs/6"
+D="$GRIDSUBMIT_HOME/jobs/5"
 check_eq "the directory arrived whole" \
 	"$(cd "$D/tree" && find . | sort | tr '\n' ' ')" \
 	". ./a.txt ./sub ./sub/b c.txt ./sub/empty ./sub/link.txt "
@@ -143,6 +146,6 @@ run_gs run "$T/tree.yaml" --no-metrics
 check_eq "a directory with a link loop: exit 5" "$rc" 5
 check_match "the message names the path and the reason" "$err" \
 	"stage_in: $T/tree/sub/loop: a symbolic link loop \\(it leads back to a directory above it\\)"
-check_eq "the job failed" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/7/state.json")" failed
+check_eq "the job failed" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/6/state.json")" failed
 check_eq "no partial copy is left in its directory" \
-	"$(ls -A "$GRIDSUBMIT_HOME/jobs/7" | grep -c tree)" 0
+	"$(ls -A "$GRIDSUBMIT_HOME/jobs/6" | grep -c tree)" 0
