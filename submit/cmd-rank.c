@@ -185,19 +185,19 @@ rank_print_text(const struct gs_sites *s, const struct gs_job *job,
 	}
 }
 
-static const struct option rank_longopts[] = {
-	{ "sites", required_argument, NULL, 's' },
-	{ "ranks", required_argument, NULL, 'n' },
-	{ "explain", no_argument, NULL, 'e' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "no-metrics", no_argument, NULL, 'M' },
-	{ "timeout", required_argument, NULL, 't' },
-	{ NULL, 0, NULL, 0 }
-};
 
 static int
 cmd_rank_exec(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "sites", required_argument, NULL, 's' },
+		{ "ranks", required_argument, NULL, 'n' },
+		{ "explain", no_argument, NULL, 'e' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-metrics", no_argument, NULL, 'M' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct rank_args a;
 	struct gs_sites sites;
 	struct gs_job job;
@@ -210,7 +210,7 @@ cmd_rank_exec(int argc, char **argv)
 
 	memset(&a, 0, sizeof a);
 	a.metrics = 1;
-	while ((c = cmd_getopt(argc, argv, &cmd_rank_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "s:n:", longopts, &cmd_rank_entry)) != -1) {
 		switch (c) {
 		case 's':
 			a.sites = optarg;
@@ -286,5 +286,5 @@ const struct cmd_entry cmd_rank_entry = {
 	"      --json            print one JSON document (schema_version 1)\n"
 	"      --no-metrics      do not read live metrics: site-file values only\n"
 	"      --timeout S       seconds for reading all live metrics (default 5)\n",
-	cmd_rank_exec, "s:n:", rank_longopts, NULL, CMD_OPERAND_YAML
+	cmd_rank_exec
 };
