@@ -1,15 +1,18 @@
 /*
  * job-load.c — job files (gridsubmit-sites(5), JOB FILES) into struct gs_job.
  * The requirements expression is kept as text (expr.c parses it); the runtime parameters
- * are checked here and kept as the strings every rank receives as GRT_<KEY>.
+ * are checked here and kept as the strings every rank receives as GRT_<KEY>. The walk goes
+ * on after an error, so that one run names every mistake of the file (errlist.h).
  */
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "errlist.h"
 #include "grt-keys.h"
 #include "job.h"
 #include "scheme.h"
@@ -36,8 +39,35 @@ static const char *const jl_runtime_keys[] = { GRT_RUNTIME_KEYS(JL_RUNTIME_KEY) 
 struct jl_ctx {
 	const char *name;
 	struct gs_job *job;
-	struct gs_error *err;
+	struct gs_error err;		/* the error being reported */
+	struct gs_errlist *errs;	/* every error of the file */
 };
+
+/* c->err is one of the file's errors: keep it. Returns -1. */
+static int
+jl_keep(struct jl_ctx *c)
+{
+	errlist_add(c->errs, &c->err);
+	return -1;
+}
+
+/* The result of a ydoc_*() check into c->err: rc, the error kept when it is -1. */
+static int
+jl_check(struct jl_ctx *c, int rc)
+{
+	return rc == 0 ? 0 : jl_keep(c);
+}
+
+static int __attribute__((format(printf, 3, 4)))
+jl_error(struct jl_ctx *c, const struct ydoc_node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ydoc_verror(&c->err, c->name, n, fmt, ap);
+	va_end(ap);
+	return jl_keep(c);
+}
 
 /* Lexically clean an absolute path: no "//", "." or ".." components left. */
 static char *
@@ -125,8 +155,7 @@ jl_fail(struct jl_ctx *c, const char *key, const struct ydoc_node *n, const char
 	char desc[96];
 
 	ydoc_describe(n, desc, sizeof desc);
-	ydoc_error(c->err, c->name, n, "'%s' must be %s, not %s", key, what, desc);
-	return -1;
+	return jl_error(c, n, "'%s' must be %s, not %s", key, what, desc);
 }
 
 static int
@@ -138,26 +167,32 @@ jl_no_controls(const char *s)
 	return 1;
 }
 
-/* A list of strings, each checked by ok() when given. */
+/*
+ * A list of strings, each checked by ok() when given. A wrong item is an error of its own
+ * and a NULL in *out (so that items and nodes keep their indices); *nout is the list's
+ * length. -1 when the list is not a list or an item is wrong.
+ */
 static int
 jl_strings(struct jl_ctx *c, const char *key, const struct ydoc_node *n, char ***out,
     size_t *nout, int (*ok)(const char *), const char *what)
 {
 	const char *s;
 	size_t i;
+	int rc = 0;
 
-	if (ydoc_want(c->name, key, n, YDOC_SEQ, c->err) == -1)
+	if (jl_check(c, ydoc_want(c->name, key, n, YDOC_SEQ, &c->err)) == -1)
 		return -1;
 	*out = xcalloc(n->nitems + 1, sizeof **out);
+	*nout = n->nitems;
 	for (i = 0; i < n->nitems; i++) {
-		if (ydoc_str(c->name, key, n->items[i], &s, c->err) == -1)
-			return -1;
-		if (ok != NULL && !ok(s))
-			return jl_fail(c, key, n->items[i], what);
-		(*out)[i] = xstrdup(s);
-		*nout = i + 1;
+		if (jl_check(c, ydoc_str(c->name, key, n->items[i], &s, &c->err)) == -1)
+			rc = -1;
+		else if (ok != NULL && !ok(s))
+			rc = jl_fail(c, key, n->items[i], what);
+		else
+			(*out)[i] = xstrdup(s);
 	}
-	return 0;
+	return rc;
 }
 
 static int
@@ -219,41 +254,40 @@ job_path_base(const char *path)
 /*
  * Every stage_in lands in the job directory under its last component: that name must be
  * a name (not "." or hidden), not one of gridsubmit's own, and no two items may share it
- * (the second would silently replace the first).
+ * (the second would silently replace the first). Items that were wrong already (NULL) are
+ * left out.
  */
-static int
+static void
 jl_stage_names(struct jl_ctx *c, const struct ydoc_node *n, char *const *in, size_t nin)
 {
 	char **base = xcalloc(nin + 1, sizeof *base);
 	size_t i, j;
-	int rc = 0;
 
-	for (i = 0; i < nin && rc == 0; i++) {
+	for (i = 0; i < nin; i++) {
+		if (in[i] == NULL)
+			continue;
 		base[i] = job_path_base(in[i]);
 		if (base[i][0] == '\0' || base[i][0] == '.') {
-			ydoc_error(c->err, c->name, n->items[i], "'stage_in' item '%s' would be "
-			    "staged as a hidden or empty name; name a file or directory", in[i]);
-			rc = -1;
+			jl_error(c, n->items[i], "'stage_in' item '%s' would be staged as a hidden or "
+			    "empty name; name a file or directory", in[i]);
+			continue;
 		}
-		for (j = 0; rc == 0 && jl_job_dir_names[j] != NULL; j++)
-			if (strcmp(jl_job_dir_names[j], base[i]) == 0) {
-				ydoc_error(c->err, c->name, n->items[i], "'stage_in' item '%s' "
-				    "would replace gridsubmit's own '%s' in the job directory; "
-				    "rename it", in[i], base[i]);
-				rc = -1;
-			}
-		for (j = 0; rc == 0 && j < i; j++)
-			if (strcmp(base[j], base[i]) == 0) {
-				ydoc_error(c->err, c->name, n->items[i], "'stage_in' items '%s' "
-				    "and '%s' (line %d) would both be staged as '%s'; rename one",
-				    in[i], in[j], n->items[j]->line, base[i]);
-				rc = -1;
+		if (ydoc_known(base[i], jl_job_dir_names)) {
+			jl_error(c, n->items[i], "'stage_in' item '%s' would replace gridsubmit's own "
+			    "'%s' in the job directory; rename it", in[i], base[i]);
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (base[j] != NULL && strcmp(base[j], base[i]) == 0) {
+				jl_error(c, n->items[i], "'stage_in' items '%s' and '%s' (line %d) "
+				    "would both be staged as '%s'; rename one", in[i], in[j],
+				    n->items[j]->line, base[i]);
+				break;
 			}
 	}
 	for (i = 0; i < nin; i++)
 		free(base[i]);
 	free(base);
-	return rc;
 }
 
 static int
@@ -270,80 +304,86 @@ jl_env_name_ok(const char *s)
 	return 1;
 }
 
-static int
+static void
 jl_ranks(struct jl_ctx *c, const struct ydoc_node *n)
 {
 	const struct ydoc_node *mn, *mx;
-	long long lo, hi;
+	long long lo, hi = JL_MAX_RANKS;
 	char what[96];
+	int max_ok = 0;
 
 	if (n->type != YDOC_MAP) {
-		if (ydoc_int(c->name, "ranks", n, "a whole number >= 1 or {min: N, max: M}", 1,
-		    JL_MAX_RANKS, &hi, c->err) == -1)
-			return -1;
-		c->job->ranks = c->job->min_ranks = (int)hi;
-		return 0;
+		if (jl_check(c, ydoc_int(c->name, "ranks", n, "a whole number >= 1 or {min: N, "
+		    "max: M}", 1, JL_MAX_RANKS, &hi, &c->err)) == 0)
+			c->job->ranks = c->job->min_ranks = (int)hi;
+		return;
 	}
-	if (ydoc_check_keys(c->name, n, jl_ranks_keys, c->err) == -1)
-		return -1;
+	ydoc_check_keys_all(c->name, n, jl_ranks_keys, c->errs);
 	mn = ydoc_get(n, "min");
 	mx = ydoc_get(n, "max");
-	if (mn == NULL || mx == NULL) {
-		ydoc_error(c->err, c->name, n, "'ranks' needs both 'min' and 'max'");
-		return -1;
+	if ((mn == NULL && !ydoc_given(n, "min", jl_ranks_keys)) ||
+	    (mx == NULL && !ydoc_given(n, "max", jl_ranks_keys)))
+		jl_error(c, n, "'ranks' needs both 'min' and 'max'");
+	if (mx != NULL && jl_check(c, ydoc_int(c->name, "max", mx, "a whole number >= 1", 1,
+	    JL_MAX_RANKS, &hi, &c->err)) == 0) {
+		c->job->ranks = (int)hi;
+		max_ok = 1;
 	}
-	if (ydoc_int(c->name, "max", mx, "a whole number >= 1", 1, JL_MAX_RANKS, &hi,
-	    c->err) == -1)
-		return -1;
-	snprintf(what, sizeof what, "a whole number from 1 to max (%lld)", hi);
-	if (ydoc_int(c->name, "min", mn, what, 1, hi, &lo, c->err) == -1)
-		return -1;
-	c->job->ranks = (int)hi;
-	c->job->min_ranks = (int)lo;
-	return 0;
+	if (mn == NULL)
+		return;
+	/* a max that is wrong bounds nothing: min is then checked on its own */
+	if (max_ok)
+		snprintf(what, sizeof what, "a whole number from 1 to max (%lld)", hi);
+	else
+		snprintf(what, sizeof what, "a whole number >= 1");
+	if (jl_check(c, ydoc_int(c->name, "min", mn, what, 1, hi, &lo, &c->err)) == 0)
+		c->job->min_ranks = (int)lo;
 }
 
-static int
+static void
 jl_weights(struct jl_ctx *c, const struct ydoc_node *n)
 {
 	const struct ydoc_node *cpu, *bw;
 	double w1 = 1, w2 = 0;
+	int bad = 0;
 
-	if (ydoc_want(c->name, "rank_weights", n, YDOC_MAP, c->err) == -1 ||
-	    ydoc_check_keys(c->name, n, jl_weights_keys, c->err) == -1)
-		return -1;
+	if (jl_check(c, ydoc_want(c->name, "rank_weights", n, YDOC_MAP, &c->err)) == -1)
+		return;
+	ydoc_check_keys_all(c->name, n, jl_weights_keys, c->errs);
 	cpu = ydoc_get(n, "cpu");
 	bw = ydoc_get(n, "bandwidth");
-	if (cpu != NULL && ydoc_num(c->name, "cpu", cpu, "a number in [0, 1]", 0, 0, 1, 0, &w1,
-	    c->err) == -1)
-		return -1;
-	if (bw != NULL && ydoc_num(c->name, "bandwidth", bw, "a number in [0, 1]", 0, 0, 1, 0,
-	    &w2, c->err) == -1)
-		return -1;
+	if (cpu != NULL && jl_check(c, ydoc_num(c->name, "cpu", cpu, "a number in [0, 1]", 0, 0,
+	    1, 0, &w1, &c->err)) == -1)
+		bad = 1;
+	if (bw != NULL && jl_check(c, ydoc_num(c->name, "bandwidth", bw, "a number in [0, 1]",
+	    0, 0, 1, 0, &w2, &c->err)) == -1)
+		bad = 1;
+	if (bad)
+		return;
 	/* w1 + w2 = 1 (seed 002, eq. 2): one weight given fixes the other */
 	if (cpu != NULL && bw == NULL)
 		w2 = 1 - w1;
 	else if (cpu == NULL && bw != NULL)
 		w1 = 1 - w2;
 	else if (cpu != NULL && bw != NULL && fabs(w1 + w2 - 1) > JL_WEIGHT_EPS) {
-		ydoc_error(c->err, c->name, n, "'rank_weights' cpu + bandwidth must be 1, not "
-		    "%s + %s = %.12g", cpu->value, bw->value, w1 + w2);
-		return -1;
+		jl_error(c, n, "'rank_weights' cpu + bandwidth must be 1, not %s + %s = %.12g",
+		    cpu->value, bw->value, w1 + w2);
+		return;
 	}
 	c->job->w1 = w1;
 	c->job->w2 = w2;
-	return 0;
 }
 
-static int
-jl_scheme(struct jl_ctx *c, const struct ydoc_node *n, const char **canon)
+int
+job_scheme_parse(const char *name, const struct ydoc_node *n, const char **canon,
+    struct gs_error *err)
 {
 	const char *names[GRT_SCHEME_COUNT + 1], *s, *guess;
 	char list[256], desc[96];
 	size_t o = 0;
 	int i, id;
 
-	if (ydoc_str(c->name, "scheme", n, &s, c->err) == -1)
+	if (ydoc_str(name, "scheme", n, &s, err) == -1)
 		return -1;
 	if ((id = grt_scheme_from_name(s)) >= 0 && grt_scheme_name(id) != NULL) {
 		*canon = grt_scheme_name(id);
@@ -359,220 +399,237 @@ jl_scheme(struct jl_ctx *c, const struct ydoc_node *n, const char **canon)
 	names[i] = NULL;
 	ydoc_describe(n, desc, sizeof desc);
 	if ((guess = suggest_closest(s, names)) != NULL)
-		ydoc_error(c->err, c->name, n, "unknown scheme %s (did you mean '%s'?)", desc,
-		    guess);
+		ydoc_error(err, name, n, "unknown scheme %s (did you mean '%s'?)", desc, guess);
 	else
-		ydoc_error(c->err, c->name, n, "unknown scheme %s (known: %s)", desc, list);
+		ydoc_error(err, name, n, "unknown scheme %s (known: %s)", desc, list);
 	return -1;
 }
 
+/* One runtime key's value checked, into the text given to the ranks (buf: room for it). */
+static const char *
+jl_runtime_value(struct jl_ctx *c, const char *key, const struct ydoc_node *v, char *buf,
+    size_t len)
+{
+	static const char *const prefetch_words[] = { "auto", "true", "false", NULL };
+	static const char *const prefetch_env[] = { "auto", "1", "0" };
+	const char *val = NULL;
+	long long ll;
+	double d;
+	int b;
+
+	if (strcmp(key, "scheme") == 0)
+		return jl_check(c, job_scheme_parse(c->name, v, &val, &c->err)) == 0 ? val : NULL;
+	if (strcmp(key, "k") == 0 || strcmp(key, "rounds") == 0) {
+		if (jl_check(c, ydoc_int(c->name, key, v, "a whole number >= 1", 1, INT_MAX, &ll,
+		    &c->err)) == -1)
+			return NULL;
+		snprintf(buf, len, "%lld", ll);
+		return buf;
+	}
+	if (strcmp(key, "alpha") == 0)
+		return jl_check(c, ydoc_num(c->name, key, v, "a number in [0, 100]", 0, 0, 100, 0,
+		    &d, &c->err)) == 0 ? v->value : NULL;
+	if (strcmp(key, "swr") == 0) {
+		if (v->type == YDOC_SCALAR && strcmp(v->value, "auto") == 0)
+			return "auto";
+		return jl_check(c, ydoc_num(c->name, key, v, "auto or a number in [0, 1]", 0, 0, 1,
+		    0, &d, &c->err)) == 0 ? v->value : NULL;
+	}
+	if (strcmp(key, "deadline") == 0)
+		return jl_check(c, ydoc_num(c->name, key, v, "a number of seconds > 0", 0, 1, 1e9,
+		    0, &d, &c->err)) == 0 ? v->value : NULL;
+	if (strcmp(key, "prefetch") == 0)
+		return jl_check(c, ydoc_choice(c->name, key, v, prefetch_words, &b, &c->err)) == 0 ?
+		    prefetch_env[b] : NULL;
+	/* events_chunks, master_computes: GRT_* take 0 or 1 */
+	if (jl_check(c, ydoc_bool(c->name, key, v, &b, &c->err)) == -1)
+		return NULL;
+	return b ? "1" : "0";
+}
+
 /* runtime: {...}: each value checked, then kept as the text given to the ranks. */
-static int
+static void
 jl_runtime(struct jl_ctx *c, const struct ydoc_node *map)
 {
 	size_t i;
 
-	if (ydoc_want(c->name, "runtime", map, YDOC_MAP, c->err) == -1 ||
-	    ydoc_check_keys(c->name, map, jl_runtime_keys, c->err) == -1)
-		return -1;
+	if (jl_check(c, ydoc_want(c->name, "runtime", map, YDOC_MAP, &c->err)) == -1)
+		return;
+	ydoc_check_keys_all(c->name, map, jl_runtime_keys, c->errs);
 	for (i = 0; i < map->npairs; i++) {
-		const char *key = map->pairs[i].key->value, *val = NULL;
-		const struct ydoc_node *v = map->pairs[i].value;
+		const char *key = map->pairs[i].key->value, *val;
 		char buf[32];
-		long long ll;
-		double d;
-		int b;
 
-		if (strcmp(key, "scheme") == 0) {
-			if (jl_scheme(c, v, &val) == -1)
-				return -1;
-		} else if (strcmp(key, "k") == 0 || strcmp(key, "rounds") == 0) {
-			if (ydoc_int(c->name, key, v, "a whole number >= 1", 1, INT_MAX, &ll,
-			    c->err) == -1)
-				return -1;
-			snprintf(buf, sizeof buf, "%lld", ll);
-			val = buf;
-		} else if (strcmp(key, "alpha") == 0) {
-			if (ydoc_num(c->name, key, v, "a number in [0, 100]", 0, 0, 100, 0, &d,
-			    c->err) == -1)
-				return -1;
-			val = v->value;
-		} else if (strcmp(key, "swr") == 0) {
-			if (v->type == YDOC_SCALAR && strcmp(v->value, "auto") == 0)
-				val = "auto";
-			else if (ydoc_num(c->name, key, v, "auto or a number in [0, 1]", 0, 0, 1, 0,
-			    &d, c->err) == -1)
-				return -1;
-			else
-				val = v->value;
-		} else if (strcmp(key, "deadline") == 0) {
-			if (ydoc_num(c->name, key, v, "a number of seconds > 0", 0, 1, 1e9, 0, &d,
-			    c->err) == -1)
-				return -1;
-			val = v->value;
-		} else if (strcmp(key, "prefetch") == 0) {
-			static const char *const words[] = { "auto", "true", "false", NULL };
-			static const char *const env[] = { "auto", "1", "0" };
-
-			if (ydoc_choice(c->name, key, v, words, &b, c->err) == -1)
-				return -1;
-			val = env[b];
-		} else {
-			/* events_chunks, master_computes: GRT_* take 0 or 1 */
-			if (ydoc_bool(c->name, key, v, &b, c->err) == -1)
-				return -1;
-			val = b ? "1" : "0";
-		}
-		job_runtime_set(c->job, key, val);
+		if (!ydoc_known(key, jl_runtime_keys))
+			continue;
+		if ((val = jl_runtime_value(c, key, map->pairs[i].value, buf, sizeof buf)) != NULL)
+			job_runtime_set(c->job, key, val);
 	}
-	return 0;
 }
 
-static int
+static void
 jl_env(struct jl_ctx *c, const struct ydoc_node *map)
 {
 	struct gs_job *job = c->job;
 	const char *val;
 	size_t i;
 
-	if (ydoc_want(c->name, "env", map, YDOC_MAP, c->err) == -1)
-		return -1;
+	if (jl_check(c, ydoc_want(c->name, "env", map, YDOC_MAP, &c->err)) == -1)
+		return;
 	job->env = xcalloc(map->npairs + 1, sizeof *job->env);
+	job->nenv = map->npairs;
 	for (i = 0; i < map->npairs; i++) {
 		const struct ydoc_node *k = map->pairs[i].key, *v = map->pairs[i].value;
+		char desc[96];
 
 		if (!jl_env_name_ok(k->value)) {
-			char desc[96];
-
 			ydoc_describe(k, desc, sizeof desc);
-			ydoc_error(c->err, c->name, k, "%s is not an environment name (letters, "
-			    "digits and '_', not starting with a digit)", desc);
-			return -1;
+			jl_error(c, k, "%s is not an environment name (letters, digits and '_', not "
+			    "starting with a digit)", desc);
 		}
-		if (ydoc_str(c->name, k->value, v, &val, c->err) == -1)
-			return -1;
-		job->env[i].key = xstrdup(k->value);
-		job->env[i].value = xstrdup(val);
-		job->nenv = i + 1;
+		if (jl_check(c, ydoc_str(c->name, k->value, v, &val, &c->err)) == 0) {
+			job->env[i].key = xstrdup(k->value);
+			job->env[i].value = xstrdup(val);
+		}
 	}
-	return 0;
 }
 
 /* restarts: N (relaunches after a failure) and keep_journal: true|false. */
-static int
+static void
 jl_restarts(struct jl_ctx *c, const struct ydoc_node *root)
 {
 	const struct ydoc_node *n;
 	long long v;
 
-	if ((n = ydoc_get(root, "restarts")) != NULL) {
-		if (ydoc_int(c->name, "restarts", n, "a whole number from 0 to 1000 (relaunches "
-		    "after a failure)", 0, JL_MAX_RESTARTS, &v, c->err) == -1)
-			return -1;
+	if ((n = ydoc_get(root, "restarts")) != NULL && jl_check(c, ydoc_int(c->name,
+	    "restarts", n, "a whole number from 0 to 1000 (relaunches after a failure)", 0,
+	    JL_MAX_RESTARTS, &v, &c->err)) == 0)
 		c->job->restarts = (int)v;
-	}
-	if ((n = ydoc_get(root, "keep_journal")) != NULL &&
-	    ydoc_bool(c->name, "keep_journal", n, &c->job->keep_journal, c->err) == -1)
-		return -1;
-	return 0;
+	if ((n = ydoc_get(root, "keep_journal")) != NULL)
+		jl_check(c, ydoc_bool(c->name, "keep_journal", n, &c->job->keep_journal, &c->err));
 }
 
-static int
+static void
+jl_name(struct jl_ctx *c, const struct ydoc_node *root)
+{
+	const struct ydoc_node *n;
+	const char *s;
+
+	if ((n = ydoc_get(root, "name")) == NULL)
+		c->job->name = jl_default_name(c->name);
+	else if (jl_check(c, ydoc_str(c->name, "name", n, &s, &c->err)) == -1)
+		return;
+	else if (strlen(s) > 128 || strchr(s, '/') != NULL || !jl_no_controls(s))
+		jl_fail(c, "name", n, "a job name (at most 128 bytes, no '/' or control "
+		    "characters)");
+	else
+		c->job->name = xstrdup(s);
+}
+
+static void
+jl_program(struct jl_ctx *c, const struct ydoc_node *root)
+{
+	const struct ydoc_node *n;
+	const char *s;
+
+	if ((n = ydoc_get(root, "program")) == NULL) {
+		if (!ydoc_given(root, "program", jl_top_keys))
+			jl_error(c, root, "missing key 'program' (the MPI program to run)");
+	} else if (jl_check(c, ydoc_str(c->name, "program", n, &s, &c->err)) == -1)
+		return;
+	else if (!jl_no_controls(s))
+		jl_fail(c, "program", n, "a file name without control characters");
+	else
+		c->job->program = jl_program_path(c->name, s);
+}
+
+/* sites: [...]: names, each once. */
+static void
+jl_sites(struct jl_ctx *c, const struct ydoc_node *n)
+{
+	struct gs_job *job = c->job;
+	struct ydoc_strset seen;
+	size_t i;
+
+	if (jl_strings(c, "sites", n, &job->sites, &job->nsites, jl_site_name_ok,
+	    "a site name (letters, digits, '.', '_' or '-')") == -1 && job->sites == NULL)
+		return;
+	if (job->nsites == 0) {
+		jl_error(c, n, "'sites' is an empty list: leave it out to use every site");
+		return;
+	}
+	ydoc_strset_init(&seen);
+	for (i = 0; i < job->nsites; i++)
+		if (job->sites[i] != NULL && ydoc_strset_add(&seen, job->sites[i], i) != -1)
+			jl_error(c, n->items[i], "site '%s' is listed twice in 'sites'",
+			    job->sites[i]);
+	ydoc_strset_free(&seen);
+}
+
+static void
+jl_requirements(struct jl_ctx *c, const struct ydoc_node *n)
+{
+	struct gs_job *job = c->job;
+	const char *s;
+
+	if (jl_check(c, ydoc_str(c->name, "requirements", n, &s, &c->err)) == -1)
+		return;
+	job->requirements = xstrdup(s);
+	if (n->plain || n->quoted) {
+		job->requirements_loc.file = job->path;
+		job->requirements_loc.line = n->line;
+		job->requirements_loc.col = n->col + (n->quoted ? 1 : 0);
+	}
+}
+
+static void
 jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 {
 	struct gs_job *job = c->job;
 	const struct ydoc_node *n;
-	const char *s;
 
-	if (ydoc_check_keys(c->name, root, jl_top_keys, c->err) == -1)
-		return -1;
-	if ((n = ydoc_get(root, "name")) != NULL) {
-		if (ydoc_str(c->name, "name", n, &s, c->err) == -1)
-			return -1;
-		if (strlen(s) > 128 || strchr(s, '/') != NULL || !jl_no_controls(s))
-			return jl_fail(c, "name", n, "a job name (at most 128 bytes, no '/' or "
-			    "control characters)");
-		job->name = xstrdup(s);
-	} else
-		job->name = jl_default_name(c->name);
-
-	if ((n = ydoc_get(root, "program")) == NULL) {
-		ydoc_error(c->err, c->name, root, "missing key 'program' (the MPI program to run)");
-		return -1;
-	}
-	if (ydoc_str(c->name, "program", n, &s, c->err) == -1)
-		return -1;
-	if (!jl_no_controls(s))
-		return jl_fail(c, "program", n, "a file name without control characters");
-	job->program = jl_program_path(c->name, s);
-
-	if ((n = ydoc_get(root, "args")) != NULL &&
-	    jl_strings(c, "args", n, &job->args, &job->nargs, NULL, NULL) == -1)
-		return -1;
-	if ((n = ydoc_get(root, "ranks")) != NULL && jl_ranks(c, n) == -1)
-		return -1;
-	if ((n = ydoc_get(root, "sites")) != NULL) {
-		struct ydoc_strset seen;
-		size_t i;
-
-		if (jl_strings(c, "sites", n, &job->sites, &job->nsites, jl_site_name_ok,
-		    "a site name (letters, digits, '.', '_' or '-')") == -1)
-			return -1;
-		if (job->nsites == 0) {
-			ydoc_error(c->err, c->name, n, "'sites' is an empty list: leave it out to "
-			    "use every site");
-			return -1;
-		}
-		ydoc_strset_init(&seen);
-		for (i = 0; i < job->nsites; i++) {
-			if (ydoc_strset_add(&seen, job->sites[i], i) == -1)
-				continue;
-			ydoc_error(c->err, c->name, n->items[i],
-			    "site '%s' is listed twice in 'sites'", job->sites[i]);
-			ydoc_strset_free(&seen);
-			return -1;
-		}
-		ydoc_strset_free(&seen);
-	}
-	if ((n = ydoc_get(root, "requirements")) != NULL) {
-		if (ydoc_str(c->name, "requirements", n, &s, c->err) == -1)
-			return -1;
-		job->requirements = xstrdup(s);
-		if (n->plain || n->quoted) {
-			job->requirements_loc.file = job->path;
-			job->requirements_loc.line = n->line;
-			job->requirements_loc.col = n->col + (n->quoted ? 1 : 0);
-		}
-	}
-	if ((n = ydoc_get(root, "rank_weights")) != NULL && jl_weights(c, n) == -1)
-		return -1;
-	if ((n = ydoc_get(root, "runtime")) != NULL && jl_runtime(c, n) == -1)
-		return -1;
-	if ((n = ydoc_get(root, "env")) != NULL && jl_env(c, n) == -1)
-		return -1;
+	ydoc_check_keys_all(c->name, root, jl_top_keys, c->errs);
+	jl_name(c, root);
+	jl_program(c, root);
+	if ((n = ydoc_get(root, "args")) != NULL)
+		jl_strings(c, "args", n, &job->args, &job->nargs, NULL, NULL);
+	if ((n = ydoc_get(root, "ranks")) != NULL)
+		jl_ranks(c, n);
+	if ((n = ydoc_get(root, "sites")) != NULL)
+		jl_sites(c, n);
+	if ((n = ydoc_get(root, "requirements")) != NULL)
+		jl_requirements(c, n);
+	if ((n = ydoc_get(root, "rank_weights")) != NULL)
+		jl_weights(c, n);
+	if ((n = ydoc_get(root, "runtime")) != NULL)
+		jl_runtime(c, n);
+	if ((n = ydoc_get(root, "env")) != NULL)
+		jl_env(c, n);
 	if ((n = ydoc_get(root, "stage_in")) != NULL && (jl_strings(c, "stage_in", n,
 	    &job->stage_in, &job->nstage_in, jl_stage_ok, "a relative path without '..' (files "
-	    "and directories are staged from the job file's directory)") == -1 ||
-	    jl_stage_names(c, n, job->stage_in, job->nstage_in) == -1))
-		return -1;
-	if ((n = ydoc_get(root, "stage_out")) != NULL && jl_strings(c, "stage_out", n,
-	    &job->stage_out, &job->nstage_out, jl_stage_ok,
-	    "a relative path without '..' (files are staged into the job's directory)") == -1)
-		return -1;
-	return jl_restarts(c, root);
+	    "and directories are staged from the job file's directory)") == 0 ||
+	    job->stage_in != NULL))
+		jl_stage_names(c, n, job->stage_in, job->nstage_in);
+	if ((n = ydoc_get(root, "stage_out")) != NULL)
+		jl_strings(c, "stage_out", n, &job->stage_out, &job->nstage_out, jl_stage_ok,
+		    "a relative path without '..' (files are staged into the job's directory)");
+	jl_restarts(c, root);
 }
 
 static int
 jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc_node *overlay,
-    const char *origin, struct gs_job *out, struct gs_error *err)
+    const char *origin, struct gs_job *out, struct gs_errlist *errs)
 {
 	struct ydoc_node *root;
 	struct jl_ctx c;
-	int rc;
 
 	memset(out, 0, sizeof *out);
-	if ((root = ydoc_parse(name, buf, len, err)) == NULL)
+	memset(&c, 0, sizeof c);
+	errlist_init(errs, name);
+	if ((root = ydoc_parse(name, buf, len, &c.err)) == NULL) {
+		errlist_add(errs, &c.err);
 		return -1;
+	}
 	if (overlay != NULL)
 		ydoc_merge(root, overlay, origin);
 	out->path = xstrdup(name);
@@ -585,34 +642,70 @@ jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc
 	out->loc.col = root->col;
 	c.name = name;
 	c.job = out;
-	c.err = err;
-	rc = jl_load(&c, root);
+	c.errs = errs;
+	jl_load(&c, root);
 	ydoc_free(root);
-	if (rc == -1)
-		job_free(out);
+	if (errs->n == 0)
+		return 0;
+	job_free(out);
+	return -1;
+}
+
+int
+job_load_buffer_errs(const char *name, const char *buf, size_t len, struct gs_job *out,
+    struct gs_errlist *errs)
+{
+	return jl_load_overlay(name, buf, len, NULL, NULL, out, errs);
+}
+
+int
+job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
+    const char *origin, struct gs_job *out, struct gs_errlist *errs)
+{
+	struct gs_error err;
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	memset(&err, 0, sizeof err);
+	if (ydoc_read_file(path, &buf, &len, &err) == -1) {
+		errlist_init(errs, path);
+		errlist_add(errs, &err);
+		return -1;
+	}
+	rc = jl_load_overlay(path, buf, len, overlay, origin, out, errs);
+	free(buf);
 	return rc;
+}
+
+int
+job_load_file_errs(const char *path, struct gs_job *out, struct gs_errlist *errs)
+{
+	return job_load_file_overlay_errs(path, NULL, NULL, out, errs);
 }
 
 int
 job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *out,
     struct gs_error *err)
 {
-	return jl_load_overlay(name, buf, len, NULL, NULL, out, err);
+	struct gs_errlist errs;
+	int rc;
+
+	if ((rc = job_load_buffer_errs(name, buf, len, out, &errs)) == -1)
+		errlist_first(&errs, err);
+	return rc;
 }
 
 int
 job_load_file_overlay(const char *path, const struct ydoc_node *overlay, const char *origin,
     struct gs_job *out, struct gs_error *err)
 {
-	char *buf;
-	size_t len;
+	struct gs_errlist errs;
 	int rc;
 
-	memset(out, 0, sizeof *out);
-	if (ydoc_read_file(path, &buf, &len, err) == -1)
-		return -1;
-	rc = jl_load_overlay(path, buf, len, overlay, origin, out, err);
-	free(buf);
+	if ((rc = job_load_file_overlay_errs(path, overlay, origin, out, &errs)) == -1)
+		errlist_first(&errs, err);
 	return rc;
 }
 

@@ -46,17 +46,26 @@ struct gs_job {
 	struct gs_loc requirements_loc;
 };
 
-/* Load a job file; errors as in sites_load_file(). */
+/*
+ * Load a job file. Returns 0, or -1 with every error of the file in errs, as
+ * sites_load_file_errs() does; the variants without _errs give the first error only.
+ */
+struct gs_errlist;
+int job_load_file_errs(const char *path, struct gs_job *out, struct gs_errlist *errs);
 int job_load_file(const char *path, struct gs_job *out, struct gs_error *err);
+int job_load_buffer_errs(const char *name, const char *buf, size_t len, struct gs_job *out,
+    struct gs_errlist *errs);
 int job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *out,
     struct gs_error *err);
 /*
  * The same with the mapping overlay laid over the file's top level first (ydoc_merge), its
- * nodes' errors naming origin: how an experiment sets a run's parameters (args, runtime
- * keys, ranks, ...) without a job file of its own, so that the job file's relative paths
- * keep their meaning. overlay NULL: job_load_file.
+ * nodes' errors naming origin (and listed after the file's own): how an experiment sets a
+ * run's parameters (args, runtime keys, ranks, ...) without a job file of its own, so that
+ * the job file's relative paths keep their meaning. overlay NULL: job_load_file.
  */
 struct ydoc_node;
+int job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
+    const char *origin, struct gs_job *out, struct gs_errlist *errs);
 int job_load_file_overlay(const char *path, const struct ydoc_node *overlay,
     const char *origin, struct gs_job *out, struct gs_error *err);
 void job_free(struct gs_job *job);
@@ -71,5 +80,13 @@ char *job_path_base(const char *path);
 const char *job_runtime_get(const struct gs_job *job, const char *key);
 /* Set (or replace) a runtime parameter, e.g. from --scheme. */
 void job_runtime_set(struct gs_job *job, const char *key, const char *value);
+
+/*
+ * A scheme's name at node (file name) into its canonical name (*canon, static storage): any
+ * case of a name runtime/scheme.h knows. Returns 0, or -1 with err "unknown scheme 'x'
+ * (did you mean 'y'?)" (or the list of schemes) at node.
+ */
+int job_scheme_parse(const char *name, const struct ydoc_node *node, const char **canon,
+    struct gs_error *err);
 
 #endif

@@ -19,6 +19,9 @@ struct metrics_opts {
 
 #define METRICS_CONNECT_TIMEOUT	2.0
 #define METRICS_TIMEOUT		5.0
+/* The range a timeout may be set to (rank --timeout, the configuration's metrics_timeout). */
+#define METRICS_TIMEOUT_MIN	0.1
+#define METRICS_TIMEOUT_MAX	600.0
 #define METRICS_MAX_BODY	(4u * 1024 * 1024)
 #define METRICS_MAX_PARALLEL	256
 

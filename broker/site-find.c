@@ -2,11 +2,13 @@
  * site-find.c — `--sites NAME`: a site file by name, from the user's own directory first
  * (so that a user can shadow an installed site), then from the installed share directory.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "gs-config.h"
 #include "site.h"
 #include "xmalloc.h"
@@ -15,16 +17,11 @@
 static char *
 sites_user_dir(void)
 {
-	const char *e;
-	char *dir;
+	char *conf = config_dir(), *dir = NULL;
 
-	/* the XDG base directory spec ignores a relative XDG_CONFIG_HOME */
-	if ((e = getenv("XDG_CONFIG_HOME")) != NULL && *e == '/')
-		xasprintf(&dir, "%s/gridsubmit/sites", e);
-	else if ((e = getenv("HOME")) != NULL && *e == '/')
-		xasprintf(&dir, "%s/.config/gridsubmit/sites", e);
-	else
-		dir = NULL;
+	if (conf != NULL)
+		xasprintf(&dir, "%s/sites", conf);
+	free(conf);
 	return dir;
 }
 
@@ -38,6 +35,9 @@ sites_arg_is_name(const char *arg)
 	return len < 5 || strcmp(arg + len - 5, ".yaml") != 0;
 }
 
+/* The installed site directory: sites_find's second place. */
+#define SITES_SHARE_DIR	GS_PREFIX "/share/gridsubmit/sites"
+
 char *
 sites_find(const char *arg, struct gs_error *err)
 {
@@ -49,7 +49,7 @@ sites_find(const char *arg, struct gs_error *err)
 		return xstrdup(arg);
 	user = sites_user_dir();
 	dirs[0] = user;
-	dirs[1] = GS_PREFIX "/share/gridsubmit/sites";
+	dirs[1] = SITES_SHARE_DIR;
 	for (i = 0; i < 2; i++) {
 		if (dirs[i] == NULL)
 			continue;
@@ -65,4 +65,59 @@ sites_find(const char *arg, struct gs_error *err)
 	    user != NULL ? user : "$XDG_CONFIG_HOME/gridsubmit/sites (HOME is not set)", dirs[1]);
 	free(user);
 	return NULL;
+}
+
+/* The NAMEs of dir's NAME.yaml files, added to *names (*n of them, room for *cap). */
+static void
+sites_names_in(const char *dir, char ***names, size_t *n, size_t *cap)
+{
+	struct dirent *de;
+	size_t len;
+	DIR *d;
+
+	if (dir == NULL || (d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		/* hidden files are nobody's site: an editor's backup, ".yaml" itself */
+		if (de->d_name[0] == '.' || len <= 5 ||
+		    strcmp(de->d_name + len - 5, ".yaml") != 0)
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*names = xreallocarray(*names, *cap, sizeof **names);
+		}
+		(*names)[(*n)++] = xstrndup(de->d_name, len - 5);
+	}
+	closedir(d);
+}
+
+static int
+sites_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **
+sites_names(size_t *n)
+{
+	char **names = NULL, *user = sites_user_dir();
+	size_t cap = 0, i, kept = 0;
+
+	*n = 0;
+	sites_names_in(user, &names, n, &cap);
+	sites_names_in(SITES_SHARE_DIR, &names, n, &cap);
+	free(user);
+	if (*n == 0)
+		return names;
+	qsort(names, *n, sizeof *names, sites_cmp_name);
+	/* a user's file shadows an installed one of the same NAME: one NAME */
+	for (i = 0; i < *n; i++) {
+		if (kept > 0 && strcmp(names[kept - 1], names[i]) == 0)
+			free(names[i]);
+		else
+			names[kept++] = names[i];
+	}
+	*n = kept;
+	return names;
 }

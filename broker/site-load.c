@@ -1,15 +1,18 @@
 /*
  * site-load.c — site files (gridsubmit-sites(5)) into struct gs_sites: host ranges expanded,
  * defaults merged (node over site over top-level defaults), every value checked where it is
- * written so that an error names the line and column to fix.
+ * written so that an error names the line and column to fix. Like a compiler, the walk goes
+ * on after an error, so that one run names every mistake of the file (errlist.h).
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
+#include "errlist.h"
 #include "site.h"
 #include "xmalloc.h"
 #include "yaml-doc.h"
@@ -55,10 +58,39 @@ struct sl_vals {
 struct sl_ctx {
 	const char *name;
 	struct gs_sites *out;
-	struct gs_error *err;
+	struct gs_error err;		/* the error being reported */
+	struct gs_errlist *errs;	/* every error of the file */
 	struct ydoc_strset hosts;	/* host -> node index */
 	struct ydoc_strset sites;	/* site name -> site index */
+	int hosts_unknown;	/* 1: some node's hosts could not be read (no check of master) */
+	int too_many;		/* 1: SL_MAX_NODES was reached (said once) */
 };
+
+/* c->err is one of the file's errors: keep it. Returns -1. */
+static int
+sl_keep(struct sl_ctx *c)
+{
+	errlist_add(c->errs, &c->err);
+	return -1;
+}
+
+/* The result of a ydoc_*() check into c->err: rc, the error kept when it is -1. */
+static int
+sl_check(struct sl_ctx *c, int rc)
+{
+	return rc == 0 ? 0 : sl_keep(c);
+}
+
+static int __attribute__((format(printf, 3, 4)))
+sl_error(struct sl_ctx *c, const struct ydoc_node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ydoc_verror(&c->err, c->name, n, fmt, ap);
+	va_end(ap);
+	return sl_keep(c);
+}
 
 static int
 sl_word_valid(const char *s, size_t max)
@@ -75,19 +107,22 @@ sl_word_valid(const char *s, size_t max)
 	return n <= max;
 }
 
+/* A word (sl_word_valid) into *out, which is left alone when it is not one. */
 static int
 sl_str_word(struct sl_ctx *c, const char *key, const struct ydoc_node *v, const char *what,
     const char **out)
 {
+	const char *s;
 	char desc[96];
 
-	if (ydoc_str(c->name, key, v, out, c->err) == -1)
+	if (sl_check(c, ydoc_str(c->name, key, v, &s, &c->err)) == -1)
 		return -1;
-	if (sl_word_valid(*out, 64))
-		return 0;
-	ydoc_describe(v, desc, sizeof desc);
-	ydoc_error(c->err, c->name, v, "'%s' must be %s, not %s", key, what, desc);
-	return -1;
+	if (!sl_word_valid(s, 64)) {
+		ydoc_describe(v, desc, sizeof desc);
+		return sl_error(c, v, "'%s' must be %s, not %s", key, what, desc);
+	}
+	*out = s;
+	return 0;
 }
 
 /* http/https only (doc/reliability.md, "HTTP metrics"), and {host} the only placeholder. */
@@ -97,38 +132,26 @@ sl_monitor(struct sl_ctx *c, const struct ydoc_node *v, const char **out)
 	char desc[96];
 	const char *s, *p;
 
-	if (ydoc_str(c->name, "monitor", v, out, c->err) == -1)
+	if (sl_check(c, ydoc_str(c->name, "monitor", v, &s, &c->err)) == -1)
 		return -1;
-	s = *out;
 	ydoc_describe(v, desc, sizeof desc);
 	if ((strncasecmp(s, "http://", 7) != 0 || s[7] == '\0') &&
-	    (strncasecmp(s, "https://", 8) != 0 || s[8] == '\0')) {
-		ydoc_error(c->err, c->name, v,
-		    "'monitor' must be an http:// or https:// URL, not %s", desc);
-		return -1;
-	}
+	    (strncasecmp(s, "https://", 8) != 0 || s[8] == '\0'))
+		return sl_error(c, v, "'monitor' must be an http:// or https:// URL, not %s",
+		    desc);
 	for (p = s; *p != '\0'; p++) {
-		if ((unsigned char)*p <= 0x20 || *p == 0x7f) {
-			ydoc_error(c->err, c->name, v,
-			    "'monitor' must be a URL without spaces or control characters, not %s",
-			    desc);
-			return -1;
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+			return sl_error(c, v, "'monitor' must be a URL without spaces or control "
+			    "characters, not %s", desc);
+		if (*p == '{' && strncmp(p, "{host}", 6) == 0) {
+			p += 5;
+			continue;
 		}
-		if (*p == '{') {
-			if (strncmp(p, "{host}", 6) == 0) {
-				p += 5;
-				continue;
-			}
-			ydoc_error(c->err, c->name, v,
+		if (*p == '{' || *p == '}')
+			return sl_error(c, v,
 			    "'monitor' may use only the placeholder {host}, not %s", desc);
-			return -1;
-		}
-		if (*p == '}') {
-			ydoc_error(c->err, c->name, v,
-			    "'monitor' may use only the placeholder {host}, not %s", desc);
-			return -1;
-		}
 	}
+	*out = s;
 	return 0;
 }
 
@@ -163,15 +186,15 @@ sl_monitor_expand(const char *tmpl, const char *host)
  * a relative Include from ~/.ssh, and the jobs run elsewhere. It becomes an Include line in
  * each job's ssh_config, which takes no quoting: no blank, quote, '#' or '%'.
  */
-static int
+static void
 sl_ssh_config(struct sl_ctx *c, const struct ydoc_node *n, struct sl_vals *v)
 {
 	const char *path, *slash = strrchr(c->name, '/'), *p;
 	int dirlen = slash != NULL ? (int)(slash - c->name) : 0, len = -1;
 	char cwd[PATH_MAX], desc[96];
 
-	if (ydoc_str(c->name, "config", n, &path, c->err) == -1)
-		return -1;
+	if (sl_check(c, ydoc_str(c->name, "config", n, &path, &c->err)) == -1)
+		return;
 	if (path[0] == '/')
 		len = snprintf(v->config, sizeof v->config, "%s", path);
 	else if (c->name[0] == '/')
@@ -185,137 +208,123 @@ sl_ssh_config(struct sl_ctx *c, const struct ydoc_node *n, struct sl_vals *v)
 			break;
 	if (path[0] == '\0' || len <= 0 || (size_t)len >= sizeof v->config || *p != '\0') {
 		ydoc_describe(n, desc, sizeof desc);
-		ydoc_error(c->err, c->name, n, "'config' must be an ssh_config file, relative "
-		    "to the site file or absolute, whose full path has no blanks, quotes, '#' "
-		    "or '%%', not %s", desc);
-		return -1;
+		sl_error(c, n, "'config' must be an ssh_config file, relative to the site file "
+		    "or absolute, whose full path has no blanks, quotes, '#' or '%%', not %s",
+		    desc);
 	}
-	return 0;
 }
 
-static int
+static void
 sl_ssh(struct sl_ctx *c, const struct ydoc_node *map, struct sl_vals *v)
 {
 	const struct ydoc_node *n;
+	const char *s, *p;
 	long long ll;
 	char desc[96];
 
-	if (ydoc_want(c->name, "ssh", map, YDOC_MAP, c->err) == -1 ||
-	    ydoc_check_keys(c->name, map, sl_ssh_keys, c->err) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "user")) != NULL && sl_str_word(c, "user", n,
-	    "a user name (letters, digits, '.', '_' or '-', not starting with '-')",
-	    &v->user) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "port")) != NULL) {
-		if (ydoc_int(c->name, "port", n, "a whole number from 1 to 65535", 1, 65535, &ll,
-		    c->err) == -1)
-			return -1;
+	if (sl_check(c, ydoc_want(c->name, "ssh", map, YDOC_MAP, &c->err)) == -1)
+		return;
+	ydoc_check_keys_all(c->name, map, sl_ssh_keys, c->errs);
+	if ((n = ydoc_get(map, "user")) != NULL)
+		sl_str_word(c, "user", n, "a user name (letters, digits, '.', '_' or '-', not "
+		    "starting with '-')", &v->user);
+	if ((n = ydoc_get(map, "port")) != NULL && sl_check(c, ydoc_int(c->name, "port", n,
+	    "a whole number from 1 to 65535", 1, 65535, &ll, &c->err)) == 0)
 		v->port = (int)ll;
-	}
-	if ((n = ydoc_get(map, "host_key")) != NULL) {
-		if (ydoc_str(c->name, "host_key", n, &v->host_key, c->err) == -1)
-			return -1;
-		if (strcmp(v->host_key, "strict") != 0 && strcmp(v->host_key, "accept-new") != 0) {
+	if ((n = ydoc_get(map, "host_key")) != NULL &&
+	    sl_check(c, ydoc_str(c->name, "host_key", n, &s, &c->err)) == 0) {
+		if (strcmp(s, "strict") == 0 || strcmp(s, "accept-new") == 0)
+			v->host_key = s;
+		else {
 			ydoc_describe(n, desc, sizeof desc);
-			ydoc_error(c->err, c->name, n,
-			    "'host_key' must be strict or accept-new, not %s", desc);
-			return -1;
+			sl_error(c, n, "'host_key' must be strict or accept-new, not %s", desc);
 		}
 	}
-	if ((n = ydoc_get(map, "identity")) != NULL) {
-		const char *p;
-
-		if (ydoc_str(c->name, "identity", n, &v->identity, c->err) == -1)
-			return -1;
-		for (p = v->identity; *p != '\0'; p++)
+	if ((n = ydoc_get(map, "identity")) != NULL &&
+	    sl_check(c, ydoc_str(c->name, "identity", n, &s, &c->err)) == 0) {
+		for (p = s; *p != '\0'; p++)
 			if ((unsigned char)*p < 0x20 || *p == 0x7f)
 				break;
-		if (*p != '\0' || v->identity[0] == '-') {
+		if (*p == '\0' && s[0] != '-')
+			v->identity = s;
+		else {
 			ydoc_describe(n, desc, sizeof desc);
-			ydoc_error(c->err, c->name, n, "'identity' must be a key file name "
-			    "(no control characters, not starting with '-'), not %s", desc);
-			return -1;
+			sl_error(c, n, "'identity' must be a key file name (no control characters, "
+			    "not starting with '-'), not %s", desc);
 		}
 	}
-	if ((n = ydoc_get(map, "config")) != NULL && sl_ssh_config(c, n, v) == -1)
-		return -1;
-	return 0;
+	if ((n = ydoc_get(map, "config")) != NULL)
+		sl_ssh_config(c, n, v);
 }
 
-/* The keys shared by defaults and nodes, laid over v. */
-static int
-sl_vals(struct sl_ctx *c, const struct ydoc_node *map, struct sl_vals *v)
+/*
+ * The keys shared by defaults and nodes (map's keys are known), laid over v. A value given
+ * but wrong or misspelt still counts as given: its error is the one to fix, not a second
+ * one on every node saying it is missing.
+ */
+static void
+sl_vals(struct sl_ctx *c, const struct ydoc_node *map, const char *const *known,
+    struct sl_vals *v)
 {
 	const struct ydoc_node *n;
 	long long ll;
 
-	if ((n = ydoc_get(map, "cpu_mhz")) != NULL) {
-		if (ydoc_num(c->name, "cpu_mhz", n, "a number > 0", 0, 1, 1e9, 0, &v->cpu_mhz,
-		    c->err) == -1)
-			return -1;
-		v->has_cpu = 1;
-	}
-	if ((n = ydoc_get(map, "cores")) != NULL) {
-		if (ydoc_int(c->name, "cores", n, "a whole number >= 1", 1, INT_MAX, &ll,
-		    c->err) == -1)
-			return -1;
+	v->has_cpu |= ydoc_given(map, "cpu_mhz", known);
+	v->has_cores |= ydoc_given(map, "cores", known);
+	if ((n = ydoc_get(map, "cpu_mhz")) != NULL)
+		sl_check(c, ydoc_num(c->name, "cpu_mhz", n, "a number > 0", 0, 1, 1e9, 0,
+		    &v->cpu_mhz, &c->err));
+	if ((n = ydoc_get(map, "cores")) != NULL && sl_check(c, ydoc_int(c->name, "cores", n,
+	    "a whole number >= 1", 1, INT_MAX, &ll, &c->err)) == 0)
 		v->cores = (int)ll;
-		v->has_cores = 1;
-	}
 	if ((n = ydoc_get(map, "slots")) != NULL) {
-		if (ydoc_int(c->name, "slots", n, "a whole number >= 1", 1, INT_MAX, &ll,
-		    c->err) == -1)
-			return -1;
-		v->slots = (int)ll;
+		if (sl_check(c, ydoc_int(c->name, "slots", n, "a whole number >= 1", 1, INT_MAX,
+		    &ll, &c->err)) == 0)
+			v->slots = (int)ll;
 		v->has_slots = 1;
 	}
 	if ((n = ydoc_get(map, "mem_mb")) != NULL) {
-		if (ydoc_num(c->name, "mem_mb", n, "a number >= 0", 0, 0, 1e15, 0, &v->mem_mb,
-		    c->err) == -1)
-			return -1;
+		sl_check(c, ydoc_num(c->name, "mem_mb", n, "a number >= 0", 0, 0, 1e15, 0,
+		    &v->mem_mb, &c->err));
 		v->has_mem = 1;
 	}
-	if ((n = ydoc_get(map, "arch")) != NULL && sl_str_word(c, "arch", n,
-	    "an architecture name (letters, digits, '.', '_' or '-')", &v->arch) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "ssh")) != NULL && sl_ssh(c, n, v) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "monitor")) != NULL && sl_monitor(c, n, &v->monitor) == -1)
-		return -1;
-	return 0;
+	if ((n = ydoc_get(map, "arch")) != NULL)
+		sl_str_word(c, "arch", n, "an architecture name (letters, digits, '.', '_' or '-')",
+		    &v->arch);
+	if ((n = ydoc_get(map, "ssh")) != NULL)
+		sl_ssh(c, n, v);
+	if ((n = ydoc_get(map, "monitor")) != NULL)
+		sl_monitor(c, n, &v->monitor);
 }
 
-static int
+static void
 sl_defaults(struct sl_ctx *c, const struct ydoc_node *map, struct sl_vals *v)
 {
-	if (ydoc_want(c->name, "defaults", map, YDOC_MAP, c->err) == -1 ||
-	    ydoc_check_keys(c->name, map, sl_defaults_keys, c->err) == -1)
-		return -1;
-	return sl_vals(c, map, v);
+	if (sl_check(c, ydoc_want(c->name, "defaults", map, YDOC_MAP, &c->err)) == -1)
+		return;
+	ydoc_check_keys_all(c->name, map, sl_defaults_keys, c->errs);
+	sl_vals(c, map, sl_defaults_keys, v);
 }
 
-static int
+static void
 sl_emulate(struct sl_ctx *c, const struct ydoc_node *map, struct gs_emulate *e)
 {
 	const struct ydoc_node *n;
 
-	if (ydoc_want(c->name, "emulate", map, YDOC_MAP, c->err) == -1 ||
-	    ydoc_check_keys(c->name, map, sl_emulate_keys, c->err) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "cpu_scale")) != NULL && ydoc_num(c->name, "cpu_scale", n,
-	    "a number in (0, 1]", 0, 1, 1, 0, &e->cpu_scale, c->err) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "load")) != NULL && ydoc_num(c->name, "load", n,
-	    "a number >= 0", 0, 0, 1e6, 0, &e->load, c->err) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "load_interval")) != NULL && ydoc_num(c->name, "load_interval", n,
-	    "a number > 0", 0, 1, 1e9, 0, &e->load_interval, c->err) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "private_fs")) != NULL && ydoc_bool(c->name, "private_fs", n,
-	    &e->private_fs, c->err) == -1)
-		return -1;
-	return 0;
+	if (sl_check(c, ydoc_want(c->name, "emulate", map, YDOC_MAP, &c->err)) == -1)
+		return;
+	ydoc_check_keys_all(c->name, map, sl_emulate_keys, c->errs);
+	if ((n = ydoc_get(map, "cpu_scale")) != NULL)
+		sl_check(c, ydoc_num(c->name, "cpu_scale", n, "a number in (0, 1]", 0, 1, 1, 0,
+		    &e->cpu_scale, &c->err));
+	if ((n = ydoc_get(map, "load")) != NULL)
+		sl_check(c, ydoc_num(c->name, "load", n, "a number >= 0", 0, 0, 1e6, 0, &e->load,
+		    &c->err));
+	if ((n = ydoc_get(map, "load_interval")) != NULL)
+		sl_check(c, ydoc_num(c->name, "load_interval", n, "a number > 0", 0, 1, 1e9, 0,
+		    &e->load_interval, &c->err));
+	if ((n = ydoc_get(map, "private_fs")) != NULL)
+		sl_check(c, ydoc_bool(c->name, "private_fs", n, &e->private_fs, &c->err));
 }
 
 static void
@@ -328,76 +337,56 @@ sl_push_node(struct gs_sites *out, size_t *cap, const struct gs_node *n)
 	out->nodes[out->nnodes++] = *n;
 }
 
-/* One entry of a site's nodes: its host range expanded into nodes with merged values. */
+/*
+ * A node entry's host range expanded into names; -1 (the error kept) when it cannot be,
+ * or when a name is not a host name or the file would hold more than SL_MAX_NODES nodes.
+ */
 static int
-sl_node(struct sl_ctx *c, const struct ydoc_node *map, size_t site, const struct sl_vals *sv,
-    size_t *cap)
+sl_hosts(struct sl_ctx *c, const struct ydoc_node *hn, const char *pattern, char ***names)
 {
-	struct sl_vals v = *sv;
-	struct gs_emulate emu = { 1.0, 0.0, SL_LOAD_INTERVAL, 0 };
-	const struct ydoc_node *hn, *n;
-	const char *pattern;
 	char why[256], desc[96];
-	char **names = NULL;
 	int count, i;
 
-	if (ydoc_want(c->name, "nodes", map, YDOC_MAP, c->err) == -1) {
-		/* the list itself is right; its entry is not */
-		ydoc_describe(map, desc, sizeof desc);
-		ydoc_error(c->err, c->name, map,
-		    "a node must be a mapping such as {host: n1, cpu_mhz: 2000, cores: 4}, not %s",
-		    desc);
-		return -1;
-	}
-	if (ydoc_check_keys(c->name, map, sl_node_keys, c->err) == -1)
-		return -1;
-	if ((hn = ydoc_get(map, "host")) == NULL) {
-		ydoc_error(c->err, c->name, map, "a node needs a 'host' (a name or a range such "
-		    "as n[01-16])");
-		return -1;
-	}
-	if (ydoc_str(c->name, "host", hn, &pattern, c->err) == -1)
-		return -1;
-	if (sl_vals(c, map, &v) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "emulate")) != NULL && sl_emulate(c, n, &emu) == -1)
-		return -1;
-	if (!v.has_cpu) {
-		ydoc_error(c->err, c->name, map, "node '%.128s' has no 'cpu_mhz': set it on the "
-		    "node or in defaults", pattern);
-		return -1;
-	}
-	if (!v.has_cores) {
-		ydoc_error(c->err, c->name, map, "node '%.128s' has no 'cores': set it on the "
-		    "node or in defaults", pattern);
-		return -1;
-	}
-	if ((count = hostrange_expand(pattern, &names, why, sizeof why)) == -1) {
+	if ((count = hostrange_expand(pattern, names, why, sizeof why)) == -1) {
 		ydoc_describe(hn, desc, sizeof desc);
-		ydoc_error(c->err, c->name, hn, "bad host range %s: %s", desc, why);
-		return -1;
+		return sl_error(c, hn, "bad host range %s: %s", desc, why);
 	}
 	for (i = 0; i < count; i++) {
-		if (!host_name_valid(names[i])) {
-			char d2[96];
+		if (!host_name_valid((*names)[i])) {
 			struct ydoc_node tmp = *hn;
 
-			tmp.value = names[i];
-			tmp.len = strlen(names[i]);
-			ydoc_describe(&tmp, d2, sizeof d2);
-			ydoc_error(c->err, c->name, hn, "invalid host name %s (letters, digits, "
-			    "'.' and '-', not starting with '-', labels of at most 63 characters)", d2);
-			hostrange_free(names, count);
+			tmp.value = (*names)[i];
+			tmp.len = strlen((*names)[i]);
+			ydoc_describe(&tmp, desc, sizeof desc);
+			sl_error(c, hn, "invalid host name %s (letters, digits, '.' and '-', not "
+			    "starting with '-', labels of at most 63 characters)", desc);
+			hostrange_free(*names, count);
 			return -1;
 		}
 	}
 	if (c->out->nnodes + (size_t)count > SL_MAX_NODES) {
-		ydoc_error(c->err, c->name, hn, "more than %d nodes in one site file", SL_MAX_NODES);
-		hostrange_free(names, count);
+		if (!c->too_many)
+			sl_error(c, hn, "more than %d nodes in one site file", SL_MAX_NODES);
+		c->too_many = 1;
+		hostrange_free(*names, count);
 		return -1;
 	}
+	return count;
+}
+
+/*
+ * A node entry's hosts as nodes with the merged values v. A host named before is an error
+ * (said once for the entry: a duplicated range would repeat it for every name).
+ */
+static void
+sl_add_nodes(struct sl_ctx *c, const struct ydoc_node *hn, char **names, int count,
+    size_t site, const struct sl_vals *v, const struct gs_emulate *emu, size_t *cap)
+{
+	int i, said = 0;
+
 	for (i = 0; i < count; i++) {
 		struct gs_node node;
+		const struct gs_loc *at;
 		size_t idx = c->out->nnodes;
 		long prev;
 
@@ -405,219 +394,306 @@ sl_node(struct sl_ctx *c, const struct ydoc_node *map, size_t site, const struct
 		node.host = names[i];
 		names[i] = NULL;
 		node.site = (int)site;
-		node.cpu_mhz = v.cpu_mhz;
-		node.cores = v.cores;
-		node.slots = v.has_slots ? v.slots : v.cores;
-		node.mem_mb = v.has_mem ? v.mem_mb : 0;
-		node.arch = v.arch != NULL ? xstrdup(v.arch) : NULL;
-		node.ssh.user = v.user != NULL ? xstrdup(v.user) : NULL;
-		node.ssh.port = v.port != 0 ? v.port : 22;
-		node.ssh.host_key = xstrdup(v.host_key != NULL ? v.host_key : "strict");
-		node.ssh.identity = v.identity != NULL ? xstrdup(v.identity) : NULL;
-		node.ssh.config = v.config[0] != '\0' ? xstrdup(v.config) : NULL;
-		node.monitor = v.monitor != NULL ? sl_monitor_expand(v.monitor, node.host) : NULL;
-		node.emulate = emu;
+		node.cpu_mhz = v->cpu_mhz;
+		node.cores = v->cores;
+		node.slots = v->has_slots ? v->slots : v->cores;
+		node.mem_mb = v->has_mem ? v->mem_mb : 0;
+		node.arch = v->arch != NULL ? xstrdup(v->arch) : NULL;
+		node.ssh.user = v->user != NULL ? xstrdup(v->user) : NULL;
+		node.ssh.port = v->port != 0 ? v->port : 22;
+		node.ssh.host_key = xstrdup(v->host_key != NULL ? v->host_key : "strict");
+		node.ssh.identity = v->identity != NULL ? xstrdup(v->identity) : NULL;
+		node.ssh.config = v->config[0] != '\0' ? xstrdup(v->config) : NULL;
+		node.monitor = v->monitor != NULL ? sl_monitor_expand(v->monitor, node.host) : NULL;
+		node.emulate = *emu;
 		node.loc.file = c->out->path;
 		node.loc.line = hn->line;
 		node.loc.col = hn->col;
 		sl_push_node(c->out, cap, &node);
-		if ((prev = ydoc_strset_add(&c->hosts, node.host, idx)) == -1)
+		if ((prev = ydoc_strset_add(&c->hosts, node.host, idx)) == -1 || said)
 			continue;
-		if (c->out->nodes[prev].loc.line == hn->line &&
-		    c->out->nodes[prev].loc.col == hn->col)
-			ydoc_error(c->err, c->name, hn, "duplicate host '%s' (the range names it "
-			    "twice)", node.host);
+		said = 1;
+		at = &c->out->nodes[prev].loc;
+		if (at->line == hn->line && at->col == hn->col)
+			sl_error(c, hn, "duplicate host '%s' (the range names it twice)", node.host);
 		else
-			ydoc_error(c->err, c->name, hn, "duplicate host '%s' (also at line %d, "
-			    "col %d)", node.host, c->out->nodes[prev].loc.line,
-			    c->out->nodes[prev].loc.col);
-		hostrange_free(names, count);
-		return -1;
+			sl_error(c, hn, "duplicate host '%s' (also at line %d, col %d)", node.host,
+			    at->line, at->col);
 	}
-	hostrange_free(names, count);
-	return 0;
 }
 
-static int
-sl_site(struct sl_ctx *c, const struct ydoc_node *map, const struct sl_vals *top,
+/* One entry of a site's nodes: its host range expanded into nodes with merged values. */
+static void
+sl_node(struct sl_ctx *c, const struct ydoc_node *map, size_t site, const struct sl_vals *sv,
     size_t *cap)
 {
-	struct gs_sites *out = c->out;
-	struct gs_site *s;
-	struct sl_vals v = *top;
-	const struct ydoc_node *n, *link, *nodes;
-	const char *name;
-	char desc[96];
-	size_t i, idx;
-	long prev;
+	struct sl_vals v = *sv;
+	struct gs_emulate emu = { 1.0, 0.0, SL_LOAD_INTERVAL, 0 };
+	const struct ydoc_node *hn, *n;
+	const char *pattern = NULL;
+	char desc[96], label[160];
+	char **names = NULL;
+	int count;
 
 	if (map->type != YDOC_MAP) {
+		/* the list itself is right; its entry is not */
 		ydoc_describe(map, desc, sizeof desc);
-		ydoc_error(c->err, c->name, map, "a site must be a mapping with name, link and "
-		    "nodes, not %s", desc);
-		return -1;
+		sl_error(c, map, "a node must be a mapping such as {host: n1, cpu_mhz: 2000, "
+		    "cores: 4}, not %s", desc);
+		c->hosts_unknown = 1;
+		return;
 	}
-	if (ydoc_check_keys(c->name, map, sl_site_keys, c->err) == -1)
-		return -1;
+	ydoc_check_keys_all(c->name, map, sl_node_keys, c->errs);
+	if ((hn = ydoc_get(map, "host")) != NULL)
+		sl_check(c, ydoc_str(c->name, "host", hn, &pattern, &c->err));
+	else if (!ydoc_given(map, "host", sl_node_keys))
+		sl_error(c, map, "a node needs a 'host' (a name or a range such as n[01-16])");
+	sl_vals(c, map, sl_node_keys, &v);
+	if ((n = ydoc_get(map, "emulate")) != NULL)
+		sl_emulate(c, n, &emu);
+	if (pattern != NULL)
+		snprintf(label, sizeof label, "node '%.128s'", pattern);
+	else
+		snprintf(label, sizeof label, "the node");
+	if (!v.has_cpu)
+		sl_error(c, map, "%s has no 'cpu_mhz': set it on the node or in defaults", label);
+	if (!v.has_cores)
+		sl_error(c, map, "%s has no 'cores': set it on the node or in defaults", label);
+	if (pattern == NULL || (count = sl_hosts(c, hn, pattern, &names)) == -1) {
+		c->hosts_unknown = 1;
+		return;
+	}
+	sl_add_nodes(c, hn, names, count, site, &v, &emu, cap);
+	hostrange_free(names, count);
+}
+
+static void
+sl_link(struct sl_ctx *c, const struct ydoc_node *link, struct gs_site *s, const char *label)
+{
+	const struct ydoc_node *n;
+
+	if (sl_check(c, ydoc_want(c->name, "link", link, YDOC_MAP, &c->err)) == -1)
+		return;
+	ydoc_check_keys_all(c->name, link, sl_link_keys, c->errs);
+	if ((n = ydoc_get(link, "bandwidth_mbps")) != NULL)
+		sl_check(c, ydoc_num(c->name, "bandwidth_mbps", n, "a number > 0", 0, 1, 1e12, 0,
+		    &s->bandwidth_mbps, &c->err));
+	else if (!ydoc_given(link, "bandwidth_mbps", sl_link_keys))
+		sl_error(c, link, "the link of %s has no 'bandwidth_mbps'", label);
+	if ((n = ydoc_get(link, "latency_ms")) != NULL)
+		sl_check(c, ydoc_num(c->name, "latency_ms", n, "a number >= 0", 0, 0, 1e9, 0,
+		    &s->latency_ms, &c->err));
+}
+
+/* A site's name, its index in out->sites (a new site, even when the name is wrong). */
+static size_t
+sl_site_new(struct sl_ctx *c, const struct ydoc_node *map, const char **name)
+{
+	struct gs_sites *out = c->out;
+	const struct ydoc_node *n;
+	struct gs_site *s;
+	size_t idx = out->nsites;
+	long prev = -1;
+
+	*name = NULL;
 	if ((n = ydoc_get(map, "name")) == NULL) {
-		ydoc_error(c->err, c->name, map, "a site needs a 'name'");
-		return -1;
-	}
-	if (sl_str_word(c, "name", n, "a site name (letters, digits, '.', '_' or '-')",
-	    &name) == -1)
-		return -1;
-	if ((prev = ydoc_strset_find(&c->sites, name)) != -1) {
-		ydoc_error(c->err, c->name, n, "duplicate site '%s' (also at line %d, col %d)",
-		    name, out->sites[prev].loc.line, out->sites[prev].loc.col);
-		return -1;
-	}
-	idx = out->nsites;
+		if (!ydoc_given(map, "name", sl_site_keys))
+			sl_error(c, map, "a site needs a 'name'");
+	} else if (sl_str_word(c, "name", n, "a site name (letters, digits, '.', '_' or '-')",
+	    name) == 0 && (prev = ydoc_strset_find(&c->sites, *name)) != -1)
+		sl_error(c, n, "duplicate site '%s' (also at line %d, col %d)", *name,
+		    out->sites[prev].loc.line, out->sites[prev].loc.col);
 	out->sites = xreallocarray(out->sites, out->nsites + 1, sizeof *out->sites);
 	s = &out->sites[out->nsites++];
 	memset(s, 0, sizeof *s);
-	s->name = xstrdup(name);
-	ydoc_strset_add(&c->sites, s->name, idx);
+	s->name = xstrdup(*name != NULL ? *name : "");
+	if (*name != NULL && prev == -1)
+		ydoc_strset_add(&c->sites, s->name, idx);
 	s->loc.file = out->path;
-	s->loc.line = n->line;
-	s->loc.col = n->col;
-
-	if ((link = ydoc_get(map, "link")) == NULL) {
-		ydoc_error(c->err, c->name, map, "site '%s' has no 'link' (bandwidth_mbps and "
-		    "latency_ms to the master)", name);
-		return -1;
-	}
-	if (ydoc_want(c->name, "link", link, YDOC_MAP, c->err) == -1 ||
-	    ydoc_check_keys(c->name, link, sl_link_keys, c->err) == -1)
-		return -1;
-	if ((n = ydoc_get(link, "bandwidth_mbps")) == NULL) {
-		ydoc_error(c->err, c->name, link, "the link of site '%s' has no 'bandwidth_mbps'",
-		    name);
-		return -1;
-	}
-	if (ydoc_num(c->name, "bandwidth_mbps", n, "a number > 0", 0, 1, 1e12, 0,
-	    &s->bandwidth_mbps, c->err) == -1)
-		return -1;
-	if ((n = ydoc_get(link, "latency_ms")) != NULL && ydoc_num(c->name, "latency_ms", n,
-	    "a number >= 0", 0, 0, 1e9, 0, &s->latency_ms, c->err) == -1)
-		return -1;
-
-	/* site defaults, then the site's own ssh and monitor over them */
-	if ((n = ydoc_get(map, "defaults")) != NULL && sl_defaults(c, n, &v) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "ssh")) != NULL && sl_ssh(c, n, &v) == -1)
-		return -1;
-	if ((n = ydoc_get(map, "monitor")) != NULL && sl_monitor(c, n, &v.monitor) == -1)
-		return -1;
-
-	if ((nodes = ydoc_get(map, "nodes")) == NULL) {
-		ydoc_error(c->err, c->name, map, "site '%s' has no 'nodes'", name);
-		return -1;
-	}
-	if (ydoc_want(c->name, "nodes", nodes, YDOC_SEQ, c->err) == -1)
-		return -1;
-	if (nodes->nitems == 0) {
-		ydoc_error(c->err, c->name, nodes, "site '%s' has an empty list of nodes", name);
-		return -1;
-	}
-	for (i = 0; i < nodes->nitems; i++)
-		if (sl_node(c, nodes->items[i], idx, &v, cap) == -1)
-			return -1;
-	return 0;
+	s->loc.line = n != NULL ? n->line : map->line;
+	s->loc.col = n != NULL ? n->col : map->col;
+	return idx;
 }
 
-static int
+static void
+sl_site(struct sl_ctx *c, const struct ydoc_node *map, const struct sl_vals *top,
+    size_t *cap)
+{
+	struct sl_vals v = *top;
+	const struct ydoc_node *n, *nodes;
+	const char *name;
+	char desc[96], label[96];
+	size_t i, idx;
+
+	if (map->type != YDOC_MAP) {
+		ydoc_describe(map, desc, sizeof desc);
+		sl_error(c, map, "a site must be a mapping with name, link and nodes, not %s",
+		    desc);
+		c->hosts_unknown = 1;
+		return;
+	}
+	ydoc_check_keys_all(c->name, map, sl_site_keys, c->errs);
+	idx = sl_site_new(c, map, &name);
+	if (name != NULL)
+		snprintf(label, sizeof label, "site '%s'", name);
+	else
+		snprintf(label, sizeof label, "the site");
+
+	if ((n = ydoc_get(map, "link")) != NULL)
+		sl_link(c, n, &c->out->sites[idx], label);
+	else if (!ydoc_given(map, "link", sl_site_keys))
+		sl_error(c, map, "%s has no 'link' (bandwidth_mbps and latency_ms to the master)",
+		    label);
+
+	/* site defaults, then the site's own ssh and monitor over them */
+	if ((n = ydoc_get(map, "defaults")) != NULL)
+		sl_defaults(c, n, &v);
+	if ((n = ydoc_get(map, "ssh")) != NULL)
+		sl_ssh(c, n, &v);
+	if ((n = ydoc_get(map, "monitor")) != NULL)
+		sl_monitor(c, n, &v.monitor);
+
+	if ((nodes = ydoc_get(map, "nodes")) == NULL) {
+		if (!ydoc_given(map, "nodes", sl_site_keys))
+			sl_error(c, map, "%s has no 'nodes'", label);
+		c->hosts_unknown = 1;
+	} else if (sl_check(c, ydoc_want(c->name, "nodes", nodes, YDOC_SEQ, &c->err)) == -1)
+		c->hosts_unknown = 1;
+	else if (nodes->nitems == 0)
+		sl_error(c, nodes, "%s has an empty list of nodes", label);
+	else
+		for (i = 0; i < nodes->nitems; i++)
+			sl_node(c, nodes->items[i], idx, &v, cap);
+}
+
+/* master: a host name; NULL when it is not one (the error kept). */
+static const char *
+sl_master(struct sl_ctx *c, const struct ydoc_node *master)
+{
+	const char *mname;
+	char desc[96];
+
+	if (sl_check(c, ydoc_str(c->name, "master", master, &mname, &c->err)) == -1)
+		return NULL;
+	if (host_name_valid(mname))
+		return mname;
+	ydoc_describe(master, desc, sizeof desc);
+	sl_error(c, master, "invalid host name %s for 'master' (letters, digits, '.' and '-', "
+	    "not starting with '-')", desc);
+	return NULL;
+}
+
+static void
 sl_load(struct sl_ctx *c, const struct ydoc_node *root)
 {
-	struct gs_sites *out = c->out;
 	struct sl_vals top;
-	const struct ydoc_node *n, *sites, *master = NULL;
+	const struct ydoc_node *n, *sites, *master;
 	const char *mname = NULL;
-	char desc[96];
 	size_t i, cap = 0;
 
 	memset(&top, 0, sizeof top);
-	if (ydoc_check_keys(c->name, root, sl_top_keys, c->err) == -1)
-		return -1;
-	if ((master = ydoc_get(root, "master")) != NULL) {
-		if (ydoc_str(c->name, "master", master, &mname, c->err) == -1)
-			return -1;
-		if (!host_name_valid(mname)) {
-			ydoc_describe(master, desc, sizeof desc);
-			ydoc_error(c->err, c->name, master, "invalid host name %s for 'master' "
-			    "(letters, digits, '.' and '-', not starting with '-')", desc);
-			return -1;
-		}
-	}
-	if ((n = ydoc_get(root, "defaults")) != NULL && sl_defaults(c, n, &top) == -1)
-		return -1;
+	ydoc_check_keys_all(c->name, root, sl_top_keys, c->errs);
+	if ((master = ydoc_get(root, "master")) != NULL)
+		mname = sl_master(c, master);
+	if ((n = ydoc_get(root, "defaults")) != NULL)
+		sl_defaults(c, n, &top);
 	if ((sites = ydoc_get(root, "sites")) == NULL) {
-		ydoc_error(c->err, c->name, root, "missing key 'sites' (the list of sites)");
-		return -1;
-	}
-	if (ydoc_want(c->name, "sites", sites, YDOC_SEQ, c->err) == -1)
-		return -1;
-	if (sites->nitems == 0) {
-		ydoc_error(c->err, c->name, sites, "'sites' is an empty list");
-		return -1;
-	}
-	for (i = 0; i < sites->nitems; i++)
-		if (sl_site(c, sites->items[i], &top, &cap) == -1)
-			return -1;
+		if (!ydoc_given(root, "sites", sl_top_keys))
+			sl_error(c, root, "missing key 'sites' (the list of sites)");
+		c->hosts_unknown = 1;
+	} else if (sl_check(c, ydoc_want(c->name, "sites", sites, YDOC_SEQ, &c->err)) == -1)
+		c->hosts_unknown = 1;
+	else if (sites->nitems == 0)
+		sl_error(c, sites, "'sites' is an empty list");
+	else
+		for (i = 0; i < sites->nitems; i++)
+			sl_site(c, sites->items[i], &top, &cap);
 
-	if (mname != NULL) {
-		if (ydoc_strset_find(&c->hosts, mname) == -1) {
-			ydoc_error(c->err, c->name, master, "master '%s' is not a host of any site",
-			    mname);
-			return -1;
-		}
-		out->master = xstrdup(mname);
+	/* with hosts left unread, the master may be one of them: no second error */
+	if (mname == NULL || c->hosts_unknown)
+		return;
+	if (ydoc_strset_find(&c->hosts, mname) == -1)
+		sl_error(c, master, "master '%s' is not a host of any site", mname);
+	else
+		c->out->master = xstrdup(mname);
+}
+
+int
+sites_load_buffer_errs(const char *name, const char *buf, size_t len, struct gs_sites *out,
+    struct gs_errlist *errs)
+{
+	struct ydoc_node *root;
+	struct sl_ctx c;
+
+	memset(out, 0, sizeof *out);
+	memset(&c, 0, sizeof c);
+	errlist_init(errs, name);
+	if ((root = ydoc_parse(name, buf, len, &c.err)) == NULL) {
+		errlist_add(errs, &c.err);
+		return -1;
 	}
-	return 0;
+	out->path = xstrdup(name);
+	c.name = name;
+	c.out = out;
+	c.errs = errs;
+	ydoc_strset_init(&c.hosts);
+	ydoc_strset_init(&c.sites);
+	sl_load(&c, root);
+	ydoc_strset_free(&c.hosts);
+	ydoc_strset_free(&c.sites);
+	ydoc_free(root);
+	if (errs->n == 0)
+		return 0;
+	sites_free(out);
+	return -1;
+}
+
+int
+sites_load_file_errs(const char *path, struct gs_sites *out, struct gs_errlist *errs)
+{
+	struct gs_error err;
+	char *file, *buf;
+	size_t len;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	memset(&err, 0, sizeof err);
+	errlist_init(errs, path);
+	if ((file = sites_find(path, &err)) == NULL) {
+		errlist_add(errs, &err);
+		return -1;
+	}
+	if (ydoc_read_file(file, &buf, &len, &err) == -1) {
+		errlist_add(errs, &err);
+		free(file);
+		return -1;
+	}
+	rc = sites_load_buffer_errs(file, buf, len, out, errs);
+	free(buf);
+	free(file);
+	return rc;
 }
 
 int
 sites_load_buffer(const char *name, const char *buf, size_t len, struct gs_sites *out,
     struct gs_error *err)
 {
-	struct ydoc_node *root;
-	struct sl_ctx c;
+	struct gs_errlist errs;
 	int rc;
 
-	memset(out, 0, sizeof *out);
-	if ((root = ydoc_parse(name, buf, len, err)) == NULL)
-		return -1;
-	out->path = xstrdup(name);
-	c.name = name;
-	c.out = out;
-	c.err = err;
-	ydoc_strset_init(&c.hosts);
-	ydoc_strset_init(&c.sites);
-	rc = sl_load(&c, root);
-	ydoc_strset_free(&c.hosts);
-	ydoc_strset_free(&c.sites);
-	ydoc_free(root);
-	if (rc == -1)
-		sites_free(out);
+	if ((rc = sites_load_buffer_errs(name, buf, len, out, &errs)) == -1)
+		errlist_first(&errs, err);
 	return rc;
 }
 
 int
 sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err)
 {
-	char *file, *buf;
-	size_t len;
+	struct gs_errlist errs;
 	int rc;
 
-	memset(out, 0, sizeof *out);
-	if ((file = sites_find(path, err)) == NULL)
-		return -1;
-	if (ydoc_read_file(file, &buf, &len, err) == -1) {
-		free(file);
-		return -1;
-	}
-	rc = sites_load_buffer(file, buf, len, out, err);
-	free(buf);
-	free(file);
+	if ((rc = sites_load_file_errs(path, out, &errs)) == -1)
+		errlist_first(&errs, err);
 	return rc;
 }
 

@@ -17,6 +17,11 @@ struct gs_loc {
 /* An error with its location, already formatted as "file:line:col: message". */
 struct gs_error {
 	char msg[1024];
+	/*
+	 * Where, when the YAML reader (yaml-doc.h) formatted it; line 0: not located. A list of
+	 * errors (errlist.h) orders by it. file is the name being read: valid while it is.
+	 */
+	struct gs_loc loc;
 };
 
 struct gs_emulate {
@@ -76,11 +81,15 @@ struct gs_sites {
 
 /*
  * Load a site file: path as sites_find() resolves it (out->path is the resolved file).
- * Returns 0, or -1 with err filled ("file:line:col: message", the message saying what was
- * expected and, for an unknown key, the nearest known one). Rejects: input over 1 MiB,
- * non-UTF-8 or binary input, anchors and aliases, nesting deeper than 64, duplicate keys,
- * duplicate hosts, wrong scalar types.
+ * Returns 0, or -1 with every error of the file in errs (errlist.h: "file:line:col:
+ * message" in file order, the message saying what was expected and, for an unknown key,
+ * the nearest known one). Rejects: input over 1 MiB, non-UTF-8 or binary input, anchors
+ * and aliases, nesting deeper than 64, duplicate keys, duplicate hosts, wrong scalar types.
+ * A YAML error (syntax, and the limits just named) stops the reading: it is the only one.
  */
+struct gs_errlist;
+int sites_load_file_errs(const char *path, struct gs_sites *out, struct gs_errlist *errs);
+/* The same with the file's first error only, in err. */
 int sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err);
 
 /* 1 when a --sites argument is a NAME: not empty, no '/', no ".yaml" suffix. */
@@ -92,10 +101,18 @@ int sites_arg_is_name(const char *arg);
  * naming the places searched.
  */
 char *sites_find(const char *arg, struct gs_error *err);
+/*
+ * Every NAME that sites_find finds, from both places: sorted, each once, as an allocated
+ * array of allocated strings (free with strv_free), its length in *n.
+ */
+char **sites_names(size_t *n);
 /* The same from memory; name is used in error messages. */
+int sites_load_buffer_errs(const char *name, const char *buf, size_t len,
+    struct gs_sites *out, struct gs_errlist *errs);
 int sites_load_buffer(const char *name, const char *buf, size_t len, struct gs_sites *out,
     struct gs_error *err);
 /* The embedded default, sites/localhost.yaml as built into the program. */
+int sites_load_default_errs(struct gs_sites *out, struct gs_errlist *errs);
 int sites_load_default(struct gs_sites *out, struct gs_error *err);
 void sites_free(struct gs_sites *s);
 

@@ -24,14 +24,17 @@
 /* Maps up to this size are checked for duplicate keys on every insert; larger ones at end. */
 #define YDOC_DUP_LINEAR	64
 
-void
-ydoc_verror(struct gs_error *err, const char *name, int line, int col, const char *fmt,
+static void __attribute__((format(printf, 5, 0)))
+ydoc_format(struct gs_error *err, const char *name, int line, int col, const char *fmt,
     va_list ap)
 {
 	int n;
 
 	if (err == NULL)
 		return;
+	err->loc.file = name;
+	err->loc.line = line;
+	err->loc.col = col;
 	if (line > 0)
 		n = snprintf(err->msg, sizeof err->msg, "%s:%d:%d: ", name, line, col);
 	else
@@ -47,8 +50,18 @@ ydoc_errorat(struct gs_error *err, const char *name, int line, int col, const ch
 	va_list ap;
 
 	va_start(ap, fmt);
-	ydoc_verror(err, name, line, col, fmt, ap);
+	ydoc_format(err, name, line, col, fmt, ap);
 	va_end(ap);
+}
+
+void
+ydoc_verror(struct gs_error *err, const char *name, const struct ydoc_node *node,
+    const char *fmt, va_list ap)
+{
+	if (node != NULL && node->origin != NULL)
+		name = node->origin;
+	ydoc_format(err, name, node != NULL ? node->line : 0, node != NULL ? node->col : 0, fmt,
+	    ap);
 }
 
 void
@@ -58,10 +71,7 @@ ydoc_error(struct gs_error *err, const char *name, const struct ydoc_node *node,
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (node != NULL && node->origin != NULL)
-		name = node->origin;
-	ydoc_verror(err, name, node != NULL ? node->line : 0, node != NULL ? node->col : 0,
-	    fmt, ap);
+	ydoc_verror(err, name, node, fmt, ap);
 	va_end(ap);
 }
 

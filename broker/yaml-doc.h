@@ -1,9 +1,9 @@
 /*
  * yaml-doc.h — a YAML file read into a small tree of mappings, lists and scalars, each with
- * its line:col, for the site and job loaders. Built from libyaml's event API so that the
- * limits of doc/reliability.md ("YAML parsing") hold before any tree exists: input at
- * most 1 MiB, UTF-8 only (no NUL), nesting at most 64 deep, no anchors or aliases, no duplicate keys, one
- * document whose top level is a mapping.
+ * its line:col, for the site, job, experiment and configuration loaders. Built from
+ * libyaml's event API so that the limits of doc/reliability.md ("YAML parsing") hold before
+ * any tree exists: input at most 1 MiB, UTF-8 only (no NUL), nesting at most 64 deep, no
+ * anchors or aliases, no duplicate keys, one document whose top level is a mapping.
  */
 #ifndef GS_YAML_DOC_H
 #define GS_YAML_DOC_H
@@ -99,12 +99,26 @@ struct ydoc_node *ydoc_get(const struct ydoc_node *map, const char *key);
  */
 int ydoc_check_keys(const char *name, const struct ydoc_node *map, const char *const *known,
     struct gs_error *err);
+/* The same for every unknown key of map, each one added to errs; -1 when there was one. */
+struct gs_errlist;
+int ydoc_check_keys_all(const char *name, const struct ydoc_node *map,
+    const char *const *known, struct gs_errlist *errs);
+/* 1 when key is one of known (NULL-terminated). */
+int ydoc_known(const char *key, const char *const *known);
+/*
+ * 1 when map has key, or an unknown key that ydoc_check_keys() takes for a misspelling of
+ * it: that key's error is the one to fix, not a second one saying key is missing.
+ */
+int ydoc_given(const struct ydoc_node *map, const char *key, const char *const *known);
 
-/* Fill err with "name:line:col: " and the formatted message, at node's position. */
+/*
+ * Fill err with "name:line:col: " and the formatted message, at node's position (named
+ * by the node's origin when it has one), and set err->loc.
+ */
 void ydoc_error(struct gs_error *err, const char *name, const struct ydoc_node *node,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void ydoc_verror(struct gs_error *err, const char *name, int line, int col, const char *fmt,
-    va_list ap) __attribute__((format(printf, 5, 0)));
+void ydoc_verror(struct gs_error *err, const char *name, const struct ydoc_node *node,
+    const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
 /*
  * Strict scalar conversions. Each returns 0, or -1 with err filled as

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errlist.h"
 #include "suggest.h"
 #include "yaml-doc.h"
 
@@ -37,40 +38,89 @@ ydoc_get(const struct ydoc_node *map, const char *key)
 }
 
 int
+ydoc_known(const char *key, const char *const *known)
+{
+	size_t j;
+
+	for (j = 0; known[j] != NULL; j++)
+		if (strcmp(key, known[j]) == 0)
+			return 1;
+	return 0;
+}
+
+int
+ydoc_given(const struct ydoc_node *map, const char *key, const char *const *known)
+{
+	const char *k, *guess;
+	size_t i;
+
+	if (map == NULL || map->type != YDOC_MAP)
+		return 0;
+	for (i = 0; i < map->npairs; i++) {
+		k = map->pairs[i].key->value;
+		if (strcmp(k, key) == 0)
+			return 1;
+		if (!ydoc_known(k, known) && (guess = suggest_closest(k, known)) != NULL &&
+		    strcmp(guess, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* err: "unknown key 'k'" at the key k, with the nearest known key or the list of them. */
+static void
+ydoc_unknown_key(const char *name, const struct ydoc_node *k, const char *const *known,
+    struct gs_error *err)
+{
+	const char *guess;
+	char list[512];
+	size_t j, n;
+
+	if ((guess = suggest_closest(k->value, known)) != NULL) {
+		ydoc_error(err, name, k, "unknown key '%.128s' (did you mean '%s'?)", k->value,
+		    guess);
+		return;
+	}
+	list[0] = '\0';
+	for (j = 0, n = 0; known[j] != NULL; j++) {
+		int w = snprintf(list + n, sizeof list - n, "%s%s", j ? ", " : "", known[j]);
+
+		if (w < 0 || (size_t)w >= sizeof list - n)
+			break;
+		n += (size_t)w;
+	}
+	ydoc_error(err, name, k, "unknown key '%.128s' (expected one of: %s)", k->value, list);
+}
+
+int
 ydoc_check_keys(const char *name, const struct ydoc_node *map, const char *const *known,
     struct gs_error *err)
 {
-	const struct ydoc_node *k;
-	const char *guess;
-	char list[512];
-	size_t i, j, n;
+	size_t i;
 
-	for (i = 0; i < map->npairs; i++) {
-		k = map->pairs[i].key;
-		for (j = 0; known[j] != NULL; j++)
-			if (strcmp(k->value, known[j]) == 0)
-				break;
-		if (known[j] != NULL)
-			continue;
-		if ((guess = suggest_closest(k->value, known)) != NULL) {
-			ydoc_error(err, name, k, "unknown key '%.128s' (did you mean '%s'?)",
-			    k->value, guess);
+	for (i = 0; i < map->npairs; i++)
+		if (!ydoc_known(map->pairs[i].key->value, known)) {
+			ydoc_unknown_key(name, map->pairs[i].key, known, err);
 			return -1;
 		}
-		list[0] = '\0';
-		for (j = 0, n = 0; known[j] != NULL; j++) {
-			int w = snprintf(list + n, sizeof list - n, "%s%s", j ? ", " : "",
-			    known[j]);
-
-			if (w < 0 || (size_t)w >= sizeof list - n)
-				break;
-			n += (size_t)w;
-		}
-		ydoc_error(err, name, k, "unknown key '%.128s' (expected one of: %s)", k->value,
-		    list);
-		return -1;
-	}
 	return 0;
+}
+
+int
+ydoc_check_keys_all(const char *name, const struct ydoc_node *map,
+    const char *const *known, struct gs_errlist *errs)
+{
+	struct gs_error err;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < map->npairs; i++)
+		if (!ydoc_known(map->pairs[i].key->value, known)) {
+			ydoc_unknown_key(name, map->pairs[i].key, known, &err);
+			errlist_add(errs, &err);
+			rc = -1;
+		}
+	return rc;
 }
 
 void

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "errlist.h"
 #include "exp.h"
 #include "grt-keys.h"
 #include "job.h"
@@ -53,6 +54,7 @@ struct el_ctx {
 	int stored;		/* 1: the results directory's copy (exp_load_stored) */
 	struct exp *e;
 	struct gs_error *err;
+	struct gs_errlist *errs;	/* a point's job file's errors (el_check_points) */
 };
 
 void
@@ -599,7 +601,10 @@ el_name(struct el_ctx *c, const struct ydoc_node *root)
 	return 0;
 }
 
-/* Every point's job loads with its overlay: a bad value is reported before any run. */
+/*
+ * Every point's job loads with its overlay: a bad value is reported before any run. The
+ * first point that does not load gives every error of its job file, in c->errs.
+ */
 static int
 el_check_points(struct el_ctx *c)
 {
@@ -611,7 +616,7 @@ el_check_points(struct el_ctx *c)
 
 	for (p = 0; p < e->npoints && rc == 0; p++) {
 		o = exp_overlay(e, p, 1, 0);
-		rc = job_load_file_overlay(e->job, o, c->name, &job, c->err);
+		rc = job_load_file_overlay_errs(e->job, o, c->name, &job, c->errs);
 		if (rc == 0)
 			job_free(&job);
 		ydoc_free(o);
@@ -689,36 +694,51 @@ el_load(struct el_ctx *c, const struct ydoc_node *root)
 	return c->stored ? 0 : el_check_points(c);
 }
 
+/*
+ * The experiment file's own error (it stops at the first) or a point's job file's errors
+ * (every one), in errs.
+ */
 static int
 el_load_file(const char *path, const char *as, int stored, struct exp *e,
-    struct gs_error *err)
+    struct gs_errlist *errs)
 {
 	struct el_ctx c;
+	struct gs_error err;
 	char *buf;
 	size_t len;
 
 	memset(e, 0, sizeof *e);
-	if (ydoc_read_file(path, &buf, &len, err) == -1)
+	memset(&err, 0, sizeof err);
+	errlist_init(errs, path);
+	if (ydoc_read_file(path, &buf, &len, &err) == -1) {
+		errlist_add(errs, &err);
 		return -1;
+	}
 	if ((e->path = realpath(as, NULL)) == NULL && stored)
 		e->path = xstrdup(as);
 	if (e->path == NULL) {
-		snprintf(err->msg, sizeof err->msg, "%s: %s", as, strerror(errno));
+		snprintf(err.msg, sizeof err.msg, "%s: %s", as, strerror(errno));
+		errlist_add(errs, &err);
 		free(buf);
 		return -1;
 	}
 	exp_hash(buf, len, e->hash);
-	e->root = ydoc_parse(path, buf, len, err);
+	e->root = ydoc_parse(path, buf, len, &err);
 	free(buf);
 	if (e->root == NULL) {
+		errlist_add(errs, &err);
 		exp_free(e);
 		return -1;
 	}
 	c.name = path;
 	c.stored = stored;
 	c.e = e;
-	c.err = err;
+	c.err = &err;
+	c.errs = errs;
 	if (el_load(&c, e->root) == -1) {
+		/* el_check_points filled errs with a job file's errors; else the error is ours */
+		if (errs->n == 0)
+			errlist_add(errs, &err);
 		exp_free(e);
 		return -1;
 	}
@@ -726,15 +746,31 @@ el_load_file(const char *path, const char *as, int stored, struct exp *e,
 }
 
 int
+exp_load_errs(const char *path, struct exp *e, struct gs_errlist *errs)
+{
+	return el_load_file(path, path, 0, e, errs);
+}
+
+int
 exp_load(const char *path, struct exp *e, struct gs_error *err)
 {
-	return el_load_file(path, path, 0, e, err);
+	struct gs_errlist errs;
+	int rc;
+
+	if ((rc = exp_load_errs(path, e, &errs)) == -1)
+		errlist_first(&errs, err);
+	return rc;
 }
 
 int
 exp_load_stored(const char *copy, const char *orig, struct exp *e, struct gs_error *err)
 {
-	return el_load_file(copy, orig, 1, e, err);
+	struct gs_errlist errs;
+	int rc;
+
+	if ((rc = el_load_file(copy, orig, 1, e, &errs)) == -1)
+		errlist_first(&errs, err);
+	return rc;
 }
 
 void

@@ -84,9 +84,13 @@ struct exp {
  * Load and check an experiment file: keys, types, parameters (each a job key, a runtime
  * key or a {name} of args), {names} defined, baseline and report naming known parameters
  * and metrics, every point's job loadable with its overlay (so that a bad value is found
- * before the first run, located in the experiment file). Returns 0, or -1 with err as
- * "file:line:col: message".
+ * before the first run, located in the experiment file). Returns 0, or -1 with errs
+ * (errlist.h): the experiment file's first error, or every error of the job file the
+ * first failing point loads.
  */
+struct gs_errlist;
+int exp_load_errs(const char *path, struct exp *e, struct gs_errlist *errs);
+/* The same with the first of those errors only, in err as "file:line:col: message". */
 int exp_load(const char *path, struct exp *e, struct gs_error *err);
 /*
  * The copy of an experiment file kept in its results directory (for report and show),

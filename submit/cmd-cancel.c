@@ -136,7 +136,7 @@ cmd_cancel_exec(int argc, char **argv)
 	char why[1024];
 	int code, was_final, killed = 0, had_supervisor = 0, rc, rchecked = 0, rstopped = 0;
 
-	while (cmd_getopt(argc, argv, "", NULL, &cmd_cancel_entry) != -1)
+	while (cmd_getopt(argc, argv, &cmd_cancel_entry) != -1)
 		;
 	if (optind != argc - 1)
 		cmd_usage_error(&cmd_cancel_entry, optind >= argc ? "missing job id" :
@@ -214,5 +214,5 @@ const struct cmd_entry cmd_cancel_entry = {
 	"exit status: 0 the job is stopped or had already ended, 1 a process could not be\n"
 	"stopped or a remote node could not be checked, 2 no such job, 3 the job's\n"
 	"state.json is unreadable or corrupt\n",
-	cmd_cancel_exec
+	cmd_cancel_exec, NULL, NULL, NULL, CMD_OPERAND_JOB
 };

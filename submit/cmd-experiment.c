@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "cmd-experiment.h"
+#include "errlist.h"
 #include "exp-metrics.h"
 #include "exp-report.h"
 #include "exp-run.h"
@@ -31,6 +32,7 @@
 #include "launch.h"
 #include "log.h"
 #include "text.h"
+#include "userconf.h"
 #include "xmalloc.h"
 
 extern const struct cmd_entry cmd_experiment_entry;
@@ -287,7 +289,7 @@ static int
 ce_run(const struct ce_opts *o)
 {
 	struct exp e;
-	struct gs_error err;
+	struct gs_errlist errs;
 	struct exp_runner x;
 	struct ce_progress p;
 	char *dir, *logs, *root, *tb_sites = NULL;
@@ -295,8 +297,11 @@ ce_run(const struct ce_opts *o)
 	size_t failed = 0;
 	int stopped = 0, tb_up = 0, lock;
 
-	if (exp_load(o->file, &e, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
+	/* every run takes its defaults from it: an invalid one stops us before the first */
+	if (userconf() == NULL)
+		return EXIT_INPUT;
+	if (exp_load_errs(o->file, &e, &errs) != 0) {
+		errlist_print(&errs, stderr);
 		return EXIT_INPUT;
 	}
 	dir = cmd_experiment_dir(e.name);
@@ -361,23 +366,25 @@ ce_run(const struct ce_opts *o)
 	return stopped ? EXIT_CANCELLED : failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
+static const struct option ce_longopts[] = {
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "new", no_argument, NULL, 'N' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 }
+};
+/* the stored experiment's words (cmd-experiment-show.c); any other operand is a file */
+static const char *const ce_actions[] = { "report", "list", "show", NULL };
+
 static int
 cmd_experiment_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "new", no_argument, NULL, 'N' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct ce_opts o;
 	int c;
 
-	if (argc >= 2 && (strcmp(argv[1], "report") == 0 || strcmp(argv[1], "list") == 0 ||
-	    strcmp(argv[1], "show") == 0))
+	if (argc >= 2 && cmd_is_action(&cmd_experiment_entry, argv[1]))
 		return cmd_experiment_stored(argc - 1, argv + 1);
 	memset(&o, 0, sizeof o);
-	while ((c = cmd_getopt(argc, argv, "q", longopts, &cmd_experiment_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &cmd_experiment_entry)) != -1) {
 		if (c == 'n')
 			o.dry_run = 1;
 		else if (c == 'N')
@@ -408,5 +415,5 @@ const struct cmd_entry cmd_experiment_entry = {
 	"run done, 1 some run failed, 3 the file is invalid, 6 stopped by a signal (run the\n"
 	"same command again to resume), 7 refused (the file changed: --new; or the experiment\n"
 	"runs in another process)\n",
-	cmd_experiment_exec
+	cmd_experiment_exec, "q", ce_longopts, ce_actions, CMD_OPERAND_YAML
 };

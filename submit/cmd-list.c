@@ -46,20 +46,21 @@ list_print_line(const struct job_state *st)
 	    scheme, when, span, st->restarts);
 }
 
+static const struct option list_longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
 static int
 cmd_list_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct job_state st;
 	json_t *doc = NULL, *jobs = NULL;
 	char why[1024], **ids;
 	size_t n, i;
 	int c, json = 0;
 
-	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_list_entry)) != -1)
+	while ((c = cmd_getopt(argc, argv, &cmd_list_entry)) != -1)
 		if (c == 'j')
 			json = 1;
 	if (optind < argc)
@@ -114,5 +115,5 @@ const struct cmd_entry cmd_list_entry = {
 	"columns: id, name, state, ranks, scheme, submitted (local time), makespan (s),\n"
 	"restarts (relaunches after failures, resumes included);\n"
 	"a job whose state.json cannot be read is listed as 'unreadable' (why on stderr)\n",
-	cmd_list_exec
+	cmd_list_exec, NULL, list_longopts, NULL, CMD_OPERAND_NONE
 };

@@ -56,14 +56,15 @@ logs_copy(const char *path, off_t *off)
 	return fflush(stdout) == EOF ? -1 : 0;
 }
 
+static const struct option logs_longopts[] = {
+	{ "follow", no_argument, NULL, 'f' },
+	{ "stderr", no_argument, NULL, 'e' },
+	{ NULL, 0, NULL, 0 }
+};
+
 static int
 cmd_logs_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "follow", no_argument, NULL, 'f' },
-		{ "stderr", no_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct timespec ts = { 0, LOGS_POLL_NS };
 	struct job_state st;
 	const char *name = "stdout";
@@ -71,7 +72,7 @@ cmd_logs_exec(int argc, char **argv)
 	off_t off = 0;
 	int c, follow = 0, code, final;
 
-	while ((c = cmd_getopt(argc, argv, "fe", longopts, &cmd_logs_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &cmd_logs_entry)) != -1) {
 		if (c == 'f')
 			follow = 1;
 		else if (c == 'e')
@@ -116,5 +117,5 @@ const struct cmd_entry cmd_logs_entry = {
 	"  ID                    the job\n"
 	"  -f, --follow          keep printing as the output grows, until the job has ended\n"
 	"  -e, --stderr          the job's standard error instead of its standard output\n",
-	cmd_logs_exec
+	cmd_logs_exec, "fe", logs_longopts, NULL, CMD_OPERAND_JOB
 };

@@ -19,6 +19,7 @@
 #include "jobrun.h"
 #include "log.h"
 #include "metrics.h"
+#include "userconf.h"
 
 extern const struct cmd_entry cmd_rank_entry;
 
@@ -185,19 +186,19 @@ rank_print_text(const struct gs_sites *s, const struct gs_job *job,
 	}
 }
 
+static const struct option rank_longopts[] = {
+	{ "sites", required_argument, NULL, 's' },
+	{ "ranks", required_argument, NULL, 'n' },
+	{ "explain", no_argument, NULL, 'e' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "no-metrics", no_argument, NULL, 'M' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 }
+};
 
 static int
 cmd_rank_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "sites", required_argument, NULL, 's' },
-		{ "ranks", required_argument, NULL, 'n' },
-		{ "explain", no_argument, NULL, 'e' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-metrics", no_argument, NULL, 'M' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct rank_args a;
 	struct gs_sites sites;
 	struct gs_job job;
@@ -210,7 +211,7 @@ cmd_rank_exec(int argc, char **argv)
 
 	memset(&a, 0, sizeof a);
 	a.metrics = 1;
-	while ((c = cmd_getopt(argc, argv, "s:n:", longopts, &cmd_rank_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &cmd_rank_entry)) != -1) {
 		switch (c) {
 		case 's':
 			a.sites = optarg;
@@ -228,7 +229,8 @@ cmd_rank_exec(int argc, char **argv)
 			a.metrics = 0;
 			break;
 		case 't':
-			a.timeout = cmd_parse_double(&cmd_rank_entry, "--timeout", optarg, 0.1, 600);
+			a.timeout = cmd_parse_double(&cmd_rank_entry, "--timeout", optarg,
+			    METRICS_TIMEOUT_MIN, METRICS_TIMEOUT_MAX);
 			break;
 		}
 	}
@@ -244,6 +246,9 @@ cmd_rank_exec(int argc, char **argv)
 	if (jobrun_load(&ja, &sites, &job) != 0)
 		return EXIT_INPUT;
 	memset(&mo, 0, sizeof mo);
+	/* --timeout, else the configuration file's metrics_timeout (jobrun_load read it) */
+	if (a.timeout == 0)
+		a.timeout = userconf()->metrics_timeout;
 	if (a.timeout > 0) {
 		mo.timeout = a.timeout;
 		mo.connect_timeout = a.timeout < METRICS_CONNECT_TIMEOUT ? a.timeout :
@@ -279,12 +284,14 @@ const struct cmd_entry cmd_rank_entry = {
 	"[--timeout S]",
 	"rank the nodes for a job by the performance function, and explain",
 	"  -s, --sites F         the site file, or NAME of a user or installed one (default:\n"
-	"                        the embedded localhost.yaml)\n"
+	"                        the configuration file's sites, else the embedded\n"
+	"                        localhost.yaml)\n"
 	"  -n, --ranks N         MPI processes, the master included (default: the job's)\n"
 	"      --explain         also list every filtered-out node with the clause that\n"
 	"                        failed, and every node with stale metrics with the reason\n"
 	"      --json            print one JSON document (schema_version 1)\n"
 	"      --no-metrics      do not read live metrics: site-file values only\n"
-	"      --timeout S       seconds for reading all live metrics (default 5)\n",
-	cmd_rank_exec
+	"      --timeout S       seconds for reading all live metrics (default: the\n"
+	"                        configuration file's metrics_timeout, else 5)\n",
+	cmd_rank_exec, "s:n:", rank_longopts, NULL, CMD_OPERAND_YAML
 };

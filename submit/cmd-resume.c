@@ -24,11 +24,13 @@
 
 #include "broker.h"
 #include "cmd.h"
+#include "errlist.h"
 #include "file.h"
 #include "jobctl.h"
 #include "jobrun.h"
 #include "log.h"
 #include "stage.h"
+#include "userconf.h"
 #include "xmalloc.h"
 
 #define RESUME_REASON	"resumed by gridsubmit resume"
@@ -129,7 +131,7 @@ static int
 resume_load(struct jobrun *jr)
 {
 	struct job_state *st = &jr->st;
-	struct gs_error err;
+	struct gs_errlist errs;
 	char *buf, why[1024];
 	size_t len;
 	int rc;
@@ -141,22 +143,26 @@ resume_load(struct jobrun *jr)
 	if (st->sites_file != NULL) {
 		if (resume_copy(st, "sites.yaml", &buf, &len) != 0)
 			return -1;
-		rc = sites_load_buffer(st->sites_file, buf, len, &jr->sites, &err);
+		rc = sites_load_buffer_errs(st->sites_file, buf, len, &jr->sites, &errs);
 		free(buf);
 	} else
-		rc = sites_load_default(&jr->sites, &err);
+		rc = sites_load_default_errs(&jr->sites, &errs);
 	if (rc != 0) {
-		log_warnx("job %s: %s (the copy in %s/sites.yaml)", st->id, err.msg, st->dir);
+		errlist_print(&errs, stderr);
+		log_warnx("job %s: the errors above are in the copy %s/sites.yaml", st->id,
+		    st->dir);
 		return -1;
 	}
 	if (resume_copy(st, "job.yaml", &buf, &len) != 0) {
 		sites_free(&jr->sites);
 		return -1;
 	}
-	rc = job_load_buffer(st->job_file, buf, len, &jr->job, &err);
+	rc = job_load_buffer_errs(st->job_file, buf, len, &jr->job, &errs);
 	free(buf);
 	if (rc != 0) {
-		log_warnx("job %s: %s (the copy in %s/job.yaml)", st->id, err.msg, st->dir);
+		errlist_print(&errs, stderr);
+		log_warnx("job %s: the errors above are in the copy %s/job.yaml", st->id,
+		    st->dir);
 		sites_free(&jr->sites);
 		return -1;
 	}
@@ -177,18 +183,19 @@ resume_load(struct jobrun *jr)
 	return 0;
 }
 
+static const struct option resume_longopts[] = {
+	{ "restarts", required_argument, NULL, 'R' },
+	{ "top", no_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 }
+};
+
 static int
 cmd_resume_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "restarts", required_argument, NULL, 'R' },
-		{ "top", no_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct jobrun jr;
 	int c, code, top = 0, restarts = -1;
 
-	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_resume_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &cmd_resume_entry)) != -1) {
 		if (c == 'R')
 			restarts = (int)cmd_parse_int(&cmd_resume_entry, "--restarts", optarg, 0,
 			    1000);
@@ -198,6 +205,9 @@ cmd_resume_exec(int argc, char **argv)
 	if (optind != argc - 1)
 		cmd_usage_error(&cmd_resume_entry, optind >= argc ? "missing job id" :
 		    "one job id at a time");
+	/* its metrics_timeout applies to the placing: an invalid file stops us first */
+	if (userconf() == NULL)
+		return EXIT_INPUT;
 	memset(&jr, 0, sizeof jr);
 	jr.top_saved_err = -1;
 	/* a job whose supervisor died is recorded failed first (jobctl_refresh) */
@@ -240,5 +250,5 @@ const struct cmd_entry cmd_resume_entry = {
 	"exit status: as run (0 done, 1 failed, 3 input, 4 no placement, 5 launch, 6\n"
 	"cancelled); 2 no such job; 7 refused: the job is done, its supervisor still runs, or\n"
 	"processes of it still run here ('gridsubmit cancel ID' stops them)\n",
-	cmd_resume_exec
+	cmd_resume_exec, NULL, resume_longopts, NULL, CMD_OPERAND_JOB
 };

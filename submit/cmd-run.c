@@ -15,29 +15,31 @@
 #include "jobrun.h"
 #include "scheme.h"
 
+/* submit's are the same but --top (cmd-submit.c); the values are jobrun_parse's */
+static const struct option run_longopts[] = {
+	{ "sites", required_argument, NULL, 's' },
+	{ "scheme", required_argument, NULL, 'S' },
+	{ "ranks", required_argument, NULL, 'n' },
+	{ "top", no_argument, NULL, 't' },
+	{ "no-metrics", no_argument, NULL, 'M' },
+	{ "restarts", required_argument, NULL, 'R' },
+	{ NULL, 0, NULL, 0 }
+};
+
 /*
  * Options shared with submit: --sites, --scheme, --ranks, --no-metrics, --restarts (and
- * run's --top).
+ * run's --top), as the command's entry lists them.
  */
 void
 jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
     int *top)
 {
-	static const struct option longopts[] = {
-		{ "sites", required_argument, NULL, 's' },
-		{ "scheme", required_argument, NULL, 'S' },
-		{ "ranks", required_argument, NULL, 'n' },
-		{ "top", no_argument, NULL, 't' },
-		{ "no-metrics", no_argument, NULL, 'M' },
-		{ "restarts", required_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 }
-	};
 	int c;
 
 	memset(a, 0, sizeof *a);
 	a->metrics = 1;
 	a->restarts = -1;
-	while ((c = cmd_getopt(argc, argv, "s:n:", longopts, cmd)) != -1) {
+	while ((c = cmd_getopt(argc, argv, cmd)) != -1) {
 		switch (c) {
 		case 's':
 			a->sites = optarg;
@@ -52,9 +54,6 @@ jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_a
 			a->ranks = (int)cmd_parse_int(cmd, "--ranks", optarg, 1, 100000);
 			break;
 		case 't':
-			if (top == NULL)
-				cmd_usage_error(cmd, "--top: use 'gridsubmit top ID' to watch a "
-				    "submitted job");
 			*top = 1;
 			break;
 		case 'M':
@@ -96,12 +95,14 @@ const struct cmd_entry cmd_run_entry = {
 	"[--no-metrics]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
-	"                        embedded sites/localhost.yaml)\n"
+	"                        configuration file's sites, else the embedded\n"
+	"                        sites/localhost.yaml)\n"
 	"      --scheme S        load-balancing scheme, overriding the job file's runtime.scheme\n"
+	"                        (else the configuration file's scheme, else gss)\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
 	"      --top             show the live console while the job runs\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n",
-	cmd_run_exec
+	cmd_run_exec, "s:n:", run_longopts, NULL, CMD_OPERAND_YAML
 };

@@ -471,7 +471,7 @@ sched_parse_args(int argc, char **argv, struct sched_args *a)
 
 	memset(a, 0, sizeof *a);
 	optind = 1;
-	while ((c = cmd_getopt(argc, argv, "N:P:", sched_longopts, cmd)) != -1) {
+	while ((c = cmd_getopt(argc, argv, cmd)) != -1) {
 		switch (c) {
 		case OPT_SCHEME:	a->scheme = optarg; break;
 		case 'N':		a->n = optarg; break;
@@ -629,5 +629,5 @@ const struct cmd_entry cmd_schedule_entry = {
 	"                        per unit, one per worker (the earliest free worker asks next)\n"
 	"  --unit-comm x,y,..    the same schemes: link seconds per unit (default 0)\n"
 	"  --json                one JSON document with \"schema_version\"\n",
-	cmd_schedule_exec
+	cmd_schedule_exec, "N:P:", sched_longopts, NULL, CMD_OPERAND_NONE
 };

@@ -1,10 +1,11 @@
 /*
  * cmd-sites.c — validate and show site files (gridsubmit-sites(5)).
  *
- *   gridsubmit sites check FILE...       one summary line per good file; every bad file's
- *                                        error as file:line:col: message; exit 3 if any
+ *   gridsubmit sites check FILE...       one summary line per good file; every error of a
+ *                                        bad file as file:line:col: message; exit 3 if any
  *   gridsubmit sites show [FILE] [--json] the expanded model (every host, defaults merged);
- *                                        without FILE the embedded default
+ *                                        without FILE the default site file: the
+ *                                        configuration file's sites, else the embedded one
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +14,11 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "errlist.h"
 #include "log.h"
 #include "site.h"
 #include "suggest.h"
+#include "userconf.h"
 
 extern const struct cmd_entry cmd_sites_entry;
 
@@ -34,24 +37,24 @@ sites_cores(const struct gs_sites *s, long long *slots)
 }
 
 static int
-sites_load_arg(const char *file, struct gs_sites *s, struct gs_error *err)
+sites_load_arg(const char *file, struct gs_sites *s, struct gs_errlist *errs)
 {
 	if (file == NULL)
-		return sites_load_default(s, err);
-	return sites_load_file(file, s, err);
+		return sites_load_default_errs(s, errs);
+	return sites_load_file_errs(file, s, errs);
 }
 
 static int
 sites_check(int argc, char **argv)
 {
 	struct gs_sites s;
-	struct gs_error err;
+	struct gs_errlist errs;
 	long long cores, slots;
 	int i, rc = EXIT_OK;
 
 	for (i = 0; i < argc; i++) {
-		if (sites_load_file(argv[i], &s, &err) == -1) {
-			fprintf(stderr, "%s\n", err.msg);
+		if (sites_load_file_errs(argv[i], &s, &errs) == -1) {
+			errlist_print(&errs, stderr);
 			rc = EXIT_INPUT;
 			continue;
 		}
@@ -159,12 +162,19 @@ sites_print(const struct gs_sites *s)
 static int
 sites_show(const char *file, int json)
 {
+	const struct gs_config *cfg;
 	struct gs_sites s;
-	struct gs_error err;
+	struct gs_errlist errs;
 	json_t *doc;
 
-	if (sites_load_arg(file, &s, &err) == -1) {
-		fprintf(stderr, "%s\n", err.msg);
+	/* without FILE what run uses: the configuration file's sites, else the embedded */
+	if (file == NULL) {
+		if ((cfg = userconf()) == NULL)
+			return EXIT_INPUT;
+		file = cfg->sites;
+	}
+	if (sites_load_arg(file, &s, &errs) == -1) {
+		errlist_print(&errs, stderr);
 		return EXIT_INPUT;
 	}
 	if (json) {
@@ -178,18 +188,19 @@ sites_show(const char *file, int json)
 	return EXIT_OK;
 }
 
+static const struct option sites_longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const sites_actions[] = { "check", "show", NULL };
+
 static int
 cmd_sites_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	static const char *const actions[] = { "check", "show", NULL };
 	const char *action, *guess;
 	int c, json = 0;
 
-	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_sites_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &cmd_sites_entry)) != -1) {
 		if (c == 'j')
 			json = 1;
 	}
@@ -210,7 +221,7 @@ cmd_sites_exec(int argc, char **argv)
 			cmd_usage_error(&cmd_sites_entry, "'show' takes one FILE");
 		return sites_show(argc == 2 ? argv[1] : NULL, json);
 	}
-	if ((guess = suggest_closest(action, actions)) != NULL)
+	if ((guess = suggest_closest(action, sites_actions)) != NULL)
 		cmd_usage_error(&cmd_sites_entry, "unknown action '%s' (did you mean '%s'?)",
 		    action, guess);
 	cmd_usage_error(&cmd_sites_entry, "unknown action '%s' (expected check or show)", action);
@@ -219,9 +230,12 @@ cmd_sites_exec(int argc, char **argv)
 const struct cmd_entry cmd_sites_entry = {
 	"sites", "check FILE... | show [FILE] [--json]",
 	"validate site files, or show one expanded (every host, defaults merged)",
-	"  check FILE...         validate; one summary line per file, errors as\n"
-	"                        file:line:col: message (exit 3 when a file is invalid)\n"
-	"  show [FILE]           the expanded model; without FILE the embedded default\n"
+	"  check FILE...         validate; one summary line per file, every error as\n"
+	"                        file:line:col: message in file order, at most 20 a file\n"
+	"                        (exit 3 when a file is invalid)\n"
+	"  show [FILE]           the expanded model; without FILE the default: the\n"
+	"                        configuration file's sites, else the embedded\n"
+	"                        localhost.yaml\n"
 	"      --json            one JSON document with \"schema_version\": 1\n",
-	cmd_sites_exec
+	cmd_sites_exec, NULL, sites_longopts, sites_actions, CMD_OPERAND_SITES
 };

@@ -388,18 +388,19 @@ status_json(const struct job_state *st, const struct status_info *si)
 	return o;
 }
 
+static const struct option status_longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
 static int
 cmd_status_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct job_state st;
 	struct status_info si;
 	int c, json = 0, code;
 
-	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_status_entry)) != -1)
+	while ((c = cmd_getopt(argc, argv, &cmd_status_entry)) != -1)
 		if (c == 'j')
 			json = 1;
 	if (argc - optind > 1)
@@ -430,5 +431,5 @@ const struct cmd_entry cmd_status_entry = {
 	"with its remote nodes as not checked (or as the last cancel found them);\n"
 	"'gridsubmit cancel ID' stops what it left running, here and on the nodes.\n"
 	"exit status: 0, 2 no such job, 3 the job's state.json is unreadable or corrupt\n",
-	cmd_status_exec
+	cmd_status_exec, NULL, status_longopts, NULL, CMD_OPERAND_JOB
 };

@@ -26,6 +26,16 @@
 
 extern const struct cmd_entry cmd_submit_entry;
 
+/* run's options but --top: a submitted job is watched with gridsubmit top ID */
+static const struct option submit_longopts[] = {
+	{ "sites", required_argument, NULL, 's' },
+	{ "scheme", required_argument, NULL, 'S' },
+	{ "ranks", required_argument, NULL, 'n' },
+	{ "no-metrics", no_argument, NULL, 'M' },
+	{ "restarts", required_argument, NULL, 'R' },
+	{ NULL, 0, NULL, 0 }
+};
+
 /* The supervisor's stdio: nothing from the terminal, everything to DIR/supervisor.log. */
 static int
 cmd_submit_detach(const struct job_state *st, int keep)
@@ -146,8 +156,10 @@ const struct cmd_entry cmd_submit_entry = {
 	"submit", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--restarts N] [--no-metrics]",
 	"submit a job detached and print its id",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
-	"                        embedded sites/localhost.yaml)\n"
+	"                        configuration file's sites, else the embedded\n"
+	"                        sites/localhost.yaml)\n"
 	"      --scheme S        load-balancing scheme, overriding the job file's runtime.scheme\n"
+	"                        (else the configuration file's scheme, else gss)\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
@@ -156,5 +168,5 @@ const struct cmd_entry cmd_submit_entry = {
 	"exit as run does (3 input, 4 no placement, 5 launch); the supervisor's own log is\n"
 	"DIR/supervisor.log. Follow with status, wait, logs, top; stop with cancel; continue\n"
 	"a job that failed or whose supervisor died with resume.\n",
-	cmd_submit_exec
+	cmd_submit_exec, "s:n:", submit_longopts, NULL, CMD_OPERAND_YAML
 };

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "errlist.h"
 #include "jobstore.h"
 #include "log.h"
 #include "site.h"
@@ -86,21 +87,23 @@ tb_print_up(const struct testbed *tb)
 	printf("  run a job:  gridsubmit run JOB.yaml --sites %s/sites.yaml\n", tb->dir);
 }
 
+static const struct option testbed_longopts[] = {
+	{ "name", required_argument, NULL, 'N' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "no-speeds", no_argument, NULL, 'S' },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const testbed_actions[] = { "up", "status", "down", NULL };
+
 static int
 cmd_testbed_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "name", required_argument, NULL, 'N' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-speeds", no_argument, NULL, 'S' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct testbed tb;
-	struct gs_error err;
+	struct gs_errlist errs;
 	const char *verb, *file = NULL, *name = NULL, *env;
 	int c, json = 0, speeds = 1, rc;
 
-	while ((c = cmd_getopt(argc, argv, "", longopts, &cmd_testbed_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &cmd_testbed_entry)) != -1) {
 		switch (c) {
 		case 'N':
 			name = optarg;
@@ -116,7 +119,7 @@ cmd_testbed_exec(int argc, char **argv)
 	if (optind >= argc)
 		cmd_usage_error(&cmd_testbed_entry, "missing up, status or down");
 	verb = argv[optind++];
-	if (strcmp(verb, "up") != 0 && strcmp(verb, "down") != 0 && strcmp(verb, "status") != 0)
+	if (!cmd_is_action(&cmd_testbed_entry, verb))
 		cmd_usage_error(&cmd_testbed_entry, "unknown action '%s' (up, status or down)",
 		    verb);
 	if (optind < argc)
@@ -161,8 +164,8 @@ cmd_testbed_exec(int argc, char **argv)
 	else if (strcmp(verb, "down") == 0)
 		rc = tb_down(tb.dir, 1) == 0 ? EXIT_OK : EXIT_FAILED;
 	else {
-		if (sites_load_file(file, &tb.sites, &err) != 0) {
-			fprintf(stderr, "%s\n", err.msg);
+		if (sites_load_file_errs(file, &tb.sites, &errs) != 0) {
+			errlist_print(&errs, stderr);
 			free(tb.name);
 			free(tb.dir);
 			return EXIT_INPUT;
@@ -219,5 +222,5 @@ const struct cmd_entry cmd_testbed_entry = {
 	"      --json            status as one JSON document\n"
 	"      --no-speeds       up: quotas of cpu_scale x cores, whatever the clocks (also\n"
 	"                        GRIDSUBMIT_TESTBED_SPEEDS=off)\n",
-	cmd_testbed_exec
+	cmd_testbed_exec, NULL, testbed_longopts, testbed_actions, CMD_OPERAND_SITES
 };

@@ -15,8 +15,20 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "top-job.h"
 #include "tui.h"
 #include "xmalloc.h"
+
+static const struct option top_longopts[] = {
+	{ "replay", required_argument, NULL, 'r' },
+	{ "speed", required_argument, NULL, 's' },
+	{ "once", no_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "no-color", no_argument, NULL, 'C' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "exit-at-end", no_argument, NULL, 'e' },
+	{ NULL, 0, NULL, 0 }
+};
 
 static int cmd_top_exec(int, char **);
 
@@ -32,8 +44,9 @@ const struct cmd_entry cmd_top_entry = {
 	"  --no-color            no colours (as does NO_COLOR in the environment)\n"
 	"  --interval S          seconds between refreshes (0.05 to 60; default 1)\n"
 	"  --exit-at-end         leave as soon as the job's end is on screen\n"
-	"keys: F1 or ? for help, q to quit; see doc/console.md\n",
-	cmd_top_exec
+	"keys: F1 or ? for help, t the timeline, F9 cancel the job (live), q to quit;\n"
+	"see doc/console.md\n",
+	cmd_top_exec, NULL, top_longopts, NULL, CMD_OPERAND_JOB
 };
 
 /* The job store root, without creating it: top only reads. */
@@ -98,25 +111,17 @@ top_latest(const char *root)
 static int
 cmd_top_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "replay", required_argument, NULL, 'r' },
-		{ "speed", required_argument, NULL, 's' },
-		{ "once", no_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "exit-at-end", no_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const struct cmd_entry *cmd = &cmd_top_entry;
 	struct tui_opts opts;
+	struct top_job tj;
 	const char *replay = NULL;
 	char *root = NULL, *id = NULL, *path, *jobdir;
 	int c, once = 0, json = 0, speed_set = 0, rc;
 	struct stat sb;
 
 	memset(&opts, 0, sizeof opts);
-	while ((c = cmd_getopt(argc, argv, "", longopts, cmd)) != -1) {
+	memset(&tj, 0, sizeof tj);
+	while ((c = cmd_getopt(argc, argv, cmd)) != -1) {
 		switch (c) {
 		case 'r':
 			replay = optarg;
@@ -174,10 +179,16 @@ cmd_top_exec(int argc, char **argv)
 			return EXIT_FAILED;
 		}
 		xasprintf(&path, "%s/events.jsonl", jobdir);
+		/* a live job: F9 cancels it, and its record tells an end its events do not */
+		top_job_init(&tj, id, jobdir);
+		opts.job = &tj.job;
 		free(jobdir);
 	}
 
-	if (once || json)
+	/* a recording without one valid event is bad input, said before anything is shown */
+	if (replay != NULL && (once || json) && (rc = tui_replay_check(path)) != 1)
+		rc = rc == 0 ? EXIT_INPUT : EXIT_FAILED;
+	else if (once || json)
 		rc = tui_snapshot(path, json, stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 	else {
 		rc = tui_follow(path, &opts);
@@ -185,11 +196,14 @@ cmd_top_exec(int argc, char **argv)
 			/* The terminal is back: now die of the signal, as the shell expects. */
 			signal(rc - TUI_SIGNAL, SIG_DFL);
 			raise(rc - TUI_SIGNAL);
-		} else if (rc < 0)
+		} else if (rc == TUI_NO_EVENTS)
+			rc = EXIT_INPUT;
+		else if (rc < 0)
 			rc = EXIT_FAILED;
 		else
 			rc = EXIT_OK;
 	}
+	top_job_free(&tj);
 	free(path);
 	free(id);
 	free(root);

@@ -23,20 +23,21 @@
 
 extern const struct cmd_entry cmd_wait_entry;
 
+static const struct option wait_longopts[] = {
+	{ "timeout", required_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 }
+};
+
 static int
 cmd_wait_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct timespec ts = { 0, WAIT_POLL_NS };
 	struct job_state st;
 	double timeout = INFINITY, t0 = clock_mono();
 	char reason[256];
 	int c, code;
 
-	while ((c = cmd_getopt(argc, argv, "t:", longopts, &cmd_wait_entry)) != -1)
+	while ((c = cmd_getopt(argc, argv, &cmd_wait_entry)) != -1)
 		if (c == 't')
 			timeout = cmd_parse_double(&cmd_wait_entry, "--timeout", optarg, 0, 1e9);
 	if (optind != argc - 1)
@@ -74,5 +75,5 @@ const struct cmd_entry cmd_wait_entry = {
 	"  -t, --timeout S       give up after S seconds (exit 124, as timeout(1))\n"
 	"exit status: 0 done, 1 failed (a dead supervisor included), 6 cancelled,\n"
 	"124 timed out, 2 no such job, 3 the job's state.json is unreadable or corrupt\n",
-	cmd_wait_exec
+	cmd_wait_exec, "t:", wait_longopts, NULL, CMD_OPERAND_JOB
 };

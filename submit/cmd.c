@@ -52,10 +52,10 @@ cmd_bad_option(const struct cmd_entry *cmd, const char *arg, const struct option
 }
 
 int
-cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-    const struct cmd_entry *cmd)
+cmd_getopt(int argc, char **argv, const struct cmd_entry *cmd)
 {
 	static const struct option none[] = { { NULL, 0, NULL, 0 } };
+	const struct option *longopts = cmd->longopts;
 	struct option all[128];
 	char shorts[128];
 	size_t n = 0;
@@ -65,7 +65,8 @@ cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *lo
 		all[n] = longopts[n];
 	all[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	all[n] = none[0];
-	snprintf(shorts, sizeof shorts, ":%sh", shortopts);
+	snprintf(shorts, sizeof shorts, ":%sh",
+	    cmd->shortopts != NULL ? cmd->shortopts : "");
 
 	c = getopt_long(argc, argv, shorts, all, NULL);
 	switch (c) {
@@ -81,6 +82,17 @@ cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *lo
 		cmd_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 	}
 	return c;
+}
+
+int
+cmd_is_action(const struct cmd_entry *cmd, const char *word)
+{
+	const char *const *a;
+
+	for (a = cmd->actions; a != NULL && *a != NULL; a++)
+		if (strcmp(*a, word) == 0)
+			return 1;
+	return 0;
 }
 
 long long

@@ -20,27 +20,52 @@ enum {
 	EXIT_REFUSED = 7,	/* the job's state does not allow it (resume of a done job) */
 };
 
+/* What a command's operands are, for the shell completion (gridsubmit __complete). */
+enum cmd_operand {
+	CMD_OPERAND_NONE,	/* no operand */
+	CMD_OPERAND_YAML,	/* a job or experiment file */
+	CMD_OPERAND_JOB,	/* a job id */
+	CMD_OPERAND_SITES,	/* a site file, or NAME of a user or installed one */
+};
+
 struct cmd_entry {
 	const char *name;
 	const char *args;	/* synopsis after the name: "JOB.yaml [--sites F]" */
 	const char *summary;	/* one line for gridsubmit --help */
 	const char *help;	/* the options, one per line, for gridsubmit help NAME */
 	int (*exec)(int argc, char **argv);	/* argv[0] is the command name */
+	/*
+	 * The options as getopt_long takes them, "--help" aside: cmd_getopt parses with these
+	 * and the completion lists them, so what is offered is what is accepted.
+	 */
+	const char *shortopts;			/* "s:n:", or NULL for none */
+	const struct option *longopts;		/* NULL-terminated, or NULL for none */
+	const char *const *actions;	/* the words the first operand may be, or NULL */
+	enum cmd_operand operand;	/* what the (other) operands are */
 };
 
 extern const struct cmd_entry *const cmd_table[];
 extern const struct cmd_entry cmd_run_entry;
 
+/*
+ * gridsubmit __complete WHAT (complete.c): the words of the shell completion, from the
+ * tables themselves; argv[0] is WHAT. Returns the exit code.
+ */
+int complete_exec(int argc, char **argv);
+
 /* Print the command's help (synopsis, summary, options) to f. */
 void cmd_print_help(const struct cmd_entry *cmd, FILE *f);
 
 /*
- * getopt_long for a command, with "--help"/"-h" handled (help to stdout, exit 0) and
- * errors turned into a usage message that names the closest valid option (exit 2).
- * Returns like getopt_long: the option's value, or -1 at the end of options.
+ * getopt_long over the command's shortopts and longopts, with "--help"/"-h" handled (help
+ * to stdout, exit 0) and errors turned into a usage message that names the closest valid
+ * option (exit 2). Returns like getopt_long: the option's value, or -1 at the end of
+ * options.
  */
-int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-    const struct cmd_entry *cmd);
+int cmd_getopt(int argc, char **argv, const struct cmd_entry *cmd);
+
+/* 1 when word is one of the command's actions ("check" of sites), else 0. */
+int cmd_is_action(const struct cmd_entry *cmd, const char *word);
 
 /* "gridsubmit CMD: message" + "usage: ..." on stderr, then exit(EXIT_USAGE). */
 void cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)

@@ -5,7 +5,9 @@
  * stragglers and, after a failure, relaunches the job, whose restart and new start the
  * console then shows live. So the console runs in a child on the terminal, and what the
  * supervisor says on stderr meanwhile is kept and shown once the console has given the
- * terminal back.
+ * terminal back. The console knows the job: F9 cancels it (`gridsubmit cancel ID`, which
+ * signals us), and once state.json records the end the console's clock stops there, also
+ * for an end without an end event (a failure), instead of counting while it stays open.
  */
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -20,6 +22,7 @@
 #include "jobrun.h"
 #include "launch.h"
 #include "log.h"
+#include "top-job.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -27,6 +30,7 @@ void
 jobrun_top_start(struct jobrun *jr)
 {
 	struct tui_opts topts = { 0 };
+	struct top_job tj;
 	char *events;
 	FILE *log;
 	pid_t pid;
@@ -44,6 +48,8 @@ jobrun_top_start(struct jobrun *jr)
 		close_range(3, ~0U, 0);
 		/* and goes with its supervisor, giving the terminal back (crt.c) */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		top_job_init(&tj, jr->st.id, jr->st.dir);
+		topts.job = &tj.job;
 		_exit(tui_follow(events, &topts) < 0 ? 1 : 0);
 	}
 	free(events);

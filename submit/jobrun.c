@@ -14,6 +14,7 @@
 #include "broker.h"
 #include "clock.h"
 #include "cmd.h"
+#include "errlist.h"
 #include "events-read.h"
 #include "file.h"
 #include "jobctl.h"
@@ -22,6 +23,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "stage.h"
+#include "userconf.h"
 #include "xmalloc.h"
 
 /* A copy of a file the job was made from (loaded already: at most 1 MiB) in its directory. */
@@ -160,22 +162,59 @@ jobrun_print_where(const struct job_state *st, const struct gs_job *job)
 	printf("  output:    %s/stdout, %s/stderr\n", st->dir, st->dir);
 }
 
+/*
+ * The site file a job uses (README.md, "Configuration file"): --sites, else the
+ * configuration file's sites:, else NULL for the embedded default.
+ */
+static const char *
+jobrun_sites_arg(const struct jobrun_args *a)
+{
+	const struct gs_config *cfg = userconf();
+
+	return a->sites != NULL || cfg == NULL ? a->sites : cfg->sites;
+}
+
+/*
+ * The site file and the job file, each one's every error printed: as a compiler does, an
+ * error in the first does not hide those of the second.
+ */
+static int
+jobrun_load_files(const struct jobrun_args *a, const struct gs_config *cfg,
+    struct gs_sites *sites, struct gs_job *job)
+{
+	const char *file = jobrun_sites_arg(a);
+	struct gs_errlist errs;
+	int src, jrc;
+
+	src = file != NULL ? sites_load_file_errs(file, sites, &errs) :
+	    sites_load_default_errs(sites, &errs);
+	if (src != 0) {
+		errlist_print(&errs, stderr);
+		if (a->sites == NULL && file != NULL)
+			fprintf(stderr, "%s:%d:%d: note: the site file is set here, by the "
+			    "configuration file's 'sites'\n", cfg->path, cfg->sites_loc.line,
+			    cfg->sites_loc.col);
+	}
+	jrc = job_load_file_overlay_errs(a->job, a->overlay, a->overlay_origin, job, &errs);
+	if (jrc != 0)
+		errlist_print(&errs, stderr);
+	if (src == 0 && jrc == 0)
+		return 0;
+	if (src == 0)
+		sites_free(sites);
+	if (jrc == 0)
+		job_free(job);
+	return -1;
+}
+
 int
 jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job)
 {
-	struct gs_error err;
+	const struct gs_config *cfg;
 	char why[1024];
 
-	if ((a->sites != NULL ? sites_load_file(a->sites, sites, &err) :
-	    sites_load_default(sites, &err)) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
+	if ((cfg = userconf()) == NULL || jobrun_load_files(a, cfg, sites, job) != 0)
 		return -1;
-	}
-	if (job_load_file_overlay(a->job, a->overlay, a->overlay_origin, job, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		sites_free(sites);
-		return -1;
-	}
 	if (access(job->program, X_OK) != 0) {
 		fprintf(stderr, "%s: program: cannot run %s: %s%s\n", job->path, job->program,
 		    strerror(errno), errno == ENOENT ? " (was it built? run make)" : "");
@@ -189,8 +228,11 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 		sites_free(sites);
 		return -1;
 	}
+	/* command line > job file > configuration file > the runtime's default (gss) */
 	if (a->scheme != NULL)
 		job_runtime_set(job, "scheme", a->scheme);
+	else if (cfg->scheme != NULL && job_runtime_get(job, "scheme") == NULL)
+		job_runtime_set(job, "scheme", cfg->scheme);
 	if (a->ranks > 0)
 		job->ranks = job->min_ranks = a->ranks;
 	return 0;
@@ -276,13 +318,19 @@ jobrun_ready(struct jobrun *jr)
 	}
 }
 
-/* jobrun_plan with jr's options: live metrics unless --no-metrics. */
+/*
+ * jobrun_plan with jr's options: live metrics unless --no-metrics, read within the
+ * configuration file's metrics_timeout (else metrics.h's default).
+ */
 static int
 jobrun_plan_job(struct jobrun *jr, struct gs_error *err)
 {
+	const struct gs_config *cfg = userconf();
 	struct metrics_opts mo;
 
 	memset(&mo, 0, sizeof mo);
+	if (cfg != NULL)
+		mo.timeout = cfg->metrics_timeout;
 	return jobrun_plan(&jr->sites, &jr->job, jr->metrics ? &mo : NULL, &jr->ranking,
 	    &jr->ranked, &jr->place, &jr->placed, err);
 }
@@ -331,13 +379,13 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	st->restarts_max = jr->restarts_max;
 	st->ranks_option = a->ranks;
 	st->no_metrics = !a->metrics;
-	if (a->sites != NULL)
+	if (jobrun_sites_arg(a) != NULL)
 		st->sites_file = realpath(jr->sites.path, NULL);
 	scheme = job_runtime_get(&jr->job, "scheme");
 	st->scheme = xstrdup(scheme != NULL ? scheme : "gss");
 	jobrun_state(st, JOB_BROKERING, NULL);
 	jobrun_copy_file(st, jr->job.path, "job.yaml");
-	if (a->sites != NULL)
+	if (jobrun_sites_arg(a) != NULL)
 		jobrun_copy_file(st, jr->sites.path, "sites.yaml");
 	return jobrun_ready(jr);
 }

@@ -16,7 +16,7 @@
 
 struct jobrun_args {
 	const char *job;	/* the job file */
-	const char *sites;	/* site file, or NULL for the embedded default */
+	const char *sites;	/* site file, or NULL: the configuration's, else the embedded */
 	const char *scheme;	/* --scheme, or NULL */
 	int ranks;		/* --ranks, or 0 */
 	int metrics;		/* 1: fetch live metrics before ranking */
@@ -53,9 +53,11 @@ struct jobrun {
 int jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr);
 
 /*
- * Load the site file (a->sites, else the embedded default) and the job file (with
- * a->overlay), check that its program can run and its stage_in files exist, apply
- * --scheme and --ranks. 0, or -1 with every error printed.
+ * Load the site file (a->sites, else the configuration file's sites:, else the embedded
+ * default) and the job file (with a->overlay), check that its program can run and its
+ * stage_in files exist, apply --scheme (else, when the job names none, the configuration
+ * file's scheme:) and --ranks. 0, or -1 with every error printed: each file's, and an
+ * invalid configuration file's (userconf.h).
  */
 int jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job);
 

@@ -114,6 +114,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "gridsubmit: unknown option '%s'\nsee 'gridsubmit --help'\n", argv[1]);
 		return EXIT_USAGE;
 	}
+	/* hidden: what the shell completion scripts ask (completion/) */
+	if (strcmp(argv[1], "__complete") == 0)
+		return complete_exec(argc - 2, argv + 2);
 	if (strcmp(argv[1], "help") == 0) {
 		if (argc < 3) {
 			main_usage(stdout);

@@ -1,7 +1,8 @@
 # tests/lib.sh — sourced by the shell tests. Prints the lines tests/run-tests.sh counts:
 # "ok - name", "not ok - name" (with "#" diagnostics), "skip - name: reason".
 # Every test gets a private temporary directory $T (removed on exit) and a private job
-# store (GRIDSUBMIT_HOME=$T/home), so tests never touch the user's jobs.
+# store (GRIDSUBMIT_HOME=$T/home), so tests never touch the user's jobs; and no
+# configuration file (GRIDSUBMIT_CONFIG empty), so the user's defaults change no result.
 
 BUILD=${BUILD:-build}
 GS=${GS:-$BUILD/gridsubmit}
@@ -9,6 +10,7 @@ MPIEXEC=${MPIEXEC:-mpiexec}
 SRC=$(pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/gs-test.XXXXXX") || exit 1
 export GRIDSUBMIT_HOME="$T/home"
+export GRIDSUBMIT_CONFIG=
 export NO_COLOR=1
 t_cleanups=""
 t_cleanup() {

@@ -1,4 +1,8 @@
-/* action.c — what each key does (htop's habits; the help screen lists them). */
+/*
+ * action.c — what each key does (htop's habits; the help screen lists them). Keys only
+ * change the view: what touches the outside (reading one more event, cancelling the job)
+ * is asked for here and done by the main loop (tui.c, tui-cancel.c).
+ */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,12 +66,43 @@ action_fold(struct view *v)
 	v->sel_row.id = site;
 }
 
+/* F9: ask first, and only where there is a job to cancel. */
+static void
+action_cancel(struct view *v)
+{
+	if (v->replay || v->job_id == NULL)
+		snprintf(v->message, sizeof v->message, "F9 cancel: %s", v->replay ?
+		    "not available in a replay" : "no job to cancel here");
+	else if (v->cancel == CANCEL_WANTED || v->cancel == CANCEL_RUNNING)
+		snprintf(v->message, sizeof v->message, "job %s: cancel under way", v->job_id);
+	else
+		v->prompt = PROMPT_CANCEL;
+}
+
+/* The answer to F9's question: y cancels, any other key leaves the job alone. */
+static void
+action_cancel_answer(struct view *v, int ch)
+{
+	if (ch == KEY_RESIZE)
+		return;
+	v->prompt = PROMPT_NONE;
+	if (ch == 'y' || ch == 'Y') {
+		v->cancel = CANCEL_WANTED;
+		snprintf(v->message, sizeof v->message, "cancelling job %s", v->job_id);
+	} else
+		snprintf(v->message, sizeof v->message, "job %s not cancelled", v->job_id);
+}
+
 /* Typing at the search or filter prompt; both act as the text changes. */
 static void
 action_prompt(struct view *v, int ch)
 {
 	size_t n = strlen(v->input);
 
+	if (v->prompt == PROMPT_CANCEL) {
+		action_cancel_answer(v, ch);
+		return;
+	}
 	switch (ch) {
 	case KEY_ESC:
 		if (v->prompt == PROMPT_FILTER)
@@ -138,6 +173,9 @@ action_common(struct view *v, int ch)
 	case KEY_CTRL_L:
 		clearok(curscr, TRUE);
 		return 1;
+	case KEY_F(9):
+		action_cancel(v);
+		return 1;
 	case KEY_RESIZE:
 		return 1;
 	}
@@ -147,9 +185,22 @@ action_common(struct view *v, int ch)
 static void
 action_detail(struct view *v, int ch)
 {
-	int i;
+	int i, page = v->detail_page > 1 ? v->detail_page - 1 : 1;
 
 	switch (ch) {
+	/* the rank's events: the newest at the bottom, scrolled back from there */
+	case KEY_PPAGE:
+		v->detail_back += page;
+		break;
+	case KEY_NPAGE:
+		v->detail_back = v->detail_back > page ? v->detail_back - page : 0;
+		break;
+	case KEY_HOME:
+		v->detail_back = TRACK_EVENTS;
+		break;
+	case KEY_END:
+		v->detail_back = 0;
+		break;
 	case KEY_UP:
 	case KEY_DOWN:
 		/* Walk the ranks of the table without going back to it. */
@@ -158,6 +209,7 @@ action_detail(struct view *v, int ch)
 			if (v->rows[i].kind == ROW_RANK) {
 				action_select(v, i);
 				v->detail_rank = v->rows[i].id;
+				v->detail_back = 0;
 				break;
 			}
 		break;
@@ -221,6 +273,10 @@ view_key(struct view *v, int ch)
 	case 'i':
 		v->invert = !v->invert;
 		break;
+	case 't':
+	case 'T':
+		v->timeline = !v->timeline;
+		break;
 	case KEY_UP:
 	case 'k':
 		action_select(v, v->sel - 1);
@@ -254,6 +310,7 @@ view_key(struct view *v, int ch)
 		} else {
 			v->mode = MODE_DETAIL;
 			v->detail_rank = v->rows[v->sel].id;
+			v->detail_back = 0;
 		}
 		break;
 	}

@@ -29,11 +29,13 @@ model_init(struct model *m)
 	m->makespan = NAN;
 	m->round_mean = m->round_sd = NAN;
 	m->hist_w = 1.0;
+	m->track_w = 1.0 / 32;
 }
 
 void
 model_free(struct model *m)
 {
+	model_track_free(m);
 	free(m->ranks);
 	free(m->sites);
 	model_init(m);
@@ -157,6 +159,7 @@ model_hist_add(struct model *m, struct mrank *r, double t, long long units)
 static void
 model_relaunched(struct model *m)
 {
+	model_track_free(m);
 	free(m->ranks);
 	free(m->sites);
 	m->ranks = NULL;
@@ -249,6 +252,7 @@ model_chunk(struct model *m, const struct event *ev)
 		m->cr_m2 += d * (ev->t_exe - m->cr_mean);
 	}
 	model_hist_add(m, r, ev->t, ev->count);
+	model_track_add(m, r, ev);
 }
 
 static void
@@ -370,6 +374,7 @@ model_apply(struct model *m, const struct event *ev)
 			m->ndropped++;
 		}
 		snprintf(r->reason, sizeof r->reason, "%s", ev->text);
+		model_track_add(m, r, ev);
 		model_log(m, ev, ev->rank, -1, "rank %d (%s) dropped: %s", ev->rank, r->node,
 		    *ev->text ? ev->text : "no reason given");
 		break;
@@ -383,6 +388,7 @@ model_apply(struct model *m, const struct event *ev)
 			m->nfailed++;
 		}
 		snprintf(r->reason, sizeof r->reason, "%s", ev->text);
+		model_track_add(m, r, ev);
 		model_log(m, ev, ev->rank, -1, "rank %d (%s) failed, %lld units requeued: %s",
 		    ev->rank, r->node, ev->requeued, *ev->text ? ev->text : "no reason given");
 		break;
@@ -390,8 +396,10 @@ model_apply(struct model *m, const struct event *ev)
 		m->mig_t[m->migrations % MODEL_MIG] = ev->t;
 		m->migrations++;
 		m->mig_bytes += ev->bytes;
-		model_rank(m, ev->from);
-		model_rank(m, ev->to);
+		/* one at a time: naming a new rank may move the table */
+		model_track_add(m, model_rank(m, ev->from), ev);
+		if (ev->to != ev->from)
+			model_track_add(m, model_rank(m, ev->to), ev);
 		model_log(m, ev, ev->from, ev->to, "migrate task %lld: rank %d -> %d, %.1f KiB in %.3f s",
 		    ev->task, ev->from, ev->to, ev->bytes / 1024.0, ev->seconds);
 		break;
@@ -410,6 +418,26 @@ model_apply(struct model *m, const struct event *ev)
 }
 
 void
+model_over(struct model *m, double t, const char *status)
+{
+	struct event ev;
+
+	if (m->ended)
+		return;
+	if (!isfinite(t) || t < m->t_last)
+		t = m->t_last;
+	memset(&ev, 0, sizeof ev);
+	ev.kind = EV_END;
+	ev.t = t;
+	m->ended = 1;
+	m->gen++;
+	snprintf(m->status, sizeof m->status, "%s", *status ? status : "?");
+	m->makespan = t;
+	m->now = t;
+	model_log(m, &ev, -1, -1, "end: status %s (the job's record; no end event)", m->status);
+}
+
+void
 model_set_clock(struct model *m, double t)
 {
 	if (m->ended && isfinite(m->makespan))
@@ -420,8 +448,10 @@ model_set_clock(struct model *m, double t)
 
 /*
  * working/waiting is inferred, since events only say when results arrive: a rank is
- * working while less than three of its chunk times (or of the job's mean chunk time, for
- * a rank with none yet; at least 1 s) have passed since its last result.
+ * working while less than three of its chunk times (or of the job's mean chunk time; at
+ * least 1 s) have passed since its last result. A rank with no result yet is busy with
+ * its first chunk (every worker gets one at the start, often the largest: gss, pwd)
+ * while units remain to be done.
  */
 enum rank_state
 model_rank_state(const struct model *m, const struct mrank *r)
@@ -435,6 +465,8 @@ model_rank_state(const struct model *m, const struct mrank *r)
 		return RS_MASTER;
 	if (m->ended)
 		return RS_DONE;
+	if (r->chunks == 0 && (m->total <= 0 || m->done < m->total))
+		return RS_WORKING;
 	if (window < 1.0)
 		window = 1.0;
 	return m->now - r->last_t <= window ? RS_WORKING : RS_WAITING;

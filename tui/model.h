@@ -2,15 +2,19 @@
  * model.h — the console's picture of a job, aggregated from its events.
  *
  * model_apply() folds one event in (O(1) except for start, round and end, which touch every
- * rank); model_stats() derives the header meters at draw time in O(ranks). A relaunch
- * (restart, then a second start) replaces the rank table with the new launch's ranks;
- * a resume counts what the journal held as done. Nothing here
- * knows about the terminal, so the same model feeds the screen, --once and --json.
+ * rank, and the rare widening of the time line buckets); model_stats() derives the header
+ * meters at draw time in O(ranks). Each rank that did something has a track (track.h):
+ * its time line for the timeline view and its latest events for the detail view. A
+ * relaunch (restart, then a second start) replaces the rank table with the new launch's
+ * ranks; a resume counts what the journal held as done; a job's own record can end it
+ * when no end event will (model_over). Nothing here knows about the terminal, so the same
+ * model feeds the screen, --once and --json.
  */
 #ifndef TUI_MODEL_H
 #define TUI_MODEL_H
 
 #include "events-read.h"
+#include "track.h"
 
 #define MODEL_HIST	64	/* buckets of each rank's unit-rate history */
 #define MODEL_LOG	256	/* entries kept in the event log */
@@ -48,6 +52,7 @@ struct mrank {
 	double round_exe;
 	char reason[EV_TEXT_MAX];
 	float hist[MODEL_HIST];	/* units finished in each bucket of width model.hist_w */
+	struct track *track;	/* its time line and latest events; NULL until it has any */
 };
 
 struct msite {
@@ -103,6 +108,7 @@ struct model {
 	long long nlog;		/* entries ever logged; the newest is log[(nlog-1) % MODEL_LOG] */
 
 	double hist_w;		/* seconds per history bucket; doubles as the job runs */
+	double track_w;		/* seconds per time line bucket (track.h); doubles too */
 	unsigned long gen;	/* bumped by every change */
 };
 
@@ -127,6 +133,13 @@ struct model_stats {
 void model_init(struct model *m);
 void model_free(struct model *m);
 void model_apply(struct model *m, const struct event *ev);
+/*
+ * The job is over by its own record (state.json) though no end event said so: cancelled,
+ * or failed without one. The clock stops at t (seconds on the events' clock; not before
+ * the last event, which is taken when t is not finite) and the job shows as ended with
+ * status. Nothing changes when an end event was seen already.
+ */
+void model_over(struct model *m, double t, const char *status);
 /* Move the clock (e.g. replay time, or wall time since the last event); never backwards. */
 void model_set_clock(struct model *m, double t);
 
@@ -139,5 +152,20 @@ void model_stats(const struct model *m, struct model_stats *st);
 const struct mlog *model_log_get(const struct model *m, long long i);
 /* Buckets of history filled so far (1..MODEL_HIST). */
 int model_hist_len(const struct model *m);
+
+/*
+ * Fold a chunk, drop, failure or migration into the track of rank r (model-track.c),
+ * widening every rank's buckets first when ev->t lies beyond them. Called by model_apply.
+ */
+void model_track_add(struct model *m, struct mrank *r, const struct event *ev);
+/* Free the tracks of every rank (a relaunch, or the end of the model). */
+void model_track_free(struct model *m);
+/*
+ * The timeline row of rank r over [0, span) in cols characters (dst holds cols + 1): its
+ * track (track_row), blank from its drop or failure on, and "running" since its last
+ * result while it is working.
+ */
+void model_track_row(const struct model *m, const struct mrank *r, double span, int cols,
+    char *dst);
 
 #endif

@@ -47,6 +47,6 @@ panel_events_draw(struct view *v, int y, int h, int w)
 		x = screen_putf(y + 1 + i, 0, w, crt_attr(C_LABEL), "%9.2f ", l->t);
 		x += screen_putf(y + 1 + i, x, w - x, crt_attr(events_color(l->kind)), "%-8s ",
 		    event_kind_name(l->kind));
-		screen_put(y + 1 + i, x, w - x, A_NORMAL, l->text);
+		screen_text(y + 1 + i, x, w - x, A_NORMAL, l->text);
 	}
 }

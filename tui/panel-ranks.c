@@ -32,7 +32,9 @@ ranks_title(const struct view *v, const struct col_layout *l, int y, int w)
 	screen_fill(y, 0, w, crt_attr(C_TITLE));
 	for (i = 0; i < l->n; i++) {
 		c = l->cols[i];
-		text_fit(buf, sizeof buf, col_defs[c].name, l->w[i], col_defs[c].right, 1);
+		/* the bar's long name, cut, would read as a word cut in half */
+		text_fit(buf, sizeof buf, c == COL_BAR && text_width(col_defs[c].name) > l->w[i] ?
+		    "BAR" : col_defs[c].name, l->w[i], col_defs[c].right, 1);
 		/* The sort column stands out; its name is the header's "sort" item too. */
 		screen_put(y, l->x[i], w - l->x[i], c == v->sort ? crt_attr(C_SEL) :
 		    crt_attr(C_TITLE), buf);
@@ -57,7 +59,7 @@ ranks_site_row(const struct view *v, int site, int y, int w, int selected)
 	}
 	if (selected)
 		screen_fill(y, 0, w, crt_attr(C_SEL));
-	screen_putf(y, 0, w, selected ? crt_attr(C_SEL) : crt_attr(C_SITE),
+	screen_textf(y, 0, w, selected ? crt_attr(C_SEL) : crt_attr(C_SITE),
 	    "%s %s  %d rank%s  %lld units%s", view_site_folded(v, site) ? "[+]" : "[-]",
 	    m->sites[site].name, n, n == 1 ? "" : "s", units, bad ? "  (failed/dropped)" : "");
 }
@@ -118,21 +120,13 @@ panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int
 	const struct model *m = v->m;
 	struct col_layout l;
 	double rmax;
-	int i, hlen, rows = h - 1;
+	int i, hlen, rows, hidden;
 
 	columns_layout(&l, w);
 	ranks_title(v, &l, y, w);
-	v->table_h = rows;
-	if (rows <= 0)
+	if (h - 1 <= 0)
 		return;
-	if (v->sel < v->top)
-		v->top = v->sel;
-	if (v->sel >= v->top + rows)
-		v->top = v->sel - rows + 1;
-	if (v->top > v->nrows - rows)
-		v->top = v->nrows - rows;
-	if (v->top < 0)
-		v->top = 0;
+	rows = view_window(v, h - 1, &hidden);
 	hlen = model_hist_len(m);
 	rmax = ranks_rate_max(m, hlen);
 	if (v->nrows == 0) {
@@ -149,4 +143,5 @@ panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int
 			ranks_row(v, &l, &m->ranks[row->id], y + 1 + i, w, v->top + i == v->sel,
 			    st->elapsed, rmax, hlen);
 	}
+	screen_more(v, y + h - 1, w, hidden);
 }

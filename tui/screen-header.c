@@ -31,10 +31,12 @@ header_state(const struct view *v, char *buf, size_t sz)
 	char sp[32];
 
 	snprintf(sp, sizeof sp, "%g", v->speed);
-	snprintf(buf, sz, "%s%s%s%s%s%s", v->replay ? "replay x" : "live",
+	snprintf(buf, sz, "%s%s%s%s%s%s%s", v->replay ? "replay x" : "live",
 	    v->replay ? sp : "",
 	    m->ended ? "  ended: " : "", m->ended ? m->status : "",
-	    v->paused ? "  PAUSED" : "", m->started || m->events ? "" : "  waiting for events");
+	    v->cancel == CANCEL_RUNNING ? "  cancelling" : "",
+	    v->paused ? "  PAUSED" : "",
+	    m->started || m->events || m->ended ? "" : "  waiting for events");
 	return buf;
 }
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fit.h"
 #include "screen.h"
 #include "text.h"
 
@@ -36,6 +37,41 @@ screen_putf(int y, int x, int w, attr_t a, const char *fmt, ...)
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	return screen_put(y, x, w, a, buf);
+}
+
+int
+screen_text(int y, int x, int w, attr_t a, const char *s)
+{
+	char buf[1024];
+
+	if (w <= 0)
+		return 0;
+	if (w > 250)
+		w = 250;
+	return screen_put(y, x, w, a, fit_words(buf, sizeof buf, s, w, crt_utf8));
+}
+
+int
+screen_textf(int y, int x, int w, attr_t a, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return screen_text(y, x, w, a, buf);
+}
+
+void
+screen_more(const struct view *v, int y, int w, int hidden)
+{
+	int above = v->top > 0, below = v->top + v->table_h < v->nrows;
+
+	if (hidden <= 0)
+		return;
+	screen_textf(y, 1, w - 1, crt_attr(C_LABEL), "+%d more rank%s (%s)", hidden,
+	    hidden == 1 ? "" : "s", above && below ? "PgUp PgDn" : above ? "PgUp" : "PgDn");
 }
 
 void
@@ -104,12 +140,18 @@ screen_render(struct view *v)
 	view_build(v);
 	if (v->mode == MODE_DETAIL) {
 		screen_detail_draw(v, &st, h, w);
+		/* F9's question is asked on the bottom line of every screen */
+		if (v->prompt == PROMPT_CANCEL)
+			keybar_draw(v, h - 1, w);
 		return;
 	}
 	ev_h = h >= 30 ? 8 : h >= 20 ? 5 : 3;
 	table_h = h - HEADER_LINES - 1 - ev_h;
 	header_draw(v, &st, 0, w);
-	panel_ranks_draw(v, &st, HEADER_LINES, table_h, w);
+	if (v->timeline)
+		panel_timeline_draw(v, &st, HEADER_LINES, table_h, w);
+	else
+		panel_ranks_draw(v, &st, HEADER_LINES, table_h, w);
 	panel_events_draw(v, HEADER_LINES + table_h, ev_h, w);
 	keybar_draw(v, h - 1, w);
 }

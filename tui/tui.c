@@ -19,6 +19,7 @@
 #include "model.h"
 #include "screen.h"
 #include "snapshot.h"
+#include "tui-cancel.h"
 #include "tui.h"
 #include "view.h"
 
@@ -37,6 +38,7 @@ struct tui {
 	double rbase_mono;
 	double wall_last;	/* live: when the newest event was read */
 	int was_paused;
+	struct tui_cancel cancel;	/* F9's command while it runs */
 };
 
 static double
@@ -128,6 +130,55 @@ tui_pause_changed(struct tui *t, double now)
 		t->wall_last = now - (t->m.now - t->m.t_last);
 }
 
+/*
+ * The job's own record, once every event written is folded in: a job that ended without
+ * an end event (cancelled, failed) stops the clock at its end instead of counting on
+ * while the console stays open.
+ */
+static void
+tui_over(struct tui *t)
+{
+	const struct tui_job *j = t->opts->job;
+	char status[EV_TEXT_MAX];
+	double end;
+
+	/* every event in: read to the end, or no file at all (the job ended before any) */
+	if (j == NULL || j->over == NULL || t->opts->replay || t->m.ended ||
+	    (t->r != NULL && !t->eof) || t->have)
+		return;
+	if (j->over(j->dir, &end, status, sizeof status) == 1)
+		model_over(&t->m, end, status);
+}
+
+/*
+ * F9: start the cancel the user confirmed; say what it said once it has finished.
+ * Returns 1 when there is something new to show.
+ */
+static int
+tui_cancel(struct tui *t)
+{
+	const struct tui_job *j = t->opts->job;
+
+	if (t->v.cancel == CANCEL_WANTED) {
+		if (j == NULL || j->cancel_argv == NULL ||
+		    tui_cancel_start(&t->cancel, j->cancel_argv) == -1) {
+			snprintf(t->v.message, sizeof t->v.message, "cannot run the cancel: %s",
+			    j == NULL || j->cancel_argv == NULL ? "no command" : strerror(errno));
+			t->v.cancel = CANCEL_NONE;
+			return 1;
+		}
+		t->v.cancel = CANCEL_RUNNING;
+		return 1;
+	}
+	if (t->v.cancel == CANCEL_RUNNING &&
+	    tui_cancel_poll(&t->cancel, t->v.message, sizeof t->v.message) == 1) {
+		t->v.cancel = CANCEL_DONE;
+		tui_over(t);
+		return 1;
+	}
+	return 0;
+}
+
 /* Keys waiting in curses; returns 1 when any was handled. */
 static int
 tui_keys(struct tui *t)
@@ -160,6 +211,9 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 	t.v.replay = opts->replay;
 	t.v.speed = opts->speed > 0 ? opts->speed : 1;
 	t.v.interval = opts->interval > 0 ? opts->interval : 1;
+	t.v.job_id = !opts->replay && opts->job != NULL ? opts->job->id : NULL;
+	if (opts->replay && (rc = tui_replay_check(events_path)) != 1)
+		return rc == 0 ? TUI_NO_EVENTS : -1;
 
 	t.r = evreader_open(events_path);
 	if (t.r == NULL && (opts->replay || errno != ENOENT)) {
@@ -196,6 +250,10 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 		if (!t.m.ended)
 			shown_end = 0;
 		tui_clock(&t, now);
+		if (tui_cancel(&t))
+			next_draw = now;
+		if (now >= next_draw)
+			tui_over(&t);
 		if (now >= next_draw || (t.m.ended && !shown_end)) {
 			screen_draw(&t.v);
 			next_draw = now + t.v.interval;
@@ -208,6 +266,9 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 			}
 		}
 		wait = more ? 0 : next_draw - now;
+		/* a running cancel is looked at often: its answer is what the user waits for */
+		if (t.v.cancel == CANCEL_RUNNING && wait > 0.1)
+			wait = 0.1;
 		pfd[0].fd = STDIN_FILENO;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = crt_signal_fd();
@@ -233,16 +294,49 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 			if (t.v.step)
 				tui_ingest(&t, now);
 			tui_clock(&t, now);
+			tui_cancel(&t);
 			screen_draw(&t.v);
 		}
 	}
 	crt_done();
 out:
+	/* a cancel still running goes on by itself (tui_cancel_start) */
+	if (t.cancel.out != NULL)
+		fclose(t.cancel.out);
 	event_clear(&t.ev);
 	evreader_free(t.r);
 	view_free(&t.v);
 	model_free(&t.m);
 	return ret;
+}
+
+int
+tui_replay_check(const char *events_path)
+{
+	const struct evreader_stats *rs;
+	struct evreader *r;
+	struct event ev;
+	int k;
+
+	if ((r = evreader_open(events_path)) == NULL) {
+		log_warn("%s", events_path);
+		return -1;
+	}
+	memset(&ev, 0, sizeof ev);
+	k = evreader_next(r, &ev);
+	event_clear(&ev);
+	rs = evreader_stats(r);
+	if (k < 0)
+		log_warn("%s: read", events_path);
+	else if (k == 0 && rs->lines == 0 && rs->pending == 0)
+		log_warnx("%s: no valid event to replay: the file is empty", events_path);
+	else if (k == 0)
+		log_warnx("%s: no valid event to replay: %lld line%s, %lld not an event record, "
+		    "%lld of a kind this version does not know%s", events_path, rs->lines,
+		    rs->lines == 1 ? "" : "s", rs->bad, rs->unknown, rs->pending > 0 ?
+		    ", and an unfinished last line" : "");
+	evreader_free(r);
+	return k < 0 ? -1 : k;
 }
 
 int

@@ -204,3 +204,28 @@ view_search_next(struct view *v, const char *text, int from_next)
 	}
 	return 0;
 }
+
+int
+view_window(struct view *v, int lines, int *hidden)
+{
+	int shown = lines, i;
+
+	if (v->nrows > lines)
+		shown = lines - 1;
+	if (shown < 1)
+		shown = lines > 0 ? 1 : 0;
+	v->table_h = shown;
+	if (v->sel < v->top)
+		v->top = v->sel;
+	if (v->sel >= v->top + shown)
+		v->top = v->sel - shown + 1;
+	if (v->top > v->nrows - shown)
+		v->top = v->nrows - shown;
+	if (v->top < 0)
+		v->top = 0;
+	*hidden = 0;
+	for (i = 0; i < v->nrows; i++)
+		if (v->rows[i].kind == ROW_RANK && (i < v->top || i >= v->top + shown))
+			(*hidden)++;
+	return shown < v->nrows - v->top ? shown : v->nrows - v->top;
+}

@@ -1,7 +1,8 @@
 /*
  * view.h — what the user has chosen to see: sort column, filter, search, folded sites,
- * selection, pause, refresh interval, and which screen is up. The rows of the rank table
- * are rebuilt from the model at each redraw (view_build), so the model stays display-free.
+ * selection, pause, refresh interval, table or timeline, and which screen is up; and
+ * what the user asked the job (F9: cancel it). The rows of the rank table are rebuilt
+ * from the model at each redraw (view_build), so the model stays display-free.
  */
 #ifndef TUI_VIEW_H
 #define TUI_VIEW_H
@@ -29,7 +30,9 @@ enum col {
 #define COL_SORTABLE	COL_BAR
 
 enum view_mode { MODE_MAIN, MODE_HELP, MODE_DETAIL };
-enum view_prompt { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER };
+enum view_prompt { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER, PROMPT_CANCEL };
+/* F9's cancel: none; wanted (y was answered: the main loop starts it); running; done. */
+enum view_cancel { CANCEL_NONE, CANCEL_WANTED, CANCEL_RUNNING, CANCEL_DONE };
 enum row_kind { ROW_SITE, ROW_RANK };
 
 struct row {
@@ -49,9 +52,14 @@ struct view {
 	int utf8;
 	int quit;
 	int step;		/* the user asked for one more event */
+	const char *job_id;	/* live: the job F9 cancels; NULL: F9 is not available */
+	enum view_cancel cancel;
 
 	enum view_mode mode;
+	int timeline;		/* the main screen shows the timeline instead of the table */
 	int detail_rank;
+	int detail_back;	/* detail: events scrolled back from the newest */
+	int detail_page;	/* detail: event lines at the last draw, for paging */
 	enum view_prompt prompt;
 	char input[64];		/* the text being typed at the prompt */
 	char search[64];
@@ -82,7 +90,14 @@ void view_toggle_fold(struct view *v, int site);
 int view_rank_matches(const struct view *v, const struct mrank *r, const char *text);
 /* Move the selection to the next row (after the current one, wrapping) matching text. */
 int view_search_next(struct view *v, const char *text, int from_next);
-/* Handle a key (ncurses code); sets quit/step/paused and the rest of the view. */
+/* Handle a key (ncurses code); sets quit/step/paused/cancel and the rest of the view. */
 void view_key(struct view *v, int ch);
+
+/*
+ * Place the rows in a panel of lines lines: move v->top so that the selection shows,
+ * and when not every row fits keep the last line for a "+N more" marker. Returns the rows
+ * to draw (from v->top); *hidden gets the rank rows left out above and below them.
+ */
+int view_window(struct view *v, int lines, int *hidden);
 
 #endif

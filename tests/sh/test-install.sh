@@ -1,9 +1,11 @@
 #!/bin/sh
-# test-install.sh — `make install` into a DESTDIR: the programs, man pages, site files and
-# libgrt (library, public headers, pkg-config file) with their modes; a user's own MPI
-# program built with mpicc and pkg-config against that tree runs on 3 ranks and sums right;
-# the installed gridsubmit finds `--sites NAME` in $XDG_CONFIG_HOME/gridsubmit/sites and
-# names the places it searched for an unknown name; `make uninstall` leaves no file behind.
+# test-install.sh — `make install` into a DESTDIR: the programs, man pages (one for every
+# program installed), site files, the bash and zsh completion and libgrt (library, public
+# headers, pkg-config file) with their modes; a user's own MPI program built with mpicc and
+# pkg-config against that tree runs on 3 ranks and sums right; the installed gridsubmit
+# finds `--sites NAME` in $XDG_CONFIG_HOME/gridsubmit/sites and names the places it searched
+# for an unknown name, and the installed bash completion offers that NAME; `make uninstall`
+# leaves no file behind.
 . tests/lib.sh
 
 # configure's choices, so that install rebuilds nothing in $BUILD
@@ -27,7 +29,21 @@ if [ "$(sed -n 's/^HAVE_NFQ *= *//p' Makefile)" = yes ]; then
 else
 	check "bin/gridsubmit-delay not installed (it was not built)" \
 		test ! -e "$P/bin/gridsubmit-delay"
+	check "nor its page" test ! -e "$P/share/man/man1/gridsubmit-delay.1"
 fi
+for f in "$P"/bin/*; do
+	f=${f##*/}
+	check_eq "bin/$f has its page: share/man/man1/$f.1, mode 644" \
+		"$(mode "$P/share/man/man1/$f.1")" 644
+done
+check_eq "the bash completion: share/bash-completion/completions/gridsubmit, mode 644" \
+	"$(mode "$P/share/bash-completion/completions/gridsubmit")" 644
+check "it is completion/gridsubmit.bash" \
+	cmp completion/gridsubmit.bash "$P/share/bash-completion/completions/gridsubmit"
+check_eq "the zsh completion: share/zsh/site-functions/_gridsubmit, mode 644" \
+	"$(mode "$P/share/zsh/site-functions/_gridsubmit")" 644
+check "it is completion/_gridsubmit" \
+	cmp completion/_gridsubmit "$P/share/zsh/site-functions/_gridsubmit"
 for f in share/man/man1/gridsubmit.1 share/man/man5/gridsubmit-sites.5 \
 	include/grt/grt.h include/grt/grt-error.h include/grt/scheme.h lib/libgrt.a \
 	lib/pkgconfig/libgrt.pc; do
@@ -124,6 +140,15 @@ check_eq "an unknown NAME: the places searched" "$err" \
 run_gs sites check "$XDG_CONFIG_HOME/gridsubmit/sites/mygrid"
 check_eq "a path with a '/' stays a path" "$rc" 3
 check_match "and is read as given" "$err" "mygrid: "
+if command -v bash >/dev/null 2>&1; then
+	got=$(PATH="$P/bin:$PATH" bash -c '. "$1" && COMP_WORDS=(gridsubmit run --sites myg)
+		COMP_CWORD=3 && _gridsubmit && printf "%s\n" "${COMPREPLY[@]}"' sh \
+		"$P/share/bash-completion/completions/gridsubmit")
+	check_eq "the installed bash completion offers the NAME, asking the installed gridsubmit" \
+		"$got" "mygrid"
+else
+	skip "the installed bash completion" "bash is not installed"
+fi
 
 check "make uninstall DESTDIR=$R" make -s B="$BUILD" DESTDIR="$R" uninstall
 check_eq "make uninstall leaves no file behind" "$(find "$R" ! -type d)" ""

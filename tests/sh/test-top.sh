@@ -262,3 +262,239 @@ see "relaunch: the resume in the event pane" "resume +resume: 350 units from the
 see "relaunch: every unit counted once" "1000/1000 100.0%" rel
 see "relaunch: ends ok" "ended: ok" rel
 tm kill-session -t rel
+
+# ---- issue 18: the timeline, F9, small terminals, the detail's events, bad replays, the
+# first chunk, and the job's own time
+# start_at SESSION W H COMMAND: as start, in a W x H terminal
+start_at() {
+	tm new-session -d -s "$1" -x "$2" -y "$3" "$4; echo TOP-EXITED rc=\$?; sleep 60"
+}
+# widest SESSION: the widest line of the pane, in columns (an ellipsis is one)
+widest() {
+	screen "$1" | sed -e 's/…/./g' | awk '{ if (length > m) m = length } END { print m + 0 }'
+}
+# tl_row NODE [SESSION]: the timeline row of a node (rank, node, track, busy %)
+tl_row() { screen "${2:-top}" | grep -E "^ +[0-9]+ $1 +[^ ]" | head -n 1; }
+
+# -- the timeline at 140x40: one row per rank, compute and communication, the marks
+start_at tl 140 40 "$GS top --replay $DATA/basic.jsonl --speed 100 --interval 0.1"
+see "timeline: the replay ends" "ended: ok" tl
+tm send-keys -t tl t
+see "t shows the timeline: a time axis over the rows" "^RANK NODE +\|0s +\|0\.5s .*BUSY$" tl
+see "timeline: the key bar says t returns to the table" " tTable " tl
+check_eq "timeline: one row per worker, each with its busy share" \
+	"$(screen tl | grep -cE '^ +[1-6] [^ ]+ +[.#~=MDX ]+ +[0-9]+%$')" 6
+check_match "timeline: the master has its row" "$(tl_row head tl)" "^ +0 head +master$"
+check_match "timeline: a3 computes and communicates, and gave a task away" "$(tl_row a3 tl)" \
+	"^ +3 a3 +[.~]*~+#+~+[.#~]*M[#~.]* +88%$"
+check_match "timeline: a1 took the task, and worked least of the live ranks" \
+	"$(tl_row a1 tl)" "^ +1 a1 +[.#~]+M\.+ +45%$"
+check_match "timeline: b2's failure marked, nothing after it" "$(tl_row 'b2\[2J' tl)" \
+	"^ +5 b2\[2J +[.#~]+X\.? +34%$"
+check_match "timeline: b3 dropped at 1.5 s of 3.2, nothing after it" "$(tl_row b3 tl)" \
+	"^ +6 b3 +\.{50,56}D +0%$"
+see "timeline: the legend names every glyph" \
+	"^# compute  ~ communication  \. idle  = running  M migration  D dropped  X failed" tl
+check "timeline: no line wider than 140" test "$(widest tl)" -le 140
+tm send-keys -t tl t
+see "t again: the table" "^ +1 a1 .* 170 +170 .*done" tl
+tm kill-session -t tl
+# colour doubles the glyphs: compute in green, communication in blue, only without NO_COLOR
+start_at tlc 140 40 "env -u NO_COLOR $GS top --replay $DATA/basic.jsonl --speed 100 --interval 0.1"
+see "timeline colour: console up" "ended: ok" tlc
+tm send-keys -t tlc t
+see "timeline colour: shown" "^ +3 a3 " tlc
+check "timeline colour: compute cells green" sh -c 'tmux -L "$1" capture-pane -e -p -t tlc | grep -Eq "$(printf "\033")\[([0-9]+;)*32(;[0-9]+)*m#+"' sh "$SOCK"
+check "timeline colour: communication cells blue" sh -c 'tmux -L "$1" capture-pane -e -p -t tlc | grep -Eq "$(printf "\033")\[([0-9]+;)*34(;[0-9]+)*m~+"' sh "$SOCK"
+tm kill-session -t tlc
+start_at tln 140 40 "$GS top --replay $DATA/basic.jsonl --speed 100 --interval 0.1"
+see "timeline NO_COLOR: console up" "ended: ok" tln
+tm send-keys -t tln t
+see "timeline NO_COLOR: shown" "^ +3 a3 " tln
+check_eq "timeline NO_COLOR: no colour codes" "$(colours tln)" 0
+tm kill-session -t tln
+
+# -- 60x15: "+N more" when rows are hidden, a key bar and a help that fit, no word cut
+start_at small 60 15 "$GS top --replay $DATA/basic.jsonl --speed 100 --interval 0.1"
+see "60x15: the replay ends" "ended: ok" small
+see "60x15: hidden ranks are counted on the last row of the table" \
+	"^ \+4 more ranks \(PgDn\)$" small
+check_eq "60x15: the key bar holds whole keys only" "$(screen small | tail -n 1)" \
+	"F1Help F3Search F4Filter F6Sort tTimeline SpcPause F10Quit"
+check "60x15: no line wider than 60" test "$(widest small)" -le 60
+see "60x15: a long event line ends at a word, marked" "sd 0\.30(…|\.\.\.)$" small
+tm send-keys -t small End
+see "60x15: at the end, the ranks above are counted" "^ \+[0-9]+ more ranks \(PgUp\)$" small
+see "60x15: the last rank shown" "^ +6 b3 " small
+tm send-keys -t small t
+see "60x15 timeline: the last rank's row" "^ +6 b3 +\.+D +0%$" small
+see "60x15 timeline: hidden ranks counted" "^ \+[0-9]+ more ranks" small
+check_eq "60x15 timeline: the key bar" "$(screen small | tail -n 1)" \
+	"F1Help F3Search F4Filter F6Sort tTable SpcPause F10Quit"
+check "60x15 timeline: no line wider than 60" test "$(widest small)" -le 60
+tm send-keys -t small F1
+see "60x15 help: every key, F9 and t among them" "^F1 \? h +this help +Up Down +move" small
+see "60x15 help: F9" "F9 +cancel the job \(y/n\)" small
+see "60x15 help: t" "^t +timeline or table" small
+see "60x15 help: the way back on the last line" "^Press any key to return\.$" small
+not_see "60x15 help: no line cut" "…|\.\.\.$" small
+check "60x15 help: no line wider than 60" test "$(widest small)" -le 60
+tm send-keys -t small x
+tm send-keys -t small F9
+see "F9 in a replay: not available" "F9 cancel: not available in a replay" small
+not_see "F9 in a replay: no question" "Cancel job" small
+tm kill-session -t small
+
+# -- the detail view lists the rank's events, newest last
+start_at det 140 40 "$GS top --replay $DATA/basic.jsonl --speed 100 --interval 0.1"
+see "detail: replay ends" "ended: ok" det
+tm send-keys -t det / a 1 Enter Enter
+see "detail: rank 1's events" "^Events of this rank \(3\), newest last$" det
+see "detail: its first chunk" "^ +0\.50 chunk +100 units, calc 0\.400 s, comm 0\.050 s, exe 0\.450 s, units 0-99, round 1$" det
+check_eq "detail: chunks, then the migration: newest last" \
+	"$(screen det | grep -E '^ +[0-9.]+ (chunk|migrate) ' | awk '{ print $1 }' | tr '\n' ' ')" \
+	"0.50 1.60 2.00 "
+see "detail: the task it took, and from whom" "^ +2\.00 migrate +task 17 from rank 3, 80\.0 KiB in 0\.090 s$" det
+tm kill-session -t det
+awk 'BEGIN {
+	printf "{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"8\",\"N\":100000,\"ranks\":[{\"rank\":0,\"node\":\"m\",\"role\":\"master\"},{\"rank\":1,\"node\":\"w1\"}]}\n"
+	for (i = 1; i <= 40; i++)
+		printf "{\"v\":1,\"t\":%d,\"ev\":\"chunk\",\"rank\":1,\"start\":%d,\"count\":10,\"t_calc\":0.9,\"t_comm\":0.1,\"t_exe\":1}\n", i, 10 * (i - 1)
+	printf "{\"v\":1,\"t\":40.5,\"ev\":\"fail\",\"rank\":1,\"requeued\":10,\"reason\":\"lost\"}\n"
+}' > "$T/many.jsonl"
+start_at many 60 15 "$GS top --replay $T/many.jsonl --speed 1000 --interval 0.1"
+see "detail 60x15: replay read" "400/100000" many
+tm send-keys -t many / w 1 Enter Enter
+see "detail 60x15: the newest event on the last line of the list" "^ +40\.50 fail +failed, 10 units requeued: lost$" many
+see "detail 60x15: the earlier ones counted" "^Events of this rank \(41\), newest last; [0-9]+ earlier: PgUp" many
+not_see "detail 60x15: the oldest is not shown yet" "^ +1\.00 chunk " many
+tm send-keys -t many Home
+see "detail 60x15: Home: the oldest" "^ +1\.00 chunk +10 units" many
+see "detail 60x15: the later ones counted" "^[0-9]+ later: PgDn End$" many
+tm send-keys -t many End
+see "detail 60x15: End: the newest again" "^ +40\.50 fail " many
+check "detail 60x15: no line wider than 60" test "$(widest many)" -le 60
+tm kill-session -t many
+
+# -- a replay without one valid event: said, naming the file, exit 3 (bad input)
+printf 'not json\n{"v":1,"t":0,"ev":"checkpoint"}\n' > "$T/noevent.jsonl"
+run_gs top --replay "$T/noevent.jsonl"
+check_eq "no valid event: exit 3" "$rc" 3
+check_eq "no valid event: says so, naming the file" "$err" \
+	"gridsubmit: $T/noevent.jsonl: no valid event to replay: 2 lines, 1 not an event record, 1 of a kind this version does not know"
+: > "$T/empty.jsonl"
+run_gs top --once --replay "$T/empty.jsonl"
+check_eq "an empty recording, --once: exit 3" "$rc" 3
+check_eq "an empty recording: says so" "$err" \
+	"gridsubmit: $T/empty.jsonl: no valid event to replay: the file is empty"
+start_at noev 140 15 "$GS top --replay $T/noevent.jsonl"
+see "no valid event, on a terminal: exit 3" "TOP-EXITED rc=3" noev
+see "no valid event, on a terminal: the message" "noevent\.jsonl: no valid event to replay" noev
+tm kill-session -t noev
+
+# -- a rank busy with its first large chunk is working, its IDLE not growing
+mkdir -p "$GRIDSUBMIT_HOME/jobs/20"
+awk 'BEGIN {
+	printf "{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"20\",\"N\":10000,\"ranks\":[{\"rank\":0,\"node\":\"m\",\"role\":\"master\"},{\"rank\":1,\"node\":\"w1\"},{\"rank\":2,\"node\":\"w2\"},{\"rank\":3,\"node\":\"w3\"}]}\n"
+	printf "{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":3,\"count\":5,\"t_calc\":0.09,\"t_comm\":0.01,\"t_exe\":0.1}\n"
+	for (i = 1; i <= 10; i++)
+		printf "{\"v\":1,\"t\":%d,\"ev\":\"chunk\",\"rank\":1,\"count\":10,\"t_calc\":0.9,\"t_comm\":0.1,\"t_exe\":1}\n", i
+}' > "$GRIDSUBMIT_HOME/jobs/20/events.jsonl"
+start_at first 100 30 "$GS top 20 --interval 0.2"
+see "first chunk: the live job is read" "105/10000" first
+check_match "first chunk: no result yet, 10 s in: working, no idle time" "$(row w2 first)" \
+	" 0 +0\.00 +0\.00 +0\.00 +- working"
+check_match "first chunk: a rank silent since 1 s: waiting" "$(row w3 first)" " waiting"
+tm send-keys -t first t
+see "first chunk: the timeline shows it running from the start" "^ +2 w2 +=+ +0%$" first
+tm send-keys -t first q
+tm kill-session -t first
+
+# -- F9 on live jobs: the question, n keeps the job, y cancels it as gridsubmit cancel does
+SYN="$SRC/$BUILD/examples/synthetic"
+J="$GRIDSUBMIT_HOME/jobs"
+if [ ! -x "$SYN" ] || ! command -v "$MPIEXEC" >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1; then
+	skip "top F9" "needs $SYN, $MPIEXEC and jq"
+	exit 0
+fi
+at_exit sweep
+# long.yaml: a job that computes for minutes unless cancelled; bad.yaml fails at once
+cat > "$T/long.yaml" <<YAML
+name: top-long
+program: "$SYN"
+args: ["--units", "3000000", "--mean-us", "10", "--seed", "18"]
+ranks: 3
+YAML
+cat > "$T/bad.yaml" <<YAML
+name: top-bad
+program: "$SYN"
+args: ["--no-such-option"]
+ranks: 2
+YAML
+# computing ID: the job runs and its master has written its start record
+computing() {
+	[ "$(jq -r .state "$J/$1/state.json" 2>/dev/null)" = running ] &&
+		grep -q '"ev":"start"' "$J/$1/events.jsonl" 2>/dev/null
+}
+# job_gone ID: no process of the job on this host
+job_gone() {
+	gone "$J/$1/" && gone "^$SYN --units 3000000 --mean-us 10 --seed 18"
+}
+
+id=$("$GS" submit --no-metrics "$T/long.yaml")
+poll 30 computing "$id" || echo "# job $id did not start computing"
+start_at f9 140 40 "$GS top $id --interval 0.2"
+see "F9 live: the job is followed" "live$" f9
+see "F9 live: the key bar offers F9" " F9Cancel F10Quit$" f9
+tm send-keys -t f9 F9
+see "F9: asks first" "^Cancel job $id\? y/n +y stops every process of it" f9
+tm send-keys -t f9 n
+see "F9 then n: not cancelled" "job $id not cancelled$" f9
+check_eq "F9 then n: the job still runs" "$(jq -r .state "$J/$id/state.json")" running
+check "F9 then n: its processes still run" test -n "$(live "$J/$id/")"
+tm send-keys -t f9 t F9 y
+see "F9 then y (from the timeline): what gridsubmit cancel said" "job $id cancelled" f9
+see "F9 then y: the console shows the job's end" "ended: cancelled" f9
+check_eq "F9 then y: the job is recorded cancelled" "$(jq -r .state "$J/$id/state.json")" \
+	cancelled
+run_gs wait "$id" --timeout 30
+check_eq "F9 then y: wait says cancelled (6)" "$rc" 6
+check "F9 then y: no process of the job is left" poll 15 job_gone "$id"
+a=$(screen f9 | sed -n 's/^.*\(Elapsed [^ ]*\).*$/\1/p')
+sleep 1
+check_eq "F9 then y: the clock stopped at the job's end" \
+	"$(screen f9 | sed -n 's/^.*\(Elapsed [^ ]*\).*$/\1/p')" "$a"
+tm send-keys -t f9 q
+see "F9: q leaves" "TOP-EXITED rc=0" f9
+tm kill-session -t f9
+
+# run --top at 60x15: F9 + y cancels the run it belongs to
+rid=$(cat "$J/next-id")
+start_at runf9 60 15 "$GS run --no-metrics --top $T/long.yaml"
+see "run --top 60x15: the console is up" "F10Quit$" runf9
+poll 30 computing "$rid" || echo "# job $rid did not start computing"
+see "run --top 60x15: the job's ranks" "^ +2 localhost " runf9
+check_eq "run --top 60x15: the key bar has F9" "$(screen runf9 | tail -n 1)" \
+	"F1Help F3Search F6Sort tTimeline SpcPause F9Cancel F10Quit"
+tm send-keys -t runf9 F9
+see "run --top: F9 asks, in 60 columns" "^Cancel job $rid\? y/n +y stops every" runf9
+check "run --top: the question fits 60 columns" test "$(widest runf9)" -le 60
+tm send-keys -t runf9 y
+see "run --top: F9 + y ends the run, cancelled (6)" "TOP-EXITED rc=6" runf9
+check_eq "run --top: the job is recorded cancelled" "$(jq -r .state "$J/$rid/state.json")" \
+	cancelled
+check "run --top: no process of the job is left" poll 15 job_gone "$rid"
+tm kill-session -t runf9
+
+# run --top of a job that fails with no end event: the console shows the end and the job's
+# time, which stays still however long the console is left open
+start_at runbad 100 30 "$GS run --no-metrics --restarts 0 --top $T/bad.yaml"
+see "run --top, failed job: the end from its record" "ended: failed" runbad
+a=$(screen runbad | sed -n 's/^\(Elapsed [^ ]*\).*$/\1/p')
+sleep 1.5
+check_eq "run --top, failed job: the clock does not run on" \
+	"$(screen runbad | sed -n 's/^\(Elapsed [^ ]*\).*$/\1/p')" "$a"
+check_match "run --top, failed job: a job time, not seconds of console" "$a" "^Elapsed 0:0[0-4]\."
+tm send-keys -t runbad q
+see "run --top, failed job: exit 1 after q" "TOP-EXITED rc=1" runbad
+tm kill-session -t runbad

@@ -12,21 +12,40 @@
 
 #include "tests/tap.h"
 
+#include "errlist.h"
 #include "job.h"
+#include "yaml-doc.h"
 
+/* A file's text without its last newline (an .expect file: one error a line). */
 static char *
-read_line(const char *path)
+read_text(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char *buf;
+	size_t n;
 
 	if (f == NULL)
 		return NULL;
-	buf = calloc(1, 2048);
-	if (fgets(buf, 2048, f) == NULL)
-		buf[0] = '\0';
+	buf = calloc(1, 8192);
+	n = fread(buf, 1, 8191, f);
 	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+/* What errlist_print shows, without its last newline, allocated. */
+static char *
+errs_text(const struct gs_errlist *errs)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	errlist_print(errs, f);
+	fclose(f);
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
 	return buf;
 }
 
@@ -194,32 +213,118 @@ test_bad_corpus(void)
 {
 	static const char *const files[] = {
 		"job-args-map", "job-bool", "job-env-name", "job-k", "job-no-program",
-		"job-ranks-minmax", "job-ranks-zero", "job-sites-twice", "job-stage-absolute",
+		"job-ranks-minmax", "job-ranks-zero", "job-sites-twice", "job-six-mistakes",
+		"job-stage-absolute",
 		"job-stage-dotdot", "job-stage-dot", "job-stage-reserved", "job-stage-same-name", "job-swr", "job-unknown-key", "job-unknown-scheme",
 		"job-unknown-scheme-far", "job-weight-range", "job-weights-sum",
 	};
 	struct gs_job job;
+	struct gs_errlist errs;
 	struct gs_error err;
-	char path[256], expect[256], *want;
+	char path[256], expect[256], *want, *got;
 	size_t i;
 	int rc;
 
 	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
 		snprintf(path, sizeof path, "tests/data/bad/%s.yaml", files[i]);
 		snprintf(expect, sizeof expect, "tests/data/bad/%s.expect", files[i]);
-		if ((want = read_line(expect)) == NULL) {
+		if ((want = read_text(expect)) == NULL) {
 			ok(0, "%s: cannot read %s", files[i], expect);
 			continue;
 		}
-		memset(&err, 0, sizeof err);
-		rc = job_load_file(path, &job, &err);
+		rc = job_load_file_errs(path, &job, &errs);
 		is_int(rc, -1, "%s rejected", files[i]);
 		if (rc == 0)
 			job_free(&job);
-		is_str(err.msg, want, "%s: message", files[i]);
+		got = errs_text(&errs);
+		is_str(got, want, "%s: messages", files[i]);
 		ok(job.name == NULL && job.path == NULL, "%s: nothing left allocated", files[i]);
+		memset(&err, 0, sizeof err);
+		is_int(job_load_file(path, &job, &err), -1, "%s: rejected with one error", files[i]);
+		ok(err.msg[0] != '\0' && strncmp(want, err.msg, strlen(err.msg)) == 0 &&
+		    strchr("\n", want[strlen(err.msg)]) != NULL, "%s: the first error", files[i]);
+		free(got);
 		free(want);
 	}
+}
+
+/* Load text named j.yaml; errs gets every error, printed as text (allocated). */
+static char *
+load_all(const char *text)
+{
+	struct gs_errlist errs;
+	struct gs_job job;
+
+	if (job_load_buffer_errs("j.yaml", text, strlen(text), &job, &errs) == 0) {
+		job_free(&job);
+		return strdup("(loaded)");
+	}
+	return errs_text(&errs);
+}
+
+static void
+expect_all(const char *what, const char *text, const char *want)
+{
+	char *got = load_all(text);
+
+	is_str(got, want, "%s", what);
+	free(got);
+}
+
+/* Every error of a job file, in order, with no second error caused by a first. */
+static void
+test_all_errors(void)
+{
+	static const char over[] = "ranks: lots\nrestarts: -1\n";
+	struct gs_errlist errs;
+	struct gs_error err;
+	struct ydoc_node *o;
+	struct gs_job job;
+	char *got;
+
+	expect_all("a wrong max: min still checked, on its own",
+	    "program: p\nranks: {min: 0, max: x}\n",
+	    "j.yaml:2:14: 'min' must be a whole number >= 1, not '0'\n"
+	    "j.yaml:2:22: 'max' must be a whole number >= 1, not 'x'");
+	expect_all("a misspelt max: one error", "program: p\nranks: {min: 2, mxa: 4}\n",
+	    "j.yaml:2:17: unknown key 'mxa' (did you mean 'max'?)");
+	expect_all("a wrong weight: no sum checked as well",
+	    "program: p\nrank_weights: {cpu: 2, bandwidth: 0.5}\n",
+	    "j.yaml:2:21: 'cpu' must be a number in [0, 1], not '2'");
+	expect_all("each wrong list item, each wrong env entry",
+	    "program: p\nargs: [a, [b], c, {d: 1}]\nenv: {1A: x, B: [y], C: z}\n",
+	    "j.yaml:2:11: 'args' must be a string, not a list\n"
+	    "j.yaml:2:19: 'args' must be a string, not a mapping\n"
+	    "j.yaml:3:7: '1A' is not an environment name (letters, digits and '_', not "
+	    "starting with a digit)\n"
+	    "j.yaml:3:17: 'B' must be a string, not a list");
+	expect_all("stage_in: a wrong item does not hide the names of the others",
+	    "program: p\nstage_in: [/abs, a/x.dat, b/x.dat, c/journal]\n",
+	    "j.yaml:2:12: 'stage_in' must be a relative path without '..' (files and "
+	    "directories are staged from the job file's directory), not '/abs'\n"
+	    "j.yaml:2:27: 'stage_in' items 'b/x.dat' and 'a/x.dat' (line 2) would both be "
+	    "staged as 'x.dat'; rename one\n"
+	    "j.yaml:2:36: 'stage_in' item 'c/journal' would replace gridsubmit's own "
+	    "'journal' in the job directory; rename it");
+	expect_all("a syntax error stops the reading: one error",
+	    "progam: p\nrestarts: x\nargs: [a\n", "j.yaml:4:1: did not find expected ',' "
+	    "or ']' (while parsing a flow sequence at line 3, col 7)");
+
+	/* an overlay's errors (an experiment's parameters) come after the file's own */
+	if ((o = ydoc_parse("exp.yaml", over, sizeof over - 1, &err)) == NULL) {
+		ok(0, "overlay parses: %s", err.msg);
+		return;
+	}
+	is_int(job_load_file_overlay_errs("tests/data/bad/job-k.yaml", o, "exp.yaml", &job,
+	    &errs), -1, "overlay: rejected");
+	got = errs_text(&errs);
+	is_str(got, "tests/data/bad/job-k.yaml:2:27: 'k' must be a whole number >= 1, not "
+	    "'0x10'\nexp.yaml:1:8: 'ranks' must be a whole number >= 1 or {min: N, max: M}, "
+	    "not 'lots'\nexp.yaml:2:11: 'restarts' must be a whole number from 0 to 1000 "
+	    "(relaunches after a failure), not '-1'",
+	    "overlay: the file's errors, then the overlay's, each located");
+	free(got);
+	ydoc_free(o);
 }
 
 static void
@@ -355,6 +460,7 @@ main(void)
 	test_full();
 	test_defaults();
 	test_bad_corpus();
+	test_all_errors();
 	test_bad_inline();
 	return tap_done();
 }

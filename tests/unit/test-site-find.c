@@ -1,7 +1,8 @@
 /*
  * test-site-find.c — `--sites NAME`: which arguments are names, where a name is looked for
  * (XDG_CONFIG_HOME, then HOME/.config, then the installed share directory), the error for a
- * name found nowhere, and sites_load_file() recording the file it resolved.
+ * name found nowhere, sites_load_file() recording the file it resolved, and sites_names()
+ * listing the names there are (for the shell completion).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "gs-config.h"
 #include "site.h"
+#include "xmalloc.h"
 
 static char dir[] = "/tmp/gs-site-find.XXXXXX";
 
@@ -92,6 +94,58 @@ test_find(void)
 	rmdir(path);
 }
 
+/* sites_names: the NAMEs of the user's directory (with the installed ones), sorted, once */
+static void
+test_list(void)
+{
+	static const char *const files[] = { "b.yaml", "a.yaml", ".hidden.yaml", ".yaml",
+	    "notes.txt", "c.yml" };
+	char path[256], **names;
+	size_t n, i, f, a = 0, b = 0, other = 0, sorted = 1;
+
+	snprintf(path, sizeof path, "%s/gridsubmit", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof path, "%s/gridsubmit/sites", dir);
+	mkdir(path, 0700);
+	for (f = 0; f < sizeof files / sizeof files[0]; f++) {
+		snprintf(path, sizeof path, "%s/gridsubmit/sites/%s", dir, files[f]);
+		touch(path, "");
+	}
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	names = sites_names(&n);
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], "a") == 0)
+			a++;
+		else if (strcmp(names[i], "b") == 0)
+			b++;
+		else if (names[i][0] == '\0' || strchr(names[i], '.') != NULL)
+			other++;
+		if (i > 0 && strcmp(names[i - 1], names[i]) >= 0)
+			sorted = 0;
+	}
+	ok(a == 1 && b == 1, "the user's a.yaml and b.yaml are the NAMEs a and b");
+	is_int((long long)other, 0, "no hidden file, no .yaml alone, no other suffix");
+	ok(sorted, "sorted, each NAME once");
+	strv_free(names, n);
+
+	setenv("XDG_CONFIG_HOME", "/nonexistent-config", 1);
+	setenv("HOME", "/nonexistent-home", 1);
+	names = sites_names(&n);
+	for (i = 0, a = 0; i < n; i++)
+		a += strcmp(names[i], "a") == 0;
+	is_int((long long)a, 0, "a user directory that does not exist: none of its NAMEs");
+	strv_free(names, n);
+
+	for (f = 0; f < sizeof files / sizeof files[0]; f++) {
+		snprintf(path, sizeof path, "%s/gridsubmit/sites/%s", dir, files[f]);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/gridsubmit/sites", dir);
+	rmdir(path);
+	snprintf(path, sizeof path, "%s/gridsubmit", dir);
+	rmdir(path);
+}
+
 int
 main(void)
 {
@@ -101,6 +155,7 @@ main(void)
 	}
 	test_names();
 	test_find();
+	test_list();
 	rmdir(dir);
 	return tap_done();
 }

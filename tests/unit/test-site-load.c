@@ -11,8 +11,10 @@
 
 #include "tests/tap.h"
 
+#include "errlist.h"
 #include "site.h"
 
+/* A file's text without its last newline (an .expect file: one error a line). */
 static char *
 read_text(const char *path)
 {
@@ -29,7 +31,23 @@ read_text(const char *path)
 	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
 		buf[0] = '\0';
 	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+/* What errlist_print shows, without its last newline, allocated. */
+static char *
+errs_text(const struct gs_errlist *errs)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	errlist_print(errs, f);
+	fclose(f);
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
 	return buf;
 }
 
@@ -351,7 +369,7 @@ test_host_names(void)
 	ok(!host_name_valid("h\xc3\xa9"), "host name: non-ASCII");
 }
 
-/* The corpus: each tests/data/bad/site-*.yaml and its exact message. */
+/* The corpus: each tests/data/bad/site-*.yaml and its exact messages, every one. */
 static void
 test_bad_corpus(void)
 {
@@ -365,13 +383,14 @@ test_bad_corpus(void)
 		"site-invalid-utf8", "site-latin1", "site-master-unknown", "site-no-cpu",
 		"site-no-link", "site-no-sites", "site-node-list", "site-overlong-utf8",
 		"site-port-zero", "site-range-down", "site-range-huge", "site-range-open",
-		"site-tab", "site-tag", "site-top-list", "site-truncated",
+		"site-six-mistakes", "site-tab", "site-tag", "site-top-list", "site-truncated",
 		"site-two-documents", "site-unknown-key", "site-unknown-top",
 		"site-wrong-type", "site-wrong-type-number",
 	};
 	struct gs_sites s;
+	struct gs_errlist errs;
 	struct gs_error err;
-	char path[256], expect[256], *want;
+	char path[256], expect[256], *want, *got;
 	size_t i;
 	int rc;
 
@@ -382,15 +401,100 @@ test_bad_corpus(void)
 			ok(0, "%s: cannot read %s", files[i], expect);
 			continue;
 		}
-		memset(&err, 0, sizeof err);
-		rc = sites_load_file(path, &s, &err);
+		rc = sites_load_file_errs(path, &s, &errs);
 		is_int(rc, -1, "%s rejected", files[i]);
 		if (rc == 0)
 			sites_free(&s);
-		is_str(err.msg, want, "%s: message", files[i]);
+		got = errs_text(&errs);
+		is_str(got, want, "%s: messages", files[i]);
 		ok(s.nodes == NULL && s.path == NULL, "%s: nothing left allocated", files[i]);
+		/* the one-error call gives the first of them */
+		memset(&err, 0, sizeof err);
+		is_int(sites_load_file(path, &s, &err), -1, "%s: rejected with one error", files[i]);
+		ok(strncmp(want, err.msg, strlen(err.msg)) == 0 && err.msg[0] != '\0' &&
+		    strchr("\n", want[strlen(err.msg)]) != NULL, "%s: the first error", files[i]);
+		free(got);
 		free(want);
 	}
+}
+
+/* Load text named gen.yaml; errs gets every error. */
+static int
+load_all(const char *text, struct gs_errlist *errs)
+{
+	struct gs_sites s;
+	int rc = sites_load_buffer_errs("gen.yaml", text, strlen(text), &s, errs);
+
+	if (rc == 0)
+		sites_free(&s);
+	return rc;
+}
+
+/* Every error of a file, each once, in order; the cap; what stops the reading. */
+static void
+test_all_errors(void)
+{
+	struct gs_errlist errs;
+	char *buf, *got, want[4096];
+	size_t o, w, i;
+
+	/* 25 nodes with a wrong cores each: the first 20, then one line */
+	buf = malloc(64 * 32 + 256);
+	o = (size_t)sprintf(buf, "sites:\n  - name: s\n    link: {bandwidth_mbps: 1}\n"
+	    "    nodes:\n");
+	w = 0;
+	for (i = 1; i <= 25; i++) {
+		o += (size_t)sprintf(buf + o, "      - {host: n%zu, cpu_mhz: 1, cores: x}\n", i);
+		if (i <= GS_ERRLIST_MAX)
+			w += (size_t)snprintf(want + w, sizeof want - w, "gen.yaml:%zu:%d: 'cores' "
+			    "must be a whole number >= 1, not 'x'\n", i + 4, i < 10 ? 39 : 40);
+	}
+	snprintf(want + w, sizeof want - w, "gen.yaml: too many errors, stopping");
+	is_int(load_all(buf, &errs), -1, "25 errors: rejected");
+	got = errs_text(&errs);
+	is_str(got, want, "25 errors: the first 20 in file order, then 'too many errors'");
+	free(got);
+	free(buf);
+
+	/* a YAML error stops the reading: the unknown keys before it are not reached */
+	is_int(load_all("sitez: []\nfoo: 1\nbar:\n\t- x\n", &errs), -1, "syntax: rejected");
+	is_int(errs.n, 1, "syntax: one error only");
+	ok(errs.n == 1 && strstr(errlist_get(&errs, 0)->msg, "gen.yaml:4:1: found character") ==
+	    errlist_get(&errs, 0)->msg, "syntax: the tab, located (%s)", errs.n ?
+	    errlist_get(&errs, 0)->msg : "");
+	is_int(load_all("sites: [{name: a, link: {bandwidth_mbps: 1}, nodes: []}]\n"
+	    "sites: []\nfoo: 1\n", &errs), -1, "duplicate key: rejected");
+	is_int(errs.n, 1, "duplicate key: one error (the reader's), not the unknown key after");
+
+	/* a misspelt key is one error, not a second one for the key it misses */
+	is_int(load_all("sites:\n  - name: s\n    lnk: {bandwidth_mbps: 1}\n    nodes: "
+	    "[{host: a, cpu_mhz: 1, cores: 1}]\n", &errs), -1, "misspelt link: rejected");
+	got = errs_text(&errs);
+	is_str(got, "gen.yaml:3:5: unknown key 'lnk' (did you mean 'link'?)",
+	    "misspelt link: no 'has no link' as well");
+	free(got);
+	is_int(load_all("defaults: {cpu_mz: 1, cores: 1}\nsites:\n  - name: s\n    link: "
+	    "{bandwidth_mbps: 1}\n    nodes: [{host: a}, {host: b}]\n", &errs), -1,
+	    "misspelt default: rejected");
+	is_int(errs.n, 1, "misspelt default: one error, not one a node");
+
+	/* hosts that cannot be read: no "master is not a host" that may be wrong */
+	is_int(load_all("master: lz05\nsites:\n  - name: s\n    link: {bandwidth_mbps: 1}\n"
+	    "    nodes: [{host: \"lz0[1-5\", cpu_mhz: 1, cores: 1}]\n", &errs), -1,
+	    "unread range: rejected");
+	got = errs_text(&errs);
+	is_str(got, "gen.yaml:5:20: bad host range 'lz0[1-5': '[' without ']'",
+	    "unread range: its error only");
+	free(got);
+	/* and with every host read, the master that is none of them */
+	is_int(load_all("master: lz09\nsites:\n  - name: s\n    link: {bandwidth_mbps: 1}\n"
+	    "    nodes: [{host: \"lz0[1-5]\", cpu_mhz: 1, cores: two}]\n", &errs), -1,
+	    "master and a value: rejected");
+	got = errs_text(&errs);
+	is_str(got, "gen.yaml:1:9: master 'lz09' is not a host of any site\n"
+	    "gen.yaml:5:51: 'cores' must be a whole number >= 1, not 'two'",
+	    "master and a value: both, in file order though found the other way");
+	free(got);
 }
 
 static void
@@ -571,6 +675,7 @@ main(void)
 	test_hostrange();
 	test_host_names();
 	test_bad_corpus();
+	test_all_errors();
 	test_generated();
 	test_truncations();
 	return tap_done();

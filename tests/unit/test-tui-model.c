@@ -1,4 +1,9 @@
-/* test-tui-model.c — aggregation of events into per-rank state and job meters; rows; snapshot. */
+/*
+ * test-tui-model.c — aggregation of events into per-rank state and job meters; rows;
+ * snapshot; the timeline's rows and marks, a rank's kept events, the end from the job's
+ * record, F9's question and prose cut at a word.
+ */
+#include <curses.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,8 +11,10 @@
 
 #include "../tap.h"
 #include "events-read.h"
+#include "fit.h"
 #include "model.h"
 #include "snapshot.h"
+#include "text.h"
 #include "view.h"
 
 static void
@@ -227,6 +234,272 @@ test_relaunch(void)
 	model_free(&m);
 }
 
+/* A start of workers 1-4 on one site, N units in one round. */
+static void
+start4(struct model *m, int n)
+{
+	char line[512];
+
+	snprintf(line, sizeof line, "{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"5\",\"N\":%d,"
+	    "\"ranks\":[{\"rank\":0,\"node\":\"m\",\"role\":\"master\"},{\"rank\":1,"
+	    "\"node\":\"w1\"},{\"rank\":2,\"node\":\"w2\"},{\"rank\":3,\"node\":\"w3\"},"
+	    "{\"rank\":4,\"node\":\"w4\"}]}", n);
+	apply(m, line);
+}
+
+/*
+ * The timeline: 4 s in 8 columns of 0.5 s. Rank 1 computes, then mostly communicates
+ * and gives a task away; rank 2 computes, idles, fails; rank 3 is dropped; rank 4 takes
+ * the task and is still busy with its first chunk.
+ */
+static void
+test_timeline(void)
+{
+	struct model m;
+	char row[16];
+
+	model_init(&m);
+	start4(&m, 1000);
+	apply(&m, "{\"v\":1,\"t\":0.7,\"ev\":\"drop\",\"rank\":3,\"reason\":\"too slow\"}");
+	apply(&m, "{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":2,\"count\":10,\"t_calc\":1,"
+	    "\"t_comm\":0,\"t_exe\":1}");
+	apply(&m, "{\"v\":1,\"t\":2,\"ev\":\"chunk\",\"rank\":1,\"count\":10,\"t_calc\":1.8,"
+	    "\"t_comm\":0.2,\"t_exe\":2}");
+	apply(&m, "{\"v\":1,\"t\":2.2,\"ev\":\"fail\",\"rank\":2,\"requeued\":5}");
+	apply(&m, "{\"v\":1,\"t\":3.1,\"ev\":\"migrate\",\"task\":9,\"from\":1,\"to\":4,"
+	    "\"bytes\":1024,\"seconds\":0.1}");
+	apply(&m, "{\"v\":1,\"t\":4,\"ev\":\"chunk\",\"rank\":1,\"count\":10,\"t_calc\":0.4,"
+	    "\"t_comm\":1.6,\"t_exe\":2}");
+	model_track_row(&m, &m.ranks[1], 4, 8, row);
+	is_str(row, "####~~M~", "timeline: compute, then communication, a migration mark");
+	model_track_row(&m, &m.ranks[2], 4, 8, row);
+	is_str(row, "##..X   ", "timeline: idle after its chunk, failure mark, blank after");
+	model_track_row(&m, &m.ranks[3], 4, 8, row);
+	is_str(row, ".D      ", "timeline: drop mark, blank after");
+	model_track_row(&m, &m.ranks[4], 4, 8, row);
+	is_str(row, "======M=", "timeline: running its first chunk, the task it took marked");
+	model_track_row(&m, &m.ranks[1], 4, 4, row);
+	is_str(row, "##~M", "timeline: the same job in 4 columns");
+
+	/* a job 32 times longer: the buckets double, no second is lost, marks stay */
+	apply(&m, "{\"v\":1,\"t\":128,\"ev\":\"chunk\",\"rank\":4,\"count\":10,"
+	    "\"t_calc\":64,\"t_comm\":0,\"t_exe\":64}");
+	ok(m.track_w * TRACK_BUCKETS > 128, "timeline: buckets widened to hold t = 128");
+	is_dbl(m.ranks[1].track->calc[0] + m.ranks[1].track->calc[1], 2.2, 1e-5,
+	    "timeline: compute seconds kept when buckets merge");
+	model_track_row(&m, &m.ranks[4], 128, 4, row);
+	is_str(row, "M.##", "timeline: the long chunk fills the second half");
+	model_track_row(&m, &m.ranks[2], 128, 4, row);
+	is_str(row, "X   ", "timeline: the failure still marked at its time");
+	model_free(&m);
+
+	model_init(&m);
+	start4(&m, 1000);
+	apply(&m, "{\"v\":1,\"t\":2,\"ev\":\"chunk\",\"rank\":1,\"count\":10,\"t_calc\":2}");
+	model_set_clock(&m, 4);
+	model_track_row(&m, &m.ranks[2], 4, 8, row);
+	is_str(row, "========", "timeline: busy with its first chunk from the start");
+	apply(&m, "{\"v\":1,\"t\":4,\"ev\":\"end\",\"status\":\"ok\",\"makespan\":4}");
+	model_track_row(&m, &m.ranks[2], 4, 8, row);
+	is_str(row, "........", "timeline: after the end nobody is running");
+	model_free(&m);
+}
+
+/* A rank computing a large first chunk is working, and its idle time does not grow. */
+static void
+test_first_chunk(void)
+{
+	struct model m;
+	char line[256];
+	int i;
+
+	model_init(&m);
+	start4(&m, 1000);
+	apply(&m, "{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":3,\"count\":1,\"t_calc\":0.1,"
+	    "\"t_exe\":0.1}");
+	for (i = 1; i <= 10; i++) {
+		snprintf(line, sizeof line, "{\"v\":1,\"t\":%d,\"ev\":\"chunk\",\"rank\":1,"
+		    "\"count\":10,\"t_calc\":0.9,\"t_comm\":0.1,\"t_exe\":1}", i);
+		apply(&m, line);
+	}
+	model_set_clock(&m, 30);
+	is_int(model_rank_state(&m, &m.ranks[2]), RS_WORKING, "no result yet: working");
+	is_dbl(model_rank_idle(&m, &m.ranks[2]), 0, 1e-9, "no result yet: no idle time");
+	is_int(model_rank_state(&m, &m.ranks[3]), RS_WAITING,
+	    "a result long ago and none since: waiting");
+	is_dbl(model_rank_idle(&m, &m.ranks[3]), 29.9, 1e-9, "waiting: idle grows");
+	model_free(&m);
+
+	model_init(&m);
+	start4(&m, 20);
+	apply(&m, "{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":1,\"count\":20,\"t_calc\":1,"
+	    "\"t_exe\":1}");
+	model_set_clock(&m, 30);
+	is_int(model_rank_state(&m, &m.ranks[2]), RS_WAITING,
+	    "every unit done, none of them its: waiting");
+	model_free(&m);
+}
+
+/* The detail view's list: a rank's own events, oldest first, the latest TRACK_EVENTS. */
+static void
+test_rank_events(void)
+{
+	const struct track_ev *e;
+	struct model m;
+	char line[256];
+	int i;
+
+	model_init(&m);
+	start4(&m, 100000);
+	for (i = 0; i < 300; i++) {
+		snprintf(line, sizeof line, "{\"v\":1,\"t\":%d,\"ev\":\"chunk\",\"rank\":%d,"
+		    "\"start\":%d,\"count\":10,\"t_calc\":0.5}", i, 1 + i % 2, 10 * i);
+		apply(&m, line);
+	}
+	apply(&m, "{\"v\":1,\"t\":300,\"ev\":\"migrate\",\"task\":3,\"from\":2,\"to\":1}");
+	apply(&m, "{\"v\":1,\"t\":301,\"ev\":\"drop\",\"rank\":2,\"reason\":\"slow link\"}");
+	is_int(track_kept(m.ranks[2].track), 152, "rank 2: its 150 chunks, a migration, a drop");
+	e = track_get(m.ranks[2].track, 0);
+	ok(e != NULL && e->kind == EV_CHUNK && e->start == 10, "rank 2: oldest first");
+	e = track_get(m.ranks[2].track, 150);
+	ok(e != NULL && e->kind == EV_MIGRATE && e->out && e->other == 1 && e->start == 3,
+	    "rank 2: the task it gave to rank 1");
+	e = track_get(m.ranks[2].track, 151);
+	ok(e != NULL && e->kind == EV_DROP && strcmp(m.ranks[2].track->drop_why, "slow link") == 0,
+	    "rank 2: its drop newest last, with the reason");
+	e = track_get(m.ranks[1].track, track_kept(m.ranks[1].track) - 1);
+	ok(e != NULL && e->kind == EV_MIGRATE && !e->out && e->other == 2,
+	    "rank 1: the task it took");
+	for (i = 300; i < 600; i++) {
+		snprintf(line, sizeof line, "{\"v\":1,\"t\":%d,\"ev\":\"chunk\",\"rank\":1,"
+		    "\"count\":1}", i + 2);
+		apply(&m, line);
+	}
+	is_int(track_kept(m.ranks[1].track), TRACK_EVENTS, "the latest TRACK_EVENTS are kept");
+	is_int(m.ranks[1].track->nev, 451, "every event counted");
+	is_dbl(track_get(m.ranks[1].track, TRACK_EVENTS - 1)->t, 601, 1e-9, "the newest last");
+	ok(track_get(m.ranks[1].track, TRACK_EVENTS) == NULL, "no event past the kept ones");
+	is_int(track_kept(m.ranks[4].track), 0, "a rank with no event has none");
+	model_free(&m);
+}
+
+/* A job cancelled (no end event): its record stops the clock. */
+static void
+test_over(void)
+{
+	struct model m;
+	struct model_stats st;
+
+	model_init(&m);
+	start4(&m, 1000);
+	apply(&m, "{\"v\":1,\"t\":2,\"ev\":\"chunk\",\"rank\":1,\"count\":10,\"t_calc\":1}");
+	model_set_clock(&m, 50);
+	model_over(&m, 2.5, "cancelled");
+	model_stats(&m, &st);
+	ok(m.ended, "over: the job shows as ended");
+	is_str(m.status, "cancelled", "over: with the recorded state");
+	is_dbl(st.elapsed, 2.5, 1e-9, "over: elapsed is the job's, not the console's");
+	model_set_clock(&m, 80);
+	model_stats(&m, &st);
+	is_dbl(st.elapsed, 2.5, 1e-9, "over: the clock stays stopped");
+	is_int(model_rank_state(&m, &m.ranks[2]), RS_DONE, "over: nobody works any more");
+	is_int(model_log_get(&m, 0)->kind, EV_END, "over: logged as the end");
+	model_over(&m, 9, "failed");
+	is_str(m.status, "cancelled", "over: a second record changes nothing");
+	model_free(&m);
+
+	model_init(&m);
+	start4(&m, 1000);
+	apply(&m, "{\"v\":1,\"t\":3,\"ev\":\"chunk\",\"rank\":1,\"count\":10,\"t_calc\":1}");
+	model_over(&m, NAN, "failed");
+	model_stats(&m, &st);
+	is_dbl(st.elapsed, 3, 1e-9, "over at an unknown time: the last event's");
+	model_free(&m);
+}
+
+/* Rows that do not fit leave the last line for "+N more"; the selection stays shown. */
+static void
+test_window(void)
+{
+	struct model m;
+	struct view v;
+	int shown, hidden;
+
+	model_init(&m);
+	start4(&m, 1000);
+	view_init(&v, &m);
+	view_build(&v);
+	is_int(v.nrows, 6, "window: a site and 5 ranks");
+	shown = view_window(&v, 10, &hidden);
+	ok(shown == 6 && hidden == 0, "window: everything fits, no marker");
+	shown = view_window(&v, 4, &hidden);
+	ok(shown == 3 && hidden == 3 && v.top == 0, "window: 3 rows and a marker for 3 ranks");
+	v.sel = 5;
+	shown = view_window(&v, 4, &hidden);
+	ok(shown == 3 && v.top == 3 && hidden == 2, "window: follows the selection to the end");
+	view_free(&v);
+	model_free(&m);
+}
+
+/* F9 and t: what the keys change in the view. */
+static void
+test_keys(void)
+{
+	struct model m;
+	struct view v;
+
+	model_init(&m);
+	view_init(&v, &m);
+	v.replay = 1;
+	view_key(&v, KEY_F(9));
+	ok(v.prompt == PROMPT_NONE && strstr(v.message, "not available in a replay") != NULL,
+	    "F9 in a replay: not available, no question");
+	v.replay = 0;
+	v.job_id = "12";
+	view_key(&v, KEY_F(9));
+	is_int(v.prompt, PROMPT_CANCEL, "F9 live: the question");
+	view_key(&v, 'n');
+	ok(v.prompt == PROMPT_NONE && v.cancel == CANCEL_NONE && !v.step,
+	    "n answers no: nothing cancelled, and no step either");
+	view_key(&v, KEY_F(9));
+	view_key(&v, KEY_RESIZE);
+	is_int(v.prompt, PROMPT_CANCEL, "a resize is no answer");
+	view_key(&v, 'q');
+	ok(v.cancel == CANCEL_NONE && !v.quit, "any key but y keeps the job (q does not quit)");
+	view_key(&v, KEY_F(9));
+	view_key(&v, 'y');
+	ok(v.cancel == CANCEL_WANTED && strstr(v.message, "cancelling job 12") != NULL,
+	    "y: the cancel is wanted");
+	view_key(&v, KEY_F(9));
+	ok(v.prompt == PROMPT_NONE && strstr(v.message, "under way") != NULL,
+	    "F9 again meanwhile: no second cancel");
+	view_key(&v, 't');
+	is_int(v.timeline, 1, "t shows the timeline");
+	view_key(&v, 't');
+	is_int(v.timeline, 0, "t again: the table");
+	view_free(&v);
+	model_free(&m);
+}
+
+static void
+test_fit(void)
+{
+	char buf[256];
+
+	is_str(fit_words(buf, sizeof buf, "fold or unfold a site", 40, 0), "fold or unfold a site",
+	    "fit: what fits is whole");
+	is_str(fit_words(buf, sizeof buf, "fold or unfold a site", 14, 0), "fold or...",
+	    "fit: cut after a word, with a marker");
+	is_str(fit_words(buf, sizeof buf, "fold or unfold a site", 14, 1), "fold or\xe2\x80\xa6",
+	    "fit: the UTF-8 ellipsis takes one column");
+	is_str(fit_words(buf, sizeof buf, "fold or unfold a site", 15, 1), "fold or unfold\xe2\x80\xa6",
+	    "fit: a word that ends at the edge is kept");
+	is_str(fit_words(buf, sizeof buf, "supercalifragilistic", 10, 0), "superca...",
+	    "fit: one long word is cut, marked");
+	ok(text_width(fit_words(buf, sizeof buf, "a b c d e f g h i j k l", 7, 0)) <= 7,
+	    "fit: never wider than asked");
+}
+
 int
 main(void)
 {
@@ -235,5 +508,12 @@ main(void)
 	test_hist();
 	test_view();
 	test_snapshot();
+	test_timeline();
+	test_first_chunk();
+	test_rank_events();
+	test_over();
+	test_window();
+	test_keys();
+	test_fit();
 	return tap_done();
 }

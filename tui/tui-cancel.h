@@ -1,0 +1,30 @@
+/*
+ * tui-cancel.h — F9: the job's cancel command (gridsubmit cancel ID), run beside the
+ * console so that it keeps drawing, and what the command said, for the key bar.
+ */
+#ifndef TUI_CANCEL_H
+#define TUI_CANCEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct tui_cancel {
+	pid_t pid;		/* the command, 0 when none runs */
+	FILE *out;		/* its stdout and stderr */
+};
+
+/*
+ * Start argv (argv[0] is the program) in a session of its own, so that it finishes
+ * whatever happens to the console (q, a signal, the end of run --top). Returns 0, or -1
+ * with errno set.
+ */
+int tui_cancel_start(struct tui_cancel *c, char *const *argv);
+
+/*
+ * Whether the command has finished: 1 with msg set to its first line (or, when it
+ * failed, its exit status and last line), 0 while it runs.
+ */
+int tui_cancel_poll(struct tui_cancel *c, char *msg, size_t len);
+
+#endif
