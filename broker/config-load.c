@@ -58,15 +58,12 @@ static int
 cf_sites(struct gs_config *cfg, const char *name, const struct ydoc_node *n,
     struct gs_error *err)
 {
-	const char *s, *slash = strrchr(name, '/'), *p;
+	const char *s, *slash = strrchr(name, '/');
 	char desc[96];
 
 	if (ydoc_str(name, "sites", n, &s, err) == -1)
 		return -1;
-	for (p = s; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			break;
-	if (*s == '\0' || *p != '\0') {
+	if (*s == '\0' || !ydoc_no_controls(s)) {
 		ydoc_describe(n, desc, sizeof desc);
 		ydoc_error(err, name, n, "'sites' must be a site file or the NAME of one, not %s",
 		    desc);

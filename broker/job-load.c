@@ -158,15 +158,6 @@ jl_fail(struct jl_ctx *c, const char *key, const struct ydoc_node *n, const char
 	return jl_error(c, n, "'%s' must be %s, not %s", key, what, desc);
 }
 
-static int
-jl_no_controls(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 0;
-	return 1;
-}
-
 /*
  * A list of strings, each checked by ok() when given. A wrong item is an error of its own
  * and a NULL in *out (so that items and nodes keep their indices); *nout is the list's
@@ -213,7 +204,7 @@ jl_stage_ok(const char *s)
 {
 	const char *p = s;
 
-	if (*s == '\0' || *s == '/' || !jl_no_controls(s))
+	if (*s == '\0' || *s == '/' || !ydoc_no_controls(s))
 		return 0;
 	while (*p != '\0') {
 		size_t len = strcspn(p, "/");
@@ -519,7 +510,7 @@ jl_name(struct jl_ctx *c, const struct ydoc_node *root)
 		c->job->name = jl_default_name(c->name);
 	else if (jl_check(c, ydoc_str(c->name, "name", n, &s, &c->err)) == -1)
 		return;
-	else if (strlen(s) > 128 || strchr(s, '/') != NULL || !jl_no_controls(s))
+	else if (strlen(s) > 128 || strchr(s, '/') != NULL || !ydoc_no_controls(s))
 		jl_fail(c, "name", n, "a job name (at most 128 bytes, no '/' or control "
 		    "characters)");
 	else
@@ -537,7 +528,7 @@ jl_program(struct jl_ctx *c, const struct ydoc_node *root)
 			jl_error(c, root, "missing key 'program' (the MPI program to run)");
 	} else if (jl_check(c, ydoc_str(c->name, "program", n, &s, &c->err)) == -1)
 		return;
-	else if (!jl_no_controls(s))
+	else if (!ydoc_no_controls(s))
 		jl_fail(c, "program", n, "a file name without control characters");
 	else
 		c->job->program = jl_program_path(c->name, s);

@@ -218,7 +218,7 @@ static void
 sl_ssh(struct sl_ctx *c, const struct ydoc_node *map, struct sl_vals *v)
 {
 	const struct ydoc_node *n;
-	const char *s, *p;
+	const char *s;
 	long long ll;
 	char desc[96];
 
@@ -242,10 +242,7 @@ sl_ssh(struct sl_ctx *c, const struct ydoc_node *map, struct sl_vals *v)
 	}
 	if ((n = ydoc_get(map, "identity")) != NULL &&
 	    sl_check(c, ydoc_str(c->name, "identity", n, &s, &c->err)) == 0) {
-		for (p = s; *p != '\0'; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				break;
-		if (*p == '\0' && s[0] != '-')
+		if (ydoc_no_controls(s) && s[0] != '-')
 			v->identity = s;
 		else {
 			ydoc_describe(n, desc, sizeof desc);

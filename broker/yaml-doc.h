@@ -164,4 +164,7 @@ void ydoc_strset_free(struct ydoc_strset *set);
 /* "'x'", "a mapping", "a list" or "empty": what a value is, for "not ..." messages. */
 void ydoc_describe(const struct ydoc_node *node, char *buf, size_t len);
 
+/* 1 when s has no C0 control character and no DEL: fit to be a file name or a word. */
+int ydoc_no_controls(const char *s);
+
 #endif

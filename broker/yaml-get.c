@@ -123,6 +123,15 @@ ydoc_check_keys_all(const char *name, const struct ydoc_node *map,
 	return rc;
 }
 
+int
+ydoc_no_controls(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
 void
 ydoc_describe(const struct ydoc_node *n, char *buf, size_t len)
 {

@@ -247,13 +247,7 @@ cmd_rank_exec(int argc, char **argv)
 		return EXIT_INPUT;
 	memset(&mo, 0, sizeof mo);
 	/* --timeout, else the configuration file's metrics_timeout (jobrun_load read it) */
-	if (a.timeout == 0)
-		a.timeout = userconf()->metrics_timeout;
-	if (a.timeout > 0) {
-		mo.timeout = a.timeout;
-		mo.connect_timeout = a.timeout < METRICS_CONNECT_TIMEOUT ? a.timeout :
-		    METRICS_CONNECT_TIMEOUT;
-	}
+	mo.timeout = a.timeout > 0 ? a.timeout : userconf()->metrics_timeout;
 	/* run's own placement (jobrun-plan.c): rank is its dry run */
 	rc = jobrun_plan(&sites, &job, a.metrics ? &mo : NULL, &rk, &ranked, &pl, &placed,
 	    &err);

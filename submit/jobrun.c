@@ -302,7 +302,6 @@ jobrun_ready(struct jobrun *jr)
 	struct job_state *st = &jr->st;
 	char why[4096];
 
-	st->ranks = jr->place.nranks;
 	/* the time origin of every launch's events (GRT_T0), whole milliseconds */
 	if (st->t0 == 0)
 		st->t0 = (double)llround(clock_wall() * 1000) / 1000;
@@ -343,6 +342,7 @@ jobrun_place(struct jobrun *jr)
 
 	if ((code = jobrun_plan_job(jr, &err)) != EXIT_OK)
 		return jobrun_fail(jr, code, err.msg, 1);
+	jr->st.ranks = jr->place.nranks;
 	return jobrun_ready(jr);
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tests/tap.h"
+#include "tests/unit/errs-text.h"
 
 #include "config.h"
 #include "errlist.h"
@@ -25,21 +26,6 @@ write_file(const char *path, const char *text)
 		fputs(text, f);
 		fclose(f);
 	}
-}
-
-/* What errlist_print shows, without its last newline, allocated. */
-static char *
-errs_text(const struct gs_errlist *errs)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	errlist_print(errs, f);
-	fclose(f);
-	if (len > 0 && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	return buf;
 }
 
 static int

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tests/tap.h"
+#include "tests/unit/errs-text.h"
 
 #include "errlist.h"
 #include "job.h"
@@ -31,21 +32,6 @@ read_text(const char *path)
 	fclose(f);
 	if (n > 0 && buf[n - 1] == '\n')
 		buf[n - 1] = '\0';
-	return buf;
-}
-
-/* What errlist_print shows, without its last newline, allocated. */
-static char *
-errs_text(const struct gs_errlist *errs)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	errlist_print(errs, f);
-	fclose(f);
-	if (len > 0 && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
 	return buf;
 }
 
