@@ -133,6 +133,31 @@ fstree_copy_at(const char *from, const char *to, struct fstree_path *up, char *w
 	return fstree_fail(why, whylen, from, "not a regular file or directory");
 }
 
+/*
+ * Put the copy tmp in the place of the directory to (a relaunch stages again), which
+ * rename(2) does not do for a directory with entries. 0, or -1 with errno and to kept.
+ */
+static int
+fstree_replace_dir(const char *tmp, const char *to)
+{
+	char *old;
+	int rc = -1, saved;
+
+	xasprintf(&old, "%s.old", to);
+	fstree_remove(old);
+	if (rename(to, old) == 0) {
+		if ((rc = rename(tmp, to)) == 0)
+			fstree_remove(old);
+		else {
+			saved = errno;
+			rename(old, to);
+			errno = saved;
+		}
+	}
+	free(old);
+	return rc;
+}
+
 int
 fstree_copy(const char *from, const char *to, char *why, size_t whylen)
 {
@@ -144,7 +169,8 @@ fstree_copy(const char *from, const char *to, char *why, size_t whylen)
 	xasprintf(&tmp, "%s.tmp", to);
 	fstree_remove(tmp);	/* a leftover of a copy that was killed; usually none */
 	rc = fstree_copy_at(from, tmp, &up, why, whylen);
-	if (rc == 0 && rename(tmp, to) == -1)
+	if (rc == 0 && rename(tmp, to) == -1 && ((errno != ENOTEMPTY && errno != EEXIST) ||
+	    fstree_replace_dir(tmp, to) == -1))
 		rc = fstree_fail(why, whylen, to, NULL);
 	if (rc != 0)
 		fstree_remove(tmp);

@@ -15,9 +15,10 @@
 int fstree_remove(const char *path);
 
 /*
- * Copy the file or directory from to the new path to: first as to.tmp, renamed to to once
- * everything is there, so that to is whole or absent. 0, or -1 with a message in why
- * naming the path that failed (nothing is left behind).
+ * Copy the file or directory from to the path to: first as to.tmp, renamed to to once
+ * everything is there, so that to is whole or absent; a file or directory already at to
+ * is replaced (from may be to itself). 0, or -1 with a message in why naming the path
+ * that failed (nothing is left behind).
  */
 int fstree_copy(const char *from, const char *to, char *why, size_t whylen);
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +54,8 @@ struct el_ctx {
 	const char *name;	/* the file as given, for errors */
 	int stored;		/* 1: the results directory's copy (exp_load_stored) */
 	struct exp *e;
-	struct gs_error *err;
-	struct gs_errlist *errs;	/* a point's job file's errors (el_check_points) */
+	struct gs_error err;	/* the error being reported */
+	struct gs_errlist *errs;	/* every error of the file (or a point's job file's) */
 };
 
 void
@@ -69,6 +70,32 @@ exp_hash(const void *p, size_t len, char out[17])
 		h *= 1099511628211ULL;
 	}
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* c->err is one of the file's errors: keep it. Returns -1. */
+static int
+el_keep(struct el_ctx *c)
+{
+	errlist_add(c->errs, &c->err);
+	return -1;
+}
+
+/* The result of a ydoc_*() check into c->err: rc, the error kept when it is -1. */
+static int
+el_check(struct el_ctx *c, int rc)
+{
+	return rc == 0 ? 0 : el_keep(c);
+}
+
+static int __attribute__((format(printf, 3, 4)))
+el_error(struct el_ctx *c, const struct ydoc_node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ydoc_verror(&c->err, c->name, n, fmt, ap);
+	va_end(ap);
+	return el_keep(c);
 }
 
 static int
@@ -96,6 +123,13 @@ el_ident(const char *s, size_t len)
 	return 1;
 }
 
+/* 1 when a parameter's name is one the file may use (el_params says why not). */
+static int
+el_param_name_ok(const char *s)
+{
+	return el_ident(s, strlen(s)) && !el_in(s, el_builtin_names);
+}
+
 /* A path relative to the experiment file's directory, resolved; it must exist. */
 static char *
 el_path(struct el_ctx *c, const char *key, const struct ydoc_node *n)
@@ -103,7 +137,7 @@ el_path(struct el_ctx *c, const char *key, const struct ydoc_node *n)
 	const char *s, *slash;
 	char *joined, *abs;
 
-	if (ydoc_str(c->name, key, n, &s, c->err) == -1)
+	if (el_check(c, ydoc_str(c->name, key, n, &s, &c->err)) == -1)
 		return NULL;
 	slash = strrchr(c->e->path, '/');
 	if (s[0] == '/')
@@ -115,8 +149,7 @@ el_path(struct el_ctx *c, const char *key, const struct ydoc_node *n)
 		return joined;
 	}
 	if (abs == NULL)
-		ydoc_error(c->err, c->name, n, "'%s': cannot open %s: %s", key, joined,
-		    strerror(errno));
+		el_error(c, n, "'%s': cannot open %s: %s", key, joined, strerror(errno));
 	free(joined);
 	return abs;
 }
@@ -161,66 +194,86 @@ el_text(const struct ydoc_node *n)
 	return s;
 }
 
-/* matrix: or zip: — each key a parameter with a non-empty list of values. */
+/*
+ * One parameter of matrix: or zip: (key k, values v) into p. A wrong name or list is an
+ * error, and the parameter is still kept by its name (with no values for a wrong list),
+ * so that what refers to it is not reported as well. -1 when it is wrong.
+ */
 static int
+el_param(struct el_ctx *c, const struct ydoc_node *k, const struct ydoc_node *v,
+    struct exp_param *p)
+{
+	size_t j;
+	int rc = 0;
+
+	p->name = xstrdup(k->value);
+	p->key = k;
+	if (!el_param_name_ok(k->value))
+		rc = el_error(c, k, "'%.64s' cannot name a parameter (letters, digits and '_'; "
+		    "seed, rep and point are taken)", k->value);
+	p->target = el_in(p->name, el_runtime_keys) ? EXP_RUNTIME_KEY :
+	    el_in(p->name, el_job_keys) ? EXP_JOB_KEY : EXP_FREE;
+	if (v->type != YDOC_SEQ || v->nitems == 0)
+		return el_error(c, v, "parameter '%.64s' needs a non-empty list of values, as "
+		    "in %.64s: [a, b]", p->name, p->name);
+	p->values = xcalloc(v->nitems, sizeof *p->values);
+	p->texts = xcalloc(v->nitems, sizeof *p->texts);
+	for (j = 0; j < v->nitems; j++) {
+		p->values[j] = v->items[j];
+		p->texts[j] = el_text(v->items[j]);
+		p->nvalues = j + 1;
+	}
+	return rc;
+}
+
+/*
+ * matrix: or zip: — each key a parameter with a non-empty list of values. Every wrong
+ * parameter is reported; the number of points is known (npoints > 0) only when all are
+ * right.
+ */
+static void
 el_params(struct el_ctx *c, const struct ydoc_node *map, const char *key)
 {
 	struct exp *e = c->e;
-	size_t i, j;
+	const struct exp_param *first;
+	size_t i, npoints = 1;
+	int bad = 0;
 
-	if (ydoc_want(c->name, key, map, YDOC_MAP, c->err) == -1)
-		return -1;
+	if (el_check(c, ydoc_want(c->name, key, map, YDOC_MAP, &c->err)) == -1)
+		return;
 	if (map->npairs == 0) {
-		ydoc_error(c->err, c->name, map, "'%s' is empty: name at least one parameter "
-		    "with a list of values", key);
-		return -1;
+		el_error(c, map, "'%s' is empty: name at least one parameter with a list of "
+		    "values", key);
+		return;
 	}
 	e->params = xcalloc(map->npairs, sizeof *e->params);
-	e->npoints = 1;
 	for (i = 0; i < map->npairs; i++) {
-		const struct ydoc_node *k = map->pairs[i].key, *v = map->pairs[i].value;
+		const struct ydoc_node *v = map->pairs[i].value;
 		struct exp_param *p = &e->params[i];
 
-		if (!el_ident(k->value, k->len) || el_in(k->value, el_builtin_names)) {
-			ydoc_error(c->err, c->name, k, "'%.64s' cannot name a parameter (letters, "
-			    "digits and '_'; seed, rep and point are taken)", k->value);
-			return -1;
-		}
-		p->name = xstrdup(k->value);
-		p->key = k;
 		e->nparams = i + 1;
-		if (v->type != YDOC_SEQ || v->nitems == 0) {
-			ydoc_error(c->err, c->name, v, "parameter '%s' needs a non-empty list of "
-			    "values, as in %s: [a, b]", p->name, p->name);
-			return -1;
+		if (el_param(c, map->pairs[i].key, v, p) == -1) {
+			bad = 1;
+			continue;
 		}
-		p->target = el_in(p->name, el_runtime_keys) ? EXP_RUNTIME_KEY :
-		    el_in(p->name, el_job_keys) ? EXP_JOB_KEY : EXP_FREE;
-		p->values = xcalloc(v->nitems, sizeof *p->values);
-		p->texts = xcalloc(v->nitems, sizeof *p->texts);
-		for (j = 0; j < v->nitems; j++) {
-			p->values[j] = v->items[j];
-			p->texts[j] = el_text(v->items[j]);
-			p->nvalues = j + 1;
+		first = &e->params[0];
+		if (e->zip && i > 0 && first->nvalues > 0 && p->nvalues != first->nvalues) {
+			bad = el_error(c, v, "zip: '%s' has %zu values, '%s' has %zu: zip pairs the "
+			    "lists element by element, so they must be as long", p->name,
+			    p->nvalues, first->name, first->nvalues);
+			continue;
 		}
-		if (e->zip && i > 0 && p->nvalues != e->params[0].nvalues) {
-			ydoc_error(c->err, c->name, v, "zip: '%s' has %zu values, '%s' has %zu: "
-			    "zip pairs the lists element by element, so they must be as long",
-			    p->name, p->nvalues, e->params[0].name, e->params[0].nvalues);
-			return -1;
-		}
-		if (!e->zip) {
-			if (e->npoints > EXP_MAX_POINTS / p->nvalues) {
-				ydoc_error(c->err, c->name, v, "the matrix has more than %d points",
+		if (!e->zip && npoints > 0) {
+			if (npoints > EXP_MAX_POINTS / p->nvalues) {
+				bad = el_error(c, v, "the matrix has more than %d points",
 				    EXP_MAX_POINTS);
-				return -1;
-			}
-			e->npoints *= p->nvalues;
+				npoints = 0;	/* said once */
+			} else
+				npoints *= p->nvalues;
 		}
 	}
-	if (e->zip)
-		e->npoints = e->params[0].nvalues;
-	return 0;
+	if (!bad)
+		e->npoints = e->zip ? e->params[0].nvalues : npoints;
 }
 
 int
@@ -260,12 +313,12 @@ el_each_name(const char *s, int (*f)(const char *, size_t, size_t, void *), void
 }
 
 struct el_use {
-	const struct exp *e;
+	struct el_ctx *c;
+	const struct ydoc_node *arg;	/* the item of args being read */
 	char *used;		/* per parameter: 1 when some {name} uses it */
-	const char *bad;	/* the undefined name */
-	size_t badlen;
 };
 
+/* One {name} of an args item: a parameter (now used), a built-in, or an error. */
 static int
 el_use_name(const char *name, size_t len, size_t off, void *arg)
 {
@@ -274,125 +327,129 @@ el_use_name(const char *name, size_t len, size_t off, void *arg)
 	int i;
 
 	snprintf(buf, sizeof buf, "%.*s", (int)len, name);
-	if ((i = exp_param_find(u->e, buf)) >= 0) {
+	if ((i = exp_param_find(u->c->e, buf)) >= 0)
 		u->used[i] = 1;
-		return 0;
-	}
-	if (el_in(buf, el_builtin_names))
-		return 0;
-	u->bad = name;
-	u->badlen = len;
-	return 1;
-}
-
-/* args: a list of texts whose {names} are parameters or built-ins; free names used. */
-static int
-el_args(struct el_ctx *c, const struct ydoc_node *n)
-{
-	struct exp *e = c->e;
-	struct el_use u = { e, xcalloc(e->nparams + 1, 1), NULL, 0 };
-	const char *s;
-	size_t i;
-	int rc = 0;
-
-	if (n != NULL && ydoc_want(c->name, "args", n, YDOC_SEQ, c->err) == -1)
-		rc = -1;
-	for (i = 0; rc == 0 && n != NULL && i < n->nitems; i++) {
-		if (ydoc_str(c->name, "args", n->items[i], &s, c->err) == -1)
-			rc = -1;
-		else if (el_each_name(s, el_use_name, &u) != 0) {
-			ydoc_error(c->err, c->name, n->items[i], "'{%.*s}' is not defined: "
-			    "name a parameter of the matrix, or seed, rep or point",
-			    (int)u.badlen, u.bad);
-			rc = -1;
-		}
-	}
-	for (i = 0; rc == 0 && i < e->nparams; i++) {
-		if (e->params[i].target != EXP_FREE || u.used[i])
-			continue;
-		ydoc_error(c->err, c->name, e->params[i].key, "parameter '%s' is neither a key "
-		    "of the job (%s), nor of its runtime, nor used as {%s} in args",
-		    e->params[i].name, "ranks, sites, rank_weights, ...", e->params[i].name);
-		rc = -1;
-	}
-	free(u.used);
-	e->args = n;
-	return rc;
-}
-
-static int
-el_metrics(struct el_ctx *c, const struct ydoc_node *n)
-{
-	struct exp *e = c->e;
-	const struct ydoc_node *nn, *rn;
-	const char *s;
-	size_t i, j;
-	int rc;
-
-	if (ydoc_want(c->name, "metrics", n, YDOC_SEQ, c->err) == -1)
-		return -1;
-	e->metrics = xcalloc(n->nitems + 1, sizeof *e->metrics);
-	for (i = 0; i < n->nitems; i++) {
-		struct exp_metric *m = &e->metrics[i];
-		char msg[256];
-
-		if (ydoc_want(c->name, "metrics", n->items[i], YDOC_MAP, c->err) == -1 ||
-		    ydoc_check_keys(c->name, n->items[i], el_metric_keys, c->err) == -1)
-			return -1;
-		if ((nn = ydoc_get(n->items[i], "name")) == NULL ||
-		    (rn = ydoc_get(n->items[i], "regex")) == NULL) {
-			ydoc_error(c->err, c->name, n->items[i], "a metric needs 'name' and "
-			    "'regex', as in {name: mflops, regex: 'rate ([0-9.]+)'}");
-			return -1;
-		}
-		if (ydoc_str(c->name, "name", nn, &s, c->err) == -1)
-			return -1;
-		if (!el_ident(s, strlen(s)) || el_in(s, exp_builtin_metrics)) {
-			ydoc_error(c->err, c->name, nn, "'%.64s' cannot name a metric (letters, "
-			    "digits and '_', not a built-in one such as makespan)", s);
-			return -1;
-		}
-		for (j = 0; j < i; j++)
-			if (strcmp(e->metrics[j].name, s) == 0) {
-				ydoc_error(c->err, c->name, nn, "metric '%s' is defined twice", s);
-				return -1;
-			}
-		if (ydoc_str(c->name, "regex", rn, &s, c->err) == -1)
-			return -1;
-		if ((rc = regcomp(&m->re, s, REG_EXTENDED)) != 0) {
-			regerror(rc, &m->re, msg, sizeof msg);
-			ydoc_error(c->err, c->name, rn, "'regex' does not compile: %s", msg);
-			return -1;
-		}
-		m->name = xstrdup(nn->value);
-		m->pattern = xstrdup(s);
-		e->nmetrics = i + 1;
-		if (m->re.re_nsub < 1) {
-			ydoc_error(c->err, c->name, rn, "'regex' needs a group around the number, "
-			    "as in 'rate ([0-9.]+)'");
-			return -1;
-		}
-	}
+	else if (!el_in(buf, el_builtin_names))
+		el_error(u->c, u->arg, "'{%s}' is not defined: name a parameter of the matrix, "
+		    "or seed, rep or point", buf);
 	return 0;
 }
 
-/* A parameter name in the report: NULL allowed when optional. */
+/* args: a list of texts whose {names} are parameters or built-ins; free names used. */
+static void
+el_args(struct el_ctx *c, const struct ydoc_node *n)
+{
+	struct exp *e = c->e;
+	struct el_use u = { c, NULL, xcalloc(e->nparams + 1, 1) };
+	const char *s;
+	size_t i;
+	int ok = 1;
+
+	if (n != NULL && el_check(c, ydoc_want(c->name, "args", n, YDOC_SEQ, &c->err)) == -1)
+		ok = 0;
+	for (i = 0; ok && n != NULL && i < n->nitems; i++) {
+		u.arg = n->items[i];
+		if (el_check(c, ydoc_str(c->name, "args", n->items[i], &s, &c->err)) == -1)
+			ok = 0;
+		else
+			el_each_name(s, el_use_name, &u);
+	}
+	/* a wrong args or parameter name already has its error: unused says nothing more */
+	for (i = 0; ok && i < e->nparams; i++) {
+		if (e->params[i].target != EXP_FREE || u.used[i] ||
+		    !el_param_name_ok(e->params[i].name))
+			continue;
+		el_error(c, e->params[i].key, "parameter '%s' is neither a key of the job (%s), "
+		    "nor of its runtime, nor used as {%s} in args", e->params[i].name,
+		    "ranks, sites, rank_weights, ...", e->params[i].name);
+	}
+	free(u.used);
+	if (ok)
+		e->args = n;
+}
+
+/* One item of metrics: into m; every mistake of it reported. -1 when it is wrong. */
 static int
-el_report_param(struct el_ctx *c, const struct ydoc_node *map, const char *key,
-    int optional, char **out)
+el_metric(struct el_ctx *c, const struct ydoc_node *item, size_t i)
+{
+	struct exp *e = c->e;
+	struct exp_metric *m = &e->metrics[i];
+	const struct ydoc_node *nn, *rn;
+	const char *s;
+	char msg[256];
+	size_t j;
+	int rc = 0, rerr;
+
+	if (el_check(c, ydoc_want(c->name, "metrics", item, YDOC_MAP, &c->err)) == -1)
+		return -1;
+	if (ydoc_check_keys_all(c->name, item, el_metric_keys, c->errs) == -1)
+		rc = -1;
+	nn = ydoc_get(item, "name");
+	rn = ydoc_get(item, "regex");
+	if ((nn == NULL && !ydoc_given(item, "name", el_metric_keys)) ||
+	    (rn == NULL && !ydoc_given(item, "regex", el_metric_keys)))
+		rc = el_error(c, item, "a metric needs 'name' and 'regex', as in {name: mflops, "
+		    "regex: 'rate ([0-9.]+)'}");
+	if (nn != NULL && el_check(c, ydoc_str(c->name, "name", nn, &s, &c->err)) == 0) {
+		for (j = 0; j < i; j++)
+			if (e->metrics[j].name != NULL && strcmp(e->metrics[j].name, s) == 0)
+				break;
+		if (!el_ident(s, strlen(s)) || el_in(s, exp_builtin_metrics))
+			rc = el_error(c, nn, "'%.64s' cannot name a metric (letters, digits and "
+			    "'_', not a built-in one such as makespan)", s);
+		else if (j < i)
+			rc = el_error(c, nn, "metric '%s' is defined twice", s);
+		else
+			m->name = xstrdup(s);
+	} else if (nn != NULL)
+		rc = -1;
+	if (rn == NULL)
+		return -1;
+	if (el_check(c, ydoc_str(c->name, "regex", rn, &s, &c->err)) == -1)
+		return -1;
+	if ((rerr = regcomp(&m->re, s, REG_EXTENDED)) != 0) {
+		regerror(rerr, &m->re, msg, sizeof msg);
+		return el_error(c, rn, "'regex' does not compile: %s", msg);
+	}
+	m->pattern = xstrdup(s);
+	if (m->re.re_nsub < 1)
+		return el_error(c, rn, "'regex' needs a group around the number, as in "
+		    "'rate ([0-9.]+)'");
+	return rc;
+}
+
+static void
+el_metrics(struct el_ctx *c, const struct ydoc_node *n)
+{
+	struct exp *e = c->e;
+	size_t i;
+
+	if (el_check(c, ydoc_want(c->name, "metrics", n, YDOC_SEQ, &c->err)) == -1)
+		return;
+	e->metrics = xcalloc(n->nitems + 1, sizeof *e->metrics);
+	e->nmetrics = n->nitems;
+	for (i = 0; i < n->nitems; i++)
+		el_metric(c, n->items[i], i);
+}
+
+/*
+ * A parameter name in the report (map's keys are known): NULL allowed when optional. 0,
+ * or -1 with the error kept.
+ */
+static int
+el_report_param(struct el_ctx *c, const struct ydoc_node *map, const char *const *known,
+    const char *key, int optional, char **out)
 {
 	const struct ydoc_node *n = ydoc_get(map, key);
 	const char *names[64], *s, *guess;
 	size_t i;
 
 	if (n == NULL) {
-		if (optional)
+		if (optional || ydoc_given(map, key, known))
 			return 0;
-		ydoc_error(c->err, c->name, map, "missing key '%s' (a parameter of the matrix)",
-		    key);
-		return -1;
+		return el_error(c, map, "missing key '%s' (a parameter of the matrix)", key);
 	}
-	if (ydoc_str(c->name, key, n, &s, c->err) == -1)
+	if (el_check(c, ydoc_str(c->name, key, n, &s, &c->err)) == -1)
 		return -1;
 	if (exp_param_find(c->e, s) >= 0) {
 		*out = xstrdup(s);
@@ -402,65 +459,51 @@ el_report_param(struct el_ctx *c, const struct ydoc_node *map, const char *key,
 		names[i] = c->e->params[i].name;
 	names[i] = NULL;
 	guess = suggest_closest(s, names);
-	ydoc_error(c->err, c->name, n, "'%s': '%.64s' is not a parameter of the matrix%s%s%s",
-	    key, s, guess ? " (did you mean '" : "", guess ? guess : "", guess ? "'?)" : "");
-	return -1;
+	return el_error(c, n, "'%s': '%.64s' is not a parameter of the matrix%s%s%s", key, s,
+	    guess ? " (did you mean '" : "", guess ? guess : "", guess ? "'?)" : "");
 }
 
-static int
-el_metric_known(const struct exp *e, const char *s)
-{
-	size_t i;
-
-	if (el_in(s, exp_builtin_metrics))
-		return 1;
-	for (i = 0; i < e->nmetrics; i++)
-		if (strcmp(e->metrics[i].name, s) == 0)
-			return 1;
-	return 0;
-}
-
-static int
+/* A metric name in the report: key's value, else makespan. */
+static void
 el_report_metric(struct el_ctx *c, const struct ydoc_node *map, const char *key, char **out)
 {
 	const struct ydoc_node *n = ydoc_get(map, key);
 	const char *s;
+	size_t i;
 
 	if (n == NULL) {
 		*out = xstrdup("makespan");
-		return 0;
+		return;
 	}
-	if (ydoc_str(c->name, key, n, &s, c->err) == -1)
-		return -1;
-	if (!el_metric_known(c->e, s)) {
-		ydoc_error(c->err, c->name, n, "'%s': unknown metric '%.64s' (built-in: "
-		    "makespan, wall, efficiency, imbalance, requeued, failed_ranks, migrations, "
-		    "load_before; or one of metrics:)", key, s);
-		return -1;
+	if (el_check(c, ydoc_str(c->name, key, n, &s, &c->err)) == -1)
+		return;
+	for (i = 0; i < c->e->nmetrics; i++)
+		if (c->e->metrics[i].name != NULL && strcmp(c->e->metrics[i].name, s) == 0)
+			break;
+	if (!el_in(s, exp_builtin_metrics) && i == c->e->nmetrics) {
+		el_error(c, n, "'%s': unknown metric '%.64s' (built-in: makespan, wall, "
+		    "efficiency, imbalance, requeued, failed_ranks, migrations, load_before; or "
+		    "one of metrics:)", key, s);
+		return;
 	}
 	*out = xstrdup(s);
-	return 0;
 }
 
-static int
+/* One of words as key's value, else the first. */
+static void
 el_word(struct el_ctx *c, const struct ydoc_node *map, const char *key,
     const char *const *words, char **out)
 {
 	const struct ydoc_node *n = ydoc_get(map, key);
-	int i;
+	int i = 0;
 
-	if (n == NULL) {
-		*out = xstrdup(words[0]);
-		return 0;
-	}
-	if (ydoc_choice(c->name, key, n, words, &i, c->err) == -1)
-		return -1;
+	if (n != NULL && el_check(c, ydoc_choice(c->name, key, n, words, &i, &c->err)) == -1)
+		return;
 	*out = xstrdup(words[i]);
-	return 0;
 }
 
 /* A figure's file: a plain name ending in .png or .svg (both are written). */
-static int
+static void
 el_plot_file(struct el_ctx *c, const struct ydoc_node *map, char **out)
 {
 	const struct ydoc_node *n = ydoc_get(map, "file");
@@ -468,11 +511,12 @@ el_plot_file(struct el_ctx *c, const struct ydoc_node *map, char **out)
 	size_t i;
 
 	if (n == NULL) {
-		ydoc_error(c->err, c->name, map, "a plot needs 'file', as in file: fig6.png");
-		return -1;
+		if (!ydoc_given(map, "file", el_plot_keys))
+			el_error(c, map, "a plot needs 'file', as in file: fig6.png");
+		return;
 	}
-	if (ydoc_str(c->name, "file", n, &s, c->err) == -1)
-		return -1;
+	if (el_check(c, ydoc_str(c->name, "file", n, &s, &c->err)) == -1)
+		return;
 	dot = strrchr(s, '.');
 	for (i = 0; s[i] != '\0'; i++)
 		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
@@ -480,70 +524,77 @@ el_plot_file(struct el_ctx *c, const struct ydoc_node *map, char **out)
 			break;
 	if (s[i] != '\0' || s[0] == '.' || dot == NULL || dot == s || i > 64 ||
 	    (strcmp(dot, ".png") != 0 && strcmp(dot, ".svg") != 0)) {
-		ydoc_error(c->err, c->name, n, "'file' must be a name ending in .png or .svg "
-		    "(letters, digits, '_', '-', '.'), not '%.64s'", s);
-		return -1;
+		el_error(c, n, "'file' must be a name ending in .png or .svg (letters, digits, "
+		    "'_', '-', '.'), not '%.64s'", s);
+		return;
 	}
 	*out = xstrndup(s, (size_t)(dot - s));
-	return 0;
 }
 
-static int
+/* report: table: (default: the first parameter by the second) */
+static void
+el_table(struct el_ctx *c, const struct ydoc_node *t)
+{
+	struct exp *e = c->e;
+
+	if (t != NULL) {
+		if (el_check(c, ydoc_want(c->name, "table", t, YDOC_MAP, &c->err)) == -1)
+			return;
+		ydoc_check_keys_all(c->name, t, el_table_keys, c->errs);
+		el_report_param(c, t, el_table_keys, "rows", 0, &e->table.rows);
+		el_report_param(c, t, el_table_keys, "cols", 1, &e->table.cols);
+	} else if (e->nparams > 0) {
+		/* one row per value of the first parameter, one column per second */
+		e->table.rows = xstrdup(e->params[0].name);
+		if (e->nparams > 1)
+			e->table.cols = xstrdup(e->params[1].name);
+	}
+	el_report_metric(c, t, "value", &e->table.value);
+	el_word(c, t, "stat", el_stats, &e->table.stat);
+}
+
+static void
 el_report(struct el_ctx *c, const struct ydoc_node *n)
 {
 	struct exp *e = c->e;
-	const struct ydoc_node *t = n != NULL ? ydoc_get(n, "table") : NULL;
-	const struct ydoc_node *pl = n != NULL ? ydoc_get(n, "plots") : NULL;
+	const struct ydoc_node *pl;
 	size_t i;
 
-	if (n != NULL && (ydoc_want(c->name, "report", n, YDOC_MAP, c->err) == -1 ||
-	    ydoc_check_keys(c->name, n, el_report_keys, c->err) == -1))
-		return -1;
-	if (t != NULL) {
-		if (ydoc_want(c->name, "table", t, YDOC_MAP, c->err) == -1 ||
-		    ydoc_check_keys(c->name, t, el_table_keys, c->err) == -1 ||
-		    el_report_param(c, t, "rows", 0, &e->table.rows) == -1 ||
-		    el_report_param(c, t, "cols", 1, &e->table.cols) == -1)
-			return -1;
-	} else
-		/* default: one row per value of the first parameter, one column per second */
-		e->table.rows = xstrdup(e->params[0].name);
-	if (t == NULL && e->nparams > 1)
-		e->table.cols = xstrdup(e->params[1].name);
-	if (el_report_metric(c, t, "value", &e->table.value) == -1 ||
-	    el_word(c, t, "stat", el_stats, &e->table.stat) == -1)
-		return -1;
-	if (pl == NULL)
-		return 0;
-	if (ydoc_want(c->name, "plots", pl, YDOC_SEQ, c->err) == -1)
-		return -1;
+	if (n != NULL) {
+		if (el_check(c, ydoc_want(c->name, "report", n, YDOC_MAP, &c->err)) == -1)
+			return;
+		ydoc_check_keys_all(c->name, n, el_report_keys, c->errs);
+	}
+	el_table(c, ydoc_get(n, "table"));
+	if ((pl = ydoc_get(n, "plots")) == NULL ||
+	    el_check(c, ydoc_want(c->name, "plots", pl, YDOC_SEQ, &c->err)) == -1)
+		return;
 	e->plots = xcalloc(pl->nitems + 1, sizeof *e->plots);
+	e->nplots = pl->nitems;
 	for (i = 0; i < pl->nitems; i++) {
 		const struct ydoc_node *p = pl->items[i];
 		struct exp_plot *o = &e->plots[i];
 
-		e->nplots = i + 1;
-		if (ydoc_want(c->name, "plots", p, YDOC_MAP, c->err) == -1 ||
-		    ydoc_check_keys(c->name, p, el_plot_keys, c->err) == -1 ||
-		    el_report_param(c, p, "x", 0, &o->x) == -1 ||
-		    el_report_metric(c, p, "y", &o->y) == -1 ||
-		    el_report_param(c, p, "series", 1, &o->series) == -1 ||
-		    el_word(c, p, "errorbars", el_bars, &o->errorbars) == -1 ||
-		    el_plot_file(c, p, &o->file) == -1)
-			return -1;
+		if (el_check(c, ydoc_want(c->name, "plots", p, YDOC_MAP, &c->err)) == -1)
+			continue;
+		ydoc_check_keys_all(c->name, p, el_plot_keys, c->errs);
+		el_report_param(c, p, el_plot_keys, "x", 0, &o->x);
+		el_report_metric(c, p, "y", &o->y);
+		el_report_param(c, p, el_plot_keys, "series", 1, &o->series);
+		el_word(c, p, "errorbars", el_bars, &o->errorbars);
+		el_plot_file(c, p, &o->file);
 	}
-	return 0;
 }
 
-static int
+static void
 el_baseline(struct el_ctx *c, const struct ydoc_node *n)
 {
 	struct exp *e = c->e;
 	size_t i, j;
 	int k;
 
-	if (ydoc_want(c->name, "baseline", n, YDOC_MAP, c->err) == -1)
-		return -1;
+	if (el_check(c, ydoc_want(c->name, "baseline", n, YDOC_MAP, &c->err)) == -1)
+		return;
 	e->baseline_keys = xcalloc(n->npairs + 1, sizeof *e->baseline_keys);
 	e->baseline_vals = xcalloc(n->npairs + 1, sizeof *e->baseline_vals);
 	for (i = 0; i < n->npairs; i++) {
@@ -551,27 +602,26 @@ el_baseline(struct el_ctx *c, const struct ydoc_node *n)
 		char *text;
 
 		if ((k = exp_param_find(e, key->value)) < 0) {
-			ydoc_error(c->err, c->name, key, "baseline: '%.64s' is not a parameter of "
-			    "the matrix", key->value);
-			return -1;
+			el_error(c, key, "baseline: '%.64s' is not a parameter of the matrix",
+			    key->value);
+			continue;
 		}
 		text = el_text(v);
+		e->baseline_keys[e->nbaseline] = xstrdup(key->value);
+		e->baseline_vals[e->nbaseline++] = text;
+		/* a parameter without values has its error already */
+		if (e->params[k].nvalues == 0)
+			continue;
 		for (j = 0; j < e->params[k].nvalues; j++)
 			if (strcmp(e->params[k].texts[j], text) == 0)
 				break;
-		e->baseline_keys[i] = xstrdup(key->value);
-		e->baseline_vals[i] = text;
-		e->nbaseline = i + 1;
-		if (j == e->params[k].nvalues) {
-			ydoc_error(c->err, c->name, v, "baseline: '%.64s' is not one of the values "
-			    "of '%s'", text, key->value);
-			return -1;
-		}
+		if (j == e->params[k].nvalues)
+			el_error(c, v, "baseline: '%.64s' is not one of the values of '%s'", text,
+			    key->value);
 	}
-	return 0;
 }
 
-static int
+static void
 el_name(struct el_ctx *c, const struct ydoc_node *root)
 {
 	const struct ydoc_node *n = ydoc_get(root, "name");
@@ -579,8 +629,8 @@ el_name(struct el_ctx *c, const struct ydoc_node *root)
 	size_t i, len;
 
 	if (n != NULL) {
-		if (ydoc_str(c->name, "name", n, &s, c->err) == -1)
-			return -1;
+		if (el_check(c, ydoc_str(c->name, "name", n, &s, &c->err)) == -1)
+			return;
 		len = strlen(s);
 	} else {
 		base = strrchr(c->e->path, '/') + 1;
@@ -592,20 +642,18 @@ el_name(struct el_ctx *c, const struct ydoc_node *root)
 		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-' || s[i] == '.'))
 			break;
 	if (i < len || len == 0 || len > 64 || s[0] == '.') {
-		ydoc_error(c->err, c->name, n != NULL ? n : root, "'name' must be a name for "
-		    "the results directory (letters, digits, '_', '-', '.'; at most 64), not "
-		    "'%.64s'", s);
-		return -1;
+		el_error(c, n != NULL ? n : root, "'name' must be a name for the results "
+		    "directory (letters, digits, '_', '-', '.'; at most 64), not '%.64s'", s);
+		return;
 	}
 	c->e->name = xstrndup(s, len);
-	return 0;
 }
 
 /*
  * Every point's job loads with its overlay: a bad value is reported before any run. The
  * first point that does not load gives every error of its job file, in c->errs.
  */
-static int
+static void
 el_check_points(struct el_ctx *c)
 {
 	struct exp *e = c->e;
@@ -621,128 +669,138 @@ el_check_points(struct el_ctx *c)
 			job_free(&job);
 		ydoc_free(o);
 	}
-	return rc;
 }
 
-static int
+/* job:, and sites: or testbed: */
+static void
+el_files(struct el_ctx *c, const struct ydoc_node *root)
+{
+	struct exp *e = c->e;
+	const struct ydoc_node *n, *tb;
+
+	if ((n = ydoc_get(root, "job")) != NULL)
+		e->job = el_path(c, "job", n);
+	else if (!ydoc_given(root, "job", el_top_keys))
+		el_error(c, root, "missing key 'job' (the job file to run)");
+	n = ydoc_get(root, "sites");
+	tb = ydoc_get(root, "testbed");
+	if (n != NULL && tb != NULL) {
+		el_error(c, n, "give 'sites' or 'testbed', not both");
+		return;
+	}
+	if (n == NULL && tb != NULL) {
+		n = tb;
+		e->testbed = 1;
+	}
+	if (n != NULL)
+		e->sites = el_path(c, e->testbed ? "testbed" : "sites", n);
+}
+
+/* repeat:, order: and seed: */
+static void
+el_runs(struct el_ctx *c, const struct ydoc_node *root)
+{
+	struct exp *e = c->e;
+	const struct ydoc_node *n;
+	long long v;
+	int i;
+
+	e->repeat = 1;
+	if ((n = ydoc_get(root, "repeat")) != NULL && el_check(c, ydoc_int(c->name, "repeat",
+	    n, "a whole number from 1 to 10000", 1, EXP_MAX_REPEAT, &v, &c->err)) == 0)
+		e->repeat = (int)v;
+	if (e->npoints * (size_t)e->repeat > EXP_MAX_POINTS)
+		el_error(c, root, "%zu points x %d repetitions is more than %d "
+		    "runs", e->npoints, e->repeat, EXP_MAX_POINTS);
+	e->random_order = 1;
+	if ((n = ydoc_get(root, "order")) != NULL && el_check(c, ydoc_choice(c->name, "order",
+	    n, el_orders, &i, &c->err)) == 0)
+		e->random_order = i == 0;
+	if ((n = ydoc_get(root, "seed")) != NULL && el_check(c, ydoc_int(c->name, "seed", n,
+	    "a whole number from 0 to 2^53", 0, 1LL << 53, &v, &c->err)) == 0) {
+		e->have_seed = 1;
+		e->seed = (uint64_t)v;
+	}
+}
+
+/* Every key of the file, each mistake kept; the points only once the file has none. */
+static void
 el_load(struct el_ctx *c, const struct ydoc_node *root)
 {
 	struct exp *e = c->e;
 	const struct ydoc_node *n, *m, *z;
-	long long v;
-	int i;
 
-	if (ydoc_check_keys(c->name, root, el_top_keys, c->err) == -1 || el_name(c, root) == -1)
-		return -1;
-	if ((n = ydoc_get(root, "job")) == NULL) {
-		ydoc_error(c->err, c->name, root, "missing key 'job' (the job file to run)");
-		return -1;
-	}
-	if ((e->job = el_path(c, "job", n)) == NULL)
-		return -1;
-	if ((n = ydoc_get(root, "sites")) != NULL && ydoc_get(root, "testbed") != NULL) {
-		ydoc_error(c->err, c->name, n, "give 'sites' or 'testbed', not both");
-		return -1;
-	}
-	if (n == NULL && (n = ydoc_get(root, "testbed")) != NULL)
-		e->testbed = 1;
-	if (n != NULL && (e->sites = el_path(c, e->testbed ? "testbed" : "sites", n)) == NULL)
-		return -1;
+	ydoc_check_keys_all(c->name, root, el_top_keys, c->errs);
+	el_name(c, root);
+	el_files(c, root);
 	m = ydoc_get(root, "matrix");
 	z = ydoc_get(root, "zip");
-	if ((m == NULL) == (z == NULL)) {
-		ydoc_error(c->err, c->name, m != NULL ? m : root, m != NULL ? "give 'matrix' or "
-		    "'zip', not both" : "missing key 'matrix' (the parameters to vary, as in "
-		    "matrix: {scheme: [gss, pwd]})");
-		return -1;
+	if (m != NULL && z != NULL)
+		el_error(c, m, "give 'matrix' or 'zip', not both");
+	else if (m == NULL && z == NULL) {
+		if (!ydoc_given(root, "matrix", el_top_keys) &&
+		    !ydoc_given(root, "zip", el_top_keys))
+			el_error(c, root, "missing key 'matrix' (the parameters to vary, as in "
+			    "matrix: {scheme: [gss, pwd]})");
+	} else {
+		e->zip = z != NULL;
+		el_params(c, m != NULL ? m : z, m != NULL ? "matrix" : "zip");
 	}
-	e->zip = z != NULL;
-	if (el_params(c, m != NULL ? m : z, m != NULL ? "matrix" : "zip") == -1 ||
-	    el_args(c, ydoc_get(root, "args")) == -1)
-		return -1;
-	e->repeat = 1;
-	if ((n = ydoc_get(root, "repeat")) != NULL) {
-		if (ydoc_int(c->name, "repeat", n, "a whole number from 1 to 10000", 1,
-		    EXP_MAX_REPEAT, &v, c->err) == -1)
-			return -1;
-		e->repeat = (int)v;
-	}
-	if (e->npoints * (size_t)e->repeat > EXP_MAX_POINTS) {
-		ydoc_error(c->err, c->name, root, "%zu points x %d repetitions is more than %d "
-		    "runs", e->npoints, e->repeat, EXP_MAX_POINTS);
-		return -1;
-	}
-	e->random_order = 1;
-	if ((n = ydoc_get(root, "order")) != NULL) {
-		if (ydoc_choice(c->name, "order", n, el_orders, &i, c->err) == -1)
-			return -1;
-		e->random_order = i == 0;
-	}
-	if ((n = ydoc_get(root, "seed")) != NULL) {
-		if (ydoc_int(c->name, "seed", n, "a whole number from 0 to 2^53", 0,
-		    1LL << 53, &v, c->err) == -1)
-			return -1;
-		e->have_seed = 1;
-		e->seed = (uint64_t)v;
-	}
-	if ((n = ydoc_get(root, "baseline")) != NULL && el_baseline(c, n) == -1)
-		return -1;
-	if ((n = ydoc_get(root, "metrics")) != NULL && el_metrics(c, n) == -1)
-		return -1;
-	if (el_report(c, ydoc_get(root, "report")) == -1)
-		return -1;
-	return c->stored ? 0 : el_check_points(c);
+	el_args(c, ydoc_get(root, "args"));
+	el_runs(c, root);
+	if ((n = ydoc_get(root, "baseline")) != NULL)
+		el_baseline(c, n);
+	if ((n = ydoc_get(root, "metrics")) != NULL)
+		el_metrics(c, n);
+	el_report(c, ydoc_get(root, "report"));
+	if (c->errs->n == 0 && !c->stored && e->job != NULL)
+		el_check_points(c);
 }
 
 /*
- * The experiment file's own error (it stops at the first) or a point's job file's errors
- * (every one), in errs.
+ * Every error of the experiment file (as the site and job loaders give theirs), or, when
+ * it has none, every error of the job file the first failing point loads; in errs.
  */
 static int
 el_load_file(const char *path, const char *as, int stored, struct exp *e,
     struct gs_errlist *errs)
 {
 	struct el_ctx c;
-	struct gs_error err;
 	char *buf;
 	size_t len;
 
 	memset(e, 0, sizeof *e);
-	memset(&err, 0, sizeof err);
+	memset(&c, 0, sizeof c);
 	errlist_init(errs, path);
-	if (ydoc_read_file(path, &buf, &len, &err) == -1) {
-		errlist_add(errs, &err);
+	if (ydoc_read_file(path, &buf, &len, &c.err) == -1) {
+		errlist_add(errs, &c.err);
 		return -1;
 	}
 	if ((e->path = realpath(as, NULL)) == NULL && stored)
 		e->path = xstrdup(as);
 	if (e->path == NULL) {
-		snprintf(err.msg, sizeof err.msg, "%s: %s", as, strerror(errno));
-		errlist_add(errs, &err);
+		snprintf(c.err.msg, sizeof c.err.msg, "%s: %s", as, strerror(errno));
+		errlist_add(errs, &c.err);
 		free(buf);
 		return -1;
 	}
 	exp_hash(buf, len, e->hash);
-	e->root = ydoc_parse(path, buf, len, &err);
+	e->root = ydoc_parse(path, buf, len, &c.err);
 	free(buf);
 	if (e->root == NULL) {
-		errlist_add(errs, &err);
+		errlist_add(errs, &c.err);
 		exp_free(e);
 		return -1;
 	}
 	c.name = path;
 	c.stored = stored;
 	c.e = e;
-	c.err = &err;
 	c.errs = errs;
-	if (el_load(&c, e->root) == -1) {
-		/* el_check_points filled errs with a job file's errors; else the error is ours */
-		if (errs->n == 0)
-			errlist_add(errs, &err);
-		exp_free(e);
-		return -1;
-	}
-	return 0;
+	el_load(&c, e->root);
+	if (errs->n == 0)
+		return 0;
+	exp_free(e);
+	return -1;
 }
 
 int

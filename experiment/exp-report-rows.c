@@ -1,7 +1,8 @@
 /*
  * exp-report-rows.c — results.csv and results.json: one row per run with its state, job,
  * times, every parameter and every metric. The CSV quotes as RFC 4180 does; the JSON has
- * numbers as numbers, null for a metric the run does not have, and schema_version.
+ * numbers as numbers, null for a metric the run does not have, and schema_version
+ * (gridsubmit-json(5)), written by jsonout as every document is.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,9 +13,8 @@
 
 #include "exp-report.h"
 #include "jobstore.h"
+#include "jsonout.h"
 #include "xmalloc.h"
-
-#define ERR_SCHEMA_VERSION	1
 
 /* A CSV field: quoted when it holds a comma, a quote or a line break. */
 static void
@@ -85,12 +85,6 @@ err_csv(const struct exp_report *r, char *why, size_t whylen)
 }
 
 static json_t *
-err_num(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
-static json_t *
 err_run_json(const struct exp_report *r, const struct exp_run *x)
 {
 	const struct exp *e = r->e;
@@ -110,13 +104,13 @@ err_run_json(const struct exp_report *r, const struct exp_run *x)
 	json_object_set_new(o, "attempts", json_integer(x->attempts));
 	json_object_set_new(o, "exit_code", x->exit_code >= 0 ? json_integer(x->exit_code) :
 	    json_null());
-	json_object_set_new(o, "reason", jobstore_json_str(x->reason));
+	json_object_set_new(o, "reason", jsonout_str(x->reason));
 	for (k = 0; k < e->nparams; k++)
 		json_object_set_new(p, e->params[k].name,
 		    json_string(exp_point_text(e, x->point, k)));
 	json_object_set_new(o, "params", p);
 	for (k = 0; k < r->nnames; k++)
-		json_object_set_new(m, r->names[k], err_num(x->values[k]));
+		json_object_set_new(m, r->names[k], jsonout_num(x->values[k]));
 	json_object_set_new(o, "metrics", m);
 	return o;
 }
@@ -127,7 +121,6 @@ exp_report_json(const struct exp_report *r)
 	json_t *doc = json_object(), *runs = json_array();
 	size_t i;
 
-	json_object_set_new(doc, "schema_version", json_integer(ERR_SCHEMA_VERSION));
 	json_object_set_new(doc, "experiment", json_string(r->e->name));
 	json_object_set_new(doc, "file", json_string(r->e->path));
 	json_object_set_new(doc, "hash", json_string(r->e->hash));
@@ -141,13 +134,11 @@ exp_report_json(const struct exp_report *r)
 static int
 err_json(const struct exp_report *r, char *why, size_t whylen)
 {
-	json_t *doc = exp_report_json(r);
 	char *text;
 	int rc;
 
-	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-	json_decref(doc);
-	if (text == NULL) {
+	/* the one layout of every document, schema_version first (jsonout.h) */
+	if ((text = jsonout_text(exp_report_json(r))) == NULL) {
 		snprintf(why, whylen, "results.json: out of memory");
 		return -1;
 	}

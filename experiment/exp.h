@@ -85,8 +85,8 @@ struct exp {
  * key or a {name} of args), {names} defined, baseline and report naming known parameters
  * and metrics, every point's job loadable with its overlay (so that a bad value is found
  * before the first run, located in the experiment file). Returns 0, or -1 with errs
- * (errlist.h): the experiment file's first error, or every error of the job file the
- * first failing point loads.
+ * (errlist.h): every error of the experiment file, in file order up to the cap, or, when
+ * it has none, every error of the job file the first failing point loads.
  */
 struct gs_errlist;
 int exp_load_errs(const char *path, struct exp *e, struct gs_errlist *errs);

@@ -13,9 +13,11 @@
  * way, and a node that cannot be reached is named. That happens for every job cancelled
  * while it ran, and for an ended one whose supervisor died (it could not clean up) or
  * whose last check left a node unchecked or unclean; the result is in DIR/remote-check.
+ * Several ids are cancelled one after the other; --json prints one document of what was
+ * done to each (gridsubmit-json(5)).
  * Exit status: 0 when the job is stopped (or had already ended: said so) on every host, 1
  * when a process could not be stopped or a remote node could not be checked, 2 no such
- * job, 3 corrupt state.
+ * job, 3 corrupt state; over several jobs, the first of 2, 3, 1 that any job has, else 0.
  */
 #include <errno.h>
 #include <signal.h>
@@ -29,6 +31,7 @@
 #include "jobctl-remote.h"
 #include "jobctl.h"
 #include "jobstore.h"
+#include "jsonout.h"
 #include "log.h"
 #include "stage.h"
 
@@ -125,94 +128,193 @@ cancel_remote_report(const struct job_state *st, const struct jobctl_node *nodes
 	}
 }
 
+/* What cancelling one job did (cancel_job), for the text or the JSON. */
+struct cancel_result {
+	enum job_phase before;	/* the phase cancel found */
+	int was_final;		/* it had ended already */
+	int had_supervisor;
+	int killed;		/* the supervisor had to be killed */
+	size_t seen;		/* processes of the job found here */
+	size_t nleft;		/* of which could not be stopped, listed in left */
+	struct jobctl_proc *left;
+	struct jobctl_node *nodes;	/* the remote nodes, checked when rchecked */
+	size_t nnodes;
+	size_t rbad;		/* nodes not checked or not clean */
+	int rchecked;
+	int rstopped;
+	int record_failed;	/* the end could not be recorded */
+};
+
+/* Stop the job st names, here and on its remote nodes, and record it cancelled. */
+static void
+cancel_job(struct job_state *st, struct cancel_result *r)
+{
+	char why[1024];
+	size_t i;
+
+	memset(r, 0, sizeof *r);
+	r->before = st->phase;
+	r->was_final = job_phase_final(st->phase);
+	if (!r->was_final && jobctl_supervisor_alive(st)) {
+		r->had_supervisor = 1;
+		r->killed = cancel_supervisor(st);
+	}
+	r->nleft = jobctl_stop(st, CANCEL_GRACE, CANCEL_LIMIT, &r->left, &r->seen);
+	if ((r->nnodes = jobctl_remote_nodes(st, &r->nodes)) > 0 &&
+	    cancel_remote_needed(st, r->was_final)) {
+		r->rbad = jobctl_remote_stop(st, r->nodes, r->nnodes, CANCEL_REMOTE_GRACE,
+		    CANCEL_REMOTE_LIMIT);
+		r->rchecked = 1;
+		for (i = 0; i < r->nnodes; i++)
+			r->rstopped += r->nodes[i].stopped;
+		/* the nodes' own job directories, which a dead supervisor left (stage.h) */
+		if (!r->had_supervisor || r->killed)
+			stage_cleanup(st);
+	}
+	if (!r->was_final && jobstore_record_end(st, JOB_CANCELLED, r->killed ?
+	    "cancelled; the supervisor did not stop and was killed" : r->had_supervisor ?
+	    "cancelled" : "cancelled; the supervisor was not running", why,
+	    sizeof why) == -1) {
+		log_warnx("job %s: %s", st->id, why);
+		r->record_failed = 1;
+	}
+	for (i = 0; i < r->nleft; i++)
+		log_warnx("job %s: process %s could not be stopped", st->id, r->left[i].what);
+	if (r->nleft > 0)
+		log_warnx("job %s: %zu processes are still running; check them with ps and kill "
+		    "them by hand", st->id, r->nleft);
+}
+
+/* What was done, in one word of gridsubmit-json(5). */
+static const char *
+cancel_action(const struct job_state *st, const struct cancel_result *r)
+{
+	if (r->was_final)
+		return "already_ended";
+	return st->phase == JOB_CANCELLED ? "cancelled" : "ended_first";
+}
+
+static void
+cancel_print_text(const struct job_state *st, const struct cancel_result *r)
+{
+	if (r->was_final)
+		printf("job %s had already ended (%s)%s", st->id, job_phase_name(r->before),
+		    r->seen > 0 ? "" : r->rstopped > 0 || r->rbad > 0 ? "\n" :
+		    "; nothing to cancel\n");
+	else if (st->phase == JOB_CANCELLED)
+		printf("job %s cancelled%s", st->id, r->seen > 0 ? "" : "\n");
+	else
+		printf("job %s ended (%s) before it could be cancelled%s", st->id,
+		    job_phase_name(st->phase), r->seen > 0 ? "" : "\n");
+	if (r->seen > 0)
+		printf("; %zu processes %s left behind were stopped\n", r->seen - r->nleft,
+		    r->was_final || !r->had_supervisor ? "it had" : "the supervisor had");
+	if (r->rchecked)
+		cancel_remote_report(st, r->nodes, r->nnodes);
+	fflush(stdout);
+}
+
+static json_t *
+cancel_json(const struct job_state *st, const struct cancel_result *r, int code)
+{
+	json_t *left = json_array(), *nodes;
+	size_t i;
+
+	for (i = 0; i < r->nleft; i++)
+		json_array_append_new(left, json_string(r->left[i].what));
+	nodes = r->rchecked ? json_array() : json_null();
+	for (i = 0; r->rchecked && i < r->nnodes; i++)
+		json_array_append_new(nodes, json_pack("{s:s, s:s, s:i, s:i, s:s}",
+		    "host", r->nodes[i].host, "state", jobctl_node_state_name(r->nodes[i].state),
+		    "stopped", r->nodes[i].stopped, "left", r->nodes[i].left,
+		    "detail", r->nodes[i].detail));
+	return json_pack("{s:o, s:s, s:s, s:o, s:o, s:b, s:I, s:o, s:o, s:i}",
+	    "id", jsonout_id(st->id), "action", cancel_action(st, r),
+	    "state", job_phase_name(st->phase), "reason", jsonout_str(st->reason),
+	    "ended", jobstore_json_time(st->ended), "supervisor_killed", r->killed,
+	    "processes_stopped", (json_int_t)(r->seen - r->nleft), "processes_left", left,
+	    "remote_nodes", nodes, "exit_code", code);
+}
+
+/*
+ * Cancel the job arg names; its result goes to jobs (--json) or stdout. Returns its exit
+ * status: 0, 1 (something is left or unchecked), 2 no such job, 3 corrupt state.
+ */
 static int
-cmd_cancel_exec(int argc, char **argv)
+cancel_one(const char *arg, json_t *jobs)
 {
 	struct job_state st;
-	struct jobctl_proc *left;
-	struct jobctl_node *nodes = NULL;
-	enum job_phase before;
-	size_t nleft, seen, i, nnodes, rbad = 0;
-	char why[1024];
-	int code, was_final, killed = 0, had_supervisor = 0, rc, rchecked = 0, rstopped = 0;
+	struct cancel_result r;
+	char id[32];
+	int code;
 
-	while (cmd_getopt(argc, argv, &cmd_cancel_entry) != -1)
-		;
-	if (optind != argc - 1)
-		cmd_usage_error(&cmd_cancel_entry, optind >= argc ? "missing job id" :
-		    "one job id at a time");
 	/* no refresh: a job whose supervisor is dead is cancelled here, not "failed" */
-	if ((code = jobctl_open(argv[optind], &st, 0)) != EXIT_OK)
+	if ((code = jobctl_open(arg, &st, 0)) != EXIT_OK) {
+		if (jobs != NULL)
+			json_array_append_new(jobs, json_pack("{s:o, s:s, s:s, s:i}", "id",
+			    jsonout_id(arg), "arg", arg, "error", code == EXIT_INPUT ?
+			    "state.json is unreadable or corrupt" : jobstore_parse_id(arg, id,
+			    sizeof id) == 0 ? "no such job" : "not a job id", "exit_code", code));
 		return code;
-	before = st.phase;
-	was_final = job_phase_final(st.phase);
-	if (!was_final && jobctl_supervisor_alive(&st)) {
-		had_supervisor = 1;
-		killed = cancel_supervisor(&st);
 	}
-
-	nleft = jobctl_stop(&st, CANCEL_GRACE, CANCEL_LIMIT, &left, &seen);
-	if ((nnodes = jobctl_remote_nodes(&st, &nodes)) > 0 && cancel_remote_needed(&st,
-	    was_final)) {
-		rbad = jobctl_remote_stop(&st, nodes, nnodes, CANCEL_REMOTE_GRACE,
-		    CANCEL_REMOTE_LIMIT);
-		rchecked = 1;
-		for (i = 0; i < nnodes; i++)
-			rstopped += nodes[i].stopped;
-		/* the nodes' own job directories, which a dead supervisor left (stage.h) */
-		if (!had_supervisor || killed)
-			stage_cleanup(&st);
-	}
-
-	rc = 0;
-	if (!was_final) {
-		rc = jobstore_record_end(&st, JOB_CANCELLED, killed ?
-		    "cancelled; the supervisor did not stop and was killed" : had_supervisor ?
-		    "cancelled" : "cancelled; the supervisor was not running", why, sizeof why);
-		if (rc == -1)
-			log_warnx("job %s: %s", st.id, why);
-	}
-	for (i = 0; i < nleft; i++)
-		log_warnx("job %s: process %s could not be stopped", st.id, left[i].what);
-	free(left);
-
-	if (was_final)
-		printf("job %s had already ended (%s)%s", st.id, job_phase_name(before),
-		    seen > 0 ? "" : rstopped > 0 || rbad > 0 ? "\n" : "; nothing to cancel\n");
-	else if (st.phase == JOB_CANCELLED)
-		printf("job %s cancelled%s", st.id, seen > 0 ? "" : "\n");
+	cancel_job(&st, &r);
+	code = r.nleft > 0 || r.rbad > 0 || r.record_failed ? EXIT_FAILED : EXIT_OK;
+	if (jobs != NULL)
+		json_array_append_new(jobs, cancel_json(&st, &r, code));
 	else
-		printf("job %s ended (%s) before it could be cancelled%s", st.id,
-		    job_phase_name(st.phase), seen > 0 ? "" : "\n");
-	if (seen > 0)
-		printf("; %zu processes %s left behind were stopped\n", seen - nleft,
-		    was_final || !had_supervisor ? "it had" : "the supervisor had");
-	if (rchecked)
-		cancel_remote_report(&st, nodes, nnodes);
-	free(nodes);
-	if (nleft > 0) {
-		log_warnx("job %s: %zu processes are still running; check them with ps and kill "
-		    "them by hand", st.id, nleft);
-		code = EXIT_FAILED;
-	} else if (rbad > 0 || rc == -1)
-		code = EXIT_FAILED;
-	else
-		code = EXIT_OK;
+		cancel_print_text(&st, &r);
+	free(r.left);
+	free(r.nodes);
 	job_state_free(&st);
 	return code;
 }
 
+static const struct option cancel_longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/*
+ * Every job named, in order. Exit status: 2 when an id names no job, else 3 when a
+ * state.json is unreadable, else 1 when anything of a job is left or unchecked, else 0.
+ */
+static int
+cmd_cancel_exec(int argc, char **argv)
+{
+	json_t *jobs = NULL;
+	int c, i, rc, code = EXIT_OK;
+
+	while ((c = cmd_getopt(argc, argv, &cmd_cancel_entry)) != -1)
+		if (c == 'j')
+			jobs = json_array();
+	if (optind >= argc)
+		cmd_usage_error(&cmd_cancel_entry, "missing job id");
+	for (i = optind; i < argc; i++) {
+		rc = cancel_one(argv[i], jobs);
+		if (rc == EXIT_USAGE || (rc == EXIT_INPUT && code != EXIT_USAGE) ||
+		    (rc == EXIT_FAILED && code == EXIT_OK))
+			code = rc;
+	}
+	if (jobs != NULL && jsonout_print(json_pack("{s:o, s:i}", "jobs", jobs, "exit_code",
+	    code)) != 0 && code == EXIT_OK)
+		code = EXIT_FAILED;
+	return code;
+}
+
 const struct cmd_entry cmd_cancel_entry = {
-	"cancel", "ID",
-	"stop a job: every process of it, verified",
-	"  ID                    the job\n"
+	"cancel", "ID... [--json]",
+	"stop jobs: every process of them, verified",
+	"  ID...                 the jobs, cancelled one after the other\n"
+	"      --json            one JSON document (gridsubmit-json(5)): per job what was\n"
+	"                        done, what was stopped and what is left\n"
 	"the supervisor stops mpiexec's process group (SIGTERM, then SIGKILL) and records\n"
 	"'cancelled'; then every process of the job still on this host is stopped and\n"
 	"checked (up to about 10 s), also when the supervisor had died. A multi-site job's\n"
 	"remote nodes are checked over ssh the same way, in parallel (up to about 30 s),\n"
 	"also for an ended job whose supervisor died; unreachable nodes are named.\n"
-	"exit status: 0 the job is stopped or had already ended, 1 a process could not be\n"
-	"stopped or a remote node could not be checked, 2 no such job, 3 the job's\n"
-	"state.json is unreadable or corrupt\n",
-	cmd_cancel_exec, NULL, NULL, NULL, CMD_OPERAND_JOB
+	"exit status: 0 the jobs are stopped or had already ended, 1 a process could not be\n"
+	"stopped or a remote node could not be checked, 2 no such job, 3 a job's\n"
+	"state.json is unreadable or corrupt; with several jobs, 2 if an id names no job\n"
+	"(the others are still cancelled), else 3, else 1, else 0\n",
+	cmd_cancel_exec, NULL, cancel_longopts, NULL, CMD_OPERAND_JOB
 };

@@ -18,10 +18,9 @@
 #include "exp-metrics.h"
 #include "exp-report.h"
 #include "jobstore.h"
+#include "jsonout.h"
 #include "log.h"
 #include "xmalloc.h"
-
-#define CES_SCHEMA_VERSION	1
 
 /* An experiment opened from its store: the model from the kept copy, and the runs. */
 struct ces {
@@ -190,12 +189,9 @@ ces_list(int argc, char **argv)
 	if (n > 0)
 		free(ents);
 	free(root);
-	json_object_set_new(doc, "schema_version", json_integer(CES_SCHEMA_VERSION));
 	json_object_set_new(doc, "experiments", arr);
-	if (json) {
-		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-		putchar('\n');
-	}
+	if (json)
+		return jsonout_print(doc) == 0 ? EXIT_OK : EXIT_FAILED;
 	json_decref(doc);
 	return EXIT_OK;
 }
@@ -216,14 +212,10 @@ ces_show(int argc, char **argv)
 	}
 	if (json) {
 		struct exp_report r = { &c.e, c.runs, c.nruns, c.names, c.nnames, c.seed, c.dir };
-		json_t *doc = exp_report_json(&r);
 
-		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-		    JSON_REAL_PRECISION(17));
-		putchar('\n');
-		json_decref(doc);
+		code = jsonout_print(exp_report_json(&r)) == 0 ? EXIT_OK : EXIT_FAILED;
 		ces_close(&c);
-		return EXIT_OK;
+		return code;
 	}
 	ces_count(&c, count);
 	m = exp_metric_find(&c.e, c.e.table.value);

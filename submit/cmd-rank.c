@@ -17,6 +17,7 @@
 #include "broker.h"
 #include "cmd.h"
 #include "jobrun.h"
+#include "jsonout.h"
 #include "log.h"
 #include "metrics.h"
 #include "userconf.h"
@@ -51,12 +52,6 @@ rank_metrics_state(const struct gs_node *n)
 	return "-";
 }
 
-static json_t *
-rank_str_or_null(const char *s)
-{
-	return s != NULL ? json_string(s) : json_null();
-}
-
 /* The host a rank runs on: its node's, or the master host for a master-only rank 0. */
 static const char *
 rank_host(const struct gs_sites *s, const struct gs_placement *pl, int r)
@@ -83,37 +78,30 @@ rank_placement_json(const struct gs_sites *s, const struct gs_placement *pl)
 	    "hosts", hosts);
 }
 
-static void
+/* The ranking and the placement as one document (gridsubmit-json(5)); 0, or -1. */
+static int
 rank_print_json(const struct gs_sites *s, const struct gs_ranking *rk,
     const struct gs_placement *pl)
 {
 	json_t *doc, *nodes;
 	size_t i;
-	char *text;
 
 	nodes = json_array();
 	for (i = 0; i < rk->n; i++) {
 		const struct gs_ranked *r = &rk->nodes[i];
 		const struct gs_node *n = &s->nodes[r->node];
 
-		json_array_append_new(nodes, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, "
-		    "s:f, s:b, s:s, s:o, s:o}", "host", n->host, "site", rank_site(s, n),
-		    "cs", r->cs, "cl", r->cl, "b", r->b, "pf_cpu", r->pf_cpu, "pf_bw", r->pf_bw,
-		    "pf", r->pf, "pr", r->pr, "selected", r->selected, "metrics",
-		    rank_metrics_state(n), "filtered", rank_str_or_null(r->filtered), "stale",
-		    rank_str_or_null(n->stale)));
+		json_array_append_new(nodes, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, "
+		    "s:o, s:b, s:s, s:o, s:o}", "host", n->host, "site", rank_site(s, n),
+		    "cs", jsonout_num(r->cs), "cl", jsonout_num(r->cl), "b", jsonout_num(r->b),
+		    "pf_cpu", jsonout_num(r->pf_cpu), "pf_bw", jsonout_num(r->pf_bw),
+		    "pf", jsonout_num(r->pf), "pr", jsonout_num(r->pr), "selected", r->selected,
+		    "metrics", rank_metrics_state(n), "filtered", jsonout_str(r->filtered),
+		    "stale", jsonout_str(n->stale)));
 	}
-	doc = json_pack("{s:i, s:o, s:o}", "schema_version", 1, "nodes", nodes, "placement",
+	doc = json_pack("{s:o, s:o}", "nodes", nodes, "placement",
 	    pl != NULL ? rank_placement_json(s, pl) : json_null());
-	if (doc == NULL)
-		fatalx("cannot build the json document");
-	/* 12 significant digits: exact enough to check, without binary noise */
-	text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-	if (text == NULL)
-		fatalx("cannot write the json document");
-	printf("%s\n", text);
-	free(text);
-	json_decref(doc);
+	return jsonout_print(doc);
 }
 
 static void
@@ -257,9 +245,10 @@ cmd_rank_exec(int argc, char **argv)
 		sites_free(&sites);
 		return rc;
 	}
-	if (a.json)
-		rank_print_json(&sites, &rk, placed ? &pl : NULL);
-	else
+	if (a.json) {
+		if (rank_print_json(&sites, &rk, placed ? &pl : NULL) != 0 && rc == EXIT_OK)
+			rc = EXIT_FAILED;
+	} else
 		rank_print_text(&sites, &job, &rk, placed ? &pl : NULL,
 		    placed ? pl.nranks : job.ranks, &a);
 	fflush(stdout);
@@ -283,7 +272,7 @@ const struct cmd_entry cmd_rank_entry = {
 	"  -n, --ranks N         MPI processes, the master included (default: the job's)\n"
 	"      --explain         also list every filtered-out node with the clause that\n"
 	"                        failed, and every node with stale metrics with the reason\n"
-	"      --json            print one JSON document (schema_version 1)\n"
+	"      --json            print one JSON document (gridsubmit-json(5))\n"
 	"      --no-metrics      do not read live metrics: site-file values only\n"
 	"      --timeout S       seconds for reading all live metrics (default: the\n"
 	"                        configuration file's metrics_timeout, else 5)\n",

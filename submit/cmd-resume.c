@@ -2,11 +2,11 @@
  * cmd-resume.c — gridsubmit resume: continue a job that failed, was cancelled, or whose
  * supervisor died, from its journal, in its own job directory (doc/restarts.md).
  *
- * The job is loaded from the copies in its directory (job.yaml, and sites.yaml when it
- * was submitted with --sites), read as if they were the original files, so that relative
- * paths (the program, stage_in, a site's ssh config) resolve as they did; --scheme and
- * --ranks of the submit are kept in state.json and apply again. It is placed afresh
- * (every node of the site file, live metrics unless the job had --no-metrics), launched
+ * The job is loaded from its directory's job.yaml and sites.yaml, which run as they are
+ * (absolute paths, the stage_in copies beside them, and --scheme, --ranks and --restarts
+ * of the submit written in): the original files are not read again, and may have
+ * changed or gone. It is placed afresh (every node of the site file, live metrics unless
+ * the job had --no-metrics), launched
  * and supervised in the foreground like run, with relaunches up to its restarts (or
  * --restarts), and reported like run. The resume is itself a restart: state.json's
  * restart_log and a restart event record it, and this process becomes the job's
@@ -25,7 +25,6 @@
 #include "broker.h"
 #include "cmd.h"
 #include "errlist.h"
-#include "file.h"
 #include "jobctl.h"
 #include "jobrun.h"
 #include "log.h"
@@ -109,77 +108,49 @@ resume_claim(struct job_state *st)
 	return EXIT_OK;
 }
 
-/* DIR/NAME, the copy of a file the job was made from, into *buf. 0, or -1 said. */
-static int
-resume_copy(const struct job_state *st, const char *name, char **buf, size_t *len)
-{
-	char *path;
-	int rc;
-
-	xasprintf(&path, "%s/%s", st->dir, name);
-	if ((rc = file_read(path, 1 << 20, buf, len)) != 0)
-		log_warn("job %s: %s", st->id, path);
-	free(path);
-	return rc;
-}
-
 /*
- * The sites and the job from the job directory's copies, read under the names of the
- * original files; the options of the submit applied again. 0, or -1 with the error said.
+ * The sites and the job from the job directory's job.yaml and sites.yaml, by their own
+ * paths: they were written to run as they are (jobrun-jobfile.c), with the options of the
+ * submit in them, so that the original files may have changed or gone. A job directory
+ * without sites.yaml (made before they were written always) used the embedded default
+ * unless state.json names a site file. 0, or -1 with the error said.
  */
 static int
 resume_load(struct jobrun *jr)
 {
 	struct job_state *st = &jr->st;
 	struct gs_errlist errs;
-	char *buf, why[1024];
-	size_t len;
+	char *path, why[1024];
 	int rc;
 
-	if (st->job_file == NULL) {
-		log_warnx("job %s: %s/state.json names no job file", st->id, st->dir);
-		return -1;
-	}
-	if (st->sites_file != NULL) {
-		if (resume_copy(st, "sites.yaml", &buf, &len) != 0)
-			return -1;
-		rc = sites_load_buffer_errs(st->sites_file, buf, len, &jr->sites, &errs);
-		free(buf);
-	} else
+	xasprintf(&path, "%s/sites.yaml", st->dir);
+	if (access(path, F_OK) == 0 || st->sites_file != NULL)
+		rc = sites_load_file_errs(path, &jr->sites, &errs);
+	else
 		rc = sites_load_default_errs(&jr->sites, &errs);
+	free(path);
 	if (rc != 0) {
 		errlist_print(&errs, stderr);
-		log_warnx("job %s: the errors above are in the copy %s/sites.yaml", st->id,
-		    st->dir);
 		return -1;
 	}
-	if (resume_copy(st, "job.yaml", &buf, &len) != 0) {
-		sites_free(&jr->sites);
-		return -1;
-	}
-	rc = job_load_buffer_errs(st->job_file, buf, len, &jr->job, &errs);
-	free(buf);
+	xasprintf(&path, "%s/job.yaml", st->dir);
+	rc = job_load_file_errs(path, &jr->job, &errs);
+	free(path);
 	if (rc != 0) {
 		errlist_print(&errs, stderr);
-		log_warnx("job %s: the errors above are in the copy %s/job.yaml", st->id,
-		    st->dir);
 		sites_free(&jr->sites);
 		return -1;
 	}
 	jr->loaded = 1;
 	if (access(jr->job.program, X_OK) != 0) {
-		log_warnx("%s: program: cannot run %s: %s", st->job_file, jr->job.program,
+		log_warnx("%s: program: cannot run %s: %s", jr->job.path, jr->job.program,
 		    strerror(errno));
 		return -1;
 	}
 	if (stage_in_check(&jr->job, why, sizeof why) != 0) {
-		log_warnx("%s: %s", st->job_file, why);
+		log_warnx("%s: %s", jr->job.path, why);
 		return -1;
 	}
-	if (st->scheme != NULL)
-		job_runtime_set(&jr->job, "scheme", st->scheme);
-	if (st->ranks_option > 0)
-		jr->job.ranks = jr->job.min_ranks = st->ranks_option;
 	return 0;
 }
 
@@ -226,12 +197,10 @@ cmd_resume_exec(int argc, char **argv)
 	jr.restarts_max = jr.st.restarts_max = restarts >= 0 ? restarts : jr.job.restarts;
 	jobrun_restart_record(&jr, RESUME_REASON, NULL, 0, 1);
 	if ((code = jobrun_place(&jr)) == EXIT_OK) {
-		printf("gridsubmit: job %s (%s): resumed, %d ranks, scheme %s\n", jr.st.id,
-		    jr.st.name != NULL ? jr.st.name : "-", jr.place.nranks,
+		fprintf(stderr, "gridsubmit: job %s (%s): resumed, %d ranks, scheme %s\n",
+		    jr.st.id, jr.st.name != NULL ? jr.st.name : "-", jr.place.nranks,
 		    jr.st.scheme != NULL ? jr.st.scheme : "-");
-		fflush(stdout);
-		code = jobrun_execute(&jr, top);
-		jobrun_report(&jr, code);
+		code = jobrun_follow(&jr, top);
 	}
 	jobrun_free(&jr);
 	return code;

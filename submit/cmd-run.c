@@ -7,6 +7,11 @@
  * it shows the live console meanwhile. A job that fails because a node, a rank or the
  * master was lost is relaunched without the failed nodes, up to its restarts
  * (jobrun-restart.c). Exits 0 only when the job succeeded.
+ *
+ * stdout carries only the program's output (DIR/stdout), so `run job.yaml > out.txt` keeps
+ * exactly that; every line of gridsubmit's own (the start, restarts, the end, where the
+ * results are) goes to stderr, with a progress line meanwhile on a terminal (progress.h);
+ * -q leaves only the errors.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +19,7 @@
 #include "cmd.h"
 #include "jobrun.h"
 #include "scheme.h"
+#include "suggest.h"
 
 /* submit's are the same but --top (cmd-submit.c); the values are jobrun_parse's */
 static const struct option run_longopts[] = {
@@ -23,12 +29,38 @@ static const struct option run_longopts[] = {
 	{ "top", no_argument, NULL, 't' },
 	{ "no-metrics", no_argument, NULL, 'M' },
 	{ "restarts", required_argument, NULL, 'R' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "now", no_argument, NULL, 'W' },
 	{ NULL, 0, NULL, 0 }
 };
 
+const char *
+jobrun_scheme_arg(const struct cmd_entry *cmd, const char *arg)
+{
+	const char *names[GRT_SCHEME_COUNT + 1], *guess;
+	char list[512];
+	size_t o = 0;
+	int i;
+
+	if ((i = grt_scheme_from_name(arg)) >= 0)
+		return grt_scheme_name(i);
+	list[0] = '\0';
+	for (i = 0; i < GRT_SCHEME_COUNT; i++) {
+		names[i] = grt_scheme_name(i);
+		if (o < sizeof list)
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
+			    names[i]);
+	}
+	names[i] = NULL;
+	if ((guess = suggest_closest(arg, names)) != NULL)
+		cmd_usage_error(cmd, "--scheme: unknown scheme '%s' (did you mean '%s'?)", arg,
+		    guess);
+	cmd_usage_error(cmd, "--scheme: unknown scheme '%s' (one of: %s)", arg, list);
+}
+
 /*
- * Options shared with submit: --sites, --scheme, --ranks, --no-metrics, --restarts (and
- * run's --top), as the command's entry lists them.
+ * Options shared with submit: --sites, --scheme, --ranks, --no-metrics, --restarts, --now (and
+ * run's --top and -q), as the command's entry lists them.
  */
 void
 jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
@@ -45,10 +77,7 @@ jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_a
 			a->sites = optarg;
 			break;
 		case 'S':
-			if (grt_scheme_from_name(optarg) < 0)
-				cmd_usage_error(cmd, "--scheme: unknown scheme '%s' (see "
-				    "gridsubmit schedule --help)", optarg);
-			a->scheme = optarg;
+			a->scheme = jobrun_scheme_arg(cmd, optarg);
 			break;
 		case 'n':
 			a->ranks = (int)cmd_parse_int(cmd, "--ranks", optarg, 1, 100000);
@@ -59,8 +88,14 @@ jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_a
 		case 'M':
 			a->metrics = 0;
 			break;
+		case 'q':
+			a->quiet = 1;
+			break;
 		case 'R':
 			a->restarts = (int)cmd_parse_int(cmd, "--restarts", optarg, 0, 1000);
+			break;
+		case 'W':
+			a->now = 1;
 			break;
 		}
 	}
@@ -80,19 +115,19 @@ cmd_run_exec(int argc, char **argv)
 	/* the supervisor is this process from the start: mpiexec may start with the preflight */
 	a.speculate = 1;
 	if ((code = jobrun_prepare(&a, &jr)) == EXIT_OK) {
-		printf("gridsubmit: job %s (%s): %d ranks, scheme %s\n", jr.st.id, jr.st.name,
-		    jr.st.ranks, jr.st.scheme);
-		fflush(stdout);
-		code = jobrun_execute(&jr, top);
-		jobrun_report(&jr, code);
+		jr.quiet = a.quiet;
+		if (!a.quiet)
+			fprintf(stderr, "gridsubmit: job %s (%s): %d ranks, scheme %s\n", jr.st.id,
+			    jr.st.name, jr.st.ranks, jr.st.scheme);
+		code = jobrun_follow(&jr, top);
 	}
 	jobrun_free(&jr);
 	return code;
 }
 
 const struct cmd_entry cmd_run_entry = {
-	"run", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--restarts N] [--top] "
-	"[--no-metrics]",
+	"run", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--restarts N] [--now] [--top] "
+	"[--no-metrics] [-q]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -102,7 +137,12 @@ const struct cmd_entry cmd_run_entry = {
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
+	"      --now             start at once, even on slots other jobs hold (no queue)\n"
 	"      --top             show the live console while the job runs\n"
-	"      --no-metrics      rank with the site file's values only (no live metrics)\n",
-	cmd_run_exec, "s:n:", run_longopts, NULL, CMD_OPERAND_YAML
+	"      --no-metrics      rank with the site file's values only (no live metrics)\n"
+	"  -q, --quiet           none of gridsubmit's own lines (the start, the end, where the\n"
+	"                        results are, the progress) but errors\n"
+	"stdout is the program's output only; gridsubmit's lines go to stderr, and on a\n"
+	"terminal (without --top) a progress line: units done, rate, ETA, elapsed, restarts\n",
+	cmd_run_exec, "s:n:q", run_longopts, NULL, CMD_OPERAND_YAML
 };

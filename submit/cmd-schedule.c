@@ -21,9 +21,10 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "jobrun.h"
+#include "jsonout.h"
 #include "log.h"
 #include "scheme.h"
-#include "suggest.h"
 #include "xmalloc.h"
 
 extern const struct cmd_entry cmd_schedule_entry;
@@ -119,30 +120,12 @@ sched_parse_list(const char *opt, const char *arg, int p, double min, int strict
 	return v;
 }
 
+/* --scheme's scheme, or a usage error with "did you mean" (the one check: jobrun.h). */
 static enum grt_scheme
 sched_parse_scheme(const char *name)
 {
-	const char *names[GRT_SCHEME_COUNT + 1];
-	const char *guess;
-	char list[512];
-	size_t o = 0;
-	int i;
-
-	if ((i = grt_scheme_from_name(name)) >= 0)
-		return (enum grt_scheme)i;
-	list[0] = '\0';
-	for (i = 0; i < GRT_SCHEME_COUNT; i++) {
-		names[i] = grt_scheme_name(i);
-		if (o < sizeof list)
-			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
-			    names[i]);
-	}
-	names[i] = NULL;
-	if ((guess = suggest_closest(name, names)) != NULL)
-		cmd_usage_error(&cmd_schedule_entry, "--scheme: unknown scheme '%s' (did you mean "
-		    "'%s'?)", name, guess);
-	cmd_usage_error(&cmd_schedule_entry, "--scheme: unknown scheme '%s' (one of: %s)", name,
-	    list);
+	return (enum grt_scheme)grt_scheme_from_name(jobrun_scheme_arg(&cmd_schedule_entry,
+	    name));
 }
 
 /* 1 for the self-scheduling schemes that learn from t_calc and t_exe apart. */
@@ -393,7 +376,8 @@ sched_json_append(json_t *a, json_t *v)
 		fatalx("out of memory");
 }
 
-static void
+/* The chunk sequence as one document (gridsubmit-json(5)); 0, or -1. */
+static int
 sched_print_json(const struct sched_run *r)
 {
 	const struct sched_round *rd;
@@ -404,7 +388,6 @@ sched_print_json(const struct sched_run *r)
 	with_rounds = grt_scheme_is_rounds(r->scheme) || r->rounds > 1;
 	if ((root = json_object()) == NULL || (chunks = json_array()) == NULL)
 		fatalx("out of memory");
-	sched_json_set(root, "schema_version", json_integer(1));
 	sched_json_set(root, "scheme", json_string(grt_scheme_name(r->scheme)));
 	sched_json_set(root, "N", json_integer(r->n));
 	sched_json_set(root, "P", json_integer(r->p));
@@ -450,10 +433,7 @@ sched_print_json(const struct sched_run *r)
 		}
 		sched_json_set(root, "rounds", rounds);
 	}
-	if (json_dumpf(root, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0)
-		fatal("cannot write the json output");
-	printf("\n");
-	json_decref(root);
+	return jsonout_print(root);
 }
 
 /* The options as given, checked against each other once the scheme is known. */
@@ -583,9 +563,10 @@ cmd_schedule_exec(int argc, char **argv)
 		fatalx("cannot set up %s: error %d", grt_scheme_name(sc), err);
 	sched_simulate(&run, s);
 	grt_sched_free(s);
-	if (a.json)
-		sched_print_json(&run);
-	else
+	if (a.json) {
+		if (sched_print_json(&run) != 0)
+			exit(EXIT_FAILED);
+	} else
 		sched_print_text(&run);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		fatal("cannot write the output");
@@ -628,6 +609,6 @@ const struct cmd_entry cmd_schedule_entry = {
 	"  --unit-calc a,b,..    hetcalc, hetcomm, awf-b..e, af, pwd-speed: compute seconds\n"
 	"                        per unit, one per worker (the earliest free worker asks next)\n"
 	"  --unit-comm x,y,..    the same schemes: link seconds per unit (default 0)\n"
-	"  --json                one JSON document with \"schema_version\"\n",
+	"  --json                one JSON document (gridsubmit-json(5))\n",
 	cmd_schedule_exec, "N:P:", sched_longopts, NULL, CMD_OPERAND_NONE
 };

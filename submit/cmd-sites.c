@@ -1,8 +1,9 @@
 /*
  * cmd-sites.c — validate and show site files (gridsubmit-sites(5)).
  *
- *   gridsubmit sites check FILE...       one summary line per good file; every error of a
- *                                        bad file as file:line:col: message; exit 3 if any
+ *   gridsubmit sites check FILE... [--json] one summary line per good file; every error
+ *                                        of a bad file as file:line:col: message; exit 3
+ *                                        if any; --json: one document of them all
  *   gridsubmit sites show [FILE] [--json] the expanded model (every host, defaults merged);
  *                                        without FILE the default site file: the
  *                                        configuration file's sites, else the embedded one
@@ -15,6 +16,7 @@
 
 #include "cmd.h"
 #include "errlist.h"
+#include "jsonout.h"
 #include "log.h"
 #include "site.h"
 #include "suggest.h"
@@ -44,33 +46,86 @@ sites_load_arg(const char *file, struct gs_sites *s, struct gs_errlist *errs)
 	return sites_load_file_errs(file, s, errs);
 }
 
+/*
+ * One error of l as {file, line, col, message}: the message is the error's text without
+ * the "file:line:col: " its reader put first (line and col 0: not located).
+ */
+static json_t *
+sites_error_json(const struct gs_errlist *l, size_t i)
+{
+	const struct gs_error *e = errlist_get(l, i);
+	const char *msg = e->msg, *file = l->file, *at;
+	char where[64];
+	size_t flen = strlen(l->file);
+
+	if (e->loc.line > 0)
+		snprintf(where, sizeof where, ":%d:%d: ", e->loc.line, e->loc.col);
+	else
+		snprintf(where, sizeof where, ": ");
+	if (strncmp(msg, l->file, flen) == 0 && strncmp(msg + flen, where, strlen(where)) == 0)
+		return json_pack("{s:s, s:i, s:i, s:s}", "file", file, "line", e->loc.line,
+		    "col", e->loc.col, "message", msg + flen + strlen(where));
+	/* located in another file (an overlay's): its name is what comes before where */
+	if ((at = strstr(msg, where)) == NULL)
+		return json_pack("{s:s, s:i, s:i, s:s}", "file", file, "line", e->loc.line,
+		    "col", e->loc.col, "message", msg);
+	return json_pack("{s:s%, s:i, s:i, s:s}", "file", msg, (size_t)(at - msg), "line",
+	    e->loc.line, "col", e->loc.col, "message", at + strlen(where));
+}
+
+/* A file's result for sites check --json: ok with its totals, or its errors. */
+static json_t *
+sites_check_json(const char *file, const struct gs_sites *s, const struct gs_errlist *errs)
+{
+	json_t *list;
+	long long cores, slots;
+	size_t i;
+
+	if (s != NULL) {
+		cores = sites_cores(s, &slots);
+		return json_pack("{s:s, s:b, s:{s:I, s:I, s:I, s:I}, s:[], s:b}", "file", file,
+		    "ok", 1, "totals", "sites", (json_int_t)s->nsites, "nodes",
+		    (json_int_t)s->nnodes, "cores", (json_int_t)cores, "slots",
+		    (json_int_t)slots, "errors", "too_many_errors", 0);
+	}
+	list = json_array();
+	for (i = 0; i < errs->n; i++)
+		json_array_append_new(list, sites_error_json(errs, i));
+	return json_pack("{s:s, s:b, s:n, s:o, s:b}", "file", file, "ok", 0, "totals",
+	    "errors", list, "too_many_errors", errs->dropped > 0);
+}
+
 static int
-sites_check(int argc, char **argv)
+sites_check(int argc, char **argv, int json)
 {
 	struct gs_sites s;
 	struct gs_errlist errs;
 	long long cores, slots;
+	json_t *files = json ? json_array() : NULL;
 	int i, rc = EXIT_OK;
 
 	for (i = 0; i < argc; i++) {
 		if (sites_load_file_errs(argv[i], &s, &errs) == -1) {
-			errlist_print(&errs, stderr);
+			if (json)
+				json_array_append_new(files, sites_check_json(argv[i], NULL, &errs));
+			else
+				errlist_print(&errs, stderr);
 			rc = EXIT_INPUT;
 			continue;
 		}
 		cores = sites_cores(&s, &slots);
-		printf("%s: ok, %zu site%s, %zu node%s, %lld core%s, %lld slot%s\n", argv[i],
-		    s.nsites, s.nsites == 1 ? "" : "s", s.nnodes, s.nnodes == 1 ? "" : "s",
-		    cores, cores == 1 ? "" : "s", slots, slots == 1 ? "" : "s");
+		if (json)
+			json_array_append_new(files, sites_check_json(argv[i], &s, NULL));
+		else
+			printf("%s: ok, %zu site%s, %zu node%s, %lld core%s, %lld slot%s\n",
+			    argv[i], s.nsites, s.nsites == 1 ? "" : "s", s.nnodes,
+			    s.nnodes == 1 ? "" : "s", cores, cores == 1 ? "" : "s", slots,
+			    slots == 1 ? "" : "s");
 		sites_free(&s);
 	}
+	if (json && jsonout_print(json_pack("{s:o}", "files", files)) != 0 && rc == EXIT_OK)
+		rc = EXIT_FAILED;
 	return rc;
-}
-
-static json_t *
-sites_str_or_null(const char *s)
-{
-	return s != NULL ? json_string(s) : json_null();
 }
 
 static json_t *
@@ -93,24 +148,24 @@ sites_json(const struct gs_sites *s)
 	for (i = 0; i < s->nnodes; i++) {
 		const struct gs_node *n = &s->nodes[i];
 
-		/* ssh.config only when set ("o*"): documents of schema 1 stay as they were */
+		/* ssh.config only when set ("o*") */
 		json_array_append_new(nodes, json_pack(
 		    "{s:s, s:s, s:f, s:i, s:i, s:f, s:o, s:{s:o, s:i, s:s, s:o, s:o*}, s:o, "
 		    "s:{s:f, s:f, s:f, s:b}, s:i, s:i}",
 		    "host", n->host, "site", s->sites[n->site].name, "cpu_mhz", n->cpu_mhz,
 		    "cores", n->cores, "slots", n->slots, "mem_mb", n->mem_mb,
-		    "arch", sites_str_or_null(n->arch),
-		    "ssh", "user", sites_str_or_null(n->ssh.user), "port", n->ssh.port,
-		    "host_key", n->ssh.host_key, "identity", sites_str_or_null(n->ssh.identity),
+		    "arch", jsonout_str(n->arch),
+		    "ssh", "user", jsonout_str(n->ssh.user), "port", n->ssh.port,
+		    "host_key", n->ssh.host_key, "identity", jsonout_str(n->ssh.identity),
 		    "config", n->ssh.config != NULL ? json_string(n->ssh.config) : NULL,
-		    "monitor", sites_str_or_null(n->monitor),
+		    "monitor", jsonout_str(n->monitor),
 		    "emulate", "cpu_scale", n->emulate.cpu_scale, "load", n->emulate.load,
 		    "load_interval", n->emulate.load_interval,
 		    "private_fs", n->emulate.private_fs,
 		    "line", n->loc.line, "col", n->loc.col));
 	}
-	doc = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
-	    "schema_version", 1, "file", s->path, "master", sites_str_or_null(s->master),
+	doc = json_pack("{s:s, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
+	    "file", s->path, "master", jsonout_str(s->master),
 	    "totals", "sites", (json_int_t)s->nsites, "nodes", (json_int_t)s->nnodes,
 	    "cores", (json_int_t)cores, "slots", (json_int_t)slots,
 	    "sites", sites, "nodes", nodes);
@@ -165,7 +220,7 @@ sites_show(const char *file, int json)
 	const struct gs_config *cfg;
 	struct gs_sites s;
 	struct gs_errlist errs;
-	json_t *doc;
+	int rc = EXIT_OK;
 
 	/* without FILE what run uses: the configuration file's sites, else the embedded */
 	if (file == NULL) {
@@ -177,15 +232,12 @@ sites_show(const char *file, int json)
 		errlist_print(&errs, stderr);
 		return EXIT_INPUT;
 	}
-	if (json) {
-		doc = sites_json(&s);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-		printf("\n");
-		json_decref(doc);
-	} else
+	if (json)
+		rc = jsonout_print(sites_json(&s)) == 0 ? EXIT_OK : EXIT_FAILED;
+	else
 		sites_print(&s);
 	sites_free(&s);
-	return EXIT_OK;
+	return rc;
 }
 
 static const struct option sites_longopts[] = {
@@ -210,11 +262,9 @@ cmd_sites_exec(int argc, char **argv)
 		cmd_usage_error(&cmd_sites_entry, "missing action: check or show");
 	action = argv[0];
 	if (strcmp(action, "check") == 0) {
-		if (json)
-			cmd_usage_error(&cmd_sites_entry, "--json goes with 'show'");
 		if (argc < 2)
 			cmd_usage_error(&cmd_sites_entry, "'check' needs at least one FILE");
-		return sites_check(argc - 1, argv + 1);
+		return sites_check(argc - 1, argv + 1, json);
 	}
 	if (strcmp(action, "show") == 0) {
 		if (argc > 2)
@@ -228,7 +278,7 @@ cmd_sites_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_sites_entry = {
-	"sites", "check FILE... | show [FILE] [--json]",
+	"sites", "check FILE... [--json] | show [FILE] [--json]",
 	"validate site files, or show one expanded (every host, defaults merged)",
 	"  check FILE...         validate; one summary line per file, every error as\n"
 	"                        file:line:col: message in file order, at most 20 a file\n"
@@ -236,6 +286,8 @@ const struct cmd_entry cmd_sites_entry = {
 	"  show [FILE]           the expanded model; without FILE the default: the\n"
 	"                        configuration file's sites, else the embedded\n"
 	"                        localhost.yaml\n"
-	"      --json            one JSON document with \"schema_version\": 1\n",
+	"      --json            one JSON document (gridsubmit-json(5)): for check, each\n"
+	"                        file ok with its totals, or its errors (file, line, col,\n"
+	"                        message); for show, the model\n",
 	cmd_sites_exec, NULL, sites_longopts, sites_actions, CMD_OPERAND_SITES
 };

@@ -10,7 +10,7 @@
  * died)", with the processes it left behind here counted, and for a multi-site job what
  * is known of its remote nodes: not checked since the supervisor died, or the result of
  * the last check by cancel (DIR/remote-check). status itself never connects to a node.
- * --json prints one document.
+ * --json prints one document (gridsubmit-json(5)).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -24,6 +24,7 @@
 #include "jobctl-remote.h"
 #include "jobctl.h"
 #include "jobstore.h"
+#include "jsonout.h"
 #include "log.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -331,19 +332,28 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 	status_print_remote(st, si);
 }
 
-/* The status document (schema_version 1); the caller owns it. */
+/* The exit status gridsubmit wait gives for a job that has ended: 0, 1 or 6. */
+static int
+status_exit_code(const struct job_state *st)
+{
+	return st->phase == JOB_DONE ? EXIT_OK : st->phase == JOB_CANCELLED ? EXIT_CANCELLED :
+	    EXIT_FAILED;
+}
+
+/* The status document (gridsubmit-json(5)); jsonout_print puts schema_version first. */
 static json_t *
 status_json(const struct job_state *st, const struct status_info *si)
 {
-	json_t *o, *place, *failed, *progress, *nodes;
-	int i;
+	json_t *o, *rankmap, *failed, *progress, *nodes;
+	int i, final = job_phase_final(st->phase);
 	size_t k;
 
-	place = json_array();
+	rankmap = json_array();
 	for (i = 0; i < si->nplace; i++)
-		json_array_append_new(place, json_pack("{s:i, s:s, s:s, s:f, s:f}",
+		json_array_append_new(rankmap, json_pack("{s:i, s:s, s:s, s:o, s:o}",
 		    "rank", si->place[i].rank, "node", si->place[i].node,
-		    "site", si->place[i].site, "pf", si->place[i].pf, "pr", si->place[i].pr));
+		    "site", si->place[i].site, "pf", jsonout_num(si->place[i].pf),
+		    "pr", jsonout_num(si->place[i].pr)));
 	failed = json_array();
 	for (i = 0; i < si->nfailed; i++)
 		json_array_append_new(failed, json_integer(si->failed[i]));
@@ -353,27 +363,29 @@ status_json(const struct job_state *st, const struct status_info *si)
 		    "host", si->nodes[k].host, "state", jobctl_node_state_name(si->nodes[k].state),
 		    "stopped", si->nodes[k].stopped, "left", si->nodes[k].left,
 		    "detail", si->nodes[k].detail));
-	progress = si->have_start ? json_pack("{s:I, s:I, s:i}", "done", (json_int_t)si->done,
-	    "total", (json_int_t)si->total, "rounds", si->rounds) : json_null();
-	o = json_pack("{s:i, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:f, s:i,"
+	progress = si->have_start ? json_pack("{s:I, s:I, s:i}",
+	    "units_done", (json_int_t)si->done, "units_total", (json_int_t)si->total,
+	    "rounds", si->rounds) : json_null();
+	o = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:o,"
 	    " s:o, s:o, s:I, s:o, s:I, s:I, s:s, s:o, s:o, s:o}",
-	    "schema_version", 1,
-	    "id", st->id,
-	    "name", jobstore_json_str(st->name),
+	    "id", jsonout_id(st->id),
+	    "name", jsonout_str(st->name),
 	    "state", job_phase_name(st->phase),
-	    "reason", jobstore_json_str(st->reason),
+	    "reason", jsonout_str(st->reason),
 	    "submitted", jobstore_json_time(st->submitted),
 	    "started", jobstore_json_time(st->started),
 	    "ended", jobstore_json_time(st->ended),
-	    "job_file", jobstore_json_str(st->job_file),
+	    "job_file", jsonout_str(st->job_file),
 	    "ranks", st->ranks,
-	    "scheme", jobstore_json_str(st->scheme),
-	    "makespan", st->makespan,
-	    "exit_code", st->exit_code,
+	    "scheme", jsonout_str(st->scheme),
+	    "makespan", st->phase == JOB_DONE || st->makespan > 0 ?
+	    jsonout_num(st->makespan) : json_null(),
+	    "exit_code", final ? json_integer(status_exit_code(st)) : json_null(),
+	    "mpiexec_exit", st->exit_code >= 0 ? json_integer(st->exit_code) : json_null(),
 	    "progress", progress,
 	    "failed_ranks", failed,
 	    "requeued", (json_int_t)si->requeued,
-	    "placement", place,
+	    "rankmap", rankmap,
 	    "supervisor_pid", (json_int_t)st->supervisor_pid,
 	    "leftover_processes", (json_int_t)si->leftover,
 	    "dir", st->dir,
@@ -408,25 +420,20 @@ cmd_status_exec(int argc, char **argv)
 	if ((code = jobctl_open(optind < argc ? argv[optind] : NULL, &st, 1)) != EXIT_OK)
 		return code;
 	status_collect(&st, &si);
-	if (json) {
-		json_t *o = status_json(&st, &si);
-
-		if (json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(9)) != 0)
-			fatalx("cannot write the status document");
-		printf("\n");
-		json_decref(o);
-	} else
+	if (json)
+		code = jsonout_print(status_json(&st, &si)) == 0 ? EXIT_OK : EXIT_FAILED;
+	else
 		status_print_text(&st, &si);
 	status_free(&si);
 	job_state_free(&st);
-	return EXIT_OK;
+	return code;
 }
 
 const struct cmd_entry cmd_status_entry = {
 	"status", "[ID] [--json]",
 	"show a job's state, placement and progress (the latest job by default)",
 	"  ID                    the job (default: the latest)\n"
-	"      --json            one JSON document (schema_version 1) instead of text\n"
+	"      --json            one JSON document (gridsubmit-json(5)) instead of text\n"
 	"a job whose supervisor died is shown, and recorded, as 'failed (supervisor died)',\n"
 	"with its remote nodes as not checked (or as the last cancel found them);\n"
 	"'gridsubmit cancel ID' stops what it left running, here and on the nodes.\n"

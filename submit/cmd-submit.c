@@ -21,10 +21,14 @@
 #include "cmd.h"
 #include "jobctl.h"
 #include "jobrun.h"
+#include "jsonout.h"
 #include "log.h"
 #include "xmalloc.h"
 
 extern const struct cmd_entry cmd_submit_entry;
+
+/* --json: getopt sets it (jobrun_parse takes run's options and leaves this one alone) */
+static int submit_json;
 
 /* run's options but --top: a submitted job is watched with gridsubmit top ID */
 static const struct option submit_longopts[] = {
@@ -33,6 +37,8 @@ static const struct option submit_longopts[] = {
 	{ "ranks", required_argument, NULL, 'n' },
 	{ "no-metrics", no_argument, NULL, 'M' },
 	{ "restarts", required_argument, NULL, 'R' },
+	{ "now", no_argument, NULL, 'W' },
+	{ "json", no_argument, &submit_json, 1 },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -142,9 +148,12 @@ cmd_submit_exec(int argc, char **argv)
 		jobrun_free(&jr);
 		return EXIT_LAUNCH;
 	}
-	printf("%s\n", jr.st.id);
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		log_warn("job %s submitted, but its id could not be printed", jr.st.id);
+	if (submit_json ? jsonout_print(json_pack("{s:o, s:s, s:s, s:i, s:o, s:o}", "id",
+	    jsonout_id(jr.st.id), "dir", jr.st.dir, "state", job_phase_name(jr.st.phase),
+	    "ranks", jr.st.ranks, "scheme", jsonout_str(jr.st.scheme), "name",
+	    jsonout_str(jr.st.name))) != 0 : printf("%s\n", jr.st.id) < 0 ||
+	    fflush(stdout) == EOF || ferror(stdout)) {
+		log_warnx("job %s submitted, but its id could not be printed", jr.st.id);
 		jobrun_free(&jr);
 		return EXIT_FAILED;
 	}
@@ -153,7 +162,8 @@ cmd_submit_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_submit_entry = {
-	"submit", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--restarts N] [--no-metrics]",
+	"submit", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--restarts N] [--now] "
+	"[--no-metrics] [--json]",
 	"submit a job detached and print its id",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -164,6 +174,9 @@ const struct cmd_entry cmd_submit_entry = {
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n"
+	"      --json            print one JSON document instead of the id: id, dir, state,\n"
+	"                        ranks, scheme, name (gridsubmit-json(5))\n"
+	"      --now             start at once, even on slots other jobs hold (no queue)\n"
 	"prints the job id alone on stdout once the job is recorded; errors before that\n"
 	"exit as run does (3 input, 4 no placement, 5 launch); the supervisor's own log is\n"
 	"DIR/supervisor.log. Follow with status, wait, logs, top; stop with cancel; continue\n"

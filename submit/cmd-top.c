@@ -166,17 +166,18 @@ cmd_top_exec(int argc, char **argv)
 		if (optind < argc)
 			id = xstrdup(argv[optind]);
 		else if ((id = top_latest(root)) == NULL) {
-			log_warnx("no jobs in %s/jobs (submit one, or use --replay FILE)", root);
+			/* as every command that takes an id: exit 2 (README.md, "Exit codes") */
+			log_warnx("no job yet in %s/jobs (submit one, or use --replay FILE)", root);
 			free(root);
-			return EXIT_FAILED;
+			return EXIT_USAGE;
 		}
 		xasprintf(&jobdir, "%s/jobs/%s", root, id);
 		if (stat(jobdir, &sb) == -1 || !S_ISDIR(sb.st_mode)) {
-			log_warnx("no job %s in %s/jobs", id, root);
+			log_warnx("job %s: no such job (see gridsubmit list)", id);
 			free(jobdir);
 			free(id);
 			free(root);
-			return EXIT_FAILED;
+			return EXIT_USAGE;
 		}
 		xasprintf(&path, "%s/events.jsonl", jobdir);
 		/* a live job: F9 cancels it, and its record tells an end its events do not */

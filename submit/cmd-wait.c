@@ -1,13 +1,18 @@
 /*
- * cmd-wait.c — gridsubmit wait: block until a job has ended, and exit with how it ended.
+ * cmd-wait.c — gridsubmit wait: block until jobs have ended, and exit with how they ended.
  *
- * Polls state.json (and the supervisor: a job whose supervisor died is failed, never
- * waited for forever). Prints "job ID STATE" (and the reason) on stdout at the end.
- * Exit status: 0 done, 1 failed, 6 cancelled, 124 when --timeout ran out first (as
- * timeout(1)), 2 no such job, 3 corrupt state.
+ * Polls each job's state.json (and its supervisor: a job whose supervisor died is failed,
+ * never waited for forever) until every job named has ended or --timeout, counted once
+ * for all of them, ran out. Prints "job ID STATE" (and the reason) on stdout as each job
+ * ends, or with --json one document at the end (gridsubmit-json(5)). An id that names no
+ * job is reported and the others are still waited for.
+ * Exit status, over all the jobs: 2 when an id names no job, else 3 when a state.json is
+ * unreadable, else 124 when --timeout ran out first (as timeout(1)), else the first
+ * non-zero of the jobs in the order given (1 failed, 6 cancelled), else 0.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -15,16 +20,108 @@
 #include "cmd.h"
 #include "jobctl.h"
 #include "jobstore.h"
+#include "jsonout.h"
+#include "progress.h"
 #include "log.h"
 #include "text.h"
+#include "xmalloc.h"
 
 #define EXIT_TIMEOUT	124
 #define WAIT_POLL_NS	100000000L
 
 extern const struct cmd_entry cmd_wait_entry;
 
+/* One job named on the command line. */
+struct wait_job {
+	const char *arg;	/* as given */
+	char id[32];		/* normalised, "" when arg is not a job id */
+	int done;		/* nothing more to wait for */
+	int code;		/* its exit status: 0, 1, 6, 124, or 2/3 when it cannot be read */
+	char *state;		/* its phase when done (the last seen after a timeout) */
+	char *reason;
+	double ended;
+};
+
+/* The job's state, read and refreshed: EXIT_OK, or the code when it cannot be read. */
+static int
+wait_poll(struct wait_job *w)
+{
+	struct job_state st;
+	int code;
+
+	if ((code = jobctl_open(w->arg, &st, 1)) != EXIT_OK) {
+		w->done = 1;
+		w->code = code;
+		return code;
+	}
+	snprintf(w->id, sizeof w->id, "%s", st.id);
+	free(w->state);
+	free(w->reason);
+	w->state = xstrdup(job_phase_name(st.phase));
+	w->reason = st.reason != NULL ? xstrdup(st.reason) : NULL;
+	w->ended = st.ended;
+	if (job_phase_final(st.phase)) {
+		w->done = 1;
+		w->code = st.phase == JOB_DONE ? EXIT_OK : st.phase == JOB_CANCELLED ?
+		    EXIT_CANCELLED : EXIT_FAILED;
+	}
+	job_state_free(&st);
+	return EXIT_OK;
+}
+
+/* "job ID STATE (reason)" for a job that has ended. */
+static void
+wait_print_line(const struct wait_job *w)
+{
+	char reason[256];
+
+	if (w->reason != NULL)
+		text_clean(reason, sizeof reason, w->reason, strlen(w->reason));
+	printf("job %s %s%s%s%s\n", w->id, w->state, w->reason != NULL ? " (" : "",
+	    w->reason != NULL ? reason : "", w->reason != NULL ? ")" : "");
+	fflush(stdout);
+}
+
+/* One job of the --json document: its end, or why it could not be read. */
+static json_t *
+wait_job_json(const struct wait_job *w)
+{
+	const char *error = NULL;
+	char id[32];
+
+	if (w->code == EXIT_USAGE)
+		error = jobstore_parse_id(w->arg, id, sizeof id) == 0 ? "no such job" :
+		    "not a job id";
+	else if (w->code == EXIT_INPUT)
+		error = "state.json is unreadable or corrupt";
+	if (error != NULL)
+		return json_pack("{s:o, s:s, s:s, s:i}", "id", jsonout_id(w->arg), "arg",
+		    w->arg, "error", error, "exit_code", w->code);
+	return json_pack("{s:o, s:s, s:o, s:o, s:i}", "id", jsonout_id(w->id),
+	    "state", w->state, "reason", jsonout_str(w->reason),
+	    "ended", jobstore_json_time(w->ended), "exit_code", w->code);
+}
+
+/* The rule of the header comment: 2, then 3, then 124, then the first non-zero. */
+static int
+wait_exit(const struct wait_job *w, size_t n)
+{
+	static const int order[] = { EXIT_USAGE, EXIT_INPUT, EXIT_TIMEOUT };
+	size_t i, k;
+
+	for (k = 0; k < sizeof order / sizeof order[0]; k++)
+		for (i = 0; i < n; i++)
+			if (w[i].code == order[k])
+				return order[k];
+	for (i = 0; i < n; i++)
+		if (w[i].code != EXIT_OK)
+			return w[i].code;
+	return EXIT_OK;
+}
+
 static const struct option wait_longopts[] = {
 	{ "timeout", required_argument, NULL, 't' },
+	{ "json", no_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -32,48 +129,88 @@ static int
 cmd_wait_exec(int argc, char **argv)
 {
 	struct timespec ts = { 0, WAIT_POLL_NS };
-	struct job_state st;
+	struct progress *pg = NULL;
+	struct wait_job *w;
+	json_t *jobs;
 	double timeout = INFINITY, t0 = clock_mono();
-	char reason[256];
-	int c, code;
+	size_t n, i, left;
+	int c, json = 0, code, shown = 0;
 
-	while ((c = cmd_getopt(argc, argv, &cmd_wait_entry)) != -1)
+	while ((c = cmd_getopt(argc, argv, &cmd_wait_entry)) != -1) {
 		if (c == 't')
 			timeout = cmd_parse_double(&cmd_wait_entry, "--timeout", optarg, 0, 1e9);
-	if (optind != argc - 1)
-		cmd_usage_error(&cmd_wait_entry, optind >= argc ? "missing job id" :
-		    "one job id at a time");
+		else if (c == 'j')
+			json = 1;
+	}
+	if (optind >= argc)
+		cmd_usage_error(&cmd_wait_entry, "missing job id");
+	n = (size_t)(argc - optind);
+	w = xcalloc(n, sizeof *w);
+	for (i = 0; i < n; i++)
+		w[i].arg = argv[optind + (int)i];
 	for (;;) {
-		if ((code = jobctl_open(argv[optind], &st, 1)) != EXIT_OK)
-			return code;
-		if (job_phase_final(st.phase))
-			break;
-		if (clock_mono() - t0 >= timeout) {
-			log_warnx("job %s: still %s after %g s", st.id, job_phase_name(st.phase),
-			    timeout);
-			job_state_free(&st);
-			return EXIT_TIMEOUT;
+		left = 0;
+		for (i = 0; i < n; i++) {
+			if (w[i].done)
+				continue;
+			if (wait_poll(&w[i]) == EXIT_OK && w[i].done && !json) {
+				progress_clear(pg);
+				wait_print_line(&w[i]);
+			}
+			left += !w[i].done;
 		}
-		job_state_free(&st);
+		if (left == 0)
+			break;
+		/* one job waited for on a terminal: its progress line (progress.h) */
+		if (!shown && n == 1 && !json && w[0].id[0] != '\0') {
+			char *dir = jobstore_job_dir(w[0].id);
+
+			pg = progress_open(dir, w[0].id);
+			free(dir);
+			shown = 1;
+		}
+		progress_tick(pg);
+		if (clock_mono() - t0 >= timeout) {
+			progress_clear(pg);
+			for (i = 0; i < n; i++)
+				if (!w[i].done) {
+					log_warnx("job %s: still %s after %g s", w[i].id, w[i].state,
+					    timeout);
+					w[i].code = EXIT_TIMEOUT;
+				}
+			break;
+		}
 		nanosleep(&ts, NULL);
 	}
-	if (st.reason != NULL)
-		text_clean(reason, sizeof reason, st.reason, strlen(st.reason));
-	printf("job %s %s%s%s%s\n", st.id, job_phase_name(st.phase),
-	    st.reason != NULL ? " (" : "", st.reason != NULL ? reason : "",
-	    st.reason != NULL ? ")" : "");
-	code = st.phase == JOB_DONE ? EXIT_OK : st.phase == JOB_CANCELLED ? EXIT_CANCELLED :
-	    EXIT_FAILED;
-	job_state_free(&st);
+	progress_close(pg);
+	code = wait_exit(w, n);
+	if (json) {
+		jobs = json_array();
+		for (i = 0; i < n; i++)
+			json_array_append_new(jobs, wait_job_json(&w[i]));
+		if (jsonout_print(json_pack("{s:o, s:i}", "jobs", jobs, "exit_code", code)) != 0)
+			code = code == EXIT_OK ? EXIT_FAILED : code;
+	}
+	for (i = 0; i < n; i++) {
+		free(w[i].state);
+		free(w[i].reason);
+	}
+	free(w);
 	return code;
 }
 
 const struct cmd_entry cmd_wait_entry = {
-	"wait", "ID [--timeout S]",
-	"wait until a job has ended; exit 0 done, 1 failed, 6 cancelled",
-	"  ID                    the job\n"
-	"  -t, --timeout S       give up after S seconds (exit 124, as timeout(1))\n"
+	"wait", "ID... [--timeout S] [--json]",
+	"wait until jobs have ended; exit 0 done, 1 failed, 6 cancelled",
+	"  ID...                 the jobs (all of them are waited for)\n"
+	"  -t, --timeout S       give up after S seconds, for all the jobs together (exit 124,\n"
+	"                        as timeout(1))\n"
+	"      --json            one JSON document at the end (gridsubmit-json(5)): each\n"
+	"                        job's state, reason, end time and exit code\n"
+	"prints 'job ID STATE (reason)' as each job ends.\n"
 	"exit status: 0 done, 1 failed (a dead supervisor included), 6 cancelled,\n"
-	"124 timed out, 2 no such job, 3 the job's state.json is unreadable or corrupt\n",
+	"124 timed out, 2 no such job, 3 a job's state.json is unreadable or corrupt;\n"
+	"with several jobs: 2 if an id names no job (the others are still waited for),\n"
+	"else 3, else 124, else the first non-zero of the jobs in the order given, else 0\n",
 	cmd_wait_exec, "t:", wait_longopts, NULL, CMD_OPERAND_JOB
 };

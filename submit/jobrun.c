@@ -26,20 +26,6 @@
 #include "userconf.h"
 #include "xmalloc.h"
 
-/* A copy of a file the job was made from (loaded already: at most 1 MiB) in its directory. */
-static void
-jobrun_copy_file(const struct job_state *st, const char *from, const char *name)
-{
-	char *buf;
-	size_t len;
-
-	if (file_read(from, 1 << 20, &buf, &len) != 0)
-		fatal("%s", from);
-	if (jobstore_write_file(st->dir, name, buf, len) != 0)
-		fatal("%s/%s", st->dir, name);
-	free(buf);
-}
-
 static void
 jobrun_state(struct job_state *st, enum job_phase phase, const char *reason)
 {
@@ -144,22 +130,23 @@ jobrun_show_output(const struct job_state *st, const char *name, FILE *to)
 	fflush(to);
 }
 
+/* Where the job's directory, results, events and output are: on stderr, as run's own lines. */
 static void
 jobrun_print_where(const struct job_state *st, const struct gs_job *job)
 {
 	size_t i;
 	struct stat sb;
 
-	printf("  directory: %s\n", st->dir);
+	fprintf(stderr, "  directory: %s\n", st->dir);
 	for (i = 0; i < job->nstage_out; i++) {
 		char *p;
 
 		xasprintf(&p, "%s/%s", st->dir, job->stage_out[i]);
-		printf("  result:    %s%s\n", p, stat(p, &sb) == 0 ? "" : " (missing)");
+		fprintf(stderr, "  result:    %s%s\n", p, stat(p, &sb) == 0 ? "" : " (missing)");
 		free(p);
 	}
-	printf("  events:    %s/events.jsonl\n", st->dir);
-	printf("  output:    %s/stdout, %s/stderr\n", st->dir, st->dir);
+	fprintf(stderr, "  events:    %s/events.jsonl\n", st->dir);
+	fprintf(stderr, "  output:    %s/stdout, %s/stderr\n", st->dir, st->dir);
 }
 
 /*
@@ -362,6 +349,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	jr->speculate = a->speculate;
 	jr->metrics = a->metrics;
 	jr->restarts_max = a->restarts >= 0 ? a->restarts : jr->job.restarts;
+	jr->now = a->now;
 	/* a job that cannot be placed is refused before it takes an id */
 	if ((code = jobrun_plan_job(jr, &err)) != EXIT_OK) {
 		fprintf(stderr, "gridsubmit: %s%s\n", code == EXIT_NOPLACE ? "no placement: " : "",
@@ -384,9 +372,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	scheme = job_runtime_get(&jr->job, "scheme");
 	st->scheme = xstrdup(scheme != NULL ? scheme : "gss");
 	jobrun_state(st, JOB_BROKERING, NULL);
-	jobrun_copy_file(st, jr->job.path, "job.yaml");
-	if (jobrun_sites_arg(a) != NULL)
-		jobrun_copy_file(st, jr->sites.path, "sites.yaml");
+	jobrun_write_files(a, jr);
 	return jobrun_ready(jr);
 }
 
@@ -395,13 +381,18 @@ jobrun_execute(struct jobrun *jr, int top)
 {
 	struct job_state *st = &jr->st;
 	char why[4096];
-	int code, restartable;
+	int code, restartable, rc, first;
 
 	launch_catch_signals();
 	if (top)
 		jobrun_top_start(jr);
-	for (;;) {
-		switch (launch_start(&jr->launch, why, sizeof why)) {
+	for (first = 1;; first = 0) {
+		/* the slots first (jobrun-queue.c); a relaunch keeps holding them */
+		rc = first ? jobrun_queue_enter(jr, why, sizeof why) :
+		    jobrun_queue_update(jr, why, sizeof why);
+		if (rc == LAUNCH_OK)
+			rc = launch_start(&jr->launch, why, sizeof why);
+		switch (rc) {
 		case LAUNCH_OK:
 			break;
 		case LAUNCH_CANCELLED:
@@ -419,6 +410,7 @@ jobrun_execute(struct jobrun *jr, int top)
 			break;
 	}
 out:
+	jobrun_queue_leave(jr);
 	if (top)
 		jobrun_top_end(jr);
 	return code;
@@ -432,13 +424,18 @@ jobrun_report(struct jobrun *jr, int code)
 	jobrun_show_output(st, "stdout", stdout);
 	if (code != EXIT_OK)
 		jobrun_show_output(st, "stderr", stderr);
-	printf("gridsubmit: job %s %s in %.2f s (makespan %.3f s, %d failed ranks, %lld units "
-	    "requeued)%s%s\n", st->id, job_phase_name(st->phase), st->ended - st->submitted,
-	    st->makespan, st->failed_ranks, (long long)st->requeued, st->reason != NULL ? ": " : "",
-	    st->reason != NULL ? st->reason : "");
+	if (jr->quiet && code == EXIT_OK)
+		return;
+	/* the job's own time: state.json's ends, not when this report comes (run --top) */
+	fprintf(stderr, "gridsubmit: job %s %s in %.2f s (makespan %.3f s, %d failed ranks, %lld "
+	    "units requeued)%s%s\n", st->id, job_phase_name(st->phase),
+	    st->ended - st->submitted, st->makespan, st->failed_ranks, (long long)st->requeued,
+	    st->reason != NULL ? ": " : "", st->reason != NULL ? st->reason : "");
 	if (jr->launch.res.killed_stragglers)
-		printf("gridsubmit: ranks still running after rank 0 ended were killed\n");
-	jobrun_print_where(st, &jr->job);
+		fprintf(stderr, "gridsubmit: ranks still running after rank 0 ended were "
+		    "killed\n");
+	if (!jr->quiet)
+		jobrun_print_where(st, &jr->job);
 }
 
 void

@@ -13,6 +13,7 @@
 #include "jobstore.h"
 #include "launch.h"
 #include "metrics.h"
+#include "slots.h"
 
 struct jobrun_args {
 	const char *job;	/* the job file */
@@ -22,6 +23,8 @@ struct jobrun_args {
 	int metrics;		/* 1: fetch live metrics before ranking */
 	int speculate;		/* 1: multi-site preflight while mpiexec starts (jobrun.c) */
 	int restarts;		/* --restarts, or -1: the job file's restarts: */
+	int quiet;		/* run -q: none of gridsubmit's own lines but errors */
+	int now;		/* --now: start without waiting for free slots (slots.h) */
 	/* an experiment's parameters laid over the job file (job_load_file_overlay), or NULL */
 	const struct ydoc_node *overlay;
 	const char *overlay_origin;	/* the experiment file, named in their errors */
@@ -39,6 +42,9 @@ struct jobrun {
 	int metrics;		/* 1: fetch live metrics before the first ranking */
 	int restarts_max;	/* relaunches this supervisor may make (doc/restarts.md) */
 	int restarts_here;	/* relaunches it made */
+	int quiet;		/* jobrun_args.quiet: jobrun_report says only a failure */
+	int now;		/* jobrun_args.now */
+	struct slots *slots;	/* the slot ledger, while the job is in it (jobrun-queue.c) */
 	pid_t top_pid;		/* run --top: the console's process, 0 for none */
 	int top_saved_err;	/* our stderr while the console has the terminal, or -1 */
 	FILE *top_log;		/* what we wrote to stderr meanwhile, shown after it */
@@ -60,6 +66,13 @@ int jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr);
  * invalid configuration file's (userconf.h).
  */
 int jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job);
+
+/*
+ * The job directory's job.yaml and sites.yaml (jobrun-jobfile.c), once the job is loaded
+ * and its state recorded: a pair that runs as the same job from any directory, `gridsubmit
+ * run DIR/job.yaml --sites DIR/sites.yaml`, and that resume loads. Dies on a write error.
+ */
+void jobrun_write_files(const struct jobrun_args *a, struct jobrun *jr);
 
 /*
  * Where the job's ranks go (jobrun-plan.c), the same for run, submit and rank: a
@@ -108,11 +121,35 @@ int jobrun_restart(struct jobrun *jr, const char *reason, int restartable);
 void jobrun_restart_record(struct jobrun *jr, const char *reason, char *const *excluded,
     size_t nexcluded, int resumed);
 
+/*
+ * The placed job waits in the queue (slots.h) until it holds the slots of its placement:
+ * recorded pending with the reason meanwhile, said on stderr when it changes. Returns a
+ * launch_status: LAUNCH_OK when it holds them; LAUNCH_CANCELLED when a cancel signal
+ * came first, LAUNCH_FAILED when the ledger cannot be used (why), the prepared launch
+ * called off in both cases.
+ */
+int jobrun_queue_enter(struct jobrun *jr, char *why, size_t whylen);
+
+/* After a relaunch placed the job again: its claims replaced, held at once. */
+int jobrun_queue_update(struct jobrun *jr, char *why, size_t whylen);
+
+/* The job has ended: its slots are free. */
+void jobrun_queue_leave(struct jobrun *jr);
+
 /* The console of run --top in a process of its own while we supervise (jobrun-top.c). */
 void jobrun_top_start(struct jobrun *jr);
 void jobrun_top_end(struct jobrun *jr);
 
-/* The program's output, the final line and where the results are, on stdout. */
+/*
+ * jobrun_execute in the foreground (run, resume) with the progress line on a terminal
+ * (progress.h) unless top or jr->quiet, then jobrun_report; returns the exit code.
+ */
+int jobrun_follow(struct jobrun *jr, int top);
+
+/*
+ * The program's output on stdout (and, when it failed, its stderr on stderr); the final
+ * line and where the results are on stderr, unless jr->quiet (then only a failure's line).
+ */
 void jobrun_report(struct jobrun *jr, int code);
 
 void jobrun_free(struct jobrun *jr);
@@ -123,5 +160,12 @@ void jobrun_free(struct jobrun *jr);
  */
 void jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
     int *top);
+
+/*
+ * The scheme a --scheme option names (any case), canonical; otherwise a usage error of
+ * cmd: "unknown scheme 'gs' (did you mean 'gss'?)", or the list of schemes. The one check
+ * of --scheme for every command that takes it (run, submit, schedule).
+ */
+const char *jobrun_scheme_arg(const struct cmd_entry *cmd, const char *arg);
 
 #endif

@@ -1,4 +1,4 @@
-/* snapshot.c — --once (plain text) and --json. */
+/* snapshot.c — --once (plain text) and --json (gridsubmit-json(5), through jsonout). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "columns.h"
+#include "jsonout.h"
 #include "meter.h"
 #include "snapshot.h"
 #include "text.h"
@@ -125,12 +126,6 @@ snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }
 
-static json_t *
-jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 int
 snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 {
@@ -138,32 +133,35 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 	const struct mrank *r;
 	const struct mlog *lg;
 	json_t *doc, *ranks, *rk, *log, *hist;
-	long long i;
-	int k, hlen = model_hist_len(m), rc;
+	long long i, known = 0;
+	int k, hlen = model_hist_len(m);
 
 	model_stats(m, &st);
+	for (i = 0; i < m->nranks; i++)
+		known += m->ranks[i].known != 0;
 	doc = json_object();
-	json_object_set_new(doc, "schema_version", json_integer(1));
-	json_object_set_new(doc, "job", json_string(m->job));
-	json_object_set_new(doc, "scheme", json_string(m->scheme));
+	/* the start record's job id (GRT_JOB): a number for a job of the store */
+	json_object_set_new(doc, "id", jsonout_id(m->job));
+	json_object_set_new(doc, "scheme", *m->scheme ? json_string(m->scheme) : json_null());
 	json_object_set_new(doc, "N", json_integer(m->n));
 	json_object_set_new(doc, "rounds", json_integer(m->rounds));
-	json_object_set_new(doc, "ended", json_boolean(m->ended));
+	json_object_set_new(doc, "ranks", json_integer(known));
+	json_object_set_new(doc, "finished", json_boolean(m->ended));
 	json_object_set_new(doc, "status", m->ended ? json_string(m->status) : json_null());
-	json_object_set_new(doc, "elapsed", jnum(st.elapsed));
+	json_object_set_new(doc, "elapsed", jsonout_num(st.elapsed));
 	json_object_set_new(doc, "units_done", json_integer(st.done));
 	json_object_set_new(doc, "units_total", json_integer(st.total));
-	json_object_set_new(doc, "percent", jnum(st.pct));
-	json_object_set_new(doc, "rate", jnum(st.rate));
-	json_object_set_new(doc, "eta", jnum(st.eta));
+	json_object_set_new(doc, "percent", jsonout_num(st.pct));
+	json_object_set_new(doc, "rate", jsonout_num(st.rate));
+	json_object_set_new(doc, "eta", jsonout_num(st.eta));
 	json_object_set_new(doc, "round", json_integer(st.round));
-	json_object_set_new(doc, "sd_exe", jnum(st.sd_exe));
-	json_object_set_new(doc, "imbalance_pct", jnum(st.imbalance));
-	json_object_set_new(doc, "t_calc", jnum(st.calc));
-	json_object_set_new(doc, "t_comm", jnum(st.comm));
-	json_object_set_new(doc, "calc_comm_ratio", jnum(st.ratio));
+	json_object_set_new(doc, "sd_exe", jsonout_num(st.sd_exe));
+	json_object_set_new(doc, "imbalance_pct", jsonout_num(st.imbalance));
+	json_object_set_new(doc, "t_calc", jsonout_num(st.calc));
+	json_object_set_new(doc, "t_comm", jsonout_num(st.comm));
+	json_object_set_new(doc, "calc_comm_ratio", jsonout_num(st.ratio));
 	json_object_set_new(doc, "migrations", json_integer(st.migrations));
-	json_object_set_new(doc, "migrations_per_min", jnum(st.mig_per_min));
+	json_object_set_new(doc, "migrations_per_min", jsonout_num(st.mig_per_min));
 	json_object_set_new(doc, "workers", json_integer(st.nworkers));
 	json_object_set_new(doc, "working", json_integer(st.nworking));
 	json_object_set_new(doc, "failed", json_integer(st.nfailed));
@@ -173,7 +171,7 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		json_object_set_new(doc, "events", json_pack("{s:I,s:I,s:I,s:I}", "lines",
 		    (json_int_t)rs->lines, "read", (json_int_t)rs->events, "bad",
 		    (json_int_t)rs->bad, "unknown", (json_int_t)rs->unknown));
-	json_object_set_new(doc, "hist_seconds", jnum(m->hist_w));
+	json_object_set_new(doc, "hist_seconds", jsonout_num(m->hist_w));
 
 	ranks = json_array();
 	for (i = 0; i < m->nranks; i++) {
@@ -185,37 +183,33 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		json_object_set_new(rk, "node", json_string(r->node));
 		json_object_set_new(rk, "site", json_string(r->site));
 		json_object_set_new(rk, "role", json_string(r->master ? "master" : "worker"));
-		json_object_set_new(rk, "pf", jnum(r->pf));
-		json_object_set_new(rk, "pr", jnum(r->pr));
+		json_object_set_new(rk, "pf", jsonout_num(r->pf));
+		json_object_set_new(rk, "pr", jsonout_num(r->pr));
 		json_object_set_new(rk, "units", json_integer(r->units));
 		json_object_set_new(rk, "last_units", json_integer(r->last_units));
 		json_object_set_new(rk, "chunks", json_integer(r->chunks));
-		json_object_set_new(rk, "t_calc", jnum(r->t_calc));
-		json_object_set_new(rk, "t_comm", jnum(r->t_comm));
-		json_object_set_new(rk, "t_idle", jnum(model_rank_idle(m, r)));
-		json_object_set_new(rk, "perf_f", jnum(r->perf_f));
+		json_object_set_new(rk, "t_calc", jsonout_num(r->t_calc));
+		json_object_set_new(rk, "t_comm", jsonout_num(r->t_comm));
+		json_object_set_new(rk, "t_idle", jsonout_num(model_rank_idle(m, r)));
+		json_object_set_new(rk, "perf_f", jsonout_num(r->perf_f));
 		json_object_set_new(rk, "state",
 		    json_string(model_state_name(model_rank_state(m, r))));
 		if (*r->reason != '\0')
 			json_object_set_new(rk, "reason", json_string(r->reason));
 		hist = json_array();
 		for (k = 0; k < hlen; k++)
-			json_array_append_new(hist, json_real(r->hist[k] / m->hist_w));
+			json_array_append_new(hist, jsonout_num(r->hist[k] / m->hist_w));
 		json_object_set_new(rk, "rate_history", hist);
 		json_array_append_new(ranks, rk);
 	}
-	json_object_set_new(doc, "ranks", ranks);
+	json_object_set_new(doc, "per_rank", ranks);
 
 	log = json_array();
 	for (i = (m->nlog < MODEL_LOG ? m->nlog : MODEL_LOG) - 1; i >= 0; i--) {
 		lg = model_log_get(m, i);
-		json_array_append_new(log, json_pack("{s:o,s:s,s:s}", "t", jnum(lg->t), "kind",
+		json_array_append_new(log, json_pack("{s:o,s:s,s:s}", "t", jsonout_num(lg->t), "kind",
 		    event_kind_name(lg->kind), "text", lg->text));
 	}
 	json_object_set_new(doc, "log", log);
-
-	rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
-	json_decref(doc);
-	fputc('\n', f);
-	return rc == 0 && fflush(f) == 0 && !ferror(f) ? 0 : -1;
+	return jsonout_write(doc, f);
 }

@@ -1,7 +1,7 @@
 /*
  * snapshot.h — the console's state without a terminal: --once prints it as plain text
- * (no escape codes, for scripts and logs), --json as one JSON document with
- * "schema_version": 1 (fields in doc/console.md).
+ * (no escape codes, for scripts and logs), --json as one JSON document through the one
+ * writer (common/jsonout.h; fields in man/gridsubmit-json.5).
  */
 #ifndef TUI_SNAPSHOT_H
 #define TUI_SNAPSHOT_H

@@ -23,6 +23,8 @@
 #define POLL_NS		50000000L
 
 static volatile sig_atomic_t launch_cancel_signal;
+static void (*launch_ticker)(void *, int);
+static void *launch_ticker_arg;
 
 static void
 launch_on_signal(int sig)
@@ -182,6 +184,13 @@ launch_master_status(const struct job_state *st, struct launch_result *res)
 }
 
 void
+launch_set_ticker(void (*fn)(void *arg, int last), void *arg)
+{
+	launch_ticker = fn;
+	launch_ticker_arg = arg;
+}
+
+void
 launch_proc_wait(pid_t pid, const struct job_state *st, struct launch_result *res)
 {
 	double master_ended = 0;
@@ -213,8 +222,12 @@ launch_proc_wait(pid_t pid, const struct job_state *st, struct launch_result *re
 			launch_stop_group(pid, &res->mpiexec_status);
 			break;
 		}
+		if (launch_ticker != NULL)
+			launch_ticker(launch_ticker_arg, 0);
 		remote_child_nap(POLL_NS);
 	}
+	if (launch_ticker != NULL)
+		launch_ticker(launch_ticker_arg, 1);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* hydra's own children are in the group: none may outlive the job */
 	kill(-pid, SIGKILL);

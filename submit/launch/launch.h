@@ -101,6 +101,13 @@ int launch_start(struct launch *l, char *why, size_t whylen);
 void launch_wait(struct launch *l);
 
 /*
+ * fn(arg, 0) about every 50 ms while launch_wait supervises mpiexec, and fn(arg, 1) once
+ * when the supervision ends, before anything else is said (run's progress line,
+ * progress.h); fn NULL: none.
+ */
+void launch_set_ticker(void (*fn)(void *arg, int last), void *arg);
+
+/*
  * After a multi-site launch that failed (doc/restarts.md): which remote nodes of its
  * placement are out of reach, each with why (allocated, a predicate: "did not answer
  * ssh within 5 s") in why[node] (one slot per node of the plan's sites, NULL for the

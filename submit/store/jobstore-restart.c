@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jobstore.h"
+#include "jsonout.h"
 #include "xmalloc.h"
 
 #define RESTART_LOG_MAX	100000	/* entries read back; more is a corrupt file */
@@ -78,7 +79,7 @@ jobstore_restarts_to_json(const struct job_state *st, json_t *o)
 	json_object_set_new(o, "restarts", json_integer(st->restarts));
 	json_object_set_new(o, "restarts_max", json_integer(st->restarts_max));
 	json_object_set_new(o, "restart_log", log);
-	json_object_set_new(o, "sites_file", jobstore_json_str(st->sites_file));
+	json_object_set_new(o, "sites_file", jsonout_str(st->sites_file));
 	json_object_set_new(o, "ranks_option", st->ranks_option > 0 ?
 	    json_integer(st->ranks_option) : json_null());
 	json_object_set_new(o, "metrics", json_boolean(!st->no_metrics));

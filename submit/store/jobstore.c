@@ -18,11 +18,13 @@
 #include "clock.h"
 #include "file.h"
 #include "jobstore.h"
+#include "jsonout.h"
 #include "log.h"
 #include "xmalloc.h"
 
 static const char *const phase_names[] = {
-	[JOB_BROKERING] = "brokering", [JOB_STAGING] = "staging",
+	[JOB_BROKERING] = "brokering", [JOB_PENDING] = "pending",
+	[JOB_STAGING] = "staging",
 	[JOB_LAUNCHING] = "launching", [JOB_RUNNING] = "running", [JOB_DONE] = "done",
 	[JOB_FAILED] = "failed", [JOB_CANCELLED] = "cancelled",
 };
@@ -191,12 +193,6 @@ jobstore_create(struct job_state *st)
 	free(jobs);
 }
 
-json_t *
-jobstore_json_str(const char *s)
-{
-	return s != NULL ? json_string(s) : json_null();
-}
-
 void
 jobstore_format_time(double t, char *buf, size_t len)
 {
@@ -236,15 +232,15 @@ jobstore_write_state(const struct job_state *st)
 	    " s:i, s:I, s:f, s:I, s:I}",
 	    "schema_version", 1,
 	    "id", st->id,
-	    "name", jobstore_json_str(st->name),
-	    "job_file", jobstore_json_str(st->job_file),
+	    "name", jsonout_str(st->name),
+	    "job_file", jsonout_str(st->job_file),
 	    "state", job_phase_name(st->phase),
-	    "reason", jobstore_json_str(st->reason),
+	    "reason", jsonout_str(st->reason),
 	    "submitted", jobstore_json_time(st->submitted),
 	    "started", jobstore_json_time(st->started),
 	    "ended", jobstore_json_time(st->ended),
 	    "ranks", st->ranks,
-	    "scheme", jobstore_json_str(st->scheme),
+	    "scheme", jsonout_str(st->scheme),
 	    "supervisor_pid", (json_int_t)st->supervisor_pid,
 	    "mpiexec_pid", (json_int_t)st->mpiexec_pid,
 	    "exit_code", st->exit_code,

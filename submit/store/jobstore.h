@@ -12,6 +12,7 @@
 
 enum job_phase {
 	JOB_BROKERING,
+	JOB_PENDING,		/* placed, waiting in the queue for its slots (slots.h) */
 	JOB_STAGING,
 	JOB_LAUNCHING,
 	JOB_RUNNING,
@@ -69,8 +70,7 @@ void jobstore_format_time(double t, char *buf, size_t len);
 /* jobstore_format_time's text back to seconds; -1 when malformed. */
 double jobstore_parse_time(const char *s);
 
-/* For JSON documents: a string or null; a time as jobstore_format_time or null for 0. */
-json_t *jobstore_json_str(const char *s);
+/* For JSON documents: a time as jobstore_format_time, or null for 0. */
 json_t *jobstore_json_time(double t);
 
 /* The store's root, created (0700) if needed; dies with a message when unusable. */

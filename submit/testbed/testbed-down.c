@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 
 #include "clock.h"
 #include "fstree.h"
+#include "jsonout.h"
 #include "log.h"
 #include "remote.h"
 #include "testbed.h"
@@ -455,19 +457,23 @@ int
 tb_status(const char *dir, int json)
 {
 	struct tb_manifest m;
+	json_t *doc = NULL, *nodes = NULL;
 	size_t i, nup = 0;
+	int code;
 
 	if (tb_manifest_read(dir, &m) == -1) {
 		if (json)
-			printf("{\"schema_version\":1,\"up\":false,\"nodes\":[]}\n");
+			jsonout_print(json_pack("{s:n, s:b, s:[], s:i}", "name", "complete", 0,
+			    "nodes", "up", 0));
 		else
 			printf("gridsubmit testbed: not up (no %s/manifest)\n", dir);
 		return EXIT_FAILURE;
 	}
-	if (json)
-		printf("{\"schema_version\":1,\"name\":\"%s\",\"complete\":%s,\"nodes\":[",
-		    m.name, m.up ? "true" : "false");
-	else {
+	if (json) {
+		nodes = json_array();
+		doc = json_pack("{s:s, s:b, s:o}", "name", m.name, "complete", m.up, "nodes",
+		    nodes);
+	} else {
 		printf("testbed %s: %s, %s/16 on the bridge", m.name, m.up ? "built" :
 		    "half built (run down)", TB_BRIDGE_ADDR);
 		if (m.cpu_per_mhz > 0) {
@@ -495,17 +501,17 @@ tb_status(const char *dir, int json)
 		if (sshd && exp && alive != 0)
 			nup++;
 		if (json) {
-			printf("%s{\"host\":\"%s\",\"address\":\"%s\",\"netns\":\"%s\","
-			    "\"sshd\":%s,\"exporter\":%s,\"load1\":%.4g,\"latency_ms\":%.15g,"
-			    "\"latency\":\"%s\"", i ? "," : "", host, addr, netns,
-			    sshd ? "true" : "false", exp ? "true" : "false", load1, ms, how);
-			if (alive != -1)
-				printf(",\"delay_line\":%s", alive ? "true" : "false");
-			if (quota >= 0)
-				printf(",\"cpu_quota\":%.15g", quota);
-			else
-				printf(",\"cpu_quota\":null");
-			printf("}");
+			json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:o, s:o, s:s}", "host",
+			    host, "address", addr, "netns", netns, "sshd", sshd, "exporter", exp,
+			    "load1", jsonout_num(exp ? load1 : NAN), "latency_ms",
+			    jsonout_num(ms), "latency", how);
+
+			if (o != NULL && alive != -1)
+				json_object_set_new(o, "delay_line", json_boolean(alive));
+			if (o != NULL)
+				json_object_set_new(o, "cpu_quota", quota >= 0 ?
+				    json_real(quota) : json_null());
+			json_array_append_new(nodes, o);
 		} else {
 			if (strcmp(how, "none") == 0)
 				snprintf(lat, sizeof lat, "-");
@@ -522,10 +528,13 @@ tb_status(const char *dir, int json)
 			    sshd ? "up" : "down", exp ? "up" : "down", load1, cpu, lat);
 		}
 	}
-	if (json)
-		printf("],\"up\":%zu}\n", nup);
-	else
+	code = nup == m.nnode && m.up ? EXIT_SUCCESS : EXIT_FAILURE;
+	if (json) {
+		json_object_set_new(doc, "up", json_integer((json_int_t)nup));
+		if (jsonout_print(doc) == -1)
+			code = EXIT_FAILURE;
+	} else
 		printf("%zu of %zu nodes up\n", nup, m.nnode);
 	tb_manifest_free(&m);
-	return nup == m.nnode && m.up ? EXIT_SUCCESS : EXIT_FAILURE;
+	return code;
 }

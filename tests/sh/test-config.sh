@@ -60,15 +60,15 @@ check_match "sites (NAME): the user's site directory" "$(header)" \
 conf "scheme: PWD"
 run_gs run "$T/job.yaml" --no-metrics
 check_eq "scheme: run exits 0" "$rc" 0
-check_match "scheme: the configured one when nothing else says" "$out" ", scheme pwd$"
+check_match "scheme: the configured one when nothing else says" "$err" ", scheme pwd$"
 check_match "scheme: the ranks were given it" "$out" "^mandelbrot: 64x64, scheme pwd,"
 run_gs run "$T/job-fss.yaml" --no-metrics
-check_match "scheme: the job file's wins" "$out" ", scheme fss$"
+check_match "scheme: the job file's wins" "$err" ", scheme fss$"
 run_gs run "$T/job-fss.yaml" --no-metrics --scheme static
-check_match "scheme: --scheme wins over both" "$out" ", scheme static$"
+check_match "scheme: --scheme wins over both" "$err" ", scheme static$"
 rm -f "$CONF"
 run_gs run "$T/job.yaml" --no-metrics
-check_match "scheme: without any, the built-in gss" "$out" ", scheme gss$"
+check_match "scheme: without any, the built-in gss" "$err" ", scheme gss$"
 
 # --- metrics_timeout: a monitor that never answers is waited for that long
 free_port() {
@@ -144,7 +144,7 @@ check_eq "GRIDSUBMIT_CONFIG naming no file: says so" "$err" \
 printf 'scheme: static\n' > "$T/other.yaml"
 GRIDSUBMIT_CONFIG="$T/other.yaml"
 run_gs run "$T/job.yaml" --no-metrics
-check_match "GRIDSUBMIT_CONFIG: that file is read" "$out" ", scheme static$"
+check_match "GRIDSUBMIT_CONFIG: that file is read" "$err" ", scheme static$"
 unset GRIDSUBMIT_CONFIG
 
 rm -f "$CONF"

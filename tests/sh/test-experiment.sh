@@ -5,7 +5,8 @@
 # - --dry-run lists the points and creates nothing; bad files (unknown key, unknown
 #   parameter, empty matrix, undefined {name}, a bad runtime value, zip lengths, a regex
 #   without a group, a table naming no parameter, a missing job, wrong type, truncated,
-#   binary) fail with file:line:col, exit 3, and create nothing;
+#   binary) fail with file:line:col, exit 3, and create nothing; a file with several
+#   mistakes names every one in file order, up to 20 and "too many errors, stopping";
 # - a 2 x 2 x 2 matrix (scheme x size, repeat 2, sequential): 8 done runs, 8 done jobs,
 #   each with its point's scheme and size, results.csv/json, summary.md's table equal to
 #   the medians of results.csv computed here, a regex metric, the plot files;
@@ -182,6 +183,32 @@ check_match "a missing job file: located at job:" "$err" \
 bad bad-type "matrix:" "  scheme: [gss]" "repeat: many"
 check_match "repeat: a word: located" "$err" \
 	"^$T/bad-type.yaml:5:9: 'repeat' must be a whole number from 1 to 10000, not 'many'"
+bad bad-many "matrix:" "  scheme: [gss]" "  colour: [red]" 'args: ["--size", "{size}"]' \
+	"repat: 2" "order: random-ish" "metrics:" "  - {name: w, regex: 'x'}" "report:" \
+	"  table: {rows: sheme}"
+check_eq "several mistakes: every one, in file order" "$err" \
+	"$T/bad-many.yaml:5:3: parameter 'colour' is neither a key of the job (ranks, sites, rank_weights, ...), nor of its runtime, nor used as {colour} in args
+$T/bad-many.yaml:6:18: '{size}' is not defined: name a parameter of the matrix, or seed, rep or point
+$T/bad-many.yaml:7:1: unknown key 'repat' (did you mean 'repeat'?)
+$T/bad-many.yaml:8:8: 'order' must be random or sequential, not 'random-ish'
+$T/bad-many.yaml:10:22: 'regex' needs a group around the number, as in 'rate ([0-9.]+)'
+$T/bad-many.yaml:12:17: 'rows': 'sheme' is not a parameter of the matrix (did you mean 'scheme'?)"
+{
+	printf 'name: bad-cap\njob: %s\nmatrix:\n  scheme: [gss]\n' "$T/mandel.yaml"
+	i=1
+	while [ "$i" -le 25 ]; do
+		echo "k$i: 1"
+		i=$((i + 1))
+	done
+} > "$T/bad-cap.yaml"
+run_gs experiment "$T/bad-cap.yaml"
+check_eq "bad-cap: exit 3" "$rc" 3
+check_eq "25 unknown keys: the first 20, then where it stopped" \
+	"$(printf '%s\n' "$err" | sed -n '1p;20,$p' | sed 's/ (expected one of: .*)$//')" \
+	"$T/bad-cap.yaml:5:1: unknown key 'k1'
+$T/bad-cap.yaml:24:1: unknown key 'k20'
+$T/bad-cap.yaml: too many errors, stopping"
+check_eq "25 unknown keys: 21 lines" "$(printf '%s\n' "$err" | wc -l)" 21
 printf 'name: bad-trunc\njob: %s\nmatrix:\n  scheme: [gs' "$T/mandel.yaml" > "$T/bad-trunc.yaml"
 run_gs experiment "$T/bad-trunc.yaml"
 check_eq "truncated: exit 3" "$rc" 3
@@ -308,7 +335,7 @@ check_eq "show: one line per run with its job" \
 run_gs experiment show grid --json
 check_eq "show --json: schema_version and 8 runs" \
 	"$(printf '%s\n' "$out" | jq -c '[.schema_version, (.runs | length), .experiment]')" \
-	'[1,8,"grid"]'
+	'[2,8,"grid"]'
 cp "$X/grid/summary.md" "$T/summary.md"
 rm -f "$X/grid/summary.md" "$X/grid/results.csv"
 run_gs experiment report grid

@@ -73,11 +73,11 @@ check_match "status: no failed rank" "$out" 'no rank; 0 units requeued'
 doc=$("$GS" status --json "$q")
 check_eq "status --json: schema, id, state, ranks, scheme" \
 	"$(printf '%s' "$doc" | jq -c '[.schema_version, .id, .state, .ranks, .scheme, .reason]')" \
-	"[1,\"$q\",\"done\",3,\"gss\",null]"
+	"[2,$q,\"done\",3,\"gss\",null]"
 check_eq "status --json: progress N/N" "$(printf '%s' "$doc" | jq -c '.progress')" \
-	'{"done":256,"total":256,"rounds":1}'
-check_eq "status --json: placement rank -> node, site" \
-	"$(printf '%s' "$doc" | jq -c '[.placement[] | [.rank, .node, .site]]')" \
+	'{"units_done":256,"units_total":256,"rounds":1}'
+check_eq "status --json: rankmap rank -> node, site" \
+	"$(printf '%s' "$doc" | jq -c '[.rankmap[] | [.rank, .node, .site]]')" \
 	'[[0,"localhost","local"],[1,"localhost","local"],[2,"localhost","local"]]'
 check_eq "status --json: failed ranks, requeued, times" \
 	"$(printf '%s' "$doc" | jq -c '[.failed_ranks, .requeued, (.makespan > 0),
@@ -189,7 +189,7 @@ check "the newest job deleted: the next id is still new" test "$d" -gt "$c"
 check_eq "list: newest last" "$("$GS" list | tail -n 1 | awk '{ print $1 }')" "$d"
 check_eq "list --json: every job, oldest first" \
 	"$("$GS" list --json | jq -c '[.schema_version, (.jobs | length), .jobs[-1].id]')" \
-	"[1,$(ls "$J" | grep -c '^[0-9]*$'),\"$d\"]"
+	"[2,$(ls "$J" | grep -c '^[0-9]*$'),$d]"
 
 # --- bad state files: a clear error naming the file, exit 3, never a crash
 cp "$J/$a/state.json" "$T/state.good"

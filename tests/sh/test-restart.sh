@@ -156,7 +156,7 @@ check_eq "status --json: restarts and the log" \
 	'[1,3,"rank 0 died of signal 9"]'
 run_gs list
 check_match "list: the restarts column" "$out" "^$id +restart-103 +done +3 +css .* 1$"
-check_eq "list --json: restarts" "$("$GS" list --json | jq ".jobs[] | select(.id == \"$id\") | .restarts")" 1
+check_eq "list --json: restarts" "$("$GS" list --json | jq ".jobs[] | select(.id == $id) | .restarts")" 1
 run_gs top --once "$id"
 check_match "top --once: the restart counted" "$out" "Restarts 1 "
 
@@ -205,7 +205,7 @@ for k in 1 2 3; do
 	check "supervisor killed ($k): the job's processes end" nothing_left "$id" "$seed"
 	run_gs resume "$id"
 	check_eq "supervisor killed ($k): resume exits 0" "$rc" 0
-	check_match "supervisor killed ($k): resume says so" "$out" \
+	check_match "supervisor killed ($k): resume says so" "$err" \
 		"^gridsubmit: job $id \\(restart-$seed\\): resumed, 3 ranks, scheme css$"
 	check_match "supervisor killed ($k): the check passed" "$out" \
 		"result matches the sequential computation"

@@ -14,10 +14,10 @@ YAML
 
 run_gs run "$T/job.yaml" --no-metrics
 check_eq "run exits 0 for a job that succeeds" "$rc" 0
-check_match "run says the job is done" "$out" "^gridsubmit: job 1 done in"
+check_match "run says the job is done (on stderr)" "$err" "^gridsubmit: job 1 done in"
 check_match "the program checked its image" "$out" "image matches the sequential computation"
-check_match "run says where the result is" "$out" "result: +$GRIDSUBMIT_HOME/jobs/1/m.pgm$"
-check_match "run says where the event log is" "$out" "events: +$GRIDSUBMIT_HOME/jobs/1/events.jsonl"
+check_match "run says where the result is" "$err" "result: +$GRIDSUBMIT_HOME/jobs/1/m.pgm$"
+check_match "run says where the event log is" "$err" "events: +$GRIDSUBMIT_HOME/jobs/1/events.jsonl"
 
 D="$GRIDSUBMIT_HOME/jobs/1"
 for f in job.yaml hostfile rankmap stdout stderr events.jsonl state.json master.status m.pgm; do

@@ -70,7 +70,7 @@ check_eq "--once exits 0" "$rc" 0
 check "--once prints the expected snapshot" sh -c "printf '%s\n' \"\$1\" | diff -u $DATA/basic.once.txt -" sh "$out"
 check_eq "--once has no escape bytes" "$(printf '%s\n' "$out" | grep -c "$ESC")" 0
 run_gs top --json --replay "$DATA/basic.jsonl"
-check "--json parses, schema_version 1, numbers match the events" sh -c 'printf "%s\n" "$1" | jq -e ".schema_version == 1 and .units_done == 600 and .units_total == 600 and .failed == 1 and .dropped == 1 and .migrations == 1 and ([.ranks[] | select(.state == \"failed\") | .rank] == [5]) and ([.ranks[] | .units] == [0,170,150,110,120,50,0])"' sh "$out"
+check "--json parses, schema_version 2, numbers match the events" sh -c 'printf "%s\n" "$1" | jq -e ".schema_version == 2 and .units_done == 600 and .units_total == 600 and .failed == 1 and .dropped == 1 and .migrations == 1 and ([.per_rank[] | select(.state == \"failed\") | .rank] == [5]) and ([.per_rank[] | .units] == [0,170,150,110,120,50,0])"' sh "$out"
 run_gs top --speed 3
 check_eq "--speed without --replay is a usage error" "$rc" 2
 run_gs top ../etc
@@ -78,8 +78,8 @@ check_eq "a job id must be a number" "$rc" 2
 run_gs top --replay "$DATA/basic.jsonl" 7
 check_eq "an id and --replay together are a usage error" "$rc" 2
 run_gs top --once
-check_eq "no jobs: exit 1" "$rc" 1
-check_match "no jobs: says where it looked" "$err" "no jobs in .*/jobs"
+check_eq "no jobs: exit 2, as status without an id" "$rc" 2
+check_match "no jobs: says where it looked" "$err" "no job yet in .*/jobs"
 run_gs top --replay "$T/missing.jsonl" --once
 check_eq "a missing recording: exit 1" "$rc" 1
 run_gs top --replay "$DATA/basic.jsonl" < /dev/null
@@ -222,7 +222,7 @@ tm send-keys -t wait3 q
 see "live: q while waiting" "TOP-EXITED rc=0" wait3
 tm kill-session -t wait3
 run_gs top 99 --once
-check_eq "an unknown job id: exit 1" "$rc" 1
+check_eq "an unknown job id: exit 2, as in every command that takes an id" "$rc" 2
 
 # ---- signals restore the terminal; colours only when allowed
 start sig "$GS top --replay $DATA/basic.jsonl --interval 0.1"

@@ -1,8 +1,8 @@
 /*
  * test-exp.c — experiment files into points and overlays: the cross product's order, zip,
  * {names} substituted into args, parameters laid over the job file (runtime and job keys,
- * the job's other keys kept), a bad value located in the experiment file; and the
- * divisible-load bound on stars worked by hand.
+ * the job's other keys kept), a bad value located in the experiment file, every mistake
+ * of a file reported in file order; and the divisible-load bound on stars worked by hand.
  */
 #include <limits.h>
 #include <math.h>
@@ -13,6 +13,7 @@
 
 #include "tests/tap.h"
 
+#include "errlist.h"
 #include "exp-metrics.h"
 #include "exp.h"
 #include "job.h"
@@ -113,6 +114,39 @@ test_errors(void)
 	    "a baseline value the matrix lacks (%s)", err.msg);
 }
 
+/* Every mistake of an experiment file, in file order, each located, on one line. */
+static void
+test_all_errors(void)
+{
+	static const char *const want[] = {
+		"exp.yaml:1:6: 'job': cannot open",
+		"exp.yaml:4:3: '2x' cannot name a parameter",
+		"exp.yaml:5:8: parameter 'swr' needs a non-empty list",
+		"exp.yaml:6:8: '{nope}' is not defined",
+		"exp.yaml:7:9: 'repeat' must be a whole number",
+		"exp.yaml:8:1: unknown key 'ordr' (did you mean 'order'?)",
+		"exp.yaml:9:20: baseline: 'fss' is not one of the values of 'scheme'",
+		"exp.yaml:11:5: a metric needs 'name' and 'regex'",
+		"exp.yaml:13:17: 'rows': 'sheme' is not a parameter of the matrix",
+	};
+	char path[PATH_MAX + 64];
+	struct gs_errlist errs;
+	struct exp e;
+	size_t i, n = sizeof want / sizeof want[0];
+
+	put("exp.yaml", "job: nosuch.yaml\nmatrix:\n  scheme: [gss]\n  2x: [a]\n  swr: []\n"
+	    "args: [\"{nope}\"]\nrepeat: 0\nordr: random\nbaseline: {scheme: fss}\n"
+	    "metrics:\n  - {name: w}\nreport:\n  table: {rows: sheme}\n");
+	snprintf(path, sizeof path, "%s/exp.yaml", dir);
+	ok(exp_load_errs(path, &e, &errs) == -1, "a file with several mistakes is refused");
+	is_int(errs.n, n, "every mistake reported");
+	for (i = 0; i < n && i < errs.n; i++)
+		ok(strstr(errlist_get(&errs, i)->msg, want[i]) != NULL &&
+		    strchr(errlist_get(&errs, i)->msg, '\n') == NULL, "error %zu: %s (%s)",
+		    i + 1, want[i], errlist_get(&errs, i)->msg);
+	is_int(errs.dropped, 0, "none dropped below the cap");
+}
+
 static void
 test_bound(void)
 {
@@ -143,6 +177,7 @@ main(void)
 	    "stage_out: [out.pgm]\n");
 	test_points();
 	test_errors();
+	test_all_errors();
 	test_bound();
 	{
 		char cmd[PATH_MAX + 16];
