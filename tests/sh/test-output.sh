@@ -98,9 +98,10 @@ if ! command -v tmux > /dev/null 2>&1; then
 else
 	SOCK=gs-out-$$
 	at_exit "tmux -L $SOCK kill-server"
+	# the id the run will take: counted before it starts
+	id=$(($("$GS" list --format id | tail -n +2 | wc -l) + 1))
 	tmux -L "$SOCK" new-session -d -x 100 -y 30 \
 	    "'$GS' run '$T/job.yaml' --no-metrics --top 2> '$T/top.err'; sleep 60"
-	id=$(($("$GS" list --format id | tail -n +2 | wc -l) + 1))
 	i=0
 	while [ $i -lt 300 ] && [ "$(jq -r .state "$J/$id/state.json" 2>/dev/null)" != "done" ]; do
 		sleep 0.1
