@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "errlist.h"
+#include "errsink.h"
 #include "grt-keys.h"
 #include "job.h"
 #include "scheme.h"
@@ -37,37 +38,9 @@ static const char *const jl_runtime_keys[] = { GRT_RUNTIME_KEYS(JL_RUNTIME_KEY) 
 #define JL_WEIGHT_EPS		1e-9
 
 struct jl_ctx {
-	const char *name;
+	struct gs_errsink sink;	/* the file's name and its errors */
 	struct gs_job *job;
-	struct gs_error err;		/* the error being reported */
-	struct gs_errlist *errs;	/* every error of the file */
 };
-
-/* c->err is one of the file's errors: keep it. Returns -1. */
-static int
-jl_keep(struct jl_ctx *c)
-{
-	errlist_add(c->errs, &c->err);
-	return -1;
-}
-
-/* The result of a ydoc_*() check into c->err: rc, the error kept when it is -1. */
-static int
-jl_check(struct jl_ctx *c, int rc)
-{
-	return rc == 0 ? 0 : jl_keep(c);
-}
-
-static int __attribute__((format(printf, 3, 4)))
-jl_error(struct jl_ctx *c, const struct ydoc_node *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ydoc_verror(&c->err, c->name, n, fmt, ap);
-	va_end(ap);
-	return jl_keep(c);
-}
 
 /* Lexically clean an absolute path: no "//", "." or ".." components left. */
 static char *
@@ -155,7 +128,7 @@ jl_fail(struct jl_ctx *c, const char *key, const struct ydoc_node *n, const char
 	char desc[96];
 
 	ydoc_describe(n, desc, sizeof desc);
-	return jl_error(c, n, "'%s' must be %s, not %s", key, what, desc);
+	return errsink_error(&c->sink, n, "'%s' must be %s, not %s", key, what, desc);
 }
 
 /*
@@ -171,12 +144,12 @@ jl_strings(struct jl_ctx *c, const char *key, const struct ydoc_node *n, char **
 	size_t i;
 	int rc = 0;
 
-	if (jl_check(c, ydoc_want(c->name, key, n, YDOC_SEQ, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, key, n, YDOC_SEQ, &c->sink.err)) == -1)
 		return -1;
 	*out = xcalloc(n->nitems + 1, sizeof **out);
 	*nout = n->nitems;
 	for (i = 0; i < n->nitems; i++) {
-		if (jl_check(c, ydoc_str(c->name, key, n->items[i], &s, &c->err)) == -1)
+		if (errsink_check(&c->sink, ydoc_str(c->sink.name, key, n->items[i], &s, &c->sink.err)) == -1)
 			rc = -1;
 		else if (ok != NULL && !ok(s))
 			rc = jl_fail(c, key, n->items[i], what);
@@ -259,18 +232,18 @@ jl_stage_names(struct jl_ctx *c, const struct ydoc_node *n, char *const *in, siz
 			continue;
 		base[i] = job_path_base(in[i]);
 		if (base[i][0] == '\0' || base[i][0] == '.') {
-			jl_error(c, n->items[i], "'stage_in' item '%s' would be staged as a hidden or "
+			errsink_error(&c->sink, n->items[i], "'stage_in' item '%s' would be staged as a hidden or "
 			    "empty name; name a file or directory", in[i]);
 			continue;
 		}
 		if (ydoc_known(base[i], jl_job_dir_names)) {
-			jl_error(c, n->items[i], "'stage_in' item '%s' would replace gridsubmit's own "
+			errsink_error(&c->sink, n->items[i], "'stage_in' item '%s' would replace gridsubmit's own "
 			    "'%s' in the job directory; rename it", in[i], base[i]);
 			continue;
 		}
 		for (j = 0; j < i; j++)
 			if (base[j] != NULL && strcmp(base[j], base[i]) == 0) {
-				jl_error(c, n->items[i], "'stage_in' items '%s' and '%s' (line %d) "
+				errsink_error(&c->sink, n->items[i], "'stage_in' items '%s' and '%s' (line %d) "
 				    "would both be staged as '%s'; rename one", in[i], in[j],
 				    n->items[j]->line, base[i]);
 				break;
@@ -304,19 +277,19 @@ jl_ranks(struct jl_ctx *c, const struct ydoc_node *n)
 	int max_ok = 0;
 
 	if (n->type != YDOC_MAP) {
-		if (jl_check(c, ydoc_int(c->name, "ranks", n, "a whole number >= 1 or {min: N, "
-		    "max: M}", 1, JL_MAX_RANKS, &hi, &c->err)) == 0)
+		if (errsink_check(&c->sink, ydoc_int(c->sink.name, "ranks", n, "a whole number >= 1 or {min: N, "
+		    "max: M}", 1, JL_MAX_RANKS, &hi, &c->sink.err)) == 0)
 			c->job->ranks = c->job->min_ranks = (int)hi;
 		return;
 	}
-	ydoc_check_keys_all(c->name, n, jl_ranks_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, n, jl_ranks_keys, c->sink.errs);
 	mn = ydoc_get(n, "min");
 	mx = ydoc_get(n, "max");
 	if ((mn == NULL && !ydoc_given(n, "min", jl_ranks_keys)) ||
 	    (mx == NULL && !ydoc_given(n, "max", jl_ranks_keys)))
-		jl_error(c, n, "'ranks' needs both 'min' and 'max'");
-	if (mx != NULL && jl_check(c, ydoc_int(c->name, "max", mx, "a whole number >= 1", 1,
-	    JL_MAX_RANKS, &hi, &c->err)) == 0) {
+		errsink_error(&c->sink, n, "'ranks' needs both 'min' and 'max'");
+	if (mx != NULL && errsink_check(&c->sink, ydoc_int(c->sink.name, "max", mx, "a whole number >= 1", 1,
+	    JL_MAX_RANKS, &hi, &c->sink.err)) == 0) {
 		c->job->ranks = (int)hi;
 		max_ok = 1;
 	}
@@ -327,7 +300,7 @@ jl_ranks(struct jl_ctx *c, const struct ydoc_node *n)
 		snprintf(what, sizeof what, "a whole number from 1 to max (%lld)", hi);
 	else
 		snprintf(what, sizeof what, "a whole number >= 1");
-	if (jl_check(c, ydoc_int(c->name, "min", mn, what, 1, hi, &lo, &c->err)) == 0)
+	if (errsink_check(&c->sink, ydoc_int(c->sink.name, "min", mn, what, 1, hi, &lo, &c->sink.err)) == 0)
 		c->job->min_ranks = (int)lo;
 }
 
@@ -338,16 +311,16 @@ jl_weights(struct jl_ctx *c, const struct ydoc_node *n)
 	double w1 = 1, w2 = 0;
 	int bad = 0;
 
-	if (jl_check(c, ydoc_want(c->name, "rank_weights", n, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "rank_weights", n, YDOC_MAP, &c->sink.err)) == -1)
 		return;
-	ydoc_check_keys_all(c->name, n, jl_weights_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, n, jl_weights_keys, c->sink.errs);
 	cpu = ydoc_get(n, "cpu");
 	bw = ydoc_get(n, "bandwidth");
-	if (cpu != NULL && jl_check(c, ydoc_num(c->name, "cpu", cpu, "a number in [0, 1]", 0, 0,
-	    1, 0, &w1, &c->err)) == -1)
+	if (cpu != NULL && errsink_check(&c->sink, ydoc_num(c->sink.name, "cpu", cpu, "a number in [0, 1]", 0, 0,
+	    1, 0, &w1, &c->sink.err)) == -1)
 		bad = 1;
-	if (bw != NULL && jl_check(c, ydoc_num(c->name, "bandwidth", bw, "a number in [0, 1]",
-	    0, 0, 1, 0, &w2, &c->err)) == -1)
+	if (bw != NULL && errsink_check(&c->sink, ydoc_num(c->sink.name, "bandwidth", bw, "a number in [0, 1]",
+	    0, 0, 1, 0, &w2, &c->sink.err)) == -1)
 		bad = 1;
 	if (bad)
 		return;
@@ -357,7 +330,7 @@ jl_weights(struct jl_ctx *c, const struct ydoc_node *n)
 	else if (cpu == NULL && bw != NULL)
 		w1 = 1 - w2;
 	else if (cpu != NULL && bw != NULL && fabs(w1 + w2 - 1) > JL_WEIGHT_EPS) {
-		jl_error(c, n, "'rank_weights' cpu + bandwidth must be 1, not %s + %s = %.12g",
+		errsink_error(&c->sink, n, "'rank_weights' cpu + bandwidth must be 1, not %s + %s = %.12g",
 		    cpu->value, bw->value, w1 + w2);
 		return;
 	}
@@ -409,31 +382,31 @@ jl_runtime_value(struct jl_ctx *c, const char *key, const struct ydoc_node *v, c
 	int b;
 
 	if (strcmp(key, "scheme") == 0)
-		return jl_check(c, job_scheme_parse(c->name, v, &val, &c->err)) == 0 ? val : NULL;
+		return errsink_check(&c->sink, job_scheme_parse(c->sink.name, v, &val, &c->sink.err)) == 0 ? val : NULL;
 	if (strcmp(key, "k") == 0 || strcmp(key, "rounds") == 0) {
-		if (jl_check(c, ydoc_int(c->name, key, v, "a whole number >= 1", 1, INT_MAX, &ll,
-		    &c->err)) == -1)
+		if (errsink_check(&c->sink, ydoc_int(c->sink.name, key, v, "a whole number >= 1", 1, INT_MAX, &ll,
+		    &c->sink.err)) == -1)
 			return NULL;
 		snprintf(buf, len, "%lld", ll);
 		return buf;
 	}
 	if (strcmp(key, "alpha") == 0)
-		return jl_check(c, ydoc_num(c->name, key, v, "a number in [0, 100]", 0, 0, 100, 0,
-		    &d, &c->err)) == 0 ? v->value : NULL;
+		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "a number in [0, 100]", 0, 0, 100, 0,
+		    &d, &c->sink.err)) == 0 ? v->value : NULL;
 	if (strcmp(key, "swr") == 0) {
 		if (v->type == YDOC_SCALAR && strcmp(v->value, "auto") == 0)
 			return "auto";
-		return jl_check(c, ydoc_num(c->name, key, v, "auto or a number in [0, 1]", 0, 0, 1,
-		    0, &d, &c->err)) == 0 ? v->value : NULL;
+		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "auto or a number in [0, 1]", 0, 0, 1,
+		    0, &d, &c->sink.err)) == 0 ? v->value : NULL;
 	}
 	if (strcmp(key, "deadline") == 0)
-		return jl_check(c, ydoc_num(c->name, key, v, "a number of seconds > 0", 0, 1, 1e9,
-		    0, &d, &c->err)) == 0 ? v->value : NULL;
+		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "a number of seconds > 0", 0, 1, 1e9,
+		    0, &d, &c->sink.err)) == 0 ? v->value : NULL;
 	if (strcmp(key, "prefetch") == 0)
-		return jl_check(c, ydoc_choice(c->name, key, v, prefetch_words, &b, &c->err)) == 0 ?
+		return errsink_check(&c->sink, ydoc_choice(c->sink.name, key, v, prefetch_words, &b, &c->sink.err)) == 0 ?
 		    prefetch_env[b] : NULL;
 	/* events_chunks, master_computes: GRT_* take 0 or 1 */
-	if (jl_check(c, ydoc_bool(c->name, key, v, &b, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_bool(c->sink.name, key, v, &b, &c->sink.err)) == -1)
 		return NULL;
 	return b ? "1" : "0";
 }
@@ -444,9 +417,9 @@ jl_runtime(struct jl_ctx *c, const struct ydoc_node *map)
 {
 	size_t i;
 
-	if (jl_check(c, ydoc_want(c->name, "runtime", map, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "runtime", map, YDOC_MAP, &c->sink.err)) == -1)
 		return;
-	ydoc_check_keys_all(c->name, map, jl_runtime_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, map, jl_runtime_keys, c->sink.errs);
 	for (i = 0; i < map->npairs; i++) {
 		const char *key = map->pairs[i].key->value, *val;
 		char buf[32];
@@ -465,7 +438,7 @@ jl_env(struct jl_ctx *c, const struct ydoc_node *map)
 	const char *val;
 	size_t i;
 
-	if (jl_check(c, ydoc_want(c->name, "env", map, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "env", map, YDOC_MAP, &c->sink.err)) == -1)
 		return;
 	job->env = xcalloc(map->npairs + 1, sizeof *job->env);
 	job->nenv = map->npairs;
@@ -475,10 +448,10 @@ jl_env(struct jl_ctx *c, const struct ydoc_node *map)
 
 		if (!jl_env_name_ok(k->value)) {
 			ydoc_describe(k, desc, sizeof desc);
-			jl_error(c, k, "%s is not an environment name (letters, digits and '_', not "
+			errsink_error(&c->sink, k, "%s is not an environment name (letters, digits and '_', not "
 			    "starting with a digit)", desc);
 		}
-		if (jl_check(c, ydoc_str(c->name, k->value, v, &val, &c->err)) == 0) {
+		if (errsink_check(&c->sink, ydoc_str(c->sink.name, k->value, v, &val, &c->sink.err)) == 0) {
 			job->env[i].key = xstrdup(k->value);
 			job->env[i].value = xstrdup(val);
 		}
@@ -492,12 +465,12 @@ jl_restarts(struct jl_ctx *c, const struct ydoc_node *root)
 	const struct ydoc_node *n;
 	long long v;
 
-	if ((n = ydoc_get(root, "restarts")) != NULL && jl_check(c, ydoc_int(c->name,
+	if ((n = ydoc_get(root, "restarts")) != NULL && errsink_check(&c->sink, ydoc_int(c->sink.name,
 	    "restarts", n, "a whole number from 0 to 1000 (relaunches after a failure)", 0,
-	    JL_MAX_RESTARTS, &v, &c->err)) == 0)
+	    JL_MAX_RESTARTS, &v, &c->sink.err)) == 0)
 		c->job->restarts = (int)v;
 	if ((n = ydoc_get(root, "keep_journal")) != NULL)
-		jl_check(c, ydoc_bool(c->name, "keep_journal", n, &c->job->keep_journal, &c->err));
+		errsink_check(&c->sink, ydoc_bool(c->sink.name, "keep_journal", n, &c->job->keep_journal, &c->sink.err));
 }
 
 static void
@@ -507,8 +480,8 @@ jl_name(struct jl_ctx *c, const struct ydoc_node *root)
 	const char *s;
 
 	if ((n = ydoc_get(root, "name")) == NULL)
-		c->job->name = jl_default_name(c->name);
-	else if (jl_check(c, ydoc_str(c->name, "name", n, &s, &c->err)) == -1)
+		c->job->name = jl_default_name(c->sink.name);
+	else if (errsink_check(&c->sink, ydoc_str(c->sink.name, "name", n, &s, &c->sink.err)) == -1)
 		return;
 	else if (strlen(s) > 128 || strchr(s, '/') != NULL || !ydoc_no_controls(s))
 		jl_fail(c, "name", n, "a job name (at most 128 bytes, no '/' or control "
@@ -525,13 +498,13 @@ jl_program(struct jl_ctx *c, const struct ydoc_node *root)
 
 	if ((n = ydoc_get(root, "program")) == NULL) {
 		if (!ydoc_given(root, "program", jl_top_keys))
-			jl_error(c, root, "missing key 'program' (the MPI program to run)");
-	} else if (jl_check(c, ydoc_str(c->name, "program", n, &s, &c->err)) == -1)
+			errsink_error(&c->sink, root, "missing key 'program' (the MPI program to run)");
+	} else if (errsink_check(&c->sink, ydoc_str(c->sink.name, "program", n, &s, &c->sink.err)) == -1)
 		return;
 	else if (!ydoc_no_controls(s))
 		jl_fail(c, "program", n, "a file name without control characters");
 	else
-		c->job->program = jl_program_path(c->name, s);
+		c->job->program = jl_program_path(c->sink.name, s);
 }
 
 /* sites: [...]: names, each once. */
@@ -546,13 +519,13 @@ jl_sites(struct jl_ctx *c, const struct ydoc_node *n)
 	    "a site name (letters, digits, '.', '_' or '-')") == -1 && job->sites == NULL)
 		return;
 	if (job->nsites == 0) {
-		jl_error(c, n, "'sites' is an empty list: leave it out to use every site");
+		errsink_error(&c->sink, n, "'sites' is an empty list: leave it out to use every site");
 		return;
 	}
 	ydoc_strset_init(&seen);
 	for (i = 0; i < job->nsites; i++)
 		if (job->sites[i] != NULL && ydoc_strset_add(&seen, job->sites[i], i) != -1)
-			jl_error(c, n->items[i], "site '%s' is listed twice in 'sites'",
+			errsink_error(&c->sink, n->items[i], "site '%s' is listed twice in 'sites'",
 			    job->sites[i]);
 	ydoc_strset_free(&seen);
 }
@@ -563,7 +536,7 @@ jl_requirements(struct jl_ctx *c, const struct ydoc_node *n)
 	struct gs_job *job = c->job;
 	const char *s;
 
-	if (jl_check(c, ydoc_str(c->name, "requirements", n, &s, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, "requirements", n, &s, &c->sink.err)) == -1)
 		return;
 	job->requirements = xstrdup(s);
 	if (n->plain || n->quoted) {
@@ -579,7 +552,7 @@ jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 	struct gs_job *job = c->job;
 	const struct ydoc_node *n;
 
-	ydoc_check_keys_all(c->name, root, jl_top_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, root, jl_top_keys, c->sink.errs);
 	jl_name(c, root);
 	jl_program(c, root);
 	if ((n = ydoc_get(root, "args")) != NULL)
@@ -617,8 +590,8 @@ jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc
 	memset(out, 0, sizeof *out);
 	memset(&c, 0, sizeof c);
 	errlist_init(errs, name);
-	if ((root = ydoc_parse(name, buf, len, &c.err)) == NULL) {
-		errlist_add(errs, &c.err);
+	if ((root = ydoc_parse(name, buf, len, &c.sink.err)) == NULL) {
+		errlist_add(errs, &c.sink.err);
 		return -1;
 	}
 	if (overlay != NULL)
@@ -631,9 +604,9 @@ jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc
 	out->loc.file = out->path;
 	out->loc.line = root->line;
 	out->loc.col = root->col;
-	c.name = name;
+	c.sink.name = name;
 	c.job = out;
-	c.errs = errs;
+	c.sink.errs = errs;
 	jl_load(&c, root);
 	ydoc_free(root);
 	if (errs->n == 0)

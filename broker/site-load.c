@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "errlist.h"
+#include "errsink.h"
 #include "site.h"
 #include "xmalloc.h"
 #include "yaml-doc.h"
@@ -56,41 +57,13 @@ struct sl_vals {
 };
 
 struct sl_ctx {
-	const char *name;
+	struct gs_errsink sink;	/* the file's name and its errors */
 	struct gs_sites *out;
-	struct gs_error err;		/* the error being reported */
-	struct gs_errlist *errs;	/* every error of the file */
 	struct ydoc_strset hosts;	/* host -> node index */
 	struct ydoc_strset sites;	/* site name -> site index */
 	int hosts_unknown;	/* 1: some node's hosts could not be read (no check of master) */
 	int too_many;		/* 1: SL_MAX_NODES was reached (said once) */
 };
-
-/* c->err is one of the file's errors: keep it. Returns -1. */
-static int
-sl_keep(struct sl_ctx *c)
-{
-	errlist_add(c->errs, &c->err);
-	return -1;
-}
-
-/* The result of a ydoc_*() check into c->err: rc, the error kept when it is -1. */
-static int
-sl_check(struct sl_ctx *c, int rc)
-{
-	return rc == 0 ? 0 : sl_keep(c);
-}
-
-static int __attribute__((format(printf, 3, 4)))
-sl_error(struct sl_ctx *c, const struct ydoc_node *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ydoc_verror(&c->err, c->name, n, fmt, ap);
-	va_end(ap);
-	return sl_keep(c);
-}
 
 static int
 sl_word_valid(const char *s, size_t max)
@@ -115,11 +88,11 @@ sl_str_word(struct sl_ctx *c, const char *key, const struct ydoc_node *v, const 
 	const char *s;
 	char desc[96];
 
-	if (sl_check(c, ydoc_str(c->name, key, v, &s, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, key, v, &s, &c->sink.err)) == -1)
 		return -1;
 	if (!sl_word_valid(s, 64)) {
 		ydoc_describe(v, desc, sizeof desc);
-		return sl_error(c, v, "'%s' must be %s, not %s", key, what, desc);
+		return errsink_error(&c->sink, v, "'%s' must be %s, not %s", key, what, desc);
 	}
 	*out = s;
 	return 0;
@@ -132,23 +105,23 @@ sl_monitor(struct sl_ctx *c, const struct ydoc_node *v, const char **out)
 	char desc[96];
 	const char *s, *p;
 
-	if (sl_check(c, ydoc_str(c->name, "monitor", v, &s, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, "monitor", v, &s, &c->sink.err)) == -1)
 		return -1;
 	ydoc_describe(v, desc, sizeof desc);
 	if ((strncasecmp(s, "http://", 7) != 0 || s[7] == '\0') &&
 	    (strncasecmp(s, "https://", 8) != 0 || s[8] == '\0'))
-		return sl_error(c, v, "'monitor' must be an http:// or https:// URL, not %s",
+		return errsink_error(&c->sink, v, "'monitor' must be an http:// or https:// URL, not %s",
 		    desc);
 	for (p = s; *p != '\0'; p++) {
 		if ((unsigned char)*p <= 0x20 || *p == 0x7f)
-			return sl_error(c, v, "'monitor' must be a URL without spaces or control "
+			return errsink_error(&c->sink, v, "'monitor' must be a URL without spaces or control "
 			    "characters, not %s", desc);
 		if (*p == '{' && strncmp(p, "{host}", 6) == 0) {
 			p += 5;
 			continue;
 		}
 		if (*p == '{' || *p == '}')
-			return sl_error(c, v,
+			return errsink_error(&c->sink, v,
 			    "'monitor' may use only the placeholder {host}, not %s", desc);
 	}
 	*out = s;
@@ -189,18 +162,18 @@ sl_monitor_expand(const char *tmpl, const char *host)
 static void
 sl_ssh_config(struct sl_ctx *c, const struct ydoc_node *n, struct sl_vals *v)
 {
-	const char *path, *slash = strrchr(c->name, '/'), *p;
-	int dirlen = slash != NULL ? (int)(slash - c->name) : 0, len = -1;
+	const char *path, *slash = strrchr(c->sink.name, '/'), *p;
+	int dirlen = slash != NULL ? (int)(slash - c->sink.name) : 0, len = -1;
 	char cwd[PATH_MAX], desc[96];
 
-	if (sl_check(c, ydoc_str(c->name, "config", n, &path, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, "config", n, &path, &c->sink.err)) == -1)
 		return;
 	if (path[0] == '/')
 		len = snprintf(v->config, sizeof v->config, "%s", path);
-	else if (c->name[0] == '/')
-		len = snprintf(v->config, sizeof v->config, "%.*s/%s", dirlen, c->name, path);
+	else if (c->sink.name[0] == '/')
+		len = snprintf(v->config, sizeof v->config, "%.*s/%s", dirlen, c->sink.name, path);
 	else if (getcwd(cwd, sizeof cwd) != NULL)
-		len = snprintf(v->config, sizeof v->config, "%s/%.*s%s%s", cwd, dirlen, c->name,
+		len = snprintf(v->config, sizeof v->config, "%s/%.*s%s%s", cwd, dirlen, c->sink.name,
 		    slash != NULL ? "/" : "", path);
 	for (p = v->config; len > 0 && *p != '\0'; p++)
 		if ((unsigned char)*p <= ' ' || *p == 0x7f || *p == '"' || *p == '\'' ||
@@ -208,7 +181,7 @@ sl_ssh_config(struct sl_ctx *c, const struct ydoc_node *n, struct sl_vals *v)
 			break;
 	if (path[0] == '\0' || len <= 0 || (size_t)len >= sizeof v->config || *p != '\0') {
 		ydoc_describe(n, desc, sizeof desc);
-		sl_error(c, n, "'config' must be an ssh_config file, relative to the site file "
+		errsink_error(&c->sink, n, "'config' must be an ssh_config file, relative to the site file "
 		    "or absolute, whose full path has no blanks, quotes, '#' or '%%', not %s",
 		    desc);
 	}
@@ -222,31 +195,31 @@ sl_ssh(struct sl_ctx *c, const struct ydoc_node *map, struct sl_vals *v)
 	long long ll;
 	char desc[96];
 
-	if (sl_check(c, ydoc_want(c->name, "ssh", map, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "ssh", map, YDOC_MAP, &c->sink.err)) == -1)
 		return;
-	ydoc_check_keys_all(c->name, map, sl_ssh_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, map, sl_ssh_keys, c->sink.errs);
 	if ((n = ydoc_get(map, "user")) != NULL)
 		sl_str_word(c, "user", n, "a user name (letters, digits, '.', '_' or '-', not "
 		    "starting with '-')", &v->user);
-	if ((n = ydoc_get(map, "port")) != NULL && sl_check(c, ydoc_int(c->name, "port", n,
-	    "a whole number from 1 to 65535", 1, 65535, &ll, &c->err)) == 0)
+	if ((n = ydoc_get(map, "port")) != NULL && errsink_check(&c->sink, ydoc_int(c->sink.name, "port", n,
+	    "a whole number from 1 to 65535", 1, 65535, &ll, &c->sink.err)) == 0)
 		v->port = (int)ll;
 	if ((n = ydoc_get(map, "host_key")) != NULL &&
-	    sl_check(c, ydoc_str(c->name, "host_key", n, &s, &c->err)) == 0) {
+	    errsink_check(&c->sink, ydoc_str(c->sink.name, "host_key", n, &s, &c->sink.err)) == 0) {
 		if (strcmp(s, "strict") == 0 || strcmp(s, "accept-new") == 0)
 			v->host_key = s;
 		else {
 			ydoc_describe(n, desc, sizeof desc);
-			sl_error(c, n, "'host_key' must be strict or accept-new, not %s", desc);
+			errsink_error(&c->sink, n, "'host_key' must be strict or accept-new, not %s", desc);
 		}
 	}
 	if ((n = ydoc_get(map, "identity")) != NULL &&
-	    sl_check(c, ydoc_str(c->name, "identity", n, &s, &c->err)) == 0) {
+	    errsink_check(&c->sink, ydoc_str(c->sink.name, "identity", n, &s, &c->sink.err)) == 0) {
 		if (ydoc_no_controls(s) && s[0] != '-')
 			v->identity = s;
 		else {
 			ydoc_describe(n, desc, sizeof desc);
-			sl_error(c, n, "'identity' must be a key file name (no control characters, "
+			errsink_error(&c->sink, n, "'identity' must be a key file name (no control characters, "
 			    "not starting with '-'), not %s", desc);
 		}
 	}
@@ -269,20 +242,20 @@ sl_vals(struct sl_ctx *c, const struct ydoc_node *map, const char *const *known,
 	v->has_cpu |= ydoc_given(map, "cpu_mhz", known);
 	v->has_cores |= ydoc_given(map, "cores", known);
 	if ((n = ydoc_get(map, "cpu_mhz")) != NULL)
-		sl_check(c, ydoc_num(c->name, "cpu_mhz", n, "a number > 0", 0, 1, 1e9, 0,
-		    &v->cpu_mhz, &c->err));
-	if ((n = ydoc_get(map, "cores")) != NULL && sl_check(c, ydoc_int(c->name, "cores", n,
-	    "a whole number >= 1", 1, INT_MAX, &ll, &c->err)) == 0)
+		errsink_check(&c->sink, ydoc_num(c->sink.name, "cpu_mhz", n, "a number > 0", 0, 1, 1e9, 0,
+		    &v->cpu_mhz, &c->sink.err));
+	if ((n = ydoc_get(map, "cores")) != NULL && errsink_check(&c->sink, ydoc_int(c->sink.name, "cores", n,
+	    "a whole number >= 1", 1, INT_MAX, &ll, &c->sink.err)) == 0)
 		v->cores = (int)ll;
 	if ((n = ydoc_get(map, "slots")) != NULL) {
-		if (sl_check(c, ydoc_int(c->name, "slots", n, "a whole number >= 1", 1, INT_MAX,
-		    &ll, &c->err)) == 0)
+		if (errsink_check(&c->sink, ydoc_int(c->sink.name, "slots", n, "a whole number >= 1", 1, INT_MAX,
+		    &ll, &c->sink.err)) == 0)
 			v->slots = (int)ll;
 		v->has_slots = 1;
 	}
 	if ((n = ydoc_get(map, "mem_mb")) != NULL) {
-		sl_check(c, ydoc_num(c->name, "mem_mb", n, "a number >= 0", 0, 0, 1e15, 0,
-		    &v->mem_mb, &c->err));
+		errsink_check(&c->sink, ydoc_num(c->sink.name, "mem_mb", n, "a number >= 0", 0, 0, 1e15, 0,
+		    &v->mem_mb, &c->sink.err));
 		v->has_mem = 1;
 	}
 	if ((n = ydoc_get(map, "arch")) != NULL)
@@ -297,9 +270,9 @@ sl_vals(struct sl_ctx *c, const struct ydoc_node *map, const char *const *known,
 static void
 sl_defaults(struct sl_ctx *c, const struct ydoc_node *map, struct sl_vals *v)
 {
-	if (sl_check(c, ydoc_want(c->name, "defaults", map, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "defaults", map, YDOC_MAP, &c->sink.err)) == -1)
 		return;
-	ydoc_check_keys_all(c->name, map, sl_defaults_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, map, sl_defaults_keys, c->sink.errs);
 	sl_vals(c, map, sl_defaults_keys, v);
 }
 
@@ -308,20 +281,20 @@ sl_emulate(struct sl_ctx *c, const struct ydoc_node *map, struct gs_emulate *e)
 {
 	const struct ydoc_node *n;
 
-	if (sl_check(c, ydoc_want(c->name, "emulate", map, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "emulate", map, YDOC_MAP, &c->sink.err)) == -1)
 		return;
-	ydoc_check_keys_all(c->name, map, sl_emulate_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, map, sl_emulate_keys, c->sink.errs);
 	if ((n = ydoc_get(map, "cpu_scale")) != NULL)
-		sl_check(c, ydoc_num(c->name, "cpu_scale", n, "a number in (0, 1]", 0, 1, 1, 0,
-		    &e->cpu_scale, &c->err));
+		errsink_check(&c->sink, ydoc_num(c->sink.name, "cpu_scale", n, "a number in (0, 1]", 0, 1, 1, 0,
+		    &e->cpu_scale, &c->sink.err));
 	if ((n = ydoc_get(map, "load")) != NULL)
-		sl_check(c, ydoc_num(c->name, "load", n, "a number >= 0", 0, 0, 1e6, 0, &e->load,
-		    &c->err));
+		errsink_check(&c->sink, ydoc_num(c->sink.name, "load", n, "a number >= 0", 0, 0, 1e6, 0, &e->load,
+		    &c->sink.err));
 	if ((n = ydoc_get(map, "load_interval")) != NULL)
-		sl_check(c, ydoc_num(c->name, "load_interval", n, "a number > 0", 0, 1, 1e9, 0,
-		    &e->load_interval, &c->err));
+		errsink_check(&c->sink, ydoc_num(c->sink.name, "load_interval", n, "a number > 0", 0, 1, 1e9, 0,
+		    &e->load_interval, &c->sink.err));
 	if ((n = ydoc_get(map, "private_fs")) != NULL)
-		sl_check(c, ydoc_bool(c->name, "private_fs", n, &e->private_fs, &c->err));
+		errsink_check(&c->sink, ydoc_bool(c->sink.name, "private_fs", n, &e->private_fs, &c->sink.err));
 }
 
 static void
@@ -346,7 +319,7 @@ sl_hosts(struct sl_ctx *c, const struct ydoc_node *hn, const char *pattern, char
 
 	if ((count = hostrange_expand(pattern, names, why, sizeof why)) == -1) {
 		ydoc_describe(hn, desc, sizeof desc);
-		return sl_error(c, hn, "bad host range %s: %s", desc, why);
+		return errsink_error(&c->sink, hn, "bad host range %s: %s", desc, why);
 	}
 	for (i = 0; i < count; i++) {
 		if (!host_name_valid((*names)[i])) {
@@ -355,7 +328,7 @@ sl_hosts(struct sl_ctx *c, const struct ydoc_node *hn, const char *pattern, char
 			tmp.value = (*names)[i];
 			tmp.len = strlen((*names)[i]);
 			ydoc_describe(&tmp, desc, sizeof desc);
-			sl_error(c, hn, "invalid host name %s (letters, digits, '.' and '-', not "
+			errsink_error(&c->sink, hn, "invalid host name %s (letters, digits, '.' and '-', not "
 			    "starting with '-', labels of at most 63 characters)", desc);
 			hostrange_free(*names, count);
 			return -1;
@@ -363,7 +336,7 @@ sl_hosts(struct sl_ctx *c, const struct ydoc_node *hn, const char *pattern, char
 	}
 	if (c->out->nnodes + (size_t)count > SL_MAX_NODES) {
 		if (!c->too_many)
-			sl_error(c, hn, "more than %d nodes in one site file", SL_MAX_NODES);
+			errsink_error(&c->sink, hn, "more than %d nodes in one site file", SL_MAX_NODES);
 		c->too_many = 1;
 		hostrange_free(*names, count);
 		return -1;
@@ -412,9 +385,9 @@ sl_add_nodes(struct sl_ctx *c, const struct ydoc_node *hn, char **names, int cou
 		said = 1;
 		at = &c->out->nodes[prev].loc;
 		if (at->line == hn->line && at->col == hn->col)
-			sl_error(c, hn, "duplicate host '%s' (the range names it twice)", node.host);
+			errsink_error(&c->sink, hn, "duplicate host '%s' (the range names it twice)", node.host);
 		else
-			sl_error(c, hn, "duplicate host '%s' (also at line %d, col %d)", node.host,
+			errsink_error(&c->sink, hn, "duplicate host '%s' (also at line %d, col %d)", node.host,
 			    at->line, at->col);
 	}
 }
@@ -435,16 +408,16 @@ sl_node(struct sl_ctx *c, const struct ydoc_node *map, size_t site, const struct
 	if (map->type != YDOC_MAP) {
 		/* the list itself is right; its entry is not */
 		ydoc_describe(map, desc, sizeof desc);
-		sl_error(c, map, "a node must be a mapping such as {host: n1, cpu_mhz: 2000, "
+		errsink_error(&c->sink, map, "a node must be a mapping such as {host: n1, cpu_mhz: 2000, "
 		    "cores: 4}, not %s", desc);
 		c->hosts_unknown = 1;
 		return;
 	}
-	ydoc_check_keys_all(c->name, map, sl_node_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, map, sl_node_keys, c->sink.errs);
 	if ((hn = ydoc_get(map, "host")) != NULL)
-		sl_check(c, ydoc_str(c->name, "host", hn, &pattern, &c->err));
+		errsink_check(&c->sink, ydoc_str(c->sink.name, "host", hn, &pattern, &c->sink.err));
 	else if (!ydoc_given(map, "host", sl_node_keys))
-		sl_error(c, map, "a node needs a 'host' (a name or a range such as n[01-16])");
+		errsink_error(&c->sink, map, "a node needs a 'host' (a name or a range such as n[01-16])");
 	sl_vals(c, map, sl_node_keys, &v);
 	if ((n = ydoc_get(map, "emulate")) != NULL)
 		sl_emulate(c, n, &emu);
@@ -453,9 +426,9 @@ sl_node(struct sl_ctx *c, const struct ydoc_node *map, size_t site, const struct
 	else
 		snprintf(label, sizeof label, "the node");
 	if (!v.has_cpu)
-		sl_error(c, map, "%s has no 'cpu_mhz': set it on the node or in defaults", label);
+		errsink_error(&c->sink, map, "%s has no 'cpu_mhz': set it on the node or in defaults", label);
 	if (!v.has_cores)
-		sl_error(c, map, "%s has no 'cores': set it on the node or in defaults", label);
+		errsink_error(&c->sink, map, "%s has no 'cores': set it on the node or in defaults", label);
 	if (pattern == NULL || (count = sl_hosts(c, hn, pattern, &names)) == -1) {
 		c->hosts_unknown = 1;
 		return;
@@ -469,17 +442,17 @@ sl_link(struct sl_ctx *c, const struct ydoc_node *link, struct gs_site *s, const
 {
 	const struct ydoc_node *n;
 
-	if (sl_check(c, ydoc_want(c->name, "link", link, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "link", link, YDOC_MAP, &c->sink.err)) == -1)
 		return;
-	ydoc_check_keys_all(c->name, link, sl_link_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, link, sl_link_keys, c->sink.errs);
 	if ((n = ydoc_get(link, "bandwidth_mbps")) != NULL)
-		sl_check(c, ydoc_num(c->name, "bandwidth_mbps", n, "a number > 0", 0, 1, 1e12, 0,
-		    &s->bandwidth_mbps, &c->err));
+		errsink_check(&c->sink, ydoc_num(c->sink.name, "bandwidth_mbps", n, "a number > 0", 0, 1, 1e12, 0,
+		    &s->bandwidth_mbps, &c->sink.err));
 	else if (!ydoc_given(link, "bandwidth_mbps", sl_link_keys))
-		sl_error(c, link, "the link of %s has no 'bandwidth_mbps'", label);
+		errsink_error(&c->sink, link, "the link of %s has no 'bandwidth_mbps'", label);
 	if ((n = ydoc_get(link, "latency_ms")) != NULL)
-		sl_check(c, ydoc_num(c->name, "latency_ms", n, "a number >= 0", 0, 0, 1e9, 0,
-		    &s->latency_ms, &c->err));
+		errsink_check(&c->sink, ydoc_num(c->sink.name, "latency_ms", n, "a number >= 0", 0, 0, 1e9, 0,
+		    &s->latency_ms, &c->sink.err));
 }
 
 /* A site's name, its index in out->sites (a new site, even when the name is wrong). */
@@ -495,10 +468,10 @@ sl_site_new(struct sl_ctx *c, const struct ydoc_node *map, const char **name)
 	*name = NULL;
 	if ((n = ydoc_get(map, "name")) == NULL) {
 		if (!ydoc_given(map, "name", sl_site_keys))
-			sl_error(c, map, "a site needs a 'name'");
+			errsink_error(&c->sink, map, "a site needs a 'name'");
 	} else if (sl_str_word(c, "name", n, "a site name (letters, digits, '.', '_' or '-')",
 	    name) == 0 && (prev = ydoc_strset_find(&c->sites, *name)) != -1)
-		sl_error(c, n, "duplicate site '%s' (also at line %d, col %d)", *name,
+		errsink_error(&c->sink, n, "duplicate site '%s' (also at line %d, col %d)", *name,
 		    out->sites[prev].loc.line, out->sites[prev].loc.col);
 	out->sites = xreallocarray(out->sites, out->nsites + 1, sizeof *out->sites);
 	s = &out->sites[out->nsites++];
@@ -524,12 +497,12 @@ sl_site(struct sl_ctx *c, const struct ydoc_node *map, const struct sl_vals *top
 
 	if (map->type != YDOC_MAP) {
 		ydoc_describe(map, desc, sizeof desc);
-		sl_error(c, map, "a site must be a mapping with name, link and nodes, not %s",
+		errsink_error(&c->sink, map, "a site must be a mapping with name, link and nodes, not %s",
 		    desc);
 		c->hosts_unknown = 1;
 		return;
 	}
-	ydoc_check_keys_all(c->name, map, sl_site_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, map, sl_site_keys, c->sink.errs);
 	idx = sl_site_new(c, map, &name);
 	if (name != NULL)
 		snprintf(label, sizeof label, "site '%s'", name);
@@ -539,7 +512,7 @@ sl_site(struct sl_ctx *c, const struct ydoc_node *map, const struct sl_vals *top
 	if ((n = ydoc_get(map, "link")) != NULL)
 		sl_link(c, n, &c->out->sites[idx], label);
 	else if (!ydoc_given(map, "link", sl_site_keys))
-		sl_error(c, map, "%s has no 'link' (bandwidth_mbps and latency_ms to the master)",
+		errsink_error(&c->sink, map, "%s has no 'link' (bandwidth_mbps and latency_ms to the master)",
 		    label);
 
 	/* site defaults, then the site's own ssh and monitor over them */
@@ -552,12 +525,12 @@ sl_site(struct sl_ctx *c, const struct ydoc_node *map, const struct sl_vals *top
 
 	if ((nodes = ydoc_get(map, "nodes")) == NULL) {
 		if (!ydoc_given(map, "nodes", sl_site_keys))
-			sl_error(c, map, "%s has no 'nodes'", label);
+			errsink_error(&c->sink, map, "%s has no 'nodes'", label);
 		c->hosts_unknown = 1;
-	} else if (sl_check(c, ydoc_want(c->name, "nodes", nodes, YDOC_SEQ, &c->err)) == -1)
+	} else if (errsink_check(&c->sink, ydoc_want(c->sink.name, "nodes", nodes, YDOC_SEQ, &c->sink.err)) == -1)
 		c->hosts_unknown = 1;
 	else if (nodes->nitems == 0)
-		sl_error(c, nodes, "%s has an empty list of nodes", label);
+		errsink_error(&c->sink, nodes, "%s has an empty list of nodes", label);
 	else
 		for (i = 0; i < nodes->nitems; i++)
 			sl_node(c, nodes->items[i], idx, &v, cap);
@@ -570,12 +543,12 @@ sl_master(struct sl_ctx *c, const struct ydoc_node *master)
 	const char *mname;
 	char desc[96];
 
-	if (sl_check(c, ydoc_str(c->name, "master", master, &mname, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, "master", master, &mname, &c->sink.err)) == -1)
 		return NULL;
 	if (host_name_valid(mname))
 		return mname;
 	ydoc_describe(master, desc, sizeof desc);
-	sl_error(c, master, "invalid host name %s for 'master' (letters, digits, '.' and '-', "
+	errsink_error(&c->sink, master, "invalid host name %s for 'master' (letters, digits, '.' and '-', "
 	    "not starting with '-')", desc);
 	return NULL;
 }
@@ -589,19 +562,19 @@ sl_load(struct sl_ctx *c, const struct ydoc_node *root)
 	size_t i, cap = 0;
 
 	memset(&top, 0, sizeof top);
-	ydoc_check_keys_all(c->name, root, sl_top_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, root, sl_top_keys, c->sink.errs);
 	if ((master = ydoc_get(root, "master")) != NULL)
 		mname = sl_master(c, master);
 	if ((n = ydoc_get(root, "defaults")) != NULL)
 		sl_defaults(c, n, &top);
 	if ((sites = ydoc_get(root, "sites")) == NULL) {
 		if (!ydoc_given(root, "sites", sl_top_keys))
-			sl_error(c, root, "missing key 'sites' (the list of sites)");
+			errsink_error(&c->sink, root, "missing key 'sites' (the list of sites)");
 		c->hosts_unknown = 1;
-	} else if (sl_check(c, ydoc_want(c->name, "sites", sites, YDOC_SEQ, &c->err)) == -1)
+	} else if (errsink_check(&c->sink, ydoc_want(c->sink.name, "sites", sites, YDOC_SEQ, &c->sink.err)) == -1)
 		c->hosts_unknown = 1;
 	else if (sites->nitems == 0)
-		sl_error(c, sites, "'sites' is an empty list");
+		errsink_error(&c->sink, sites, "'sites' is an empty list");
 	else
 		for (i = 0; i < sites->nitems; i++)
 			sl_site(c, sites->items[i], &top, &cap);
@@ -610,7 +583,7 @@ sl_load(struct sl_ctx *c, const struct ydoc_node *root)
 	if (mname == NULL || c->hosts_unknown)
 		return;
 	if (ydoc_strset_find(&c->hosts, mname) == -1)
-		sl_error(c, master, "master '%s' is not a host of any site", mname);
+		errsink_error(&c->sink, master, "master '%s' is not a host of any site", mname);
 	else
 		c->out->master = xstrdup(mname);
 }
@@ -625,14 +598,14 @@ sites_load_buffer_errs(const char *name, const char *buf, size_t len, struct gs_
 	memset(out, 0, sizeof *out);
 	memset(&c, 0, sizeof c);
 	errlist_init(errs, name);
-	if ((root = ydoc_parse(name, buf, len, &c.err)) == NULL) {
-		errlist_add(errs, &c.err);
+	if ((root = ydoc_parse(name, buf, len, &c.sink.err)) == NULL) {
+		errlist_add(errs, &c.sink.err);
 		return -1;
 	}
 	out->path = xstrdup(name);
-	c.name = name;
+	c.sink.name = name;
 	c.out = out;
-	c.errs = errs;
+	c.sink.errs = errs;
 	ydoc_strset_init(&c.hosts);
 	ydoc_strset_init(&c.sites);
 	sl_load(&c, root);

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "errlist.h"
+#include "errsink.h"
 #include "exp.h"
 #include "grt-keys.h"
 #include "job.h"
@@ -51,11 +52,9 @@ const char *const exp_builtin_metrics[] = {
 };
 
 struct el_ctx {
-	const char *name;	/* the file as given, for errors */
+	struct gs_errsink sink;	/* the file's name and its errors */
 	int stored;		/* 1: the results directory's copy (exp_load_stored) */
 	struct exp *e;
-	struct gs_error err;	/* the error being reported */
-	struct gs_errlist *errs;	/* every error of the file (or a point's job file's) */
 };
 
 void
@@ -70,32 +69,6 @@ exp_hash(const void *p, size_t len, char out[17])
 		h *= 1099511628211ULL;
 	}
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
-/* c->err is one of the file's errors: keep it. Returns -1. */
-static int
-el_keep(struct el_ctx *c)
-{
-	errlist_add(c->errs, &c->err);
-	return -1;
-}
-
-/* The result of a ydoc_*() check into c->err: rc, the error kept when it is -1. */
-static int
-el_check(struct el_ctx *c, int rc)
-{
-	return rc == 0 ? 0 : el_keep(c);
-}
-
-static int __attribute__((format(printf, 3, 4)))
-el_error(struct el_ctx *c, const struct ydoc_node *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ydoc_verror(&c->err, c->name, n, fmt, ap);
-	va_end(ap);
-	return el_keep(c);
 }
 
 static int
@@ -137,7 +110,7 @@ el_path(struct el_ctx *c, const char *key, const struct ydoc_node *n)
 	const char *s, *slash;
 	char *joined, *abs;
 
-	if (el_check(c, ydoc_str(c->name, key, n, &s, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, key, n, &s, &c->sink.err)) == -1)
 		return NULL;
 	slash = strrchr(c->e->path, '/');
 	if (s[0] == '/')
@@ -149,7 +122,7 @@ el_path(struct el_ctx *c, const char *key, const struct ydoc_node *n)
 		return joined;
 	}
 	if (abs == NULL)
-		el_error(c, n, "'%s': cannot open %s: %s", key, joined, strerror(errno));
+		errsink_error(&c->sink, n, "'%s': cannot open %s: %s", key, joined, strerror(errno));
 	free(joined);
 	return abs;
 }
@@ -209,12 +182,12 @@ el_param(struct el_ctx *c, const struct ydoc_node *k, const struct ydoc_node *v,
 	p->name = xstrdup(k->value);
 	p->key = k;
 	if (!el_param_name_ok(k->value))
-		rc = el_error(c, k, "'%.64s' cannot name a parameter (letters, digits and '_'; "
+		rc = errsink_error(&c->sink, k, "'%.64s' cannot name a parameter (letters, digits and '_'; "
 		    "seed, rep and point are taken)", k->value);
 	p->target = el_in(p->name, el_runtime_keys) ? EXP_RUNTIME_KEY :
 	    el_in(p->name, el_job_keys) ? EXP_JOB_KEY : EXP_FREE;
 	if (v->type != YDOC_SEQ || v->nitems == 0)
-		return el_error(c, v, "parameter '%.64s' needs a non-empty list of values, as "
+		return errsink_error(&c->sink, v, "parameter '%.64s' needs a non-empty list of values, as "
 		    "in %.64s: [a, b]", p->name, p->name);
 	p->values = xcalloc(v->nitems, sizeof *p->values);
 	p->texts = xcalloc(v->nitems, sizeof *p->texts);
@@ -239,10 +212,10 @@ el_params(struct el_ctx *c, const struct ydoc_node *map, const char *key)
 	size_t i, npoints = 1;
 	int bad = 0;
 
-	if (el_check(c, ydoc_want(c->name, key, map, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, key, map, YDOC_MAP, &c->sink.err)) == -1)
 		return;
 	if (map->npairs == 0) {
-		el_error(c, map, "'%s' is empty: name at least one parameter with a list of "
+		errsink_error(&c->sink, map, "'%s' is empty: name at least one parameter with a list of "
 		    "values", key);
 		return;
 	}
@@ -258,14 +231,14 @@ el_params(struct el_ctx *c, const struct ydoc_node *map, const char *key)
 		}
 		first = &e->params[0];
 		if (e->zip && i > 0 && first->nvalues > 0 && p->nvalues != first->nvalues) {
-			bad = el_error(c, v, "zip: '%s' has %zu values, '%s' has %zu: zip pairs the "
+			bad = errsink_error(&c->sink, v, "zip: '%s' has %zu values, '%s' has %zu: zip pairs the "
 			    "lists element by element, so they must be as long", p->name,
 			    p->nvalues, first->name, first->nvalues);
 			continue;
 		}
 		if (!e->zip && npoints > 0) {
 			if (npoints > EXP_MAX_POINTS / p->nvalues) {
-				bad = el_error(c, v, "the matrix has more than %d points",
+				bad = errsink_error(&c->sink, v, "the matrix has more than %d points",
 				    EXP_MAX_POINTS);
 				npoints = 0;	/* said once */
 			} else
@@ -330,7 +303,7 @@ el_use_name(const char *name, size_t len, size_t off, void *arg)
 	if ((i = exp_param_find(u->c->e, buf)) >= 0)
 		u->used[i] = 1;
 	else if (!el_in(buf, el_builtin_names))
-		el_error(u->c, u->arg, "'{%s}' is not defined: name a parameter of the matrix, "
+		errsink_error(&u->c->sink, u->arg, "'{%s}' is not defined: name a parameter of the matrix, "
 		    "or seed, rep or point", buf);
 	return 0;
 }
@@ -345,11 +318,11 @@ el_args(struct el_ctx *c, const struct ydoc_node *n)
 	size_t i;
 	int ok = 1;
 
-	if (n != NULL && el_check(c, ydoc_want(c->name, "args", n, YDOC_SEQ, &c->err)) == -1)
+	if (n != NULL && errsink_check(&c->sink, ydoc_want(c->sink.name, "args", n, YDOC_SEQ, &c->sink.err)) == -1)
 		ok = 0;
 	for (i = 0; ok && n != NULL && i < n->nitems; i++) {
 		u.arg = n->items[i];
-		if (el_check(c, ydoc_str(c->name, "args", n->items[i], &s, &c->err)) == -1)
+		if (errsink_check(&c->sink, ydoc_str(c->sink.name, "args", n->items[i], &s, &c->sink.err)) == -1)
 			ok = 0;
 		else
 			el_each_name(s, el_use_name, &u);
@@ -359,7 +332,7 @@ el_args(struct el_ctx *c, const struct ydoc_node *n)
 		if (e->params[i].target != EXP_FREE || u.used[i] ||
 		    !el_param_name_ok(e->params[i].name))
 			continue;
-		el_error(c, e->params[i].key, "parameter '%s' is neither a key of the job (%s), "
+		errsink_error(&c->sink, e->params[i].key, "parameter '%s' is neither a key of the job (%s), "
 		    "nor of its runtime, nor used as {%s} in args", e->params[i].name,
 		    "ranks, sites, rank_weights, ...", e->params[i].name);
 	}
@@ -380,40 +353,40 @@ el_metric(struct el_ctx *c, const struct ydoc_node *item, size_t i)
 	size_t j;
 	int rc = 0, rerr;
 
-	if (el_check(c, ydoc_want(c->name, "metrics", item, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "metrics", item, YDOC_MAP, &c->sink.err)) == -1)
 		return -1;
-	if (ydoc_check_keys_all(c->name, item, el_metric_keys, c->errs) == -1)
+	if (ydoc_check_keys_all(c->sink.name, item, el_metric_keys, c->sink.errs) == -1)
 		rc = -1;
 	nn = ydoc_get(item, "name");
 	rn = ydoc_get(item, "regex");
 	if ((nn == NULL && !ydoc_given(item, "name", el_metric_keys)) ||
 	    (rn == NULL && !ydoc_given(item, "regex", el_metric_keys)))
-		rc = el_error(c, item, "a metric needs 'name' and 'regex', as in {name: mflops, "
+		rc = errsink_error(&c->sink, item, "a metric needs 'name' and 'regex', as in {name: mflops, "
 		    "regex: 'rate ([0-9.]+)'}");
-	if (nn != NULL && el_check(c, ydoc_str(c->name, "name", nn, &s, &c->err)) == 0) {
+	if (nn != NULL && errsink_check(&c->sink, ydoc_str(c->sink.name, "name", nn, &s, &c->sink.err)) == 0) {
 		for (j = 0; j < i; j++)
 			if (e->metrics[j].name != NULL && strcmp(e->metrics[j].name, s) == 0)
 				break;
 		if (!el_ident(s, strlen(s)) || el_in(s, exp_builtin_metrics))
-			rc = el_error(c, nn, "'%.64s' cannot name a metric (letters, digits and "
+			rc = errsink_error(&c->sink, nn, "'%.64s' cannot name a metric (letters, digits and "
 			    "'_', not a built-in one such as makespan)", s);
 		else if (j < i)
-			rc = el_error(c, nn, "metric '%s' is defined twice", s);
+			rc = errsink_error(&c->sink, nn, "metric '%s' is defined twice", s);
 		else
 			m->name = xstrdup(s);
 	} else if (nn != NULL)
 		rc = -1;
 	if (rn == NULL)
 		return -1;
-	if (el_check(c, ydoc_str(c->name, "regex", rn, &s, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, "regex", rn, &s, &c->sink.err)) == -1)
 		return -1;
 	if ((rerr = regcomp(&m->re, s, REG_EXTENDED)) != 0) {
 		regerror(rerr, &m->re, msg, sizeof msg);
-		return el_error(c, rn, "'regex' does not compile: %s", msg);
+		return errsink_error(&c->sink, rn, "'regex' does not compile: %s", msg);
 	}
 	m->pattern = xstrdup(s);
 	if (m->re.re_nsub < 1)
-		return el_error(c, rn, "'regex' needs a group around the number, as in "
+		return errsink_error(&c->sink, rn, "'regex' needs a group around the number, as in "
 		    "'rate ([0-9.]+)'");
 	return rc;
 }
@@ -424,7 +397,7 @@ el_metrics(struct el_ctx *c, const struct ydoc_node *n)
 	struct exp *e = c->e;
 	size_t i;
 
-	if (el_check(c, ydoc_want(c->name, "metrics", n, YDOC_SEQ, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "metrics", n, YDOC_SEQ, &c->sink.err)) == -1)
 		return;
 	e->metrics = xcalloc(n->nitems + 1, sizeof *e->metrics);
 	e->nmetrics = n->nitems;
@@ -447,9 +420,9 @@ el_report_param(struct el_ctx *c, const struct ydoc_node *map, const char *const
 	if (n == NULL) {
 		if (optional || ydoc_given(map, key, known))
 			return 0;
-		return el_error(c, map, "missing key '%s' (a parameter of the matrix)", key);
+		return errsink_error(&c->sink, map, "missing key '%s' (a parameter of the matrix)", key);
 	}
-	if (el_check(c, ydoc_str(c->name, key, n, &s, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, key, n, &s, &c->sink.err)) == -1)
 		return -1;
 	if (exp_param_find(c->e, s) >= 0) {
 		*out = xstrdup(s);
@@ -459,7 +432,7 @@ el_report_param(struct el_ctx *c, const struct ydoc_node *map, const char *const
 		names[i] = c->e->params[i].name;
 	names[i] = NULL;
 	guess = suggest_closest(s, names);
-	return el_error(c, n, "'%s': '%.64s' is not a parameter of the matrix%s%s%s", key, s,
+	return errsink_error(&c->sink, n, "'%s': '%.64s' is not a parameter of the matrix%s%s%s", key, s,
 	    guess ? " (did you mean '" : "", guess ? guess : "", guess ? "'?)" : "");
 }
 
@@ -475,13 +448,13 @@ el_report_metric(struct el_ctx *c, const struct ydoc_node *map, const char *key,
 		*out = xstrdup("makespan");
 		return;
 	}
-	if (el_check(c, ydoc_str(c->name, key, n, &s, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, key, n, &s, &c->sink.err)) == -1)
 		return;
 	for (i = 0; i < c->e->nmetrics; i++)
 		if (c->e->metrics[i].name != NULL && strcmp(c->e->metrics[i].name, s) == 0)
 			break;
 	if (!el_in(s, exp_builtin_metrics) && i == c->e->nmetrics) {
-		el_error(c, n, "'%s': unknown metric '%.64s' (built-in: makespan, wall, "
+		errsink_error(&c->sink, n, "'%s': unknown metric '%.64s' (built-in: makespan, wall, "
 		    "efficiency, imbalance, requeued, failed_ranks, migrations, load_before; or "
 		    "one of metrics:)", key, s);
 		return;
@@ -497,7 +470,7 @@ el_word(struct el_ctx *c, const struct ydoc_node *map, const char *key,
 	const struct ydoc_node *n = ydoc_get(map, key);
 	int i = 0;
 
-	if (n != NULL && el_check(c, ydoc_choice(c->name, key, n, words, &i, &c->err)) == -1)
+	if (n != NULL && errsink_check(&c->sink, ydoc_choice(c->sink.name, key, n, words, &i, &c->sink.err)) == -1)
 		return;
 	*out = xstrdup(words[i]);
 }
@@ -512,10 +485,10 @@ el_plot_file(struct el_ctx *c, const struct ydoc_node *map, char **out)
 
 	if (n == NULL) {
 		if (!ydoc_given(map, "file", el_plot_keys))
-			el_error(c, map, "a plot needs 'file', as in file: fig6.png");
+			errsink_error(&c->sink, map, "a plot needs 'file', as in file: fig6.png");
 		return;
 	}
-	if (el_check(c, ydoc_str(c->name, "file", n, &s, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_str(c->sink.name, "file", n, &s, &c->sink.err)) == -1)
 		return;
 	dot = strrchr(s, '.');
 	for (i = 0; s[i] != '\0'; i++)
@@ -524,7 +497,7 @@ el_plot_file(struct el_ctx *c, const struct ydoc_node *map, char **out)
 			break;
 	if (s[i] != '\0' || s[0] == '.' || dot == NULL || dot == s || i > 64 ||
 	    (strcmp(dot, ".png") != 0 && strcmp(dot, ".svg") != 0)) {
-		el_error(c, n, "'file' must be a name ending in .png or .svg (letters, digits, "
+		errsink_error(&c->sink, n, "'file' must be a name ending in .png or .svg (letters, digits, "
 		    "'_', '-', '.'), not '%.64s'", s);
 		return;
 	}
@@ -538,9 +511,9 @@ el_table(struct el_ctx *c, const struct ydoc_node *t)
 	struct exp *e = c->e;
 
 	if (t != NULL) {
-		if (el_check(c, ydoc_want(c->name, "table", t, YDOC_MAP, &c->err)) == -1)
+		if (errsink_check(&c->sink, ydoc_want(c->sink.name, "table", t, YDOC_MAP, &c->sink.err)) == -1)
 			return;
-		ydoc_check_keys_all(c->name, t, el_table_keys, c->errs);
+		ydoc_check_keys_all(c->sink.name, t, el_table_keys, c->sink.errs);
 		el_report_param(c, t, el_table_keys, "rows", 0, &e->table.rows);
 		el_report_param(c, t, el_table_keys, "cols", 1, &e->table.cols);
 	} else if (e->nparams > 0) {
@@ -561,13 +534,13 @@ el_report(struct el_ctx *c, const struct ydoc_node *n)
 	size_t i;
 
 	if (n != NULL) {
-		if (el_check(c, ydoc_want(c->name, "report", n, YDOC_MAP, &c->err)) == -1)
+		if (errsink_check(&c->sink, ydoc_want(c->sink.name, "report", n, YDOC_MAP, &c->sink.err)) == -1)
 			return;
-		ydoc_check_keys_all(c->name, n, el_report_keys, c->errs);
+		ydoc_check_keys_all(c->sink.name, n, el_report_keys, c->sink.errs);
 	}
 	el_table(c, ydoc_get(n, "table"));
 	if ((pl = ydoc_get(n, "plots")) == NULL ||
-	    el_check(c, ydoc_want(c->name, "plots", pl, YDOC_SEQ, &c->err)) == -1)
+	    errsink_check(&c->sink, ydoc_want(c->sink.name, "plots", pl, YDOC_SEQ, &c->sink.err)) == -1)
 		return;
 	e->plots = xcalloc(pl->nitems + 1, sizeof *e->plots);
 	e->nplots = pl->nitems;
@@ -575,9 +548,9 @@ el_report(struct el_ctx *c, const struct ydoc_node *n)
 		const struct ydoc_node *p = pl->items[i];
 		struct exp_plot *o = &e->plots[i];
 
-		if (el_check(c, ydoc_want(c->name, "plots", p, YDOC_MAP, &c->err)) == -1)
+		if (errsink_check(&c->sink, ydoc_want(c->sink.name, "plots", p, YDOC_MAP, &c->sink.err)) == -1)
 			continue;
-		ydoc_check_keys_all(c->name, p, el_plot_keys, c->errs);
+		ydoc_check_keys_all(c->sink.name, p, el_plot_keys, c->sink.errs);
 		el_report_param(c, p, el_plot_keys, "x", 0, &o->x);
 		el_report_metric(c, p, "y", &o->y);
 		el_report_param(c, p, el_plot_keys, "series", 1, &o->series);
@@ -593,7 +566,7 @@ el_baseline(struct el_ctx *c, const struct ydoc_node *n)
 	size_t i, j;
 	int k;
 
-	if (el_check(c, ydoc_want(c->name, "baseline", n, YDOC_MAP, &c->err)) == -1)
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "baseline", n, YDOC_MAP, &c->sink.err)) == -1)
 		return;
 	e->baseline_keys = xcalloc(n->npairs + 1, sizeof *e->baseline_keys);
 	e->baseline_vals = xcalloc(n->npairs + 1, sizeof *e->baseline_vals);
@@ -602,7 +575,7 @@ el_baseline(struct el_ctx *c, const struct ydoc_node *n)
 		char *text;
 
 		if ((k = exp_param_find(e, key->value)) < 0) {
-			el_error(c, key, "baseline: '%.64s' is not a parameter of the matrix",
+			errsink_error(&c->sink, key, "baseline: '%.64s' is not a parameter of the matrix",
 			    key->value);
 			continue;
 		}
@@ -616,7 +589,7 @@ el_baseline(struct el_ctx *c, const struct ydoc_node *n)
 			if (strcmp(e->params[k].texts[j], text) == 0)
 				break;
 		if (j == e->params[k].nvalues)
-			el_error(c, v, "baseline: '%.64s' is not one of the values of '%s'", text,
+			errsink_error(&c->sink, v, "baseline: '%.64s' is not one of the values of '%s'", text,
 			    key->value);
 	}
 }
@@ -629,7 +602,7 @@ el_name(struct el_ctx *c, const struct ydoc_node *root)
 	size_t i, len;
 
 	if (n != NULL) {
-		if (el_check(c, ydoc_str(c->name, "name", n, &s, &c->err)) == -1)
+		if (errsink_check(&c->sink, ydoc_str(c->sink.name, "name", n, &s, &c->sink.err)) == -1)
 			return;
 		len = strlen(s);
 	} else {
@@ -642,7 +615,7 @@ el_name(struct el_ctx *c, const struct ydoc_node *root)
 		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-' || s[i] == '.'))
 			break;
 	if (i < len || len == 0 || len > 64 || s[0] == '.') {
-		el_error(c, n != NULL ? n : root, "'name' must be a name for the results "
+		errsink_error(&c->sink, n != NULL ? n : root, "'name' must be a name for the results "
 		    "directory (letters, digits, '_', '-', '.'; at most 64), not '%.64s'", s);
 		return;
 	}
@@ -651,7 +624,7 @@ el_name(struct el_ctx *c, const struct ydoc_node *root)
 
 /*
  * Every point's job loads with its overlay: a bad value is reported before any run. The
- * first point that does not load gives every error of its job file, in c->errs.
+ * first point that does not load gives every error of its job file, in c->sink.errs.
  */
 static void
 el_check_points(struct el_ctx *c)
@@ -664,7 +637,7 @@ el_check_points(struct el_ctx *c)
 
 	for (p = 0; p < e->npoints && rc == 0; p++) {
 		o = exp_overlay(e, p, 1, 0);
-		rc = job_load_file_overlay_errs(e->job, o, c->name, &job, c->errs);
+		rc = job_load_file_overlay_errs(e->job, o, c->sink.name, &job, c->sink.errs);
 		if (rc == 0)
 			job_free(&job);
 		ydoc_free(o);
@@ -681,11 +654,11 @@ el_files(struct el_ctx *c, const struct ydoc_node *root)
 	if ((n = ydoc_get(root, "job")) != NULL)
 		e->job = el_path(c, "job", n);
 	else if (!ydoc_given(root, "job", el_top_keys))
-		el_error(c, root, "missing key 'job' (the job file to run)");
+		errsink_error(&c->sink, root, "missing key 'job' (the job file to run)");
 	n = ydoc_get(root, "sites");
 	tb = ydoc_get(root, "testbed");
 	if (n != NULL && tb != NULL) {
-		el_error(c, n, "give 'sites' or 'testbed', not both");
+		errsink_error(&c->sink, n, "give 'sites' or 'testbed', not both");
 		return;
 	}
 	if (n == NULL && tb != NULL) {
@@ -706,18 +679,18 @@ el_runs(struct el_ctx *c, const struct ydoc_node *root)
 	int i;
 
 	e->repeat = 1;
-	if ((n = ydoc_get(root, "repeat")) != NULL && el_check(c, ydoc_int(c->name, "repeat",
-	    n, "a whole number from 1 to 10000", 1, EXP_MAX_REPEAT, &v, &c->err)) == 0)
+	if ((n = ydoc_get(root, "repeat")) != NULL && errsink_check(&c->sink, ydoc_int(c->sink.name, "repeat",
+	    n, "a whole number from 1 to 10000", 1, EXP_MAX_REPEAT, &v, &c->sink.err)) == 0)
 		e->repeat = (int)v;
 	if (e->npoints * (size_t)e->repeat > EXP_MAX_POINTS)
-		el_error(c, root, "%zu points x %d repetitions is more than %d "
+		errsink_error(&c->sink, root, "%zu points x %d repetitions is more than %d "
 		    "runs", e->npoints, e->repeat, EXP_MAX_POINTS);
 	e->random_order = 1;
-	if ((n = ydoc_get(root, "order")) != NULL && el_check(c, ydoc_choice(c->name, "order",
-	    n, el_orders, &i, &c->err)) == 0)
+	if ((n = ydoc_get(root, "order")) != NULL && errsink_check(&c->sink, ydoc_choice(c->sink.name, "order",
+	    n, el_orders, &i, &c->sink.err)) == 0)
 		e->random_order = i == 0;
-	if ((n = ydoc_get(root, "seed")) != NULL && el_check(c, ydoc_int(c->name, "seed", n,
-	    "a whole number from 0 to 2^53", 0, 1LL << 53, &v, &c->err)) == 0) {
+	if ((n = ydoc_get(root, "seed")) != NULL && errsink_check(&c->sink, ydoc_int(c->sink.name, "seed", n,
+	    "a whole number from 0 to 2^53", 0, 1LL << 53, &v, &c->sink.err)) == 0) {
 		e->have_seed = 1;
 		e->seed = (uint64_t)v;
 	}
@@ -730,17 +703,17 @@ el_load(struct el_ctx *c, const struct ydoc_node *root)
 	struct exp *e = c->e;
 	const struct ydoc_node *n, *m, *z;
 
-	ydoc_check_keys_all(c->name, root, el_top_keys, c->errs);
+	ydoc_check_keys_all(c->sink.name, root, el_top_keys, c->sink.errs);
 	el_name(c, root);
 	el_files(c, root);
 	m = ydoc_get(root, "matrix");
 	z = ydoc_get(root, "zip");
 	if (m != NULL && z != NULL)
-		el_error(c, m, "give 'matrix' or 'zip', not both");
+		errsink_error(&c->sink, m, "give 'matrix' or 'zip', not both");
 	else if (m == NULL && z == NULL) {
 		if (!ydoc_given(root, "matrix", el_top_keys) &&
 		    !ydoc_given(root, "zip", el_top_keys))
-			el_error(c, root, "missing key 'matrix' (the parameters to vary, as in "
+			errsink_error(&c->sink, root, "missing key 'matrix' (the parameters to vary, as in "
 			    "matrix: {scheme: [gss, pwd]})");
 	} else {
 		e->zip = z != NULL;
@@ -753,7 +726,7 @@ el_load(struct el_ctx *c, const struct ydoc_node *root)
 	if ((n = ydoc_get(root, "metrics")) != NULL)
 		el_metrics(c, n);
 	el_report(c, ydoc_get(root, "report"));
-	if (c->errs->n == 0 && !c->stored && e->job != NULL)
+	if (c->sink.errs->n == 0 && !c->stored && e->job != NULL)
 		el_check_points(c);
 }
 
@@ -772,30 +745,30 @@ el_load_file(const char *path, const char *as, int stored, struct exp *e,
 	memset(e, 0, sizeof *e);
 	memset(&c, 0, sizeof c);
 	errlist_init(errs, path);
-	if (ydoc_read_file(path, &buf, &len, &c.err) == -1) {
-		errlist_add(errs, &c.err);
+	if (ydoc_read_file(path, &buf, &len, &c.sink.err) == -1) {
+		errlist_add(errs, &c.sink.err);
 		return -1;
 	}
 	if ((e->path = realpath(as, NULL)) == NULL && stored)
 		e->path = xstrdup(as);
 	if (e->path == NULL) {
-		snprintf(c.err.msg, sizeof c.err.msg, "%s: %s", as, strerror(errno));
-		errlist_add(errs, &c.err);
+		snprintf(c.sink.err.msg, sizeof c.sink.err.msg, "%s: %s", as, strerror(errno));
+		errlist_add(errs, &c.sink.err);
 		free(buf);
 		return -1;
 	}
 	exp_hash(buf, len, e->hash);
-	e->root = ydoc_parse(path, buf, len, &c.err);
+	e->root = ydoc_parse(path, buf, len, &c.sink.err);
 	free(buf);
 	if (e->root == NULL) {
-		errlist_add(errs, &c.err);
+		errlist_add(errs, &c.sink.err);
 		exp_free(e);
 		return -1;
 	}
-	c.name = path;
+	c.sink.name = path;
 	c.stored = stored;
 	c.e = e;
-	c.errs = errs;
+	c.sink.errs = errs;
 	el_load(&c, e->root);
 	if (errs->n == 0)
 		return 0;

@@ -159,3 +159,22 @@ sweep() {
 		[ -d "$sweep_d" ] && "$GS" cancel "$(basename "$sweep_d")"
 	done
 }
+
+# mandel_job NAME FILE SIZE [EXTRA ARGS...]: a job file of the mandelbrot example ($MANDEL)
+# named NAME-SIZE, of 3 ranks and scheme gss, checking its result and keeping m.pgm
+mandel_job() {
+	mj_name=$1 mj_file=$2 mj_size=$3
+	shift 3
+	mj_extra=""
+	for mj_a in "$@"; do
+		mj_extra="$mj_extra, \"$mj_a\""
+	done
+	cat > "$mj_file" <<EOF
+name: $mj_name-$mj_size
+program: "$MANDEL"
+args: ["--size", "$mj_size"$mj_extra, "--check", "--out", "m.pgm"]
+ranks: 3
+runtime: {scheme: gss}
+stage_out: [m.pgm]
+EOF
+}

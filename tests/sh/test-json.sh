@@ -38,24 +38,8 @@ def walk(o, path):
 walk(d, "")' "$2"
 }
 
-# job FILE SIZE [EXTRA ARGS...]: a mandelbrot job file of 3 ranks
-job() {
-	f=$1 size=$2
-	shift 2
-	extra=""
-	for a in "$@"; do
-		extra="$extra, \"$a\""
-	done
-	cat > "$f" <<EOF
-name: json-$size
-program: "$MANDEL"
-args: ["--size", "$size"$extra, "--check", "--out", "m.pgm"]
-ranks: 3
-runtime: {scheme: gss}
-EOF
-}
-job "$T/quick.yaml" 256
-job "$T/long.yaml" 3000 --iter 5000
+mandel_job json "$T/quick.yaml" 256
+mandel_job json "$T/long.yaml" 3000 --iter 5000
 
 # --- sites check --json: each file ok with its totals, or its errors located
 cat > "$T/bad.yaml" <<EOF

@@ -15,25 +15,8 @@ J="$GRIDSUBMIT_HOME/jobs"
 # whatever a failed check leaves running is cancelled (cancel of an ended job only sweeps)
 at_exit sweep
 
-# job FILE SIZE [EXTRA ARGS...]: a mandelbrot job file of 3 ranks
-job() {
-	f=$1 size=$2
-	shift 2
-	extra=""
-	for a in "$@"; do
-		extra="$extra, \"$a\""
-	done
-	cat > "$f" <<EOF
-name: life-$size
-program: "$MANDEL"
-args: ["--size", "$size"$extra, "--check", "--out", "m.pgm"]
-ranks: 3
-runtime: {scheme: gss}
-stage_out: [m.pgm]
-EOF
-}
-job "$T/quick.yaml" 256
-job "$T/long.yaml" 3000 --iter 5000
+mandel_job life "$T/quick.yaml" 256
+mandel_job life "$T/long.yaml" 3000 --iter 5000
 cat > "$T/bad-arg.yaml" <<EOF
 name: bad-arg
 program: "$MANDEL"
