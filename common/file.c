@@ -28,8 +28,13 @@ file_read(const char *path, size_t max, char **buf, size_t *len)
 		errno = EFBIG;
 		return -1;
 	}
-	/* up to one byte more than max: a file that grew past it is seen, never cut */
-	cap = S_ISREG(sb.st_mode) && (size_t)sb.st_size < max ? (size_t)sb.st_size + 1 : 4096;
+	/*
+	 * up to one byte more than max: a file that grew past it is seen, never cut. A file
+	 * of size 0 may be a /proc one, whose size says nothing and whose sysctl values read
+	 * only whole, in one read from the start: a page at once.
+	 */
+	cap = S_ISREG(sb.st_mode) && sb.st_size > 0 && (size_t)sb.st_size < max ?
+	    (size_t)sb.st_size + 1 : 4096;
 	*buf = xmalloc(cap + 1);
 	for (;;) {
 		if (n == cap) {

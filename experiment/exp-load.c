@@ -1,9 +1,10 @@
 /*
  * exp-load.c — experiment files (doc/experiments.md, "The experiment file") into struct
  * exp. Everything is checked before the first run: keys, types, what each parameter sets,
- * the {names} of args, the baseline, the metrics' regular expressions, the report's
- * parameters and metrics, and every point's job with its overlay. Errors are located at
- * the node in the experiment file, as in site and job files.
+ * the values of the reserved parameter mode, the {names} of args, the baseline, the
+ * metrics' regular expressions, the report's parameters and metrics, and every point's job
+ * with its overlay. Errors are located at the node in the experiment file, as in site and
+ * job files.
  */
 #include <errno.h>
 #include <limits.h>
@@ -45,6 +46,10 @@ static const char *const el_runtime_keys[] = { GRT_RUNTIME_KEYS(EL_RUNTIME_KEY) 
 
 /* Names args may use besides the parameters: the run's seed and repetition, the point. */
 static const char *const el_builtin_names[] = { "seed", "rep", "point", NULL };
+
+/* The reserved parameter that says what a point's runs are (exp.h, enum exp_mode). */
+#define EL_MODE	"mode"
+const char *const exp_mode_names[] = { "run", "testbed", "simulate", NULL };
 
 const char *const exp_builtin_metrics[] = {
 	"makespan", "wall", "efficiency", "imbalance", "requeued", "failed_ranks",
@@ -200,6 +205,37 @@ el_param(struct el_ctx *c, const struct ydoc_node *k, const struct ydoc_node *v,
 }
 
 /*
+ * The values of the parameter mode: each run, testbed or simulate, and testbed only for an
+ * experiment with testbed:. Every wrong value is reported, at the value. -1 when one is.
+ */
+static int
+el_mode(struct el_ctx *c, const struct exp_param *p)
+{
+	const struct ydoc_node *v;
+	const char *guess;
+	size_t j;
+	int rc = 0;
+
+	for (j = 0; j < p->nvalues; j++) {
+		v = p->values[j];
+		if (v->type == YDOC_SCALAR && el_in(p->texts[j], exp_mode_names)) {
+			if (strcmp(p->texts[j], exp_mode_names[EXP_MODE_TESTBED]) == 0 &&
+			    !c->e->testbed)
+				rc = errsink_error(&c->sink, v, "mode 'testbed' needs the experiment's "
+				    "'testbed:' key (the site file to bring up as a testbed); without "
+				    "one, use run or simulate");
+			continue;
+		}
+		guess = v->type == YDOC_SCALAR ? suggest_closest(p->texts[j], exp_mode_names) :
+		    NULL;
+		rc = errsink_error(&c->sink, v, "'mode' must be run, testbed or simulate, not "
+		    "'%.64s'%s%s%s", p->texts[j], guess ? " (did you mean '" : "",
+		    guess ? guess : "", guess ? "'?)" : "");
+	}
+	return rc;
+}
+
+/*
  * matrix: or zip: — each key a parameter with a non-empty list of values. Every wrong
  * parameter is reported; the number of points is known (npoints > 0) only when all are
  * right.
@@ -225,10 +261,14 @@ el_params(struct el_ctx *c, const struct ydoc_node *map, const char *key)
 		struct exp_param *p = &e->params[i];
 
 		e->nparams = i + 1;
+		if (strcmp(map->pairs[i].key->value, EL_MODE) == 0)
+			e->mode_param = (int)i;
 		if (el_param(c, map->pairs[i].key, v, p) == -1) {
 			bad = 1;
 			continue;
 		}
+		if ((int)i == e->mode_param && el_mode(c, p) == -1)
+			bad = 1;
 		first = &e->params[0];
 		if (e->zip && i > 0 && first->nvalues > 0 && p->nvalues != first->nvalues) {
 			bad = errsink_error(&c->sink, v, "zip: '%s' has %zu values, '%s' has %zu: zip pairs the "
@@ -258,6 +298,33 @@ exp_param_find(const struct exp *e, const char *name)
 		if (strcmp(e->params[i].name, name) == 0)
 			return (int)i;
 	return -1;
+}
+
+enum exp_mode
+exp_point_mode(const struct exp *e, size_t point)
+{
+	const char *s;
+	int i;
+
+	if (e->mode_param < 0)
+		return EXP_MODE_RUN;
+	s = exp_point_text(e, point, (size_t)e->mode_param);
+	for (i = 0; exp_mode_names[i] != NULL; i++)
+		if (strcmp(s, exp_mode_names[i]) == 0)
+			break;
+	/* el_mode let no other value through */
+	return (enum exp_mode)i;
+}
+
+int
+exp_has_real_points(const struct exp *e)
+{
+	size_t p;
+
+	for (p = 0; p < e->npoints; p++)
+		if (exp_point_mode(e, p) != EXP_MODE_SIMULATE)
+			return 1;
+	return 0;
 }
 
 /*
@@ -329,7 +396,7 @@ el_args(struct el_ctx *c, const struct ydoc_node *n)
 	}
 	/* a wrong args or parameter name already has its error: unused says nothing more */
 	for (i = 0; ok && i < e->nparams; i++) {
-		if (e->params[i].target != EXP_FREE || u.used[i] ||
+		if (e->params[i].target != EXP_FREE || u.used[i] || (int)i == e->mode_param ||
 		    !el_param_name_ok(e->params[i].name))
 			continue;
 		errsink_error(&c->sink, e->params[i].key, "parameter '%s' is neither a key of the job (%s), "
@@ -743,6 +810,7 @@ el_load_file(const char *path, const char *as, int stored, struct exp *e,
 	size_t len;
 
 	memset(e, 0, sizeof *e);
+	e->mode_param = -1;
 	memset(&c, 0, sizeof c);
 	errlist_init(errs, path);
 	if (ydoc_read_file(path, &buf, &len, &c.sink.err) == -1) {

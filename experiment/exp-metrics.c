@@ -194,7 +194,7 @@ em_custom(const struct exp *e, const char *dir, double *values)
 }
 
 void
-exp_run_metrics(const struct exp *e, const char *job_id, double *values)
+exp_job_metrics(const char *job_id, double *values)
 {
 	struct job_state st;
 	struct evreader *r;
@@ -203,7 +203,7 @@ exp_run_metrics(const struct exp *e, const char *job_id, double *values)
 	char *path, why[512];
 	size_t i;
 
-	for (i = 0; i < EXP_NBUILTIN + e->nmetrics; i++)
+	for (i = 0; i < EXP_NBUILTIN; i++)
 		values[i] = NAN;
 	if (jobstore_read_state(job_id, &st, why, sizeof why) != JOBSTORE_OK)
 		return;
@@ -231,8 +231,22 @@ exp_run_metrics(const struct exp *e, const char *job_id, double *values)
 			values[EXP_M_EFFICIENCY] = em_bound(&l) / l.makespan;
 	}
 	free(l.w);
-	em_custom(e, st.dir, values);
 	job_state_free(&st);
+}
+
+void
+exp_run_metrics(const struct exp *e, const char *job_id, double *values)
+{
+	char *dir;
+	size_t i;
+
+	exp_job_metrics(job_id, values);
+	for (i = EXP_NBUILTIN; i < EXP_NBUILTIN + e->nmetrics; i++)
+		values[i] = NAN;
+	if ((dir = jobstore_job_dir(job_id)) == NULL)
+		return;
+	em_custom(e, dir, values);
+	free(dir);
 }
 
 const char **

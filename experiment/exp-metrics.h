@@ -28,6 +28,9 @@ enum {
  */
 void exp_run_metrics(const struct exp *e, const char *job_id, double *values);
 
+/* The built-in metrics only, of any job (gridsubmit simulate's report): values[EXP_NBUILTIN]. */
+void exp_job_metrics(const char *job_id, double *values);
+
 /* A worker's time per unit to compute (w) and to move its data through the master (c). */
 struct exp_worker_times {
 	double w, c;

@@ -21,8 +21,22 @@
 enum exp_target {
 	EXP_JOB_KEY,		/* a top-level key of the job file (ranks, sites, rank_weights) */
 	EXP_RUNTIME_KEY,	/* a runtime: key (scheme, swr, k, alpha, ...) */
-	EXP_FREE		/* a name used only as {name} in args */
+	EXP_FREE		/* a name used only as {name} in args, or mode (below) */
 };
+
+/*
+ * What a run of a point is: the reserved parameter mode (doc/experiments.md, "Modes"),
+ * run when the experiment has none. It sets nothing in the job (EXP_FREE, never laid
+ * over the job file).
+ */
+enum exp_mode {
+	EXP_MODE_RUN,		/* a real launch */
+	EXP_MODE_TESTBED,	/* the same, on the experiment's testbed: (required) */
+	EXP_MODE_SIMULATE	/* the job on SimGrid (gridsubmit simulate) */
+};
+
+/* The modes' names by enum exp_mode, NULL-terminated. */
+extern const char *const exp_mode_names[];
 
 struct exp_param {
 	char *name;
@@ -61,6 +75,7 @@ struct exp {
 	int zip;		/* 1: zip: (pairs), 0: matrix: (cross product) */
 	struct exp_param *params;
 	size_t nparams;
+	int mode_param;		/* the index of the parameter mode, or -1: every point runs */
 	size_t npoints;
 	const struct ydoc_node *args;	/* the args template, or NULL: the job's own */
 	int repeat;
@@ -108,6 +123,12 @@ const char *exp_point_text(const struct exp *e, size_t point, size_t param);
 
 /* The index of the parameter called name, or -1. */
 int exp_param_find(const struct exp *e, const char *name);
+
+/* The mode of point p's runs (EXP_MODE_RUN without a mode parameter). */
+enum exp_mode exp_point_mode(const struct exp *e, size_t point);
+
+/* 1 when some point of e is not simulated (its runs need the real nodes, or a testbed). */
+int exp_has_real_points(const struct exp *e);
 
 /*
  * The overlay of a run of point p (seed: the run's, as {seed}; rep: as {rep}): a mapping

@@ -96,8 +96,11 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
 	    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN) != MPI_SUCCESS)
 		return GRT_EMPI;
 	rc = rank == 0 ? grt_master(comm, app, cfg, rep) : grt_worker(comm, app, rep);
-	MPI_Comm_set_errhandler(comm, old);
-	MPI_Errhandler_free(&old);
+	/* SMPI (gridsubmit simulate) gives no handle for the default handler: none to restore */
+	if (old != MPI_ERRHANDLER_NULL) {
+		MPI_Comm_set_errhandler(comm, old);
+		MPI_Errhandler_free(&old);
+	}
 	return rc;
 }
 

@@ -34,8 +34,17 @@ worker_send(MPI_Comm comm, const grt_buf *out)
 		if (MPI_Iprobe(0, GRT_TAG_STOP, comm, &stop, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 			return GRT_EMPI;
 		if (stop) {
-			/* the request stays pending: never MPI_Finalize after this */
-			grt_failure_seen = 1;
+			/*
+			 * The STOP may have come after the master took this very result (its
+			 * last): the send is then complete, only not yet seen as such when
+			 * this loop looked (SMPI makes that order the rule for a result too
+			 * large to go eagerly). Else the request stays pending: never
+			 * MPI_Finalize after this.
+			 */
+			if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+				return GRT_EMPI;
+			if (!done)
+				grt_failure_seen = 1;
 			return GRT_OK;
 		}
 		grt_backoff_wait(&bo);

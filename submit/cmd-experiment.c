@@ -1,10 +1,12 @@
 /*
  * cmd-experiment.c — gridsubmit experiment: a whole study from one file (doc/experiments.md).
  *
- * `experiment EXP.yaml` checks the file (every point's job included), opens or creates
- * the store $GRIDSUBMIT_HOME/experiments/NAME/results.db, runs every run that is not done
- * as a real job (exp-run.c), and writes the reports (results.csv, results.json,
- * summary.md, plots). Running it again resumes; a changed file is refused unless --new.
+ * `experiment EXP.yaml` checks the file (every point's job included, and the SMPI build of
+ * every simulated point's program), opens or creates the store
+ * $GRIDSUBMIT_HOME/experiments/NAME/results.db, runs every run that is not done as a job
+ * (exp-run.c: launched, or simulated for mode: simulate), and writes the reports
+ * (results.csv, results.json, summary.md, plots). Running it again resumes; a changed file
+ * is refused unless --new.
  * `experiment report|list|show` read what is stored (cmd-experiment-show.c).
  */
 #include <sys/file.h>
@@ -28,9 +30,11 @@
 #include "exp-report.h"
 #include "exp-run.h"
 #include "file.h"
+#include "job.h"
 #include "jobstore.h"
 #include "launch.h"
 #include "log.h"
+#include "simulate.h"
 #include "text.h"
 #include "userconf.h"
 #include "xmalloc.h"
@@ -197,22 +201,75 @@ ce_failed_line(struct exp_runner *x, const struct exp_run *r, const char *reason
 	free(label);
 }
 
+/*
+ * Every simulated point's program has its SMPI build (simulate.h): one without refuses the
+ * whole experiment before its first run. 0, or -1 with the first such point said on
+ * stderr, located at its mode in the experiment file (name).
+ */
+static int
+ce_check_sim(const struct exp *e, const char *name)
+{
+	const struct exp_param *mode;
+	struct ydoc_node *o;
+	struct gs_error err;
+	struct gs_job job;
+	char why[1024], *label, *path;
+	size_t p;
+	int rc = 0;
+
+	for (p = 0; p < e->npoints && rc == 0; p++) {
+		if (exp_point_mode(e, p) != EXP_MODE_SIMULATE)
+			continue;
+		o = exp_overlay(e, p, 1, 0);
+		rc = job_load_file_overlay(e->job, o, e->path, &job, &err);
+		ydoc_free(o);
+		if (rc != 0) {
+			/* exp_load loaded it: the job file changed since */
+			fprintf(stderr, "%s\n", err.msg);
+			return -1;
+		}
+		if ((path = sim_program(job.program, why, sizeof why)) == NULL) {
+			mode = &e->params[e->mode_param];
+			label = exp_point_label(e, p);
+			ydoc_error(&err, name, mode->values[exp_point_index(e, p,
+			    (size_t)e->mode_param)], "point %zu (%.200s) cannot be simulated: %s",
+			    p + 1, label, why);
+			fprintf(stderr, "%s\n", err.msg);
+			free(label);
+			rc = -1;
+		}
+		free(path);
+		job_free(&job);
+	}
+	return rc;
+}
+
 /* Every point and its runs, nothing run (--dry-run). */
 static int
 ce_dry_run(const struct exp *e, const char *dir)
 {
 	size_t p;
+	int sim = 0;
 
 	printf("experiment %s: %zu points x %d repetitions = %zu runs, order %s\n", e->name,
 	    e->npoints, e->repeat, e->npoints * (size_t)e->repeat,
 	    e->random_order ? "random" : "sequential");
 	printf("job: %s\nsites: %s%s\nresults: %s\n", e->job, e->sites != NULL ? e->sites :
 	    "the embedded sites/localhost.yaml", e->testbed ? " (as a testbed)" : "", dir);
+	for (p = 0; p < e->npoints; p++)
+		sim |= exp_point_mode(e, p) == EXP_MODE_SIMULATE;
+	/* which site file the simulated runs of a testbed experiment use (exp-testbed.c) */
+	if (e->testbed && sim && exp_has_real_points(e))
+		printf("simulated runs: on the testbed's derived site file, as the others\n");
+	else if (e->testbed && sim)
+		printf("simulated runs: on the testbed's derived site file when it is up, else on "
+		    "%s (not brought up)\n", e->sites);
 	for (p = 0; p < e->npoints; p++) {
 		char *label = exp_point_label(e, p);
 
-		printf("point %zu: %s (runs %zu-%zu)\n", p + 1, label, p * (size_t)e->repeat + 1,
-		    (p + 1) * (size_t)e->repeat);
+		printf("point %zu: %s (runs %zu-%zu, mode %s)\n", p + 1, label,
+		    p * (size_t)e->repeat + 1, (p + 1) * (size_t)e->repeat,
+		    exp_mode_names[exp_point_mode(e, p)]);
 		free(label);
 	}
 	return EXIT_OK;
@@ -302,6 +359,10 @@ ce_run(const struct ce_opts *o)
 		return EXIT_INPUT;
 	if (exp_load_errs(o->file, &e, &errs) != 0) {
 		errlist_print(&errs, stderr);
+		return EXIT_INPUT;
+	}
+	if (ce_check_sim(&e, o->file) != 0) {
+		exp_free(&e);
 		return EXIT_INPUT;
 	}
 	dir = cmd_experiment_dir(e.name);
@@ -403,7 +464,8 @@ const struct cmd_entry cmd_experiment_entry = {
 	"experiment", "EXP.yaml [--dry-run] [--new] [-q] | report NAME | list | show NAME [--json]",
 	"run a scripted batch experiment (resumable), or report what one stored",
 	"  EXP.yaml              run every run of the experiment that is not done yet\n"
-	"      --dry-run         list the points and runs; run and create nothing\n"
+	"      --dry-run         list the points (with their modes) and runs; run and\n"
+	"                        create nothing\n"
 	"      --new             the file changed: keep the old results as NAME.N and start\n"
 	"                        over\n"
 	"  -q, --quiet           no progress line and no final line\n"

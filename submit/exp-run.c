@@ -2,15 +2,16 @@
  * exp-run.c — the runs of an experiment (doc/experiments.md, "Runs, store and resume").
  *
  * Every run is a real job: a child process loads the job with the point's overlay, ranks,
- * places and launches it exactly as `run` does (jobrun.h), with its own job directory and
- * id, and its output in the experiment's logs/. The parent records each change of the
- * run's state in the store (one transaction each) and reads the metrics from the job
- * directory when the child ends. The child is the job's supervisor: Ctrl-C reaches it
- * with the terminal's process group and cancels the job; when the parent dies (SIGKILL)
- * the child gets SIGTERM (PR_SET_PDEATHSIG) and cancels the job too, so a killed
- * experiment leaves no job behind. The next run of the command resumes: it settles runs
- * left "running" (a job that ended done is kept; otherwise the run is interrupted) and
- * runs every run that is not done.
+ * places and launches it exactly as `run` does (jobrun.h), or simulates it as `simulate`
+ * does for a point of mode simulate, with its own job directory and id, and its output in
+ * the experiment's logs/. The parent records each change of the run's state in the store
+ * (one transaction each) and reads the metrics from the job directory when the child ends.
+ * The child is the job's supervisor: Ctrl-C reaches it with the terminal's process group
+ * and cancels the job; when the parent dies (SIGKILL) the child gets SIGTERM
+ * (PR_SET_PDEATHSIG) and cancels the job too, so a killed experiment leaves no job
+ * behind. The next run of the command resumes: it settles runs left "running" (a job that
+ * ended done is kept; otherwise the run is interrupted) and runs every run that is not
+ * done.
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -56,11 +57,15 @@ er_load_before(const struct jobrun *jr)
 	return n > 0 ? sum / n : NAN;
 }
 
-/* The child: one job, as `run` does it, its id and load told through fd. Never returns. */
+/*
+ * The child: one job, as `run` does it (or, for a point of mode simulate, as `simulate`
+ * does it, seeded with the run's seed), its id and load told through fd. Never returns.
+ */
 static noreturn void
 er_child(const struct exp_runner *x, const struct exp_run *r, pid_t parent, int fd)
 {
 	struct jobrun_args a;
+	struct sim_opts so;
 	struct jobrun jr;
 	char *log, line[96];
 	int code, out;
@@ -87,6 +92,10 @@ er_child(const struct exp_runner *x, const struct exp_run *r, pid_t parent, int 
 	a.restarts = -1;
 	a.overlay = exp_overlay(x->e, r->point, r->rep, r->seed);
 	a.overlay_origin = x->e->path;
+	if (exp_point_mode(x->e, r->point) == EXP_MODE_SIMULATE) {
+		jobrun_sim_args(&a, &so);
+		so.seed = r->seed;
+	}
 	code = jobrun_prepare(&a, &jr);
 	if (jr.st.id[0] != '\0') {
 		snprintf(line, sizeof line, "%s %.17g\n", jr.st.id, er_load_before(&jr));

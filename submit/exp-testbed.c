@@ -4,6 +4,11 @@
  * brought down at the end, unless it was up already (then it is left as it was). The
  * testbed commands run as our own program (/proc/self/exe), their output in the
  * experiment's testbed.log.
+ *
+ * Simulated runs (mode: simulate) use the derived site file too: it carries the quotas the
+ * testbed applied (its cpu_scale), so that both modes model the same speeds. When every
+ * point is simulated the testbed is not brought up for them (the simulator needs no node):
+ * its derived file is used when it is up already, else F itself (doc/experiments.md).
  */
 #include <sys/wait.h>
 
@@ -56,6 +61,13 @@ exp_testbed_up(const struct exp *e, const char *dir, int *brought_up)
 	xasprintf(&log, "%s/testbed.log", dir);
 	xasprintf(&sites, "%s/testbed/%.*s/sites.yaml", jobstore_root(), len, base);
 	if (et_testbed("status", e->sites, log) != 0) {
+		if (!exp_has_real_points(e)) {
+			fprintf(stderr, "gridsubmit experiment: every run is simulated, on %s "
+			    "(its testbed is not up and is not brought up for them)\n", e->sites);
+			free(log);
+			free(sites);
+			return xstrdup(e->sites);
+		}
 		fprintf(stderr, "gridsubmit experiment: bringing up the testbed of %s\n",
 		    e->sites);
 		if (et_testbed("up", e->sites, log) != 0) {

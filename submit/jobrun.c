@@ -293,7 +293,7 @@ jobrun_ready(struct jobrun *jr)
 	if (st->t0 == 0)
 		st->t0 = (double)llround(clock_wall() * 1000) / 1000;
 	plan = (struct launch_plan){ &jr->sites, &jr->job, &jr->ranking, &jr->place, st,
-	    jr->speculate };
+	    jr->speculate, jr->sim };
 	switch (launch_prepare(&jr->launch, &plan, why, sizeof why)) {
 	case LAUNCH_OK:
 		return EXIT_OK;
@@ -350,12 +350,15 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	jr->metrics = a->metrics;
 	jr->restarts_max = a->restarts >= 0 ? a->restarts : jr->job.restarts;
 	jr->now = a->now;
-	/* a job that cannot be placed is refused before it takes an id */
+	jr->sim = a->sim;
+	/* a job that cannot be placed (or simulated) is refused before it takes an id */
 	if ((code = jobrun_plan_job(jr, &err)) != EXIT_OK) {
 		fprintf(stderr, "gridsubmit: %s%s\n", code == EXIT_NOPLACE ? "no placement: " : "",
 		    err.msg);
 		return code;
 	}
+	if (a->sim != NULL && (code = jobrun_sim_check(jr)) != EXIT_OK)
+		return code;
 	jobstore_create(st);
 	st->name = xstrdup(jr->job.name);
 	st->job_file = realpath(jr->job.path, NULL);
@@ -387,8 +390,11 @@ jobrun_execute(struct jobrun *jr, int top)
 	if (top)
 		jobrun_top_start(jr);
 	for (first = 1;; first = 0) {
-		/* the slots first (jobrun-queue.c); a relaunch keeps holding them */
-		rc = first ? jobrun_queue_enter(jr, why, sizeof why) :
+		/*
+		 * the slots first (jobrun-queue.c); a relaunch keeps holding them. A simulated
+		 * job uses no real node: it stays out of the queue.
+		 */
+		rc = jr->sim != NULL ? LAUNCH_OK : first ? jobrun_queue_enter(jr, why, sizeof why) :
 		    jobrun_queue_update(jr, why, sizeof why);
 		if (rc == LAUNCH_OK)
 			rc = launch_start(&jr->launch, why, sizeof why);

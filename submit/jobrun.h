@@ -13,6 +13,7 @@
 #include "jobstore.h"
 #include "launch.h"
 #include "metrics.h"
+#include "simulate.h"
 #include "slots.h"
 
 struct jobrun_args {
@@ -28,6 +29,8 @@ struct jobrun_args {
 	/* an experiment's parameters laid over the job file (job_load_file_overlay), or NULL */
 	const struct ydoc_node *overlay;
 	const char *overlay_origin;	/* the experiment file, named in their errors */
+	/* gridsubmit simulate: the job on SimGrid (simulate.h), or NULL for a real run */
+	const struct sim_opts *sim;
 };
 
 struct jobrun {
@@ -44,6 +47,7 @@ struct jobrun {
 	int restarts_here;	/* relaunches it made */
 	int quiet;		/* jobrun_args.quiet: jobrun_report says only a failure */
 	int now;		/* jobrun_args.now */
+	const struct sim_opts *sim;	/* jobrun_args.sim: simulated, outside the queue */
 	struct slots *slots;	/* the slot ledger, while the job is in it (jobrun-queue.c) */
 	pid_t top_pid;		/* run --top: the console's process, 0 for none */
 	int top_saved_err;	/* our stderr while the console has the terminal, or -1 */
@@ -57,6 +61,20 @@ struct jobrun {
  * recorded as failed).
  */
 int jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr);
+
+/*
+ * Before a simulated job takes an id (jobrun-sim.c): what the simulator cannot represent
+ * in its site file, an SMPI build of its program, the memory maps its ranks need. Returns
+ * EXIT_OK, or the exit code with every error printed.
+ */
+int jobrun_sim_check(const struct jobrun *jr);
+
+/*
+ * Make a simulated job of a (gridsubmit simulate, an experiment's mode: simulate): o, reset
+ * to the defaults (per-node links, seed 1, host_mhz from the site file), becomes a->sim;
+ * no restarts, no queue, no live metrics.
+ */
+void jobrun_sim_args(struct jobrun_args *a, struct sim_opts *o);
 
 /*
  * Load the site file (a->sites, else the configuration file's sites:, else the embedded

@@ -25,6 +25,7 @@ extern const struct cmd_entry cmd_rank_entry;
 extern const struct cmd_entry cmd_top_entry;
 extern const struct cmd_entry cmd_testbed_entry;
 extern const struct cmd_entry cmd_experiment_entry;
+extern const struct cmd_entry cmd_simulate_entry;
 
 /* In the order gridsubmit --help lists them. */
 const struct cmd_entry *const cmd_table[] = {
@@ -42,6 +43,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_top_entry,
 	&cmd_testbed_entry,
 	&cmd_experiment_entry,
+	&cmd_simulate_entry,
 	NULL
 };
 

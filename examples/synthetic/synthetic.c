@@ -18,10 +18,12 @@
  *
  * usage: synthetic [--units N] [--mean-us M] [--seed S] [--rounds R] [--iters-per-us X]
  *                  [--scheme S] [--check] [--slow RANK:FACTOR,...] [--corrupt-unit K]
+ *                  [--uniform]
  * --check recomputes every unit sequentially on the master and exits 1 if a result
  * differs; --slow makes the given ranks repeat each unit FACTOR times (an artificial cost
  * for the benchmarks; the result is unchanged); --corrupt-unit K makes whoever computes
- * unit K report a wrong result, to see the check fail.
+ * unit K report a wrong result, to see the check fail; --uniform gives every unit the mean
+ * cost (a regular loop, whose ideal schedule the divisible-load bound gives exactly).
  * Exit status: 0 ok, 1 wrong result or runtime error, 2 usage.
  */
 #include <errno.h>
@@ -48,6 +50,7 @@ struct synth {
 	uint64_t seed;
 	double ipus;		/* busy-loop iterations per microsecond, the same on every rank */
 	int slow;		/* this rank's repeat factor */
+	int uniform;		/* --uniform: every unit costs mean_us */
 	int64_t corrupt;	/* unit to corrupt, -1 none */
 	uint64_t *acc;		/* master: per unit, the results of the rounds so far folded */
 };
@@ -68,12 +71,17 @@ unit_random(uint64_t seed, int64_t u, uint64_t stream)
 	return mix64(seed + ((uint64_t)u + 1) * UINT64_C(0x9e3779b97f4a7c15) + mix64(stream));
 }
 
-/* Unit u's iterations: -mean ln(1 - U) microseconds, U uniform in [0, 1) from 53 bits. */
+/*
+ * Unit u's iterations: -mean ln(1 - U) microseconds, U uniform in [0, 1) from 53 bits; with
+ * --uniform, the mean for every unit.
+ */
 static int64_t
 unit_iters(const struct synth *s, int64_t u)
 {
 	double p = (double)(unit_random(s->seed, u, 0) >> 11) * 0x1p-53;
 
+	if (s->uniform)
+		return (int64_t)llround(s->mean_us * s->ipus);
 	return (int64_t)llround(-s->mean_us * log1p(-p) * s->ipus);
 }
 
@@ -235,7 +243,7 @@ usage(int rank, const char *bad)
 			fprintf(stderr, "synthetic: bad argument '%s'\n", bad);
 		fprintf(stderr, "usage: synthetic [--units N] [--mean-us M] [--seed S] "
 		    "[--rounds R] [--iters-per-us X] [--scheme S] [--check] "
-		    "[--slow RANK:FACTOR,...] [--corrupt-unit K]\n");
+		    "[--slow RANK:FACTOR,...] [--corrupt-unit K] [--uniform]\n");
 	}
 	MPI_Finalize();
 	return 2;
@@ -287,6 +295,8 @@ synth_args(int argc, char **argv, struct synth *s, const char **scheme, const ch
 
 		if (strcmp(a, "--check") == 0)
 			*check = 1;
+		else if (strcmp(a, "--uniform") == 0)
+			s->uniform = 1;
 		else if (strcmp(a, "--units") == 0 && arg_int(v, 1, MAX_UNITS, &s->units) == 0)
 			i++;
 		else if (strcmp(a, "--mean-us") == 0 && arg_double(v, 0, 1e6, &s->mean_us) == 0)

@@ -10,6 +10,7 @@
 #include "launch.h"
 #include "launch-int.h"
 #include "lease.h"
+#include "simulate.h"
 #include "stage.h"
 #include "xmalloc.h"
 
@@ -110,10 +111,28 @@ argv_ssh(struct argv_builder *b, const struct gs_sites *sites, const struct gs_p
 	return 0;
 }
 
+/* "K=V", one argument: the environment that env(1) gives smpirun */
+static void
+argv_kv(struct argv_builder *b, const char *key, const char *value)
+{
+	char *kv;
+
+	xasprintf(&kv, "%s=%s", key, value);
+	argv_add(b, kv);
+	free(kv);
+}
+
+/* How argv_env passes a variable, and what it passes besides the runtime's. */
+struct argv_envspec {
+	void (*put)(struct argv_builder *, const char *, const char *);
+	int remote;	/* ranks on other hosts: TCP only (UCX_TLS) */
+	int hydra;	/* under hydra: the time origin of relaunches, PMI's finalize */
+};
+
 /* The job's environment: the runtime's parameters, its files, the job file's env. */
 static void
 argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_state *st,
-    int remote)
+    const struct argv_envspec *how)
 {
 	char *key, *path, *k;
 	size_t i;
@@ -122,39 +141,40 @@ argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_stat
 	 * UCX sees all hosts of a testbed as one machine and would use shared memory between
 	 * them (doc/testbed.md): TCP only, so that traffic crosses the (shaped) links.
 	 */
-	if (remote && !launch_env_has(job, "UCX_TLS"))
-		argv_genv(b, "UCX_TLS", "self,tcp");
+	if (how->remote && !launch_env_has(job, "UCX_TLS"))
+		how->put(b, "UCX_TLS", "self,tcp");
 	/* the runtime's parameters (grt.h): GRT_<KEY> for every runtime: key of the job */
 	for (i = 0; i < job->nruntime; i++) {
 		xasprintf(&key, "GRT_%s", job->runtime[i].key);
 		for (k = key; *k != '\0'; k++)
 			if (*k >= 'a' && *k <= 'z')
 				*k = (char)(*k - 'a' + 'A');
-		argv_genv(b, key, job->runtime[i].value);
+		how->put(b, key, job->runtime[i].value);
 		free(key);
 	}
 	xasprintf(&path, "%s/events.jsonl", st->dir);
-	argv_genv(b, "GRT_EVENTS", path);
+	how->put(b, "GRT_EVENTS", path);
 	free(path);
 	xasprintf(&path, "%s/rankmap", st->dir);
-	argv_genv(b, "GRT_RANKMAP", path);
+	how->put(b, "GRT_RANKMAP", path);
 	free(path);
 	/* the master's journal and the time origin of every launch (doc/restarts.md) */
 	xasprintf(&path, "%s/journal", st->dir);
-	argv_genv(b, "GRT_JOURNAL", path);
+	how->put(b, "GRT_JOURNAL", path);
 	free(path);
-	if (st->t0 > 0) {
+	if (how->hydra && st->t0 > 0) {
 		long long ms = llround(st->t0 * 1000);
 
 		xasprintf(&path, "%lld.%03lld000", ms / 1000, ms % 1000);
-		argv_genv(b, "GRT_T0", path);
+		how->put(b, "GRT_T0", path);
 		free(path);
 	}
-	argv_genv(b, "GRT_JOB", st->id);
+	how->put(b, "GRT_JOB", st->id);
 	/* -disable-auto-cleanup is on: grt_end() may skip MPI_Finalize (runtime/grt-end.c) */
-	argv_genv(b, "GRT_FINALIZE", "skip");
+	if (how->hydra)
+		how->put(b, "GRT_FINALIZE", "skip");
 	for (i = 0; i < job->nenv; i++)
-		argv_genv(b, job->env[i].key, job->env[i].value);
+		how->put(b, job->env[i].key, job->env[i].value);
 }
 
 /* One block of ranks: -n K -wdir DIR WRAPPER --status ... [--gate G] -- PROGRAM ARGS. */
@@ -261,11 +281,75 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 	argv_add(&b, "-f");
 	argv_add(&b, path);
 	free(path);
-	argv_env(&b, job, st, remote);
+	argv_env(&b, job, st, &(struct argv_envspec){ argv_genv, remote, 1 });
 	if (argv_ranks(&b, sites, job, p, st, hold, why, whylen) != 0) {
 		launch_argv_free(b.v);
 		return NULL;
 	}
+	return b.v;
+}
+
+/*
+ * The SimGrid settings of every simulation (doc/simulate.md, "SMPI settings"): this host's
+ * flops, the CM02 network model (a link's declared bandwidth and latency, no TCP fudge
+ * factors), messages up to 64 KiB sent eagerly, as MPICH sends its small ones; SimGrid's
+ * notes of every setting changed are left out of DIR/stderr.
+ */
+static const char *const argv_smpi_cfg[] = {
+	"--cfg=network/model:CM02",
+	"--cfg=smpi/async-small-thresh:65536",
+	"--cfg=smpi/send-is-detached-thresh:65536",
+	"--log=xbt_cfg.thres:warning",
+	NULL
+};
+
+char **
+launch_argv_smpi(const struct gs_job *job, const struct gs_placement *p,
+    const struct job_state *st, const struct sim_opts *sim, const char *program)
+{
+	struct argv_builder b = { NULL, 0, 0 };
+	char *arg;
+	size_t i;
+
+	/* in the job directory, where the ranks' files go, as under hydra's -wdir */
+	argv_add(&b, "/usr/bin/env");
+	argv_add(&b, "-C");
+	argv_add(&b, st->dir);
+	argv_env(&b, job, st, &(struct argv_envspec){ argv_kv, 0, 0 });
+	/*
+	 * smpirun's temporary files (the unrolled hostfile, the copies of the program it
+	 * loads) in the job directory: through TMPDIR, which smpirun 3.32 reads; its -tmpdir
+	 * option takes its value as the program's name
+	 */
+	xasprintf(&arg, "%s/.smpi", st->dir);
+	argv_kv(&b, "TMPDIR", arg);
+	free(arg);
+	argv_add(&b, GS_SMPIRUN);
+	xasprintf(&arg, "%s/platform.xml", st->dir);
+	argv_add(&b, "-platform");
+	argv_add(&b, arg);
+	free(arg);
+	xasprintf(&arg, "%s/hostfile.smpi", st->dir);
+	argv_add(&b, "-hostfile");
+	argv_add(&b, arg);
+	free(arg);
+	xasprintf(&arg, "%d", p->nranks);
+	argv_add(&b, "-np");
+	argv_add(&b, arg);
+	free(arg);
+	xasprintf(&arg, "--cfg=smpi/host-speed:%.17gf", SIM_HOST_FLOPS);
+	argv_add(&b, arg);
+	free(arg);
+	for (i = 0; argv_smpi_cfg[i] != NULL; i++)
+		argv_add(&b, argv_smpi_cfg[i]);
+	for (i = 0; i < sim->ncfg; i++) {
+		xasprintf(&arg, "--cfg=%s", sim->cfg[i]);
+		argv_add(&b, arg);
+		free(arg);
+	}
+	argv_add(&b, program);
+	for (i = 0; i < job->nargs; i++)
+		argv_add(&b, job->args[i]);
 	return b.v;
 }
 

@@ -37,6 +37,19 @@ char **launch_argv(const struct gs_sites *sites, const struct gs_job *job,
 void launch_argv_free(char **argv);
 
 /*
+ * smpirun's argument vector for a simulated job (launcher-smpi.c): env(1) with the job's
+ * environment as under hydra (less what only hydra needs), then smpirun on DIR/platform.xml
+ * and DIR/hostfile.smpi with gridsubmit's SimGrid settings and the user's, then the SMPI build
+ * of the program (program) and the job's arguments.
+ */
+struct sim_opts;
+char **launch_argv_smpi(const struct gs_job *job, const struct gs_placement *p,
+    const struct job_state *st, const struct sim_opts *sim, const char *program);
+
+/* The job directory's hostfile and rankmap for the plan's placement. 0, or -1 with why. */
+int launch_write_placement(struct launch *l, char *why, size_t whylen);
+
+/*
  * The placement's DIR/hostfile and DIR/rankmap, then l->argv (hold: as launch_argv).
  * 0, or -1 with why.
  */

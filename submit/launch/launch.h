@@ -5,7 +5,9 @@
  * A plan (sites, job, ranking, placement, the job's directory and id) goes to a launcher:
  * "fork" when every rank runs on this host (hydra's fork launcher), "ssh" when some run
  * elsewhere (hydra's ssh launcher through a script of ours, with preflight, staging, the
- * ranks' lease and the cleanup of every node). Both start mpiexec from an argument vector
+ * ranks' lease and the cleanup of every node), "smpi" when the plan is simulated
+ * (smpirun on a SimGrid platform of the placement, simulate.h; it starts smpirun, not
+ * mpiexec, and no wrapper). Both start mpiexec from an argument vector
  * (never a shell) in its own process group, every rank wrapped by gridsubmit-rank, and
  * record the job's phases in its state.json (store/jobstore.h) as it goes. The command line
  * records the final verdict.
@@ -26,6 +28,7 @@ struct launch_plan {
 	struct gs_placement *place;
 	struct job_state *st;	/* the job's id and directory; its phases go there */
 	int speculate;		/* ssh: start mpiexec while the nodes are checked */
+	const struct sim_opts *sim;	/* not NULL: simulate the job on SimGrid (smpi) */
 };
 
 /* How mpiexec and rank 0 ended. */
@@ -51,6 +54,7 @@ enum launch_status {
 };
 
 struct launch;
+struct sim_opts;
 
 /*
  * One way of reaching nodes, in the spirit of hydra's bootstrap servers. Each step gets
@@ -74,6 +78,7 @@ struct launcher {
 
 extern const struct launcher launcher_fork;
 extern const struct launcher launcher_ssh;
+extern const struct launcher launcher_smpi;
 
 struct launch_ssh;		/* the ssh launcher's own state (launcher-ssh.c) */
 
@@ -87,7 +92,8 @@ struct launch {
 };
 
 /*
- * Choose the launcher for plan (ssh when a rank runs on another host), copy the stage_in
+ * Choose the launcher for plan (smpi when it is simulated, else ssh when a rank runs on
+ * another host), copy the stage_in
  * files into the job directory and run the launcher's prepare. l is initialised (free it
  * with launch_free whatever the result).
  */

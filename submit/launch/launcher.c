@@ -52,14 +52,22 @@ launch_write_with(const struct launch *l, const char *name,
 }
 
 int
+launch_write_placement(struct launch *l, char *why, size_t whylen)
+{
+	l->plan.st->ranks = l->plan.place->nranks;
+	if (launch_write_with(l, "hostfile", broker_write_hostfile, why, whylen) != 0 ||
+	    launch_write_with(l, "rankmap", broker_write_rankmap, why, whylen) != 0)
+		return -1;
+	return 0;
+}
+
+int
 launch_write_command(struct launch *l, const struct launch_hold *hold, char *why,
     size_t whylen)
 {
 	const struct launch_plan *pl = &l->plan;
 
-	pl->st->ranks = pl->place->nranks;
-	if (launch_write_with(l, "hostfile", broker_write_hostfile, why, whylen) != 0 ||
-	    launch_write_with(l, "rankmap", broker_write_rankmap, why, whylen) != 0)
+	if (launch_write_placement(l, why, whylen) != 0)
 		return -1;
 	launch_argv_free(l->argv);
 	l->argv = launch_argv(pl->sites, pl->job, pl->place, pl->st, hold, why, whylen);
@@ -72,7 +80,8 @@ launch_prepare(struct launch *l, const struct launch_plan *plan, char *why, size
 	memset(l, 0, sizeof *l);
 	l->plan = *plan;
 	l->pid = -1;
-	l->ops = launch_is_remote(plan->sites, plan->place) ? &launcher_ssh : &launcher_fork;
+	l->ops = plan->sim != NULL ? &launcher_smpi :
+	    launch_is_remote(plan->sites, plan->place) ? &launcher_ssh : &launcher_fork;
 	/* the stage_in files are needed here in any case (rank 0 runs here) */
 	if (stage_in_local(plan->job, plan->st, why, whylen) != 0)
 		return LAUNCH_FAILED;

@@ -171,7 +171,7 @@ tb_speed_plan(struct testbed *tb)
 		    bad - TB_REFUSE_SHOWN, TB_CPU_MIN);
 	fprintf(stderr, "gridsubmit testbed: %s cannot be emulated faithfully on this host "
 	    "(%g CPUs, %g kept for the master and the delay line, quotas from %g CPU): for a "
-	    "grid this large or this uneven use 'gridsubmit simulate' (SimGrid, planned); "
+	    "grid this large or this uneven use 'gridsubmit simulate'; "
 	    "'testbed up --no-speeds' gives every node whole cores without the file's speeds\n",
 	    gs->path, host, TB_SPEED_RESERVE, TB_CPU_MIN);
 	return -1;
@@ -222,11 +222,11 @@ tb_speed_unavailable(const struct testbed *tb, const char *why)
 	if (tb->speeds)
 		fprintf(stderr, "gridsubmit testbed: %s: CPU speeds are not emulated (every "
 		    "node runs at this host's speed, whatever its cpu_mhz, cores and "
-		    "emulate.cpu_scale); 'gridsubmit simulate' (SimGrid, planned) models them\n",
+		    "emulate.cpu_scale); 'gridsubmit simulate' models them\n",
 		    why);
 	else
 		fprintf(stderr, "gridsubmit testbed: %s: emulate.cpu_scale is not applied; "
-		    "'gridsubmit simulate' (SimGrid, planned) models CPU speeds\n", why);
+		    "'gridsubmit simulate' models CPU speeds\n", why);
 }
 
 /* The CPUs a node has: its quota, or without one its cores (at most this host's). */

@@ -2,11 +2,12 @@
 # test-experiment.sh — gridsubmit experiment (submit/cmd-experiment.c, submit/exp-run.c,
 # experiment/): experiment files run as real jobs of examples/mandelbrot and
 # examples/synthetic on this host, their SQLite store, reports, resume and refusals:
-# - --dry-run lists the points and creates nothing; bad files (unknown key, unknown
-#   parameter, empty matrix, undefined {name}, a bad runtime value, zip lengths, a regex
-#   without a group, a table naming no parameter, a missing job, wrong type, truncated,
-#   binary) fail with file:line:col, exit 3, and create nothing; a file with several
-#   mistakes names every one in file order, up to 20 and "too many errors, stopping";
+# - --dry-run lists the points (each with its mode) and creates nothing; bad files
+#   (unknown key, unknown parameter, empty matrix, undefined {name}, a bad runtime value,
+#   zip lengths, a regex without a group, a table naming no parameter, a missing job,
+#   wrong type, truncated, binary) fail with file:line:col, exit 3, and create nothing; a
+#   file with several mistakes names every one in file order, up to 20 and "too many
+#   errors, stopping";
 # - a 2 x 2 x 2 matrix (scheme x size, repeat 2, sequential): 8 done runs, 8 done jobs,
 #   each with its point's scheme and size, results.csv/json, summary.md's table equal to
 #   the medians of results.csv computed here, a regex metric, the plot files;
@@ -134,10 +135,10 @@ check_eq "dry-run: exit 0" "$rc" 0
 check_match "dry-run: 4 points x 2 repetitions" "$out" \
 	"^experiment grid: 4 points x 2 repetitions = 8 runs, order sequential$"
 check_eq "dry-run: the points and their runs" "$(printf '%s\n' "$out" | grep '^point ')" \
-	"point 1: scheme=gss size=64 (runs 1-2)
-point 2: scheme=gss size=128 (runs 3-4)
-point 3: scheme=static size=64 (runs 5-6)
-point 4: scheme=static size=128 (runs 7-8)"
+	"point 1: scheme=gss size=64 (runs 1-2, mode run)
+point 2: scheme=gss size=128 (runs 3-4, mode run)
+point 3: scheme=static size=64 (runs 5-6, mode run)
+point 4: scheme=static size=128 (runs 7-8, mode run)"
 check "dry-run: no results directory" test ! -e "$X/grid"
 check_eq "dry-run: no job" "$(next_id)" 1
 

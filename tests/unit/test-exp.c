@@ -2,7 +2,9 @@
  * test-exp.c — experiment files into points and overlays: the cross product's order, zip,
  * {names} substituted into args, parameters laid over the job file (runtime and job keys,
  * the job's other keys kept), a bad value located in the experiment file, every mistake
- * of a file reported in file order; and the divisible-load bound on stars worked by hand.
+ * of a file reported in file order; the reserved parameter mode (each point's mode, never
+ * laid over the job, its bad values located); and the divisible-load bound on stars worked
+ * by hand.
  */
 #include <limits.h>
 #include <math.h>
@@ -148,6 +150,52 @@ test_all_errors(void)
 }
 
 static void
+test_mode(void)
+{
+	struct exp e;
+	struct gs_error err;
+	struct gs_job job;
+	struct ydoc_node *o;
+
+	ok(load("job: job.yaml\nmatrix:\n  scheme: [gss, static]\n  mode: [run, simulate]\n",
+	    &e, &err) == 0, "mode: [run, simulate] loads (%s)", err.msg);
+	is_int(e.mode_param, 1, "the mode parameter found");
+	ok(exp_point_mode(&e, 0) == EXP_MODE_RUN && exp_point_mode(&e, 1) == EXP_MODE_SIMULATE &&
+	    exp_point_mode(&e, 3) == EXP_MODE_SIMULATE, "each point's mode");
+	ok(exp_has_real_points(&e), "a point runs for real");
+	o = exp_overlay(&e, 1, 1, 7);
+	ok(ydoc_get(o, "mode") == NULL, "mode is not laid over the job");
+	ydoc_free(o);
+	ok(job_of(&e, 1, 1, 7, &job) == 0, "a simulated point's job loads");
+	is_str(job_runtime_get(&job, "scheme"), "gss", "with its other parameters");
+	job_free(&job);
+	exp_free(&e);
+
+	ok(load("job: job.yaml\nmatrix: {scheme: [gss]}\n", &e, &err) == 0 &&
+	    e.mode_param == -1 && exp_point_mode(&e, 0) == EXP_MODE_RUN,
+	    "without mode every point runs (%s)", err.msg);
+	exp_free(&e);
+	ok(load("job: job.yaml\ntestbed: job.yaml\nzip: {mode: [simulate, simulate], k: [1, 2]}\n",
+	    &e, &err) == 0 && !exp_has_real_points(&e), "every point simulated (%s)", err.msg);
+	exp_free(&e);
+	ok(load("job: job.yaml\ntestbed: job.yaml\nmatrix: {mode: [testbed, run]}\n", &e,
+	    &err) == 0 && exp_point_mode(&e, 0) == EXP_MODE_TESTBED,
+	    "mode testbed with testbed: (%s)", err.msg);
+	exp_free(&e);
+
+	ok(load("job: job.yaml\nmatrix: {mode: [run, simualte]}\n", &e, &err) == -1 &&
+	    strstr(err.msg, "exp.yaml:2:22: 'mode' must be run, testbed or simulate, not "
+	    "'simualte' (did you mean 'simulate'?)") != NULL, "a misspelt mode (%s)", err.msg);
+	ok(load("job: job.yaml\nmatrix: {mode: [[run]]}\n", &e, &err) == -1 &&
+	    strstr(err.msg, "exp.yaml:2:17: 'mode' must be run, testbed or simulate, not "
+	    "'[\"run\"]'") != NULL && strstr(err.msg, "did you mean") == NULL,
+	    "a list as a mode (%s)", err.msg);
+	ok(load("job: job.yaml\nmatrix: {mode: [testbed]}\n", &e, &err) == -1 &&
+	    strstr(err.msg, "exp.yaml:2:17: mode 'testbed' needs the experiment's 'testbed:' "
+	    "key") != NULL, "mode testbed without testbed: (%s)", err.msg);
+}
+
+static void
 test_bound(void)
 {
 	struct exp_worker_times t[3] = { { 1, 0 }, { 1, 0 }, { 0, 0 } };
@@ -178,6 +226,7 @@ main(void)
 	test_points();
 	test_errors();
 	test_all_errors();
+	test_mode();
 	test_bound();
 	{
 		char cmd[PATH_MAX + 16];

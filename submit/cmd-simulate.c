@@ -1,0 +1,168 @@
+/*
+ * cmd-simulate.c — gridsubmit simulate: a job run on SimGrid's SMPI instead of real nodes
+ * (doc/simulate.md).
+ *
+ * The job is loaded, ranked and placed exactly as `run` would (the same rank map, PF and
+ * PR, from the site file's values: no live metrics), then its program's SMPI build runs
+ * under smpirun on a platform made of the placement (launcher-smpi.c). It gets a job
+ * directory like any job (state.json, events.jsonl in simulated seconds, stdout), so that
+ * status, top --replay and experiments read it unchanged. It ends with the simulated
+ * makespan and the efficiency against the divisible-load bound of the run's own workers.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "exp-metrics.h"
+#include "jobrun.h"
+#include "jsonout.h"
+#include "xmalloc.h"
+
+static const struct option simulate_longopts[] = {
+	{ "sites", required_argument, NULL, 's' },
+	{ "scheme", required_argument, NULL, 'S' },
+	{ "ranks", required_argument, NULL, 'n' },
+	{ "host-mhz", required_argument, NULL, 'H' },
+	{ "links", required_argument, NULL, 'L' },
+	{ "seed", required_argument, NULL, 'e' },
+	{ "cfg", required_argument, NULL, 'c' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 }
+};
+
+extern const struct cmd_entry cmd_simulate_entry;
+
+struct simulate_args {
+	struct jobrun_args run;
+	struct sim_opts sim;
+	int json;
+};
+
+static void
+simulate_parse(int argc, char **argv, struct simulate_args *a)
+{
+	const struct cmd_entry *cmd = &cmd_simulate_entry;
+	int c;
+
+	memset(a, 0, sizeof *a);
+	jobrun_sim_args(&a->run, &a->sim);
+	while ((c = cmd_getopt(argc, argv, cmd)) != -1) {
+		switch (c) {
+		case 's':
+			a->run.sites = optarg;
+			break;
+		case 'S':
+			a->run.scheme = jobrun_scheme_arg(cmd, optarg);
+			break;
+		case 'n':
+			a->run.ranks = (int)cmd_parse_int(cmd, "--ranks", optarg, 1, 100000);
+			break;
+		case 'H':
+			a->sim.host_mhz = cmd_parse_double(cmd, "--host-mhz", optarg, 1, 1e6);
+			break;
+		case 'L':
+			if (strcmp(optarg, "node") == 0)
+				a->sim.links = SIM_LINKS_NODE;
+			else if (strcmp(optarg, "site") == 0)
+				a->sim.links = SIM_LINKS_SITE;
+			else
+				cmd_usage_error(cmd, "--links: '%s' is neither 'node' nor 'site'",
+				    optarg);
+			break;
+		case 'e':
+			a->sim.seed = (uint64_t)cmd_parse_int(cmd, "--seed", optarg, 0,
+			    (long long)1 << 53);
+			break;
+		case 'c':
+			if (strchr(optarg, ':') == NULL || optarg[0] == ':')
+				cmd_usage_error(cmd, "--cfg: '%s' is not NAME:VALUE (a SimGrid "
+				    "setting, e.g. smpi/iprobe:1e-5)", optarg);
+			a->sim.cfg = xreallocarray(a->sim.cfg, a->sim.ncfg + 1, sizeof *a->sim.cfg);
+			a->sim.cfg[a->sim.ncfg++] = optarg;
+			break;
+		case 'j':
+			a->json = 1;
+			break;
+		case 'q':
+			a->run.quiet = 1;
+			break;
+		}
+	}
+	if (optind != argc - 1)
+		cmd_usage_error(cmd, optind >= argc ? "missing JOB.yaml" : "one job file at a time");
+	a->run.job = argv[optind];
+}
+
+/* The simulation's result: one line on stderr, or the --json document on stdout. */
+static void
+simulate_result(const struct jobrun *jr, const struct simulate_args *a, int code)
+{
+	const struct job_state *st = &jr->st;
+	double m[EXP_NBUILTIN];
+
+	exp_job_metrics(st->id, m);
+	if (a->json) {
+		jsonout_print(json_pack("{s:o, s:s, s:s, s:o, s:i, s:s, s:o, s:o, s:o, s:o, s:s, "
+		    "s:i}", "job", jsonout_id(st->id), "state", job_phase_name(st->phase),
+		    "name", st->name, "reason", jsonout_str(st->reason), "ranks", st->ranks,
+		    "scheme", st->scheme, "makespan", jsonout_num(m[EXP_M_MAKESPAN]),
+		    "efficiency", jsonout_num(m[EXP_M_EFFICIENCY]),
+		    "host_mhz", jsonout_num(sim_host_mhz(&jr->sites, &a->sim)),
+		    "wall_seconds", jsonout_num(st->ended - st->submitted), "dir", st->dir,
+		    "exit_code", code));
+		return;
+	}
+	if (code != EXIT_OK || a->run.quiet)
+		return;
+	fprintf(stderr, "gridsubmit: simulated makespan %.6g s on %d ranks, efficiency %.3f "
+	    "against the divisible-load bound (this host counted as %.6g MHz; the simulation "
+	    "took %.2f s)\n", m[EXP_M_MAKESPAN], st->ranks, m[EXP_M_EFFICIENCY],
+	    sim_host_mhz(&jr->sites, &a->sim), st->ended - st->submitted);
+}
+
+static int
+cmd_simulate_exec(int argc, char **argv)
+{
+	struct simulate_args a;
+	struct jobrun jr;
+	int code;
+
+	simulate_parse(argc, argv, &a);
+	if ((code = jobrun_prepare(&a.run, &jr)) == EXIT_OK) {
+		jr.quiet = a.run.quiet || a.json;
+		if (!jr.quiet)
+			fprintf(stderr, "gridsubmit: job %s (%s): %d ranks, scheme %s, simulated "
+			    "on SimGrid\n", jr.st.id, jr.st.name, jr.st.ranks, jr.st.scheme);
+		code = a.json ? jobrun_execute(&jr, 0) : jobrun_follow(&jr, 0);
+		simulate_result(&jr, &a, code);
+	}
+	jobrun_free(&jr);
+	free(a.sim.cfg);
+	return code;
+}
+
+const struct cmd_entry cmd_simulate_entry = {
+	"simulate", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--host-mhz M] "
+	"[--links node|site] [--seed N] [--cfg NAME:VALUE] [--json] [-q]",
+	"run a job on SimGrid's SMPI, on a platform made of the site file",
+	"  -s, --sites F         site file, or NAME of a user or installed one (default: as\n"
+	"                        for run)\n"
+	"      --scheme S        load-balancing scheme, overriding the job file's\n"
+	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
+	"      --host-mhz M      the clock this host counts as (default: the site file's\n"
+	"                        fastest cpu_mhz, which then runs at this host's speed)\n"
+	"      --links node|site each node its own link at its site's figures (node, the\n"
+	"                        default, as the testbed), or one link per site that its\n"
+	"                        nodes share (site)\n"
+	"      --seed N          of the background load's arrivals (default 1)\n"
+	"      --cfg NAME:VALUE  a SimGrid setting passed to smpirun after gridsubmit's own\n"
+	"      --json            the result as one JSON document on stdout (gridsubmit-json(5))\n"
+	"  -q, --quiet           none of gridsubmit's own lines but errors\n"
+	"The program runs as its SMPI build, smpi/NAME beside it (make builds the examples').\n"
+	"stdout is the program's output (without --json); the simulated makespan and the\n"
+	"efficiency against the divisible-load bound go to stderr\n",
+	cmd_simulate_exec, "s:n:q", simulate_longopts, NULL, CMD_OPERAND_YAML
+};

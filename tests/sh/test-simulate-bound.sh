@@ -1,0 +1,54 @@
+#!/bin/sh
+# test-simulate-bound.sh — with no noise left, what remains is the scheme (doc/simulate.md,
+# issue 17): a loop of uniform units (synthetic --uniform) on a simulated heterogeneous star
+# (two sites, workers of four speeds on links of 1000 and 100 Mbit/s) comes within 5% of the
+# divisible-load bound with hetcomm, whose fixed point is the single-round optimum of that
+# star; the bound stays a bound (efficiency at most 1), and gss, which ignores the speeds,
+# does worse than hetcomm.
+. tests/lib.sh
+
+if [ ! -x "$BUILD/examples/smpi/synthetic" ]; then
+	skip "simulate bound" "no SMPI build of the examples (SimGrid's libsimgrid-dev: scripts/install-deps)"
+	exit 0
+fi
+
+cat > "$T/star.yaml" <<'YAML'
+sites:
+  - name: near
+    link: {bandwidth_mbps: 1000, latency_ms: 0.1}
+    nodes:
+      - {host: "a[1-2]", cpu_mhz: 3000, cores: 1}
+      - {host: "b[1-2]", cpu_mhz: 1500, cores: 1}
+  - name: far
+    link: {bandwidth_mbps: 100, latency_ms: 2}
+    nodes:
+      - {host: "c[1-2]", cpu_mhz: 2000, cores: 1}
+      - {host: "d[1-2]", cpu_mhz: 750, cores: 1}
+YAML
+cat > "$T/job.yaml" <<YAML
+name: uniform-star
+program: $PWD/$BUILD/examples/synthetic
+args: ["--units", "20000", "--mean-us", "100", "--uniform", "--check"]
+ranks: 9
+runtime: {scheme: hetcomm}
+YAML
+
+# eff SCHEME: the simulated run's efficiency (and its result checked), in $eff
+eff() {
+	run_gs simulate "$T/job.yaml" --sites "$T/star.yaml" --scheme "$1" --json
+	check_eq "simulate of the star with $1 exits 0" "$rc" 0
+	check_eq "its result matches the sequential computation" \
+		"$(printf '%s\n' "$out" | jq -r .state)" done
+	eff=$(printf '%s\n' "$out" | jq -r .efficiency)
+	echo "# $1: makespan $(printf '%s\n' "$out" | jq -r .makespan) s, efficiency $eff"
+}
+
+eff hetcomm
+het=$eff
+check "hetcomm is within 5% of the divisible-load bound ($het)" \
+	awk -v e="$het" 'BEGIN { exit !(e >= 0.95) }'
+check "the bound is a bound: efficiency at most 1 ($het)" \
+	awk -v e="$het" 'BEGIN { exit !(e <= 1.0001) }'
+eff gss
+check "gss, blind to the speeds, does worse than hetcomm ($eff < $het)" \
+	awk -v a="$eff" -v b="$het" 'BEGIN { exit !(a < b) }'
