@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench-simulate-testbed.sh — how well a simulation predicts the testbed (doc/simulate.md,
-# "Validation"): the comparison of tests/sh/test-simulate-testbed.sh (mandelbrot on the
+# "Validation"): the comparison of tests/bench/simulate-testbed.sh (mandelbrot on the
 # tiger and lanwlan testbeds, two schemes each, the testbed's median of three runs against
 # one simulation on its derived site file), as rows: the simulated makespan, the testbed's
 # as the baseline, their ratio, goal within 15%. Needs root, like the test.
@@ -8,7 +8,7 @@ set -u
 BUILD=${BUILD:-build}
 GS=${GS:-$BUILD/gridsubmit}
 export BUILD GS
-out=$(sh tests/sh/test-simulate-testbed.sh 2>&1)
+out=$(sh tests/bench/simulate-testbed.sh 2>&1)
 printf '%s\n' "$out" | grep -E '^(skip|not ok)' | sed -e 's/^/# /'
 printf '%s\n' "$out" | sed -n 's/^# \([a-z]*\) \([a-z]*\): testbed .*(median \([0-9.]*\) s), simulated \([0-9.]*\) s$/\1 \2 \3 \4/p' |
 while read -r sites scheme tb sim; do
