@@ -153,6 +153,18 @@ poll() {
 	return 1
 }
 
+# next_id: the id the next job of this test's store gets
+next_id() {
+	cat "$GRIDSUBMIT_HOME/jobs/next-id" 2>/dev/null || echo 1
+}
+
+# exp_q NAME SQL: a query of experiment NAME's store; nothing while it does not exist
+exp_q() {
+	[ -s "$GRIDSUBMIT_HOME/experiments/$1/results.db" ] &&
+		sqlite3 -cmd '.timeout 5000' "$GRIDSUBMIT_HOME/experiments/$1/results.db" "$2" \
+		    2>/dev/null
+}
+
 # sweep: cancel every job of this test's store (at exit: nothing of a failed case runs on)
 sweep() {
 	for sweep_d in "$GRIDSUBMIT_HOME"/jobs/*/; do

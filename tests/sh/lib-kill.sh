@@ -31,11 +31,6 @@ kl_poll() {
 	return 1
 }
 
-# kl_next_id: the id the next job gets
-kl_next_id() {
-	cat "$J/next-id" 2>/dev/null || echo 1
-}
-
 # kl_since_start ID KIND N: the job's last launch (after its last start event) wrote at
 # least N events of KIND
 kl_since_start() {

@@ -33,16 +33,6 @@ export LC_ALL=C
 
 at_exit sweep
 
-# next_id: the id the next job gets
-next_id() {
-	cat "$J/next-id" 2>/dev/null || echo 1
-}
-
-# q NAME SQL: a query of experiment NAME's store
-q() {
-	sqlite3 -cmd '.timeout 5000' "$X/$1/results.db" "$2" 2>/dev/null
-}
-
 # exp FILE LINE...: an experiment file
 exp() {
 	f=$1
@@ -95,7 +85,7 @@ first=$(next_id)
 run_gs experiment "$T/mix.yaml"
 check_eq "mix: exit 0" "$rc" 0
 check_match "mix: 4 runs, none failed" "$err" "mix: 4 runs this time, 0 failed"
-check_eq "mix: 4 done runs" "$(q mix "select count(*) from run where state = 'done'")" 4
+check_eq "mix: 4 done runs" "$(exp_q mix "select count(*) from run where state = 'done'")" 4
 check_eq "mix: every point's run has a makespan" \
 	"$(jq -c '[.runs[] | select(.state == "done" and (.metrics.makespan | type) == "number"
 	    and .metrics.makespan > 0) | [.params.mode, .params.scheme]] | sort' "$X/mix/results.json")" \
@@ -113,7 +103,7 @@ check_eq "mix: platform.xml in the simulated runs' jobs only, each of its scheme
 	"$plat" " simulate simulate"
 check_eq "mix: 4 jobs" "$(next_id)" $((first + 4))
 check_eq "mix: mode stored as a parameter" \
-	"$(q mix "select json_extract(params, '\$.mode') from point order by id" | tr '\n' ' ')" \
+	"$(exp_q mix "select json_extract(params, '\$.mode') from point order by id" | tr '\n' ' ')" \
 	"run run simulate simulate "
 # table SUMMARY: summary.md's table as "row col value"
 table() {
@@ -146,9 +136,9 @@ exp "$T/seeded.yaml" \
 	"order: sequential"
 # the runs' own outcome is simulate's: the traces are written before smpirun starts
 run_gs experiment -q "$T/seeded.yaml"
-j1=$(q seeded "select job_id from run where id = 1")
-j2=$(q seeded "select job_id from run where id = 2")
-s1=$(q seeded "select seed from run where id = 1")
+j1=$(exp_q seeded "select job_id from run where id = 1")
+j2=$(exp_q seeded "select job_id from run where id = 2")
+s1=$(exp_q seeded "select seed from run where id = 1")
 check "seeded: run 1's job has a load trace" test -s "$J/$j1/load/localhost.trace"
 check "seeded: two repetitions, two seeds, two traces" \
 	differ "$J/$j1/load/localhost.trace" "$J/$j2/load/localhost.trace"
@@ -201,7 +191,7 @@ check_eq "testbed, all simulated: exit 0" "$rc" 0
 check_match "testbed, all simulated: says so" "$err" \
 	"every run is simulated, on $T/tbsim.yaml \\(its testbed is not up and is not brought up"
 check_eq "testbed, all simulated: on the testbed's site file" \
-	"$(sites_of "$(q tball "select job_id from run")")" "$T/tbsim.yaml"
+	"$(sites_of "$(exp_q tball "select job_id from run")")" "$T/tbsim.yaml"
 check "testbed, all simulated: nothing brought up" \
 	test ! -e "$GRIDSUBMIT_HOME/testbed/tbsim/manifest"
 check_eq "testbed, all simulated: only asked whether it is up" \
@@ -233,7 +223,7 @@ exp "$T/tbup.yaml" "name: tbup" "job: $T/syn.yaml" "testbed: $T/tb.yaml" "matrix
 run_gs experiment "$T/tbup.yaml"
 check_eq "testbed up, all simulated: exit 0" "$rc" 0
 check_eq "testbed up, all simulated: on its derived site file" \
-	"$(sites_of "$(q tbup "select job_id from run")")" "$DERIVED"
+	"$(sites_of "$(exp_q tbup "select job_id from run")")" "$DERIVED"
 run_gs testbed status "$T/tb.yaml"
 check_eq "testbed up, all simulated: left up" "$rc" 0
 run_gs testbed down "$T/tb.yaml"
@@ -244,10 +234,10 @@ run_gs experiment "$T/tbreal.yaml"
 check_eq "testbed, mixed: exit 0" "$rc" 0
 check_match "testbed, mixed: the testbed brought up" "$err" "bringing up the testbed of $T/tb.yaml"
 check_eq "testbed, mixed: both runs on the derived site file" \
-	"$(for id in $(q tbreal "select job_id from run order by id"); do sites_of "$id"; done)" \
+	"$(for id in $(exp_q tbreal "select job_id from run order by id"); do sites_of "$id"; done)" \
 	"$DERIVED
 $DERIVED"
 check "testbed, mixed: the simulated run's job has a platform" \
-	test -f "$J/$(q tbreal "select job_id from run where id = 2")/platform.xml"
+	test -f "$J/$(exp_q tbreal "select job_id from run where id = 2")/platform.xml"
 run_gs testbed status "$T/tb.yaml"
 check_eq "testbed, mixed: brought down after" "$rc" 1

@@ -33,17 +33,6 @@ export LC_ALL=C
 
 at_exit sweep
 
-# next_id: the id the next job gets
-next_id() {
-	cat "$J/next-id" 2>/dev/null || echo 1
-}
-
-# q NAME SQL: a query of experiment NAME's store; nothing while it does not exist
-q() {
-	[ -s "$X/$1/results.db" ] &&
-		sqlite3 -cmd '.timeout 5000' "$X/$1/results.db" "$2" 2>/dev/null
-}
-
 # jstate ID: the job's state as `status --json` tells it
 jstate() {
 	"$GS" status "$1" --json 2>/dev/null | jq -r .state
@@ -51,12 +40,12 @@ jstate() {
 
 # ndone NAME N: at least N runs of experiment NAME are done
 ndone() {
-	[ "$(q "$1" "select count(*) from run where state = 'done'")" -ge "$2" ] 2>/dev/null
+	[ "$(exp_q "$1" "select count(*) from run where state = 'done'")" -ge "$2" ] 2>/dev/null
 }
 
 # running_job NAME: the job of NAME's running run, once that job is running
 running_job() {
-	rj=$(q "$1" "select job_id from run where state = 'running' and job_id is not null")
+	rj=$(exp_q "$1" "select job_id from run where state = 'running' and job_id is not null")
 	[ -n "$rj" ] && [ "$(jstate "$rj")" = running ] && echo "$rj"
 }
 
@@ -227,8 +216,8 @@ run_gs experiment "$T/grid.yaml"
 check_eq "grid: exit 0" "$rc" 0
 check_match "grid: says what it did" "$err" "grid: 8 runs this time, 0 failed; results in $X/grid"
 check_eq "grid: 8 done runs in the store" \
-	"$(q grid "select count(*) from run where state = 'done'")" 8
-ids=$(q grid "select job_id from run order by seq")
+	"$(exp_q grid "select count(*) from run where state = 'done'")" 8
+ids=$(exp_q grid "select job_id from run order by seq")
 check_eq "grid: 8 distinct job ids" "$(printf '%s\n' "$ids" | sort -u | grep -c .)" 8
 check_eq "grid: order sequential: the jobs in run order" \
 	"$(printf '%s\n' "$ids" | tr '\n' ' ')" "$(printf '%s\n' "$ids" | sort -n | tr '\n' ' ')"
@@ -257,7 +246,7 @@ check_eq "grid: results.json: 8 done runs with a numeric makespan" \
 check_eq "grid: the width metric (regex) is each point's size" \
 	"$(jq '[.runs[] | select(.metrics.width == (.params.size | tonumber))] | length' \
 	    "$X/grid/results.json")" 8
-check_eq "grid: the width metric in the store" "$(q grid "select count(*) from metric m
+check_eq "grid: the width metric in the store" "$(exp_q grid "select count(*) from metric m
 	join run r on r.id = m.run join point p on p.id = r.point where m.name = 'width' and
 	m.value = json_extract(p.params, '\$.size') + 0")" 8
 # medians CSV ROW [COL]: the median makespan of each (ROW, COL) of the done runs of
@@ -360,22 +349,22 @@ exp "$T/flaky.yaml" \
 run_gs experiment "$T/flaky.yaml"
 check_eq "failed run: exit 1" "$rc" 1
 check_eq "failed run: one done, one failed" \
-	"$(q flaky "select id, state from run order by id" | tr '\n' ' ')" "1|done 2|failed "
-check_match "failed run: its reason stored" "$(q flaky "select reason from run where id = 2")" \
+	"$(exp_q flaky "select id, state from run order by id" | tr '\n' ' ')" "1|done 2|failed "
+check_match "failed run: its reason stored" "$(exp_q flaky "select reason from run where id = 2")" \
 	"^job [0-9]+ failed \\(exit [0-9]+\\): .+"
 check_match "failed run: said, with its log" "$err" \
 	"run 2 \\(opt=--bogus, rep 1\\) failed: job [0-9]+ failed.*log: $X/flaky/logs/run-2.log"
 check "failed run: its log" test -s "$X/flaky/logs/run-2.log"
-job1=$(q flaky "select job_id from run where id = 1")
+job1=$(exp_q flaky "select job_id from run where id = 1")
 n0=$(next_id)
 run_gs experiment "$T/flaky.yaml"
 check_eq "failed run, again: exit 1" "$rc" 1
 check_eq "failed run, again: one job more" "$(next_id)" $((n0 + 1))
 check_eq "failed run, again: it alone ran again" \
-	"$(q flaky "select id, state, attempts from run order by id" | tr '\n' ' ')" \
+	"$(exp_q flaky "select id, state, attempts from run order by id" | tr '\n' ' ')" \
 	"1|done|1 2|failed|2 "
 check_eq "failed run, again: the done run keeps its job" \
-	"$(q flaky "select job_id from run where id = 1")" "$job1"
+	"$(exp_q flaky "select job_id from run where id = 1")" "$job1"
 
 # --- a changed file is refused; --new keeps the old results as NAME.1
 exp "$T/chg.yaml" \
@@ -386,25 +375,25 @@ exp "$T/chg.yaml" \
 	"repeat: 2"
 run_gs experiment -q "$T/chg.yaml"
 check_eq "chg: exit 0" "$rc" 0
-old=$(q chg ".dump")
-oldjobs=$(q chg "select job_id from run order by id" | tr '\n' ' ')
+old=$(exp_q chg ".dump")
+oldjobs=$(exp_q chg "select job_id from run order by id" | tr '\n' ' ')
 sed -i -e 's/^repeat: 2$/repeat: 3/' "$T/chg.yaml"
 n0=$(next_id)
 run_gs experiment "$T/chg.yaml"
 check_eq "changed file: exit 7" "$rc" 7
 check_match "changed file: says to use --new" "$err" "changed since its runs began.*--new"
-check_eq "changed file: the store unchanged" "$(q chg ".dump")" "$old"
+check_eq "changed file: the store unchanged" "$(exp_q chg ".dump")" "$old"
 check_eq "changed file: no job" "$(next_id)" "$n0"
 run_gs experiment --new -q "$T/chg.yaml"
 check_eq "--new: exit 0" "$rc" 0
 check "--new: the old results kept as chg.1" test -s "$X/chg.1/results.db"
-check_eq "--new: chg.1 holds the old store as it was" "$(q chg.1 ".dump")" "$old"
+check_eq "--new: chg.1 holds the old store as it was" "$(exp_q chg.1 ".dump")" "$old"
 check_eq "--new: the new store has the 3 new runs, done" \
-	"$(q chg "select count(*), sum(state = 'done'), sum(attempts) from run")" "3|3|3"
+	"$(exp_q chg "select count(*), sum(state = 'done'), sum(attempts) from run")" "3|3|3"
 check_eq "--new: the new runs are new jobs" \
-	"$(q chg "select count(*) from run where job_id >= $n0")" 3
+	"$(exp_q chg "select count(*) from run where job_id >= $n0")" 3
 check_eq "--new: the old jobs are still the old store's" \
-	"$(q chg.1 "select job_id from run order by id" | tr '\n' ' ')" "$oldjobs"
+	"$(exp_q chg.1 "select job_id from run order by id" | tr '\n' ' ')" "$oldjobs"
 
 # --- killed with SIGKILL: nothing of it left; the same command resumes
 exp "$T/kill.yaml" \
@@ -423,10 +412,10 @@ if poll 90 ndone killed 2 && poll 30 running_job killed; then
 	pass "SIGKILL: 2 runs done, the third running"
 else
 	fail "SIGKILL: 2 runs done, the third running"
-	q killed "select id, state, job_id from run" | sed -e 's/^/#   /'
+	exp_q killed "select id, state, job_id from run" | sed -e 's/^/#   /'
 fi
 kjob=$(running_job killed)
-krun=$(q killed "select id from run where state = 'running'")
+krun=$(exp_q killed "select id from run where state = 'running'")
 [ -n "$krun" ] || krun=0
 kill -KILL "$kpid"
 wait "$kpid" 2>/dev/null
@@ -448,11 +437,11 @@ check_eq "SIGKILL: the running job was cancelled" "$(jstate "$kjob")" cancelled
 run_gs experiment -q "$T/kill.yaml"
 check_eq "resume: exit 0" "$rc" 0
 check_eq "resume: 6 runs, all done" \
-	"$(q killed "select count(*), count(distinct id), sum(state = 'done') from run")" "6|6|6"
-check_eq "resume: the killed run ran again" "$(q killed "select attempts from run where id = $krun")" 2
+	"$(exp_q killed "select count(*), count(distinct id), sum(state = 'done') from run")" "6|6|6"
+check_eq "resume: the killed run ran again" "$(exp_q killed "select attempts from run where id = $krun")" 2
 check_eq "resume: the runs done before ran once" \
-	"$(q killed "select count(*) from run where id < $krun and attempts = 1")" $((krun - 1))
-djobs=$(q killed "select job_id from run where state = 'done'")
+	"$(exp_q killed "select count(*) from run where id < $krun and attempts = 1")" $((krun - 1))
+djobs=$(exp_q killed "select job_id from run where state = 'done'")
 check_eq "resume: 6 distinct jobs for the done runs" "$(printf '%s\n' "$djobs" | sort -u | grep -c .)" 6
 ok=0
 for id in $djobs; do
@@ -489,7 +478,7 @@ interrupt() {
 		fail "$n: a run done, the next running"
 	fi
 	ijob=$(running_job "$n")
-	irun=$(q "$n" "select id from run where state = 'running'")
+	irun=$(exp_q "$n" "select id from run where state = 'running'")
 	if [ "$how" = group ]; then
 		kill -INT "-$ipid"
 	else
@@ -498,15 +487,15 @@ interrupt() {
 	stop "$ipid"
 	check_eq "$n: exit 6" "$rc" 6
 	check_eq "$n: the runs are done, interrupted or pending" \
-		"$(q "$n" "select count(*) from run where state not in ('done', 'interrupted', 'pending')")" 0
+		"$(exp_q "$n" "select count(*) from run where state not in ('done', 'interrupted', 'pending')")" 0
 	check_eq "$n: the running job was cancelled" "$(jstate "$ijob")" cancelled
-	check_eq "$n: its run is interrupted" "$(q "$n" "select state from run where id = $irun")" \
+	check_eq "$n: its run is interrupted" "$(exp_q "$n" "select state from run where id = $irun")" \
 		interrupted
 	check "$n: nothing of it left" poll 15 nothing_left "$pat" "$first" "$(next_id)"
 	run_gs experiment -q "$T/$n.yaml"
 	check_eq "$n: rerun: exit 0" "$rc" 0
 	check_eq "$n: rerun: all 3 runs done" \
-		"$(q "$n" "select count(*), sum(state = 'done') from run")" "3|3"
+		"$(exp_q "$n" "select count(*), sum(state = 'done') from run")" "3|3"
 }
 if command -v setsid >/dev/null 2>&1; then
 	interrupt ctrlc 4343 group

@@ -97,7 +97,7 @@ EOF
 # start run|submit: the job $JOB, in the background (run) or detached (submit); sets id,
 # pid (run), t_case
 start() {
-	id=$(kl_next_id)
+	id=$(next_id)
 	t_case=$(kl_now)
 	pid=
 	if [ "$1" = submit ]; then

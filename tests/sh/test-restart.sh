@@ -38,11 +38,6 @@ job() {
 	} > "$f"
 }
 
-# next_id: the id the next job gets
-next_id() {
-	cat "$J/next-id" 2>/dev/null || echo 1
-}
-
 # chunks ID N: the job's events hold at least N chunk records after its last start
 chunks() {
 	[ "$(awk '/"ev":"(start|restart)"/ { c = 0 } /"ev":"chunk"/ { c++ } END { print c + 0 }' \
