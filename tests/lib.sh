@@ -165,6 +165,18 @@ exp_q() {
 		    2>/dev/null
 }
 
+# exp_table SUMMARY: an experiment's summary.md's table as "row col value"
+exp_table() {
+	awk -F'|' '
+		/^## Table/ { t = 1; next }
+		t && /^\|---/ { next }
+		t && /^\|/ && !h { h = 1; for (i = 3; i < NF; i++) { c = $i; gsub(/ /, "", c); col[i] = c }; next }
+		t && /^\|/ {
+			r = $2; gsub(/ /, "", r)
+			for (i = 3; i < NF; i++) { v = $i; gsub(/ /, "", v); print r, col[i], v }
+		}' "$1"
+}
+
 # sweep: cancel every job of this test's store (at exit: nothing of a failed case runs on)
 sweep() {
 	for sweep_d in "$GRIDSUBMIT_HOME"/jobs/*/; do

@@ -105,21 +105,10 @@ check_eq "mix: 4 jobs" "$(next_id)" $((first + 4))
 check_eq "mix: mode stored as a parameter" \
 	"$(exp_q mix "select json_extract(params, '\$.mode') from point order by id" | tr '\n' ' ')" \
 	"run run simulate simulate "
-# table SUMMARY: summary.md's table as "row col value"
-table() {
-	awk -F'|' '
-		/^## Table/ { t = 1; next }
-		t && /^\|---/ { next }
-		t && /^\|/ && !h { h = 1; for (i = 3; i < NF; i++) { c = $i; gsub(/ /, "", c); col[i] = c }; next }
-		t && /^\|/ {
-			r = $2; gsub(/ /, "", r)
-			for (i = 3; i < NF; i++) { v = $i; gsub(/ /, "", v); print r, col[i], v }
-		}' "$1"
-}
 check "mix: summary.md's table: rows mode, cols scheme" \
 	grep -qxF '| mode \ scheme | gss | static |' "$X/mix/summary.md"
 check_eq "mix: the table's cells are the runs' makespans (one run per point)" \
-	"$(table "$X/mix/summary.md")" \
+	"$(exp_table "$X/mix/summary.md")" \
 	"$(jq -r '.runs[] | "\(.params.mode) \(.params.scheme) \(.metrics.makespan)"' \
 	    "$X/mix/results.json" | awk '{ printf "%s %s %.4g\n", $1, $2, $3 }' | sort)"
 

@@ -266,22 +266,11 @@ medians() {
 			}
 		}'
 }
-# table SUMMARY: summary.md's table as "row col value"
-table() {
-	awk -F'|' '
-		/^## Table/ { t = 1; next }
-		t && /^\|---/ { next }
-		t && /^\|/ && !h { h = 1; for (i = 3; i < NF; i++) { c = $i; gsub(/ /, "", c); col[i] = c }; next }
-		t && /^\|/ {
-			r = $2; gsub(/ /, "", r)
-			for (i = 3; i < NF; i++) { v = $i; gsub(/ /, "", v); print r, col[i], v }
-		}' "$1"
-}
 check "grid: summary.md's table: rows scheme, cols size" \
 	grep -qxF '| scheme \ size | 64 | 128 |' "$X/grid/summary.md"
 check_eq "grid: summary.md's table: the median of each point, as results.csv has them" \
-	"$(table "$X/grid/summary.md")" "$(medians "$X/grid/results.csv" scheme size)"
-check_eq "grid: the table has its 4 cells" "$(table "$X/grid/summary.md" | wc -l)" 4
+	"$(exp_table "$X/grid/summary.md")" "$(medians "$X/grid/results.csv" scheme size)"
+check_eq "grid: the table has its 4 cells" "$(exp_table "$X/grid/summary.md" | wc -l)" 4
 check_eq "grid: summary.md: 2 runs, none failed, per point" \
 	"$(grep -c '^| [1-4] | [a-z]* | [0-9]* | 2 | 0 |' "$X/grid/summary.md")" 4
 # three repetitions: a median that is not the mean; a table without cols
@@ -296,8 +285,8 @@ exp "$T/odd.yaml" \
 run_gs experiment -q "$T/odd.yaml"
 check_eq "odd: exit 0" "$rc" 0
 check_eq "odd: the table: the median of 3 runs per row" \
-	"$(table "$X/odd/summary.md")" "$(medians "$X/odd/results.csv" scheme)"
-check_eq "odd: the table has its 2 cells" "$(table "$X/odd/summary.md" | wc -l)" 2
+	"$(exp_table "$X/odd/summary.md")" "$(medians "$X/odd/results.csv" scheme)"
+check_eq "odd: the table has its 2 cells" "$(exp_table "$X/odd/summary.md" | wc -l)" 2
 if command -v gnuplot >/dev/null 2>&1; then
 	check_eq "grid: the plot as PNG" "$(head -c 8 "$X/grid/fig.png" | od -An -tx1 | tr -d ' \n')" \
 		89504e470d0a1a0a
