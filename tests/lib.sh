@@ -110,6 +110,15 @@ testbed_up() {
 	TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
 }
 
+# need_smpi NAME PROGRAM: the SMPI build of an example ($BUILD/examples/smpi/PROGRAM, made
+# when SimGrid is installed); otherwise a skip line naming the reason, and false
+need_smpi() {
+	[ -x "$BUILD/examples/smpi/$2" ] || {
+		skip "$1" "$BUILD/examples/smpi/$2 is not built (SimGrid's smpicc is not installed: scripts/install-deps)"
+		return 1
+	}
+}
+
 # kernel_has_netem: true when tc can add a netem qdisc (tried in a network namespace of its
 # own, gone with it): then the testbed never needs its delay line
 kernel_has_netem() {

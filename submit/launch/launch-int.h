@@ -119,6 +119,14 @@ int launch_running(pid_t pid);
 void launch_proc_abort(pid_t pid);
 
 /*
+ * The start and cancel steps of a launcher whose one process runs here, with nothing
+ * elsewhere (fork, smpi): start l->argv (l->pid), or LAUNCH_FAILED with why; kill its
+ * process group if it runs.
+ */
+int launch_proc_launch(struct launch *l, char *why, size_t whylen);
+void launch_proc_call_off(struct launch *l);
+
+/*
  * Record phase in the job's state.json; a write that fails is a warning (the job goes on:
  * its processes matter more than the record, and the verdict is written again at the end).
  */

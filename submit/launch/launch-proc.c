@@ -233,3 +233,20 @@ launch_proc_wait(pid_t pid, const struct job_state *st, struct launch_result *re
 	kill(-pid, SIGKILL);
 	launch_master_status(st, res);
 }
+
+int
+launch_proc_launch(struct launch *l, char *why, size_t whylen)
+{
+	if ((l->pid = launch_proc_start(l->argv, l->plan.st)) == -1) {
+		snprintf(why, whylen, "cannot start %s: %s", l->argv[0], strerror(errno));
+		return LAUNCH_FAILED;
+	}
+	return LAUNCH_OK;
+}
+
+void
+launch_proc_call_off(struct launch *l)
+{
+	if (l->pid > 0 && launch_running(l->pid))
+		launch_proc_abort(l->pid);
+}

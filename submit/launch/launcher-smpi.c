@@ -45,16 +45,6 @@ smpi_prepare(struct launch *l, char *why, size_t whylen)
 	return LAUNCH_OK;
 }
 
-static int
-smpi_start(struct launch *l, char *why, size_t whylen)
-{
-	if ((l->pid = launch_proc_start(l->argv, l->plan.st)) == -1) {
-		snprintf(why, whylen, "cannot start %s: %s", l->argv[0], strerror(errno));
-		return LAUNCH_FAILED;
-	}
-	return LAUNCH_OK;
-}
-
 /* smpirun's status stands for rank 0's: the simulation is one process. */
 static void
 smpi_wait(struct launch *l)
@@ -68,13 +58,6 @@ smpi_wait(struct launch *l)
 		res->master_signal = res->mpiexec_status - 128;
 	else
 		res->master_exit = res->mpiexec_status;
-}
-
-static void
-smpi_cancel(struct launch *l)
-{
-	if (l->pid > 0 && launch_running(l->pid))
-		launch_proc_abort(l->pid);
 }
 
 /* smpirun's own directory goes when it left nothing there (it keeps files of a failure). */
@@ -96,9 +79,9 @@ smpi_nothing(struct launch *l)
 const struct launcher launcher_smpi = {
 	.name = "smpi",
 	.prepare = smpi_prepare,
-	.start = smpi_start,
+	.start = launch_proc_launch,
 	.wait = smpi_wait,
-	.cancel = smpi_cancel,
+	.cancel = launch_proc_call_off,
 	.cleanup = smpi_cleanup,
 	.release = smpi_nothing,
 };

@@ -75,19 +75,23 @@ sim_check_sites(const struct gs_sites *sites, struct gs_errlist *errs)
 	return n;
 }
 
-/* A name as an XML attribute value. */
-static void
-sim_xml_name(FILE *f, const char *s)
+/* A name as an XML attribute value, allocated. */
+static char *
+sim_xml_attr(const char *s)
 {
+	char *out = xmalloc(strlen(s) * 6 + 1), *o = out;
+
 	for (; *s != '\0'; s++)
 		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default: fputc(*s, f);
+		case '<': o = stpcpy(o, "&lt;"); break;
+		case '>': o = stpcpy(o, "&gt;"); break;
+		case '&': o = stpcpy(o, "&amp;"); break;
+		case '"': o = stpcpy(o, "&quot;"); break;
+		case '\'': o = stpcpy(o, "&apos;"); break;
+		default: *o++ = *s;
 		}
+	*o = '\0';
+	return out;
 }
 
 /* What the platform needs of each host of the placement. */
@@ -132,25 +136,17 @@ sim_put_host(FILE *f, const struct sim_host *h, double host_mhz, double mbps, do
 {
 	double speed = h->node != NULL ? sim_node_speed(h->node, host_mhz) : SIM_HOST_FLOPS;
 	int cores = h->node != NULL ? h->node->cores : 1;
+	char *id = sim_xml_attr(h->name), *file = trace != NULL ? sim_xml_attr(trace) : NULL;
 
-	fputs("    <host id=\"", f);
-	sim_xml_name(f, h->name);
-	fprintf(f, "\" speed=\"%.17gf\" core=\"%d\"", speed, cores);
-	if (trace != NULL) {
-		fputs(" speed_file=\"", f);
-		sim_xml_name(f, trace);
-		fputc('"', f);
-	}
-	fputs("/>\n    <link id=\"", f);
-	sim_xml_name(f, h->name);
-	fprintf(f, ":link\" bandwidth=\"%.17gMbps\" latency=\"%.17gms\" "
-	    "sharing_policy=\"SPLITDUPLEX\"/>\n    <host_link id=\"", mbps, ms);
-	sim_xml_name(f, h->name);
-	fputs("\" up=\"", f);
-	sim_xml_name(f, h->name);
-	fputs(":link_UP\" down=\"", f);
-	sim_xml_name(f, h->name);
-	fputs(":link_DOWN\"/>\n", f);
+	fprintf(f, "    <host id=\"%s\" speed=\"%.17gf\" core=\"%d\"%s%s%s/>\n", id, speed,
+	    cores, file != NULL ? " speed_file=\"" : "", file != NULL ? file : "",
+	    file != NULL ? "\"" : "");
+	fprintf(f, "    <link id=\"%s:link\" bandwidth=\"%.17gMbps\" latency=\"%.17gms\" "
+	    "sharing_policy=\"SPLITDUPLEX\"/>\n", id, mbps, ms);
+	fprintf(f, "    <host_link id=\"%s\" up=\"%s:link_UP\" down=\"%s:link_DOWN\"/>\n", id,
+	    id, id);
+	free(id);
+	free(file);
 }
 
 /*
@@ -215,7 +211,7 @@ sim_per_node(FILE *f, const struct gs_sites *sites, const struct sim_host *h, si
 
 /* The route from zone a to zone b (site index, -1 the master's): the sites' shared links. */
 static void
-sim_zone_route(FILE *f, const struct gs_sites *sites, int a, int b, int master_site)
+sim_zone_route(FILE *f, int a, int b, int master_site)
 {
 	fprintf(f, "    <zoneRoute src=\"z%d\" dst=\"z%d\" gw_src=\"z%d:router\" "
 	    "gw_dst=\"z%d:router\" symmetrical=\"NO\">\n", a + 1, b + 1, a + 1, b + 1);
@@ -273,7 +269,7 @@ sim_per_site(FILE *f, const struct gs_sites *sites, const struct sim_host *h, si
 	for (a = -1; a < (int)sites->nsites; a++)
 		for (b = -1; b < (int)sites->nsites; b++)
 			if (a != b && used[a + 1] && used[b + 1])
-				sim_zone_route(f, sites, a, b, master_site);
+				sim_zone_route(f, a, b, master_site);
 	fputs("  </zone>\n", f);
 	free(used);
 	return 0;

@@ -13,10 +13,7 @@
 . tests/lib.sh
 
 need_testbed "simulate against the testbed" sshd ssh-keygen tc prometheus-node-exporter || exit 0
-if [ ! -x "$BUILD/examples/smpi/mandelbrot" ]; then
-	skip "simulate against the testbed" "no SMPI build of the examples (SimGrid's libsimgrid-dev: scripts/install-deps)"
-	exit 0
-fi
+need_smpi "simulate against the testbed" mandelbrot || exit 0
 
 # makespan ID: the job's makespan from its status
 makespan() {

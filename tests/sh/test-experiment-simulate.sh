@@ -18,11 +18,7 @@
 # Skipped when the SMPI builds are missing (SimGrid not installed).
 . tests/lib.sh
 
-SMPI_SYN="$SRC/$BUILD/examples/smpi/synthetic"
-if [ ! -x "$SMPI_SYN" ]; then
-	skip "experiment simulate" "$BUILD/examples/smpi/synthetic is not built (SimGrid's smpicc is not installed: scripts/install-deps)"
-	exit 0
-fi
+need_smpi "experiment simulate" synthetic || exit 0
 for tool in jq sqlite3; do
 	command -v "$tool" >/dev/null 2>&1 || { skip "experiment simulate" "$tool is not installed"; exit 0; }
 done

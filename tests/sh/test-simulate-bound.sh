@@ -7,10 +7,7 @@
 # does worse than hetcomm.
 . tests/lib.sh
 
-if [ ! -x "$BUILD/examples/smpi/synthetic" ]; then
-	skip "simulate bound" "no SMPI build of the examples (SimGrid's libsimgrid-dev: scripts/install-deps)"
-	exit 0
-fi
+need_smpi "simulate bound" synthetic || exit 0
 
 cat > "$T/star.yaml" <<'YAML'
 sites:

@@ -16,11 +16,7 @@
 # Skipped when the SMPI builds are missing (SimGrid not installed).
 . tests/lib.sh
 
-SMPI_SYN="$SRC/$BUILD/examples/smpi/synthetic"
-if [ ! -x "$SMPI_SYN" ]; then
-	skip "simulate" "$BUILD/examples/smpi/synthetic is not built (SimGrid's smpicc is not installed: scripts/install-deps)"
-	exit 0
-fi
+need_smpi "simulate" synthetic || exit 0
 command -v jq >/dev/null 2>&1 || { skip "simulate" "jq is not installed"; exit 0; }
 SYN="$SRC/$BUILD/examples/synthetic"
 MM="$SRC/$BUILD/examples/matmul"
