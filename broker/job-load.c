@@ -376,8 +376,11 @@ jl_runtime_value(struct jl_ctx *c, const char *key, const struct ydoc_node *v, c
 {
 	static const char *const prefetch_words[] = { "auto", "true", "false", NULL };
 	static const char *const prefetch_env[] = { "auto", "1", "0" };
-	const char *val = NULL;
+	static const char *const policies[] = { GRT_MIGRATION_NAMES, NULL };
+	const char *val = NULL, *guess;
+	char desc[96];
 	long long ll;
+	size_t i;
 	double d;
 	int b;
 
@@ -405,6 +408,38 @@ jl_runtime_value(struct jl_ctx *c, const char *key, const struct ydoc_node *v, c
 	if (strcmp(key, "prefetch") == 0)
 		return errsink_check(&c->sink, ydoc_choice(c->sink.name, key, v, prefetch_words, &b, &c->sink.err)) == 0 ?
 		    prefetch_env[b] : NULL;
+	/* task migration (doc/tasks.md): a policy in any case, given as its name */
+	if (strcmp(key, "migration") == 0) {
+		if (errsink_check(&c->sink, ydoc_str(c->sink.name, key, v, &val, &c->sink.err)) == -1)
+			return NULL;
+		for (i = 0; policies[i] != NULL; i++)
+			if (strcasecmp(val, policies[i]) == 0)
+				return policies[i];
+		ydoc_describe(v, desc, sizeof desc);
+		if (strcasecmp(val, "rotate") == 0)
+			errsink_error(&c->sink, v, "migration policy %s is for the tests only (GRT_MIGRATION), "
+			    "not a job file's (one of: none, load-diff, load-abs)", desc);
+		else if ((guess = suggest_closest(val, policies)) != NULL)
+			errsink_error(&c->sink, v, "unknown migration policy %s (did you mean '%s'?)", desc,
+			    guess);
+		else
+			errsink_error(&c->sink, v, "unknown migration policy %s (one of: none, load-diff, "
+			    "load-abs)", desc);
+		return NULL;
+	}
+	if (strcmp(key, "threshold") == 0)
+		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "a load figure > 0", 0, 1, 1e9, 0, &d,
+		    &c->sink.err)) == 0 ? v->value : NULL;
+	if (strcmp(key, "spare") == 0 || strcmp(key, "checkpoint_every") == 0) {
+		if (errsink_check(&c->sink, ydoc_int(c->sink.name, key, v, "a whole number >= 0", 0,
+		    strcmp(key, "spare") == 0 ? INT_MAX : LLONG_MAX, &ll, &c->sink.err)) == -1)
+			return NULL;
+		snprintf(buf, len, "%lld", ll);
+		return buf;
+	}
+	if (strcmp(key, "move_gap") == 0)
+		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "a number of seconds >= 0", 0, 0, 1e9,
+		    0, &d, &c->sink.err)) == 0 ? v->value : NULL;
 	/* events_chunks, master_computes: GRT_* take 0 or 1 */
 	if (errsink_check(&c->sink, ydoc_bool(c->sink.name, key, v, &b, &c->sink.err)) == -1)
 		return NULL;

@@ -29,7 +29,7 @@ struct evreader {
 
 static const char *const ev_names[] = {
 	"none", "start", "chunk", "round", "drop", "migrate", "fail", "end", "restart", "resume",
-	"unknown"
+	"tasks", "unknown"
 };
 
 const char *
@@ -46,6 +46,8 @@ event_clear(struct event *ev)
 	free(ev->units);
 	free(ev->ranks);
 	free(ev->excluded);
+	free(ev->at);
+	free(ev->spare);
 	memset(ev, 0, sizeof *ev);
 }
 
@@ -222,6 +224,50 @@ ev_parse_excluded(json_t *o, struct event *ev)
 	return 1;
 }
 
+/*
+ * A list of rank ids (tasks: "at", "spare"), at most max long; an element that is not a
+ * rank id makes the record garbage: a table with a hole would put tasks nowhere.
+ */
+static int
+ev_parse_rank_list(json_t *o, const char *key, int **dst, int *np, size_t max)
+{
+	json_t *a = json_object_get(o, key), *e;
+	long long v;
+	size_t i, n;
+	double x;
+
+	if (a == NULL || json_is_null(a))
+		return 0;
+	if (!json_is_array(a) || (n = json_array_size(a)) > max)
+		return -1;
+	*dst = xcalloc(n ? n : 1, sizeof **dst);
+	json_array_foreach(a, i, e) {
+		x = json_is_real(e) ? json_real_value(e) : -1;
+		if (json_is_integer(e))
+			v = json_integer_value(e);
+		else if (x == floor(x) && x >= 0 && x < EV_RANK_MAX)
+			v = (long long)x;
+		else
+			return -1;
+		if (v < 0 || v >= EV_RANK_MAX)
+			return -1;
+		(*dst)[i] = (int)v;
+	}
+	*np = (int)n;
+	return 1;
+}
+
+/* tasks: where every task is, at the start and after a restart or a rollback. */
+static int
+ev_parse_tasks(json_t *o, struct event *ev)
+{
+	ev->kind = EV_TASKS;
+	NEED(ev_parse_rank_list(o, "at", &ev->at, &ev->nat, EV_TASK_MAX));
+	GET(ev_parse_rank_list(o, "spare", &ev->spare, &ev->nspare, EV_RANK_MAX));
+	GET(ev_get_str(o, "reason", ev->text, sizeof ev->text));
+	return ev->kind;
+}
+
 /* The supervisor's restart and the master's resume (doc/restarts.md). */
 static int
 ev_parse_relaunch(json_t *o, const char *kind, struct event *ev)
@@ -262,6 +308,10 @@ ev_parse_fields(json_t *o, const char *kind, struct event *ev)
 		GET(ev_get_num(o, "t_comm", &ev->t_comm, 0));
 		ev->t_exe = ev->t_calc + ev->t_comm;
 		GET(ev_get_num(o, "t_exe", &ev->t_exe, 0));
+		/* a step of a migratable task */
+		ev->task = ev->step = -1;
+		GET(ev_get_int(o, "task", &ev->task, 0, EV_TASK_MAX - 1));
+		GET(ev_get_int(o, "step", &ev->step, 0, LLONG_MAX));
 	} else if (strcmp(kind, "round") == 0) {
 		ev->kind = EV_ROUND;
 		NEED(ev_get_int(o, "j", &v, 0, INT_MAX));
@@ -276,11 +326,12 @@ ev_parse_fields(json_t *o, const char *kind, struct event *ev)
 		GET(ev_get_str(o, "reason", ev->text, sizeof ev->text));
 	} else if (strcmp(kind, "migrate") == 0) {
 		ev->kind = EV_MIGRATE;
-		NEED(ev_get_int(o, "task", &ev->task, 0, LLONG_MAX));
+		NEED(ev_get_int(o, "task", &ev->task, 0, EV_TASK_MAX - 1));
 		NEED(ev_get_rank(o, "from", &ev->from));
 		NEED(ev_get_rank(o, "to", &ev->to));
 		GET(ev_get_int(o, "bytes", &ev->bytes, 0, LLONG_MAX));
 		GET(ev_get_num(o, "seconds", &ev->seconds, 0));
+		GET(ev_get_str(o, "reason", ev->text, sizeof ev->text));
 	} else if (strcmp(kind, "fail") == 0) {
 		ev->kind = EV_FAIL;
 		NEED(ev_get_rank(o, "rank", &ev->rank));
@@ -295,6 +346,9 @@ ev_parse_fields(json_t *o, const char *kind, struct event *ev)
 		GET(ev_get_int(o, "failed", &v, 0, INT_MAX));
 		ev->failed = (int)v;
 		GET(ev_get_int(o, "requeued", &ev->requeued, 0, LLONG_MAX));
+		ev->migrations = ev->restarted = -1;
+		GET(ev_get_int(o, "migrations", &ev->migrations, 0, LLONG_MAX));
+		GET(ev_get_int(o, "restarted", &ev->restarted, 0, LLONG_MAX));
 		GET(ev_parse_ranks(o, ev, 1));
 	} else if (strcmp(kind, "start") == 0) {
 		ev->kind = EV_START;
@@ -304,8 +358,15 @@ ev_parse_fields(json_t *o, const char *kind, struct event *ev)
 		v = 1;
 		GET(ev_get_int(o, "rounds", &v, 1, 1000000));
 		ev->rounds = (int)v;
+		v = 0;
+		GET(ev_get_int(o, "tasks", &v, 0, EV_TASK_MAX));
+		ev->ntasks = (int)v;
+		GET(ev_get_int(o, "steps", &ev->steps, 0, LLONG_MAX));
+		GET(ev_get_str(o, "migration", ev->migration, sizeof ev->migration));
 		GET(ev_parse_ranks(o, ev, 0));
-	} else if (strcmp(kind, "restart") == 0 || strcmp(kind, "resume") == 0)
+	} else if (strcmp(kind, "tasks") == 0)
+		return ev_parse_tasks(o, ev);
+	else if (strcmp(kind, "restart") == 0 || strcmp(kind, "resume") == 0)
 		return ev_parse_relaunch(o, kind, ev);
 	else
 		ev->kind = EV_UNKNOWN;

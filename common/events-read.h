@@ -18,6 +18,7 @@
 #define EV_TEXT_MAX	128	/* reasons, status */
 #define EV_LINE_MAX	(8 << 20)	/* a longer line is garbage (a start of 1e5 ranks fits) */
 #define EV_RANK_MAX	1000000	/* rank ids must be below this */
+#define EV_TASK_MAX	1000000	/* task ids (migratable tasks) must be below this */
 
 enum ev_kind {
 	EV_NONE,
@@ -30,6 +31,7 @@ enum ev_kind {
 	EV_END,
 	EV_RESTART,	/* the supervisor relaunched the job (doc/restarts.md) */
 	EV_RESUME,	/* the relaunched master replayed its journal */
+	EV_TASKS,	/* where every migratable task is (doc/runtime.md, "Events") */
 	EV_UNKNOWN	/* a well-formed record of a kind this version does not know */
 };
 
@@ -50,21 +52,31 @@ struct event {
 	int rank;		/* chunk, drop, fail */
 	int round;		/* chunk: round; round: j */
 	long long start, count;	/* chunk */
+	long long step;		/* chunk of a task run: the task's step; -1 when absent */
 	double t_calc, t_comm, t_exe;
 	long long *units;	/* round: units by rank */
 	int nunits;
 	double mean_exe, sd_exe;
-	long long task;		/* migrate */
+	long long task;		/* migrate; chunk: -1 when absent */
 	int from, to;
 	long long bytes;
 	double seconds;
+	int *at;		/* tasks: at[i] the rank holding task i */
+	int nat;
+	int *spare;		/* tasks: the workers holding none */
+	int nspare;
 	long long requeued;	/* fail: units of that rank requeued; end: in all */
 	int failed;		/* end: ranks that failed */
-	char text[EV_TEXT_MAX];	/* drop/fail: reason; end: status */
+	char text[EV_TEXT_MAX];	/* drop/fail/migrate/tasks: reason; end: status */
 	char job[EV_NODE_MAX];	/* start */
 	char scheme[EV_SITE_MAX];
 	long long n;
 	int rounds;
+	int ntasks;		/* start of a task run: tasks T, steps S; 0 when absent */
+	long long steps;
+	char migration[EV_SITE_MAX];	/* start: the migration policy; "" when absent */
+	long long migrations;	/* end: moves, and tasks restarted; -1 when absent */
+	long long restarted;
 	struct ev_rank *ranks;	/* start, end */
 	int nranks;
 	double makespan;	/* end */

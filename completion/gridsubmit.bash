@@ -1,5 +1,6 @@
 # gridsubmit.bash — bash completion of gridsubmit: commands, their options, option values
-# (schemes, site NAMEs and files, files) and operands (job files, job ids, actions).
+# (schemes, migration policies, site NAMEs and files, files) and operands (job files, job
+# ids, actions).
 # Every word comes from the program itself, `gridsubmit __complete` (submit/complete.c),
 # so that what is offered is what the installed program accepts.
 # Installed as $(PREFIX)/share/bash-completion/completions/gridsubmit.
@@ -25,6 +26,7 @@ _gridsubmit_files() {
 _gridsubmit_kind() {
 	case $1 in
 	scheme) _gridsubmit_add "$("$prog" __complete schemes 2>/dev/null)" ;;
+	migration) _gridsubmit_add "$("$prog" __complete migrations 2>/dev/null)" ;;
 	job) _gridsubmit_add "$("$prog" __complete jobs 2>/dev/null)" ;;
 	command) _gridsubmit_add "$("$prog" __complete commands 2>/dev/null)" ;;
 	sites)

@@ -1,9 +1,11 @@
 /* grt-config.c — libgrt's configuration from the GRT_* environment and the rank map. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "grt.h"
 #include "grt-keys.h"
@@ -13,6 +15,29 @@
 static const char *const config_env[GRT_KEY_COUNT] = { GRT_RUNTIME_KEYS(CONFIG_ENV) };
 #undef CONFIG_ENV
 #define KEY_ENV(id)	config_env[GRT_KEY_##id]
+
+/* enum grt_migration's names: a job file's, then the tests' own */
+static const char *const config_migration[] = { GRT_MIGRATION_NAMES, "rotate" };
+#define CONFIG_NMIGRATION	(int)(sizeof config_migration / sizeof config_migration[0])
+
+const char *
+grt_migration_name(enum grt_migration p)
+{
+	if ((int)p < 0 || (int)p >= CONFIG_NMIGRATION)
+		return NULL;
+	return config_migration[p];
+}
+
+int
+grt_migration_parse(const char *name, int tests)
+{
+	int i;
+
+	for (i = 0; i < CONFIG_NMIGRATION; i++)
+		if (strcasecmp(name, config_migration[i]) == 0)
+			return i == GRT_MIGRATE_ROTATE && !tests ? -1 : i;
+	return -1;
+}
 
 static int
 config_double(const char *name, double min, double max, double *out, const char **why)
@@ -58,9 +83,9 @@ int
 grt_config_from_env(struct grt_config *cfg, const char **why)
 {
 	const char *s, *dummy;
-	int64_t k = 1, chunks = 1, mc = 0, rounds = 0, pf = 0;
+	int64_t k = 1, chunks = 1, mc = 0, rounds = 0, pf = 0, spare = 0;
 	double swr = 1;
-	int sch, rc;
+	int sch, mig, rc;
 
 	if (why == NULL)
 		why = &dummy;
@@ -106,6 +131,27 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 	if ((rc = config_int(KEY_ENV(ROUNDS), 1, INT32_MAX, &rounds, why)) != GRT_OK)
 		return rc;
 	cfg->rounds = (int)rounds;
+	/* task migration (doc/tasks.md); the environment, unlike a job file, takes rotate */
+	if ((s = getenv(KEY_ENV(MIGRATION))) != NULL && *s != '\0') {
+		if ((mig = grt_migration_parse(s, 1)) < 0) {
+			*why = KEY_ENV(MIGRATION);
+			return GRT_EINVAL;
+		}
+		cfg->migration = (enum grt_migration)mig;
+	}
+	/* DBL_MIN: a threshold given must be > 0; the 0 of an unset one is the policy's */
+	if ((rc = config_double(KEY_ENV(THRESHOLD), DBL_MIN, 1e9, &cfg->threshold, why)) != GRT_OK)
+		return rc;
+	if ((rc = config_int(KEY_ENV(SPARE), 0, INT32_MAX, &spare, why)) != GRT_OK)
+		return rc;
+	cfg->spare = (int)spare;
+	if ((rc = config_int(KEY_ENV(CHECKPOINT_EVERY), 0, INT64_MAX, &cfg->checkpoint_every,
+	    why)) != GRT_OK)
+		return rc;
+	if ((rc = config_double(KEY_ENV(MOVE_GAP), 0, 1e9, &cfg->move_gap, why)) != GRT_OK)
+		return rc;
+	if ((s = getenv("GRT_LOADS")) != NULL && *s != '\0')
+		cfg->loads_path = s;
 	if ((s = getenv("GRT_EVENTS")) != NULL && *s != '\0')
 		cfg->events_path = s;
 	if ((s = getenv("GRT_JOB")) != NULL && *s != '\0')

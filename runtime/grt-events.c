@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "grt-error.h"
@@ -356,4 +357,35 @@ grt_events_tick(struct grt_events *e, double now)
 		return;
 	events_write(e);
 	e->last_flush = now;
+}
+
+double
+grt_events_origin(double t0, double t_origin)
+{
+	struct timespec ts;
+	double since;
+
+	if (t_origin <= 0 || clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		return t0;
+	since = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t_origin;
+	return since > 0 ? t0 - since : t0;
+}
+
+void
+grt_events_rank(struct grt_events *e, int first, int64_t rank, const char *node,
+    const char *site, double pf, double pr, const char *role)
+{
+	grt_events_raw(e, first ? "{\"rank\":" : ",{\"rank\":");
+	grt_events_rawint(e, rank);
+	grt_events_raw(e, ",\"node\":");
+	grt_events_rawstr(e, node);
+	grt_events_raw(e, ",\"site\":");
+	grt_events_rawstr(e, site);
+	grt_events_raw(e, ",\"pf\":");
+	grt_events_rawdbl(e, pf);
+	grt_events_raw(e, ",\"pr\":");
+	grt_events_rawdbl(e, pr);
+	grt_events_raw(e, ",\"role\":");
+	grt_events_rawstr(e, role);
+	grt_events_raw(e, "}");
 }

@@ -47,6 +47,20 @@ void grt_events_end(struct grt_events *e, double now);
 void grt_events_chunk(struct grt_events *e, double now, int64_t rank, int64_t round,
     int64_t start, int64_t count, double t_calc, double t_exe);
 
+/*
+ * One element of a start event's "ranks" list (first: the list's first, no comma before):
+ * {"rank":..,"node":..,"site":..,"pf":..,"pr":..,"role":..}.
+ */
+void grt_events_rank(struct grt_events *e, int first, int64_t rank, const char *node,
+    const char *site, double pf, double pr, const char *role);
+
+/*
+ * Where events' "t" counts from, as a value of the run's clock (whose now is t0): the job's
+ * first launch (t_origin, seconds since the epoch) when given, so that t goes on growing
+ * over a relaunch; else t0, this run's start.
+ */
+double grt_events_origin(double t0, double t_origin);
+
 /* Write out the buffer when 100 ms have passed since the last write. */
 void grt_events_tick(struct grt_events *e, double now);
 

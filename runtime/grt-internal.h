@@ -34,6 +34,13 @@ void grt_backoff_reset(struct grt_backoff *b);
 /* Returns the clock when it read it (before any sleep), 0 when it did not. */
 double grt_backoff_wait(struct grt_backoff *b);
 
+/*
+ * Around a run (loop or tasks): SIGUSR1 caught into grt_usr1_seen, and MPI errors on comm
+ * returned as codes (the handler before is kept in *old); then the handler put back.
+ */
+int grt_run_enter(MPI_Comm comm, MPI_Errhandler *old);
+void grt_run_leave(MPI_Comm comm, MPI_Errhandler old);
+
 int grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
     struct grt_report *rep);
 int grt_worker(MPI_Comm comm, const struct grt_app *app, struct grt_report *rep);

@@ -19,7 +19,19 @@
 	X(ROUNDS, "rounds")			\
 	X(EVENTS_CHUNKS, "events_chunks")	\
 	X(MASTER_COMPUTES, "master_computes")	\
-	X(PREFETCH, "prefetch")
+	X(PREFETCH, "prefetch")			\
+	X(MIGRATION, "migration")		\
+	X(THRESHOLD, "threshold")		\
+	X(SPARE, "spare")			\
+	X(CHECKPOINT_EVERY, "checkpoint_every")	\
+	X(MOVE_GAP, "move_gap")
+
+/*
+ * The task-migration policies a job file and --migration may name, in the order of enum
+ * grt_migration (grt.h), any case. GRT_MIGRATION also takes "rotate", a policy for the
+ * tests only (grt_migration_parse): it is not one of these.
+ */
+#define GRT_MIGRATION_NAMES	"none", "load-diff", "load-abs"
 
 #define GRT_KEY_ID(id, key)	GRT_KEY_##id,
 enum grt_key {

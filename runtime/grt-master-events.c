@@ -103,20 +103,10 @@ master_start_event(struct master *m, double now)
 		char name[32];
 
 		snprintf(name, sizeof name, "rank%d", i);
-		grt_events_raw(&m->ev, i > 0 ? ",{\"rank\":" : "{\"rank\":");
-		grt_events_rawint(&m->ev, i);
-		grt_events_raw(&m->ev, ",\"node\":");
-		grt_events_rawstr(&m->ev, ri != NULL ? ri->node : name);
-		grt_events_raw(&m->ev, ",\"site\":");
-		grt_events_rawstr(&m->ev, ri != NULL ? ri->site : "");
-		grt_events_raw(&m->ev, ",\"pf\":");
-		grt_events_rawdbl(&m->ev, ri != NULL ? ri->pf : 0);
-		grt_events_raw(&m->ev, ",\"pr\":");
-		grt_events_rawdbl(&m->ev, w >= 0 && m->pr != NULL ? m->pr[w] :
-		    w >= 0 ? 1.0 / m->nw : 0);
-		grt_events_raw(&m->ev, ",\"role\":");
-		grt_events_rawstr(&m->ev, master_role(m, i));
-		grt_events_raw(&m->ev, "}");
+		grt_events_rank(&m->ev, i == 0, i, ri != NULL ? ri->node : name,
+		    ri != NULL ? ri->site : "", ri != NULL ? ri->pf : 0,
+		    w >= 0 && m->pr != NULL ? m->pr[w] : w >= 0 ? 1.0 / m->nw : 0,
+		    master_role(m, i));
 	}
 	grt_events_raw(&m->ev, "]");
 	grt_events_end(&m->ev, now);

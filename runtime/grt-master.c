@@ -200,22 +200,6 @@ master_loop(struct master *m)
 	return m->rc;
 }
 
-/*
- * Where events' "t" counts from: the job's first launch (cfg->t_origin, seconds since the
- * epoch) when given, so that t goes on growing over a relaunch; else this run's start.
- */
-static double
-master_events_t0(const struct master *m)
-{
-	struct timespec ts;
-	double since;
-
-	if (m->cfg->t_origin <= 0 || clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		return m->t0;
-	since = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - m->cfg->t_origin;
-	return since > 0 ? m->t0 - since : m->t0;
-}
-
 /* The rank map, the event stream, the journal (replayed), and the first events. */
 static void
 master_open(struct master *m)
@@ -223,7 +207,8 @@ master_open(struct master *m)
 	if (m->rc == GRT_OK)
 		m->rc = master_conf(m);
 	if (m->rc == GRT_OK)
-		m->rc = grt_events_open(&m->ev, m->cfg->events_path, master_events_t0(m));
+		m->rc = grt_events_open(&m->ev, m->cfg->events_path,
+		    grt_events_origin(m->t0, m->cfg->t_origin));
 	else
 		grt_events_open(&m->ev, NULL, m->t0);
 	if (m->rc == GRT_OK)

@@ -62,21 +62,10 @@ grt_backoff_wait(struct grt_backoff *b)
 }
 
 int
-grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
-    struct grt_report *rep)
+grt_run_enter(MPI_Comm comm, MPI_Errhandler *old)
 {
 	struct sigaction sa;
-	MPI_Errhandler old;
-	int rank, rc;
 
-	memset(rep, 0, sizeof *rep);
-	if (app == NULL || cfg == NULL || app->units < 0 || app->rounds < 1 ||
-	    app->compute == NULL)
-		return GRT_EINVAL;
-	if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
-		return GRT_EMPI;
-	rep->rank = rank;
-	rep->is_master = rank == 0;
 	/*
 	 * hydra (with -disable-auto-cleanup) sends SIGUSR1 to every rank when one exits; its
 	 * default action would kill the survivors. The master takes it as a hint to check
@@ -92,15 +81,41 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
 	 * sends a worker it declared failed fails over tcp when the worker is dead (UCX's
 	 * endpoint timeout), and must not abort the master of a run that has succeeded.
 	 */
-	if (MPI_Comm_get_errhandler(comm, &old) != MPI_SUCCESS ||
+	if (MPI_Comm_get_errhandler(comm, old) != MPI_SUCCESS ||
 	    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN) != MPI_SUCCESS)
 		return GRT_EMPI;
-	rc = rank == 0 ? grt_master(comm, app, cfg, rep) : grt_worker(comm, app, rep);
+	return GRT_OK;
+}
+
+void
+grt_run_leave(MPI_Comm comm, MPI_Errhandler old)
+{
 	/* SMPI (gridsubmit simulate) gives no handle for the default handler: none to restore */
 	if (old != MPI_ERRHANDLER_NULL) {
 		MPI_Comm_set_errhandler(comm, old);
 		MPI_Errhandler_free(&old);
 	}
+}
+
+int
+grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
+    struct grt_report *rep)
+{
+	MPI_Errhandler old;
+	int rank, rc;
+
+	memset(rep, 0, sizeof *rep);
+	if (app == NULL || cfg == NULL || app->units < 0 || app->rounds < 1 ||
+	    app->compute == NULL)
+		return GRT_EINVAL;
+	if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+		return GRT_EMPI;
+	rep->rank = rank;
+	rep->is_master = rank == 0;
+	if ((rc = grt_run_enter(comm, &old)) != GRT_OK)
+		return rc;
+	rc = rank == 0 ? grt_master(comm, app, cfg, rep) : grt_worker(comm, app, rep);
+	grt_run_leave(comm, old);
 	return rc;
 }
 

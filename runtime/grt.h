@@ -93,6 +93,19 @@ enum grt_prefetch {
 	GRT_PREFETCH_ON,
 };
 
+/* cfg.migration: when a task moves (doc/tasks.md, "Policies") */
+enum grt_migration {
+	GRT_MIGRATE_NONE = 0,
+	GRT_MIGRATE_LOAD_DIFF,	/* seed 001 "sched 1": from the node whose load rose most */
+	GRT_MIGRATE_LOAD_ABS,	/* seed 001 "sched 2": a node's load stays over threshold */
+	GRT_MIGRATE_ROTATE,	/* tests only: every task moves after every step */
+};
+
+/* The policy's name in job files and GRT_MIGRATION ("load-diff"), or NULL. */
+const char *grt_migration_name(enum grt_migration p);
+/* The policy of a name (any case), or -1. "rotate" is known only when tests is 1. */
+int grt_migration_parse(const char *name, int tests);
+
 struct grt_config {
 	struct grt_sched_conf sched;	/* scheme and its parameters */
 	int swr_auto;			/* pwd: measure SWR from 5 sampled units (seed 002, eq. 3) */
@@ -112,6 +125,18 @@ struct grt_config {
 					   none */
 	double t_origin;		/* seconds since the epoch that events' "t" counts
 					   from (the job's first launch); 0: this run's start */
+
+	/* migratable tasks (grt_tasks_run below; doc/tasks.md) */
+	enum grt_migration migration;	/* GRT_MIGRATION: the policy; default none */
+	double threshold;		/* GRT_THRESHOLD: the policy's load threshold;
+					   0: the policy's default */
+	int spare;			/* GRT_SPARE: workers kept free as targets */
+	int64_t checkpoint_every;	/* GRT_CHECKPOINT_EVERY: steps between two
+					   checkpoints of a task; 0: none */
+	double move_gap;		/* GRT_MOVE_GAP: seconds between two moves of one
+					   task; 0: the default (5 s) */
+	const char *loads_path;		/* GRT_LOADS: "node load1" lines that gridsubmit
+					   rewrites during the run; NULL: none */
 };
 
 /*
@@ -156,6 +181,8 @@ struct grt_report {
 	int events_lost;	/* master: the event file could not be written completely */
 	int64_t resumed;	/* master: units merged from the journal, not computed */
 	int journal_lost;	/* master: the journal could not be written completely */
+	int64_t migrations;	/* master, tasks: moves done */
+	int64_t restarted;	/* master, tasks: tasks started again after a failure */
 	char why[512];		/* master: what failed, when it knows more than the code
 				   (the journal's path, the record's offset and fault) */
 };
@@ -168,6 +195,86 @@ const char *grt_report_error(int rc, const struct grt_report *rep);
  * every rank. With fewer than 2 ranks the master computes everything itself.
  */
 int grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
+    struct grt_report *report);
+
+/*
+ * Migratable tasks (seed 001; doc/tasks.md). Instead of a loop of units, the application
+ * declares T long-lived tasks with virtual ids 0..T-1, each with its own state, that all run
+ * the same number of steps. The master (rank 0) only coordinates: it places the tasks on the
+ * workers (one per worker while there are enough, cfg.spare workers kept free as targets),
+ * keeps the table of where each task is, reads the load signals (every step's wall and CPU
+ * time, and cfg.loads_path), and moves a task from one worker to another when the policy
+ * (cfg.migration) says so. A task moves only between two of its steps: a step, and every
+ * message it sends or receives, is a critical section. The master keeps every task's last
+ * packed state (at every move and every cfg.checkpoint_every steps): the tasks of a worker
+ * that died start again from there, and the result is the same.
+ *
+ * A worker runs the steps of the tasks it holds, the task with the fewest steps done first.
+ * Messages go from task to task by virtual id, also across moves: a message a task sends
+ * in step k is the one its receiver gets with grt_task_recv in step k + 1 (and only then:
+ * one message per pair of tasks and step; what is not received in step k + 1 is dropped;
+ * what is sent in the last step goes nowhere). Each is delivered exactly once: a message to
+ * a task that moved is forwarded, and a task that moves takes its waiting messages along.
+ *
+ * Callbacks: a non-zero return fails the run with GRT_EAPP, naming the task (rep->why).
+ */
+struct grt_task_io;	/* a step's mailbox, for grt_task_send and grt_task_recv */
+
+struct grt_task_app {
+	int tasks;		/* T >= 1 */
+	int64_t steps;		/* every task runs steps 0..steps-1 (>= 1) */
+	void *ctx;		/* passed to every callback */
+
+	/* Master: the packed initial state of task, appended to st. */
+	int (*init)(void *ctx, int task, grt_buf *st);
+	/*
+	 * Worker: task arrives (at start, after a move, after a restart): make its live state
+	 * from the packed bytes into *state.
+	 */
+	int (*unpack)(void *ctx, int task, const void *data, size_t len, void **state);
+	/* Worker: pack the live state, appended to st (a move, a checkpoint, the end). */
+	int (*pack)(void *ctx, int task, const void *state, grt_buf *st);
+	/* Worker: one step of task; io is valid during the call only. */
+	int (*step)(void *ctx, int task, void *state, int64_t step, struct grt_task_io *io);
+	/* Worker, optional: free a live state (the task left, or it ended). */
+	void (*release)(void *ctx, int task, void *state);
+	/*
+	 * Master: the packed final state of task, after its last step. Called once per task,
+	 * in the order of the ids, when every task has ended.
+	 */
+	int (*finish)(void *ctx, int task, const void *data, size_t len);
+};
+
+/*
+ * In a step: send len bytes to task to (copied; another task, 0 <= to < T). GRT_OK, or
+ * GRT_EINVAL for a bad id, a second message to the same task in one step, or a call outside
+ * a step; GRT_ENOMEM.
+ */
+int grt_task_send(struct grt_task_io *io, int to, const void *data, size_t len);
+
+/*
+ * In step k >= 1: the message task from sent this task in step k - 1, waited for if it has
+ * not come yet (other tasks of this worker that are behind run meanwhile). *data stays
+ * valid until the step returns. GRT_OK, GRT_EINVAL (bad id, step 0, received twice),
+ * GRT_EMASTER when the run is being stopped.
+ */
+int grt_task_recv(struct grt_task_io *io, int from, const void **data, size_t *len);
+
+/* The task and step an io belongs to (for messages in errors). */
+int grt_task_io_task(const struct grt_task_io *io);
+
+/*
+ * How many tasks the examples run by default: one per worker that is not a spare (the size
+ * of comm, less the master, less cfg->spare), at least 1.
+ */
+int grt_tasks_default(MPI_Comm comm, const struct grt_config *cfg);
+
+/*
+ * Run the tasks over comm (rank 0 the master, at least one worker). Collective over comm;
+ * returns on every rank. rep: makespan, failed_ranks, units_done (steps, on every rank),
+ * migrations, why. GRT_EINVAL for fewer than 2 ranks or more spares than workers allow.
+ */
+int grt_tasks_run(MPI_Comm comm, const struct grt_task_app *app, const struct grt_config *cfg,
     struct grt_report *report);
 
 /*

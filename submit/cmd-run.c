@@ -16,7 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <strings.h>
+
 #include "cmd.h"
+#include "grt-keys.h"
 #include "jobrun.h"
 #include "scheme.h"
 #include "suggest.h"
@@ -25,6 +28,7 @@
 static const struct option run_longopts[] = {
 	{ "sites", required_argument, NULL, 's' },
 	{ "scheme", required_argument, NULL, 'S' },
+	{ "migration", required_argument, NULL, 'G' },
 	{ "ranks", required_argument, NULL, 'n' },
 	{ "top", no_argument, NULL, 't' },
 	{ "no-metrics", no_argument, NULL, 'M' },
@@ -58,9 +62,29 @@ jobrun_scheme_arg(const struct cmd_entry *cmd, const char *arg)
 	cmd_usage_error(cmd, "--scheme: unknown scheme '%s' (one of: %s)", arg, list);
 }
 
+const char *
+jobrun_migration_arg(const struct cmd_entry *cmd, const char *arg)
+{
+	static const char *const names[] = { GRT_MIGRATION_NAMES, NULL };
+	const char *guess;
+	int i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcasecmp(arg, names[i]) == 0)
+			return names[i];
+	if (strcasecmp(arg, "rotate") == 0)
+		cmd_usage_error(cmd, "--migration: policy 'rotate' is for the tests only "
+		    "(GRT_MIGRATION); one of: none, load-diff, load-abs");
+	if ((guess = suggest_closest(arg, names)) != NULL)
+		cmd_usage_error(cmd, "--migration: unknown policy '%s' (did you mean '%s'?)", arg,
+		    guess);
+	cmd_usage_error(cmd, "--migration: unknown policy '%s' (one of: none, load-diff, "
+	    "load-abs)", arg);
+}
+
 /*
- * Options shared with submit: --sites, --scheme, --ranks, --no-metrics, --restarts, --now (and
- * run's --top and -q), as the command's entry lists them.
+ * Options shared with submit: --sites, --scheme, --migration, --ranks, --no-metrics,
+ * --restarts, --now (and run's --top and -q), as the command's entry lists them.
  */
 void
 jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
@@ -78,6 +102,9 @@ jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_a
 			break;
 		case 'S':
 			a->scheme = jobrun_scheme_arg(cmd, optarg);
+			break;
+		case 'G':
+			a->migration = jobrun_migration_arg(cmd, optarg);
 			break;
 		case 'n':
 			a->ranks = (int)cmd_parse_int(cmd, "--ranks", optarg, 1, 100000);
@@ -126,14 +153,16 @@ cmd_run_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_run_entry = {
-	"run", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--restarts N] [--now] [--top] "
-	"[--no-metrics] [-q]",
+	"run", "JOB.yaml [--sites F] [--scheme S] [--migration P] [--ranks N] [--restarts N] "
+	"[--now] [--top] [--no-metrics] [-q]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
 	"                        sites/localhost.yaml)\n"
 	"      --scheme S        load-balancing scheme, overriding the job file's runtime.scheme\n"
 	"                        (else the configuration file's scheme, else gss)\n"
+	"      --migration P     task-migration policy (none, load-diff, load-abs), overriding\n"
+	"                        the job file's runtime.migration (doc/tasks.md)\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"

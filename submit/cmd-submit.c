@@ -34,6 +34,7 @@ static int submit_json;
 static const struct option submit_longopts[] = {
 	{ "sites", required_argument, NULL, 's' },
 	{ "scheme", required_argument, NULL, 'S' },
+	{ "migration", required_argument, NULL, 'G' },
 	{ "ranks", required_argument, NULL, 'n' },
 	{ "no-metrics", no_argument, NULL, 'M' },
 	{ "restarts", required_argument, NULL, 'R' },
@@ -162,14 +163,16 @@ cmd_submit_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_submit_entry = {
-	"submit", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--restarts N] [--now] "
-	"[--no-metrics] [--json]",
+	"submit", "JOB.yaml [--sites F] [--scheme S] [--migration P] [--ranks N] [--restarts N] "
+	"[--now] [--no-metrics] [--json]",
 	"submit a job detached and print its id",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
 	"                        sites/localhost.yaml)\n"
 	"      --scheme S        load-balancing scheme, overriding the job file's runtime.scheme\n"
 	"                        (else the configuration file's scheme, else gss)\n"
+	"      --migration P     task-migration policy (none, load-diff, load-abs), overriding\n"
+	"                        the job file's runtime.migration (doc/tasks.md)\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"

@@ -2,22 +2,25 @@
  * complete.c — gridsubmit __complete WHAT: the words the shell completion scripts
  * (completion/) offer, taken from the program itself so that they cannot drift from it:
  * the commands of cmd_table, each command's options from the very tables cmd_getopt parses
- * with, what its operands are, the job ids of the store, libgrt's schemes and the site
- * NAMEs --sites finds. Hidden: neither in --help nor in the command table.
+ * with, what its operands are, the job ids of the store, libgrt's schemes, the
+ * task-migration policies and the site NAMEs --sites finds. Hidden: neither in --help nor
+ * in the command table.
  *
  *   commands           every command, and help
  *   options [CMD]      CMD's options (gridsubmit's own without CMD), one "WORD KIND" a
  *                      line; KIND is what the option's value is: flag (it takes none),
- *                      sites, scheme, file, or value (anything: nothing to offer)
+ *                      sites, scheme, migration, file, or value (anything: nothing to
+ *                      offer)
  *   operand CMD        "KIND [ACTION...]": what CMD's operands are (none, yaml, job,
  *                      sites, command) and the words its first operand may be
- *   jobs, schemes, sites
+ *   jobs, schemes, migrations, sites
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "grt-keys.h"
 #include "jobstore.h"
 #include "scheme.h"
 #include "site.h"
@@ -30,6 +33,7 @@ static const struct {
 } complete_values[] = {
 	{ "sites", "sites" },
 	{ "scheme", "scheme" },
+	{ "migration", "migration" },
 	{ "replay", "file" },
 };
 
@@ -100,7 +104,7 @@ static int
 complete_usage(void)
 {
 	fprintf(stderr, "usage: gridsubmit __complete commands | options [CMD] | operand CMD | "
-	    "jobs | schemes | sites\n");
+	    "jobs | schemes | migrations | sites\n");
 	return EXIT_USAGE;
 }
 
@@ -144,6 +148,11 @@ complete_exec(int argc, char **argv)
 	} else if (strcmp(argv[0], "schemes") == 0 && argc == 1) {
 		for (s = 0; s < GRT_SCHEME_COUNT; s++)
 			printf("%s\n", grt_scheme_name((enum grt_scheme)s));
+	} else if (strcmp(argv[0], "migrations") == 0 && argc == 1) {
+		static const char *const policies[] = { GRT_MIGRATION_NAMES, NULL };
+
+		for (a = policies; *a != NULL; a++)
+			printf("%s\n", *a);
 	} else if (strcmp(argv[0], "sites") == 0 && argc == 1) {
 		v = sites_names(&n);
 		for (i = 0; i < n; i++)

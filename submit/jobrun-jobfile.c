@@ -221,6 +221,11 @@ jf_overrides(const struct jobrun_args *a)
 		free(s);
 		s = t;
 	}
+	if (a->migration != NULL) {
+		xasprintf(&t, "%s --migration %s", s, a->migration);
+		free(s);
+		s = t;
+	}
 	if (a->ranks > 0) {
 		xasprintf(&t, "%s --ranks %d", s, a->ranks);
 		free(s);
@@ -289,6 +294,9 @@ jf_write_job(const struct jobrun_args *a, struct jobrun *jr)
 		ydoc_set(root, "restarts", jf_scalar(num, 1));
 	}
 	from = jf_scheme(root, a, job);
+	/* jf_scheme made runtime: */
+	if (a->migration != NULL)
+		ydoc_set(ydoc_get(root, "runtime"), "migration", jf_scalar(a->migration, 1));
 	jf_comment(&head, "runtime.scheme: %s (from %s)", job_runtime_get(job, "scheme") !=
 	    NULL ? job_runtime_get(job, "scheme") : "gss", from);
 	jf_stage_in(root, job, &head);

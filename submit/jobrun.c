@@ -220,6 +220,8 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 		job_runtime_set(job, "scheme", a->scheme);
 	else if (cfg->scheme != NULL && job_runtime_get(job, "scheme") == NULL)
 		job_runtime_set(job, "scheme", cfg->scheme);
+	if (a->migration != NULL)
+		job_runtime_set(job, "migration", a->migration);
 	if (a->ranks > 0)
 		job->ranks = job->min_ranks = a->ranks;
 	return 0;
@@ -385,6 +387,7 @@ jobrun_execute(struct jobrun *jr, int top)
 	struct job_state *st = &jr->st;
 	char why[4096];
 	int code, restartable, rc, first;
+	pid_t loads;
 
 	launch_catch_signals();
 	if (top)
@@ -408,7 +411,9 @@ jobrun_execute(struct jobrun *jr, int top)
 			code = jobrun_fail(jr, EXIT_LAUNCH, why, 1);
 			goto out;
 		}
+		loads = jobrun_loads_start(jr);
 		launch_wait(&jr->launch);
+		jobrun_loads_stop(jr, loads);
 		code = jobrun_verdict(jr, why, sizeof why, &restartable);
 		/* a failure: relaunched while restarts remain (jobrun-restart.c) */
 		if (code != EXIT_FAILED ||

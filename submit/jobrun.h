@@ -20,6 +20,7 @@ struct jobrun_args {
 	const char *job;	/* the job file */
 	const char *sites;	/* site file, or NULL: the configuration's, else the embedded */
 	const char *scheme;	/* --scheme, or NULL */
+	const char *migration;	/* --migration (runtime.migration), or NULL */
 	int ranks;		/* --ranks, or 0 */
 	int metrics;		/* 1: fetch live metrics before ranking */
 	int speculate;		/* 1: multi-site preflight while mpiexec starts (jobrun.c) */
@@ -185,5 +186,24 @@ void jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct job
  * of --scheme for every command that takes it (run, submit, schedule).
  */
 const char *jobrun_scheme_arg(const struct cmd_entry *cmd, const char *arg);
+
+/*
+ * The task-migration policy a --migration option names (none, load-diff, load-abs; any
+ * case), canonical; otherwise a usage error of cmd: "unknown policy 'load-dif' (did you
+ * mean 'load-diff'?)". rotate, the runtime's policy for the tests, is refused here as in
+ * job files.
+ */
+const char *jobrun_migration_arg(const struct cmd_entry *cmd, const char *arg);
+
+/*
+ * The node-loads feed (jobrun-loads.c; doc/runtime.md, "Node loads"): while the launch
+ * of jr runs, when its job's migration is set and not none, a child process writes
+ * DIR/loads about every second: the node_load1 of every placed node whose monitor answers.
+ * jobrun_loads_start returns the child's pid, or 0 when there is none to start (no
+ * migration, a simulated job, no placed node with a monitor); jobrun_loads_stop(pid) ends
+ * it (0: nothing) and removes its temporary file.
+ */
+pid_t jobrun_loads_start(struct jobrun *jr);
+void jobrun_loads_stop(const struct jobrun *jr, pid_t pid);
 
 #endif

@@ -21,32 +21,52 @@ const struct col_def col_defs[COL_N] = {
 	[COL_STATE] = { "STATE", 7, 0, 0 },
 	[COL_BAR] = { "CALC~COMM.IDLE", 8, 0, 0 },
 	[COL_RATE] = { "RATE", 10, 0, 3 },
+	[COL_TASKS] = { "TASKS", 7, 0, 0 },
+	[COL_MIGS] = { "MIG I/O", 7, 1, 0 },
+};
+
+/* Left to right: the task columns after STATE, before the bar. */
+static const enum col col_order[COL_N] = {
+	COL_RANK, COL_NODE, COL_SITE, COL_PF, COL_PR, COL_UNITS, COL_LAST, COL_CALC, COL_COMM,
+	COL_IDLE, COL_PERF, COL_STATE, COL_TASKS, COL_MIGS, COL_BAR, COL_RATE
 };
 
 void
-columns_layout(struct col_layout *l, int width)
+columns_layout(struct col_layout *l, int width, int tasks)
 {
 	int on[COL_N] = { 0 }, w[COL_N];
-	int used = -1, p, c, left, add, x;
+	int used = -1, p, c, i, left, add, x;
 
 	for (c = 0; c < COL_N; c++) {
 		w[c] = col_defs[c].width;
-		if (col_defs[c].prio == 0) {
+		if (!tasks && (c == COL_TASKS || c == COL_MIGS))
+			w[c] = -1;
+		else if (col_defs[c].prio == 0) {
 			on[c] = 1;
 			used += w[c] + 1;
 		}
 	}
 	for (p = 1; p <= 6; p++)
-		for (c = 0; c < COL_N; c++)
-			if (col_defs[c].prio == p && used + w[c] + 1 <= width) {
+		for (i = 0; i < COL_N; i++) {
+			c = col_order[i];
+			if (w[c] >= 0 && col_defs[c].prio == p && used + w[c] + 1 <= width) {
 				on[c] = 1;
 				used += w[c] + 1;
 			}
-	/* Spare room: longer names first (up to 20), then the sparkline, the rest to the bar. */
+		}
+	/*
+	 * Spare room: longer names first (up to 20), then a task list (up to 19), the
+	 * sparkline, the rest to the bar.
+	 */
 	left = width - used;
 	if (left > 0) {
 		add = left / 3 < 10 ? left / 3 : 10;
 		w[COL_NODE] += add;
+		left -= add;
+	}
+	if (left > 0 && on[COL_TASKS]) {
+		add = left / 3 < 12 ? left / 3 : 12;
+		w[COL_TASKS] += add;
 		left -= add;
 	}
 	if (left > 0 && on[COL_RATE]) {
@@ -58,7 +78,8 @@ columns_layout(struct col_layout *l, int width)
 		w[COL_BAR] += left;
 	l->n = 0;
 	x = 0;
-	for (c = 0; c < COL_N; c++) {
+	for (i = 0; i < COL_N; i++) {
+		c = col_order[i];
 		if (!on[c])
 			continue;
 		l->cols[l->n] = c;
@@ -123,6 +144,15 @@ columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank 
 		break;
 	case COL_STATE:
 		snprintf(raw, sizeof raw, "%s", model_state_name(model_rank_state(m, r)));
+		break;
+	case COL_TASKS:
+		model_tasks_text(m, r, raw, sizeof raw, width);
+		break;
+	case COL_MIGS:
+		if (r->master)
+			snprintf(raw, sizeof raw, "-");
+		else
+			snprintf(raw, sizeof raw, "%lld/%lld", r->mig_in, r->mig_out);
 		break;
 	default:
 		break;

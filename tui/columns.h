@@ -26,8 +26,11 @@ struct col_layout {
 	int w[COL_N];
 };
 
-/* Choose the columns that fit in width and place them (one space apart). */
-void columns_layout(struct col_layout *l, int width);
+/*
+ * Choose the columns that fit in width and place them (one space apart); TASKS and
+ * MIG I/O only for a run of migratable tasks (tasks non-zero).
+ */
+void columns_layout(struct col_layout *l, int width, int tasks);
 /* The text of a cell (not BAR or RATE), cut to fit width characters. */
 char *columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank *r,
     enum col c, int width);

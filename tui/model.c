@@ -30,12 +30,14 @@ model_init(struct model *m)
 	m->round_mean = m->round_sd = NAN;
 	m->hist_w = 1.0;
 	m->track_w = 1.0 / 32;
+	m->restarted = -1;
 }
 
 void
 model_free(struct model *m)
 {
 	model_track_free(m);
+	model_tasks_free(m);
 	free(m->ranks);
 	free(m->sites);
 	model_init(m);
@@ -160,6 +162,7 @@ static void
 model_relaunched(struct model *m)
 {
 	model_track_free(m);
+	model_tasks_free(m);
 	free(m->ranks);
 	free(m->sites);
 	m->ranks = NULL;
@@ -193,6 +196,11 @@ model_start(struct model *m, const struct event *ev)
 	m->n = ev->n;
 	m->rounds = ev->rounds > 0 ? ev->rounds : 1;
 	m->total = m->n * m->rounds;
+	if (strcmp(ev->scheme, "tasks") == 0)
+		m->task_run = 1;
+	m->ntasks = ev->ntasks;
+	m->steps = ev->steps;
+	snprintf(m->migration, sizeof m->migration, "%s", ev->migration);
 	for (i = 0; i < ev->nranks; i++) {
 		er = &ev->ranks[i];
 		r = model_rank(m, er->rank);
@@ -208,8 +216,70 @@ model_start(struct model *m, const struct event *ev)
 		r->master = er->master;
 		r->last_t = ev->t;
 	}
-	model_log(m, ev, -1, -1, "start: job %s, scheme %s, N %lld x %d rounds, %d ranks",
-	    *m->job ? m->job : "?", *m->scheme ? m->scheme : "?", m->n, m->rounds, ev->nranks);
+	if (m->ntasks > 0)
+		model_log(m, ev, -1, -1, "start: job %s, scheme %s, %d tasks x %lld steps, "
+		    "migration %s, %d ranks", *m->job ? m->job : "?", *m->scheme ? m->scheme : "?",
+		    m->ntasks, m->steps, *m->migration ? m->migration : "?", ev->nranks);
+	else
+		model_log(m, ev, -1, -1, "start: job %s, scheme %s, N %lld x %d rounds, %d ranks",
+		    *m->job ? m->job : "?", *m->scheme ? m->scheme : "?", m->n, m->rounds,
+		    ev->nranks);
+}
+
+/* Where every task is: the table is replaced (at the start, a restart, a rollback). */
+static void
+model_tasks(struct model *m, const struct event *ev)
+{
+	char spare[96] = "";
+	size_t o = 0;
+	int i, held = 0;
+
+	m->task_run = 1;
+	model_tasks_reset(m);
+	/* every rank named first: naming one may move the table */
+	for (i = 0; i < ev->nat; i++)
+		model_rank(m, ev->at[i]);
+	for (i = 0; i < ev->nspare; i++)
+		model_rank(m, ev->spare[i]);
+	for (i = 0; i < ev->nat; i++)
+		model_task_put(m, i, &m->ranks[ev->at[i]]);
+	for (i = 0; i < m->nranks; i++)
+		held += m->ranks[i].ntasks > 0;
+	for (i = 0; i < ev->nspare && o < sizeof spare; i++)
+		o += (size_t)snprintf(spare + o, sizeof spare - o, "%s%d", i ? "," : ", spare ",
+		    ev->spare[i]);
+	model_log(m, ev, -1, -1, "%d task%s on %d rank%s%s (%s)", ev->nat, ev->nat == 1 ? "" :
+	    "s", held, held == 1 ? "" : "s", spare, *ev->text ? ev->text : "no reason given");
+}
+
+/* A task moved: the ranks' sets and counts, both time lines, the log with its reason. */
+static void
+model_migrate(struct model *m, const struct event *ev)
+{
+	struct mrank *from, *to;
+
+	m->mig_t[m->migrations % MODEL_MIG] = ev->t;
+	m->migrations++;
+	m->mig_bytes += ev->bytes;
+	/* both named before either is used: naming a new rank may move the table */
+	model_rank(m, ev->from);
+	model_rank(m, ev->to);
+	from = &m->ranks[ev->from];
+	to = &m->ranks[ev->to];
+	model_track_add(m, from, ev);
+	if (to != from) {
+		model_track_add(m, to, ev);
+		from->mig_out++;
+		to->mig_in++;
+	}
+	model_task_put(m, (int)ev->task, to);
+	if (*ev->text != '\0')
+		model_log(m, ev, ev->from, ev->to, "migrate task %lld: rank %d -> %d, %.1f KiB in "
+		    "%.3f s (%s)", ev->task, ev->from, ev->to, ev->bytes / 1024.0, ev->seconds,
+		    ev->text);
+	else
+		model_log(m, ev, ev->from, ev->to, "migrate task %lld: rank %d -> %d, %.1f KiB in "
+		    "%.3f s", ev->task, ev->from, ev->to, ev->bytes / 1024.0, ev->seconds);
 }
 
 static void
@@ -253,6 +323,9 @@ model_chunk(struct model *m, const struct event *ev)
 	}
 	model_hist_add(m, r, ev->t, ev->count);
 	model_track_add(m, r, ev);
+	/* a step of a task: its rank holds it (one compare when nothing moved) */
+	if (ev->task >= 0 && (ev->task >= m->nat || m->task_at[ev->task] != ev->rank))
+		model_task_put(m, (int)ev->task, r);
 }
 
 static void
@@ -288,6 +361,7 @@ model_end(struct model *m, const struct event *ev)
 {
 	const struct ev_rank *er;
 	struct mrank *r;
+	char tasks[96] = "";
 	int i;
 
 	m->ended = 1;
@@ -305,11 +379,17 @@ model_end(struct model *m, const struct event *ev)
 	}
 	if (m->makespan > m->now)
 		m->now = m->makespan;
+	if (ev->restarted >= 0)
+		m->restarted = ev->restarted;
+	if (ev->migrations >= 0)
+		snprintf(tasks, sizeof tasks, ", %lld migration%s, %lld task%s restarted",
+		    ev->migrations, ev->migrations == 1 ? "" : "s",
+		    ev->restarted > 0 ? ev->restarted : 0, ev->restarted == 1 ? "" : "s");
 	if (isfinite(ev->makespan))
-		model_log(m, ev, -1, -1, "end: status %s, makespan %.2f s", m->status,
-		    ev->makespan);
+		model_log(m, ev, -1, -1, "end: status %s, makespan %.2f s%s", m->status,
+		    ev->makespan, tasks);
 	else
-		model_log(m, ev, -1, -1, "end: status %s", m->status);
+		model_log(m, ev, -1, -1, "end: status %s%s", m->status, tasks);
 }
 
 /* The supervisor relaunched the job; the next start brings the new ranks. */
@@ -393,15 +473,10 @@ model_apply(struct model *m, const struct event *ev)
 		    ev->rank, r->node, ev->requeued, *ev->text ? ev->text : "no reason given");
 		break;
 	case EV_MIGRATE:
-		m->mig_t[m->migrations % MODEL_MIG] = ev->t;
-		m->migrations++;
-		m->mig_bytes += ev->bytes;
-		/* one at a time: naming a new rank may move the table */
-		model_track_add(m, model_rank(m, ev->from), ev);
-		if (ev->to != ev->from)
-			model_track_add(m, model_rank(m, ev->to), ev);
-		model_log(m, ev, ev->from, ev->to, "migrate task %lld: rank %d -> %d, %.1f KiB in %.3f s",
-		    ev->task, ev->from, ev->to, ev->bytes / 1024.0, ev->seconds);
+		model_migrate(m, ev);
+		break;
+	case EV_TASKS:
+		model_tasks(m, ev);
 		break;
 	case EV_END:
 		model_end(m, ev);

@@ -1,14 +1,17 @@
 /*
  * model.h — the console's picture of a job, aggregated from its events.
  *
- * model_apply() folds one event in (O(1) except for start, round and end, which touch every
- * rank, and the rare widening of the time line buckets); model_stats() derives the header
- * meters at draw time in O(ranks). Each rank that did something has a track (track.h):
+ * model_apply() folds one event in (O(1) except for start, round, end and tasks, which
+ * touch every rank, a migration, which touches the task lists of its two ranks, and the
+ * rare widening of the time line buckets); model_stats() derives the header meters at
+ * draw time in O(ranks). Each rank that did something has a track (track.h):
  * its time line for the timeline view and its latest events for the detail view. A
  * relaunch (restart, then a second start) replaces the rank table with the new launch's
  * ranks; a resume counts what the journal held as done; a job's own record can end it
- * when no end event will (model_over). Nothing here knows about the terminal, so the same
- * model feeds the screen, --once and --json.
+ * when no end event will (model_over). In a run of migratable tasks each rank also has the
+ * set of tasks it holds (model-tasks.c): placed by tasks events, moved by migrate events
+ * and by a chunk of a task from another rank. Nothing here knows about the terminal, so
+ * the same model feeds the screen, --once and --json.
  */
 #ifndef TUI_MODEL_H
 #define TUI_MODEL_H
@@ -53,6 +56,9 @@ struct mrank {
 	char reason[EV_TEXT_MAX];
 	float hist[MODEL_HIST];	/* units finished in each bucket of width model.hist_w */
 	struct track *track;	/* its time line and latest events; NULL until it has any */
+	int *tasks;		/* task run: the tasks it holds, ascending */
+	int ntasks, taskcap;
+	long long mig_in, mig_out;	/* migrations of a task to it, and from it */
 };
 
 struct msite {
@@ -65,7 +71,7 @@ struct mlog {
 	enum ev_kind kind;
 	int rank;		/* the rank concerned, -1 for none */
 	int other;		/* migrate: destination rank */
-	char text[160];
+	char text[256];
 };
 
 struct model {
@@ -109,6 +115,14 @@ struct model {
 
 	double hist_w;		/* seconds per history bucket; doubles as the job runs */
 	double track_w;		/* seconds per time line bucket (track.h); doubles too */
+
+	int task_run;		/* migratable tasks: start said "scheme":"tasks", or a tasks event */
+	int ntasks;		/* start: T tasks of S steps each; 0 when not said */
+	long long steps;
+	char migration[EV_SITE_MAX];	/* start: the policy */
+	int *task_at;		/* task i is held by rank task_at[i]; -1: not known */
+	int nat, atcap;		/* nat > 0: some task's place is known */
+	long long restarted;	/* end: tasks restarted after a failure; -1 until said */
 	unsigned long gen;	/* bumped by every change */
 };
 
@@ -152,6 +166,22 @@ void model_stats(const struct model *m, struct model_stats *st);
 const struct mlog *model_log_get(const struct model *m, long long i);
 /* Buckets of history filled so far (1..MODEL_HIST). */
 int model_hist_len(const struct model *m);
+
+/*
+ * Tasks (model-tasks.c). model_task_put: task goes to rank r (which exists), leaving the
+ * rank that held it. model_tasks_reset: no task is anywhere (a tasks event places them all
+ * again). model_tasks_free: the ranks' task sets and the task table, freed.
+ */
+void model_task_put(struct model *m, int task, struct mrank *r);
+void model_tasks_reset(struct model *m);
+void model_tasks_free(struct model *m);
+/*
+ * The tasks cell of rank r in at most width characters: its tasks ("3,7"), their count
+ * when the list does not fit ("12 tasks"), "spare" for a live worker with none once
+ * tasks are placed, else "-".
+ */
+char *model_tasks_text(const struct model *m, const struct mrank *r, char *dst, size_t sz,
+    int width);
 
 /*
  * Fold a chunk, drop, failure or migration into the track of rank r (model-track.c),

@@ -1,6 +1,6 @@
 /*
- * panel-events.c — the newest migrations, drops, failures, rounds, restarts and resumes,
- * oldest on top.
+ * panel-events.c — the newest migrations (with their reasons), task placements, drops,
+ * failures, rounds, restarts and resumes, oldest on top.
  */
 #include <stdio.h>
 
@@ -15,6 +15,7 @@ events_color(enum ev_kind k)
 	case EV_DROP:
 		return C_DROPPED;
 	case EV_MIGRATE:
+	case EV_TASKS:
 		return C_LABEL;
 	case EV_END:
 		return C_DONE;

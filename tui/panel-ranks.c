@@ -122,7 +122,7 @@ panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int
 	double rmax;
 	int i, hlen, rows, hidden;
 
-	columns_layout(&l, w);
+	columns_layout(&l, w, m->task_run);
 	ranks_title(v, &l, y, w);
 	if (h - 1 <= 0)
 		return;

@@ -1,6 +1,7 @@
 /*
- * screen-detail.c — Enter on a rank: all it is known to have done, its rate history, and
- * its events (chunks, drops, failures, migrations), newest last, scrolled with PgUp/PgDn.
+ * screen-detail.c — Enter on a rank: all it is known to have done (in a task run, the
+ * tasks it holds and its migrations), its rate history, and its events (chunks, drops,
+ * failures, migrations with their reasons), newest last, scrolled with PgUp/PgDn.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,10 +14,20 @@
 
 /* One event of the rank as a line of text. */
 static void
-detail_event(char *buf, size_t sz, const struct track *t, const struct track_ev *e)
+detail_event(char *buf, size_t sz, const struct model *m, const struct track *t,
+    const struct track_ev *e)
 {
+	const char *why;
+
 	switch (e->kind) {
 	case EV_CHUNK:
+		/* a step of a task: start = task * steps + step (doc/runtime.md, "Events") */
+		if (m->task_run && m->steps > 0 && e->count == 1) {
+			snprintf(buf, sz, "%9.2f chunk    task %lld step %lld, calc %.3f s, comm "
+			    "%.3f s, exe %.3f s", e->t, e->start / m->steps, e->start % m->steps,
+			    e->t_calc, e->t_comm, e->t_exe);
+			break;
+		}
 		/* what matters first, for a narrow terminal */
 		snprintf(buf, sz, "%9.2f chunk    %lld units, calc %.3f s, comm %.3f s, exe %.3f s, "
 		    "units %lld-%lld, round %d", e->t, e->count, e->t_calc, e->t_comm, e->t_exe,
@@ -31,8 +42,10 @@ detail_event(char *buf, size_t sz, const struct track *t, const struct track_ev 
 		    *t->fail_why ? t->fail_why : "no reason given");
 		break;
 	case EV_MIGRATE:
-		snprintf(buf, sz, "%9.2f migrate  task %lld %s rank %d, %.1f KiB in %.3f s", e->t,
-		    e->start, e->out ? "to" : "from", e->other, e->count / 1024.0, e->t_exe);
+		why = track_why(t, e);
+		snprintf(buf, sz, "%9.2f migrate  task %lld %s rank %d, %.1f KiB in %.3f s%s%s%s",
+		    e->t, e->start, e->out ? "to" : "from", e->other, e->count / 1024.0, e->t_exe,
+		    why ? " (" : "", why ? why : "", why ? ")" : "");
 		break;
 	default:
 		snprintf(buf, sz, "%9.2f %s", e->t, event_kind_name(e->kind));
@@ -73,7 +86,7 @@ detail_events(struct view *v, const struct mrank *r, int y0, int y1, int w)
 	    n, older > 0 ? ", older ones not kept" : "", first > 0 ? "; " : "",
 	    first > 0 ? buf : "");
 	for (i = 0, y = y0 + 1; i < lines && first + i < n; i++, y++) {
-		detail_event(buf, sizeof buf, t, track_get(t, first + i));
+		detail_event(buf, sizeof buf, v->m, t, track_get(t, first + i));
 		screen_text(y, 0, w, track_get(t, first + i)->kind == EV_CHUNK ? A_NORMAL :
 		    crt_attr(C_WARN), buf);
 	}
@@ -114,6 +127,11 @@ screen_detail_draw(struct view *v, const struct model_stats *st, int h, int w)
 	    r->t_calc, r->t_comm, isfinite(idle) ? text_num(a, sizeof a, idle, 3, 10) : "-");
 	screen_textf(y++, 0, w, A_NORMAL, "perf_f  %s units/s   last t_exe %.3f s",
 	    isfinite(r->perf_f) ? text_num(a, sizeof a, r->perf_f, 2, 12) : "-", r->last_exe);
+	if (m->task_run) {
+		model_tasks_text(m, r, buf, sizeof buf, w - 40 > 8 ? w - 40 : 8);
+		screen_textf(y++, 0, w, A_NORMAL, "Tasks   %s   migrations %lld in, %lld out", buf,
+		    r->mig_in, r->mig_out);
+	}
 	y += roomy;
 	meter_bar(buf, w - 2 > 60 ? 60 : w - 2, r->t_calc, r->t_comm, idle, st->elapsed, NULL);
 	screen_putf(y++, 0, w, A_NORMAL, "[%s]", buf);

@@ -90,7 +90,7 @@ snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		    rs->unknown);
 	fprintf(f, "\n\n");
 
-	columns_layout(&l, SNAPSHOT_WIDTH);
+	columns_layout(&l, SNAPSHOT_WIDTH, m->task_run);
 	for (i = 0; i < l.n; i++)
 		o += snprintf(line + o, sizeof line - o, "%s%s", i ? " " : "",
 		    text_fit(a, sizeof a, col_defs[l.cols[i]].name, l.w[i],
@@ -132,7 +132,7 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 	struct model_stats st;
 	const struct mrank *r;
 	const struct mlog *lg;
-	json_t *doc, *ranks, *rk, *log, *hist;
+	json_t *doc, *ranks, *rk, *log, *hist, *tasks;
 	long long i, known = 0;
 	int k, hlen = model_hist_len(m);
 
@@ -196,6 +196,14 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		    json_string(model_state_name(model_rank_state(m, r))));
 		if (*r->reason != '\0')
 			json_object_set_new(rk, "reason", json_string(r->reason));
+		if (m->task_run) {
+			tasks = json_array();
+			for (k = 0; k < r->ntasks; k++)
+				json_array_append_new(tasks, json_integer(r->tasks[k]));
+			json_object_set_new(rk, "tasks", tasks);
+			json_object_set_new(rk, "migrations_in", json_integer(r->mig_in));
+			json_object_set_new(rk, "migrations_out", json_integer(r->mig_out));
+		}
 		hist = json_array();
 		for (k = 0; k < hlen; k++)
 			json_array_append_new(hist, jsonout_num(r->hist[k] / m->hist_w));

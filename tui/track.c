@@ -19,6 +19,7 @@ track_free(struct track *t)
 	if (t == NULL)
 		return;
 	free(t->ev);
+	free(t->why);
 	free(t);
 }
 
@@ -107,6 +108,13 @@ track_event(struct track *t, double w, const struct event *ev, int rank)
 		e->start = ev->task;
 		e->count = ev->bytes;
 		e->t_exe = (float)ev->seconds;
+		e->round = -1;
+		if (*ev->text == '\0')
+			break;
+		if (t->why == NULL)
+			t->why = xcalloc(TRACK_WHY, sizeof *t->why);
+		snprintf(t->why[t->nwhy % TRACK_WHY], sizeof t->why[0], "%s", ev->text);
+		e->round = t->nwhy++;
 		break;
 	default:
 		break;
@@ -126,6 +134,15 @@ track_halve(struct track *t)
 	memset(t->calc + h, 0, h * sizeof *t->calc);
 	memset(t->comm + h, 0, h * sizeof *t->comm);
 	memset(t->mark + h, 0, h * sizeof *t->mark);
+}
+
+const char *
+track_why(const struct track *t, const struct track_ev *e)
+{
+	if (t == NULL || t->why == NULL || e->kind != EV_MIGRATE || e->round < 0 ||
+	    e->round < t->nwhy - TRACK_WHY)
+		return NULL;
+	return t->why[e->round % TRACK_WHY];
 }
 
 int

@@ -12,6 +12,7 @@
 
 #define TRACK_BUCKETS	128	/* buckets of the time line */
 #define TRACK_EVENTS	256	/* latest events kept of each rank */
+#define TRACK_WHY	16	/* reasons kept of its latest migrations */
 
 /* Marks on the time line, and their glyphs (the timeline's legend). */
 #define TRACK_MIGRATE	0x1
@@ -30,7 +31,7 @@ struct track_ev {
 	double t;
 	long long start, count;	/* chunk; migrate: task, bytes; fail: units requeued */
 	float t_calc, t_comm, t_exe;	/* chunk; migrate: t_exe is its seconds */
-	int round;		/* chunk */
+	int round;		/* chunk; migrate: the number of its reason (track.why) */
 	int other;		/* migrate: the other rank */
 	unsigned char kind;	/* enum ev_kind: chunk, drop, fail or migrate */
 	unsigned char out;	/* migrate: the task left this rank */
@@ -45,6 +46,8 @@ struct track {
 	long long nev;		/* events ever recorded */
 	char drop_why[EV_TEXT_MAX];	/* the reasons of its drop and failure */
 	char fail_why[EV_TEXT_MAX];
+	char (*why)[EV_TEXT_MAX];	/* ring of migration reasons; NULL until one has one */
+	int nwhy;		/* reasons ever recorded */
 };
 
 struct track *track_new(void);
@@ -61,6 +64,8 @@ void track_event(struct track *t, double w, const struct event *ev, int rank);
 /* The bucket width doubles: each pair of buckets becomes one. */
 void track_halve(struct track *t);
 
+/* The reason of migration e, when it had one and it is still kept; else NULL. */
+const char *track_why(const struct track *t, const struct track_ev *e);
 /* Events kept (at most TRACK_EVENTS), and the i-th of them, oldest first. */
 int track_kept(const struct track *t);
 const struct track_ev *track_get(const struct track *t, int i);

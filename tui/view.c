@@ -9,7 +9,7 @@
 
 const char *const col_names[COL_N] = {
 	"RANK", "NODE", "SITE", "PF", "PR", "UNITS", "LAST", "T_CALC", "T_COMM", "IDLE",
-	"PERF_F", "STATE", "BAR", "RATE"
+	"PERF_F", "STATE", "BAR", "RATE", "TASKS", "MIG I/O"
 };
 
 void

@@ -25,6 +25,8 @@ enum col {
 	COL_STATE,
 	COL_BAR,	/* not sortable from here on */
 	COL_RATE,
+	COL_TASKS,	/* task runs only: the tasks it holds, migrations in/out */
+	COL_MIGS,
 	COL_N
 };
 #define COL_SORTABLE	COL_BAR

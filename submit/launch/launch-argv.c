@@ -135,6 +135,7 @@ argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_stat
     const struct argv_envspec *how)
 {
 	char *key, *path, *k;
+	const char *mig;
 	size_t i;
 
 	/*
@@ -158,6 +159,12 @@ argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_stat
 	xasprintf(&path, "%s/rankmap", st->dir);
 	how->put(b, "GRT_RANKMAP", path);
 	free(path);
+	/* the node loads the supervisor writes for a migration policy (jobrun-loads.c) */
+	if ((mig = job_runtime_get(job, "migration")) != NULL && strcmp(mig, "none") != 0) {
+		xasprintf(&path, "%s/loads", st->dir);
+		how->put(b, "GRT_LOADS", path);
+		free(path);
+	}
 	/* the master's journal and the time origin of every launch (doc/restarts.md) */
 	xasprintf(&path, "%s/journal", st->dir);
 	how->put(b, "GRT_JOURNAL", path);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # test-examples.sh — every example of examples/ at a small size under every scheme with
 # mpiexec -n 4 (synthetic: under a few, with -n 3 as in bench-race.sh): exit 0 and the
-# summary line saying the result matches the sequential computation. Then runs that must
+# summary line saying the result matches the sequential computation; the task examples
+# (ep, ssa) with -n 5, also with every task moved every step (GRT_MIGRATION=rotate), which
+# must change no bit of their results. Then runs that must
 # fail: a unit's result corrupted on purpose (--corrupt-unit) must be caught by the check,
 # and bad arguments must give status 2.
 # Sizes are small so the whole file stays well under a minute on two shared cores.
@@ -10,7 +12,7 @@
 SCHEMES="static wstatic pss css gss fss tss ngss angss pwd hetcalc hetcomm"
 RUN="timeout -k 5 60 $MPIEXEC -n 4"
 
-for p in mandelbrot matmul apriori codesign synthetic; do
+for p in mandelbrot matmul apriori codesign synthetic ep ssa; do
 	if [ ! -x "$BUILD/examples/$p" ]; then
 		fail "examples: $BUILD/examples/$p is not built (run make)"
 		exit 0
@@ -100,6 +102,60 @@ ex "synthetic: rounds from GRT_ROUNDS" "x 2 rounds, .*scheme fss,.*result matche
 ex "synthetic: the rate given, not measured" "\\(seed 1, 50\\.0 iterations/us\\).*result matches" \
     $SYN --iters-per-us 50
 
+# ep and ssa: migratable tasks (grt_tasks_run) with -n 5: a master and four workers.
+# rotate (tests only) moves every task after every step; the results must not change.
+RUN5="timeout -k 5 60 $MPIEXEC -n 5"
+EP="$BUILD/examples/ep --steps 20 --pairs 20000 --check"
+ex "ep, 4 tasks, no migration" \
+    "^ep: 4 tasks x 20 steps x 20000 pairs.*migration none, 5 ranks.* 0 migrations.*result matches" \
+    $RUN5 $EP
+ex "ep, a spare: one task fewer" "^ep: 3 tasks .*migration none, 5 ranks.*result matches" \
+    GRT_SPARE=1 $RUN5 $EP
+ex "ep, 9 tasks on 4 workers" "^ep: 9 tasks .*result matches" $RUN5 $EP --tasks 9
+ex "ep, every task moved every step, 64 KiB states" \
+    "state 64 KiB\), migration rotate,.* [1-9][0-9]* migrations.*result matches" \
+    GRT_MIGRATION=rotate GRT_SPARE=1 $RUN5 $EP --state-kb 64
+ex "ep, moves and checkpoints" "migration rotate,.* [1-9][0-9]* migrations.*result matches" \
+    GRT_MIGRATION=rotate GRT_CHECKPOINT_EVERY=3 $RUN5 $EP --tasks 6
+ex "ep, load-diff and a spare, 2 workers per task" "migration load-diff,.*result matches" \
+    GRT_MIGRATION=load-diff GRT_SPARE=2 $RUN5 $EP
+# the same seed and tasks give the same counts and sums whatever the placement
+ep_sums() {
+	sed -n 's/.*gaussians, \(counts .*, sy [^,]*\),.*/\1/p' "$T/out"
+}
+$RUN5 $EP --tasks 5 --seed 3 > "$T/out" 2>&1
+a=$(ep_sums)
+GRT_MIGRATION=rotate $RUN5 $EP --tasks 5 --seed 3 > "$T/out" 2>&1
+b=$(ep_sums)
+check_match "ep: counts and sums printed" "$a" "^counts( [0-9]+){10}, sx -?[0-9.e+-]+, sy -?[0-9.e+-]+$"
+check_eq "ep: moves change no count or sum" "$b" "$a"
+
+SSA="$BUILD/examples/ssa --particles 60 --steps 30 --check"
+ex "ssa, 4 tasks, no migration" \
+    "^ssa: 60 particles, 4 tasks x 30 steps.*migration none, 5 ranks.*energy [0-9.]+ .*result matches" \
+    $RUN5 $SSA
+ex "ssa, 7 tasks on 4 workers" "^ssa: 60 particles, 7 tasks .*result matches" \
+    $RUN5 $SSA --tasks 7
+ex "ssa, one task" "^ssa: 60 particles, 1 tasks .*result matches" $RUN5 $SSA --tasks 1
+ex "ssa, every task moved every step" \
+    "migration rotate,.* [1-9][0-9]* migrations.*result matches" \
+    GRT_MIGRATION=rotate GRT_SPARE=1 $RUN5 $SSA --tasks 3
+ex "ssa, moves and checkpoints" "migration rotate,.* [1-9][0-9]* migrations.*result matches" \
+    GRT_MIGRATION=rotate GRT_CHECKPOINT_EVERY=4 $RUN5 $SSA --tasks 5
+# the final energy, with 17 digits, is the same bits with and without moves
+ssa_energy() {
+	sed -n 's/.*, energy \([^ ]*\) (start.*/\1/p' "$T/out"
+}
+$RUN5 $SSA --tasks 3 --seed 5 > "$T/out" 2>&1
+a=$(ssa_energy)
+GRT_MIGRATION=rotate GRT_SPARE=1 $RUN5 $SSA --tasks 3 --seed 5 > "$T/out" 2>&1
+b=$(ssa_energy)
+check_match "ssa: energy printed with 17 digits" "$a" "^[0-9]+\.[0-9]+$"
+check_eq "ssa: energy bit-identical with every task moved every step" "$b" "$a"
+# annealing lowers the energy: 30 particles end near the best known 359.6039
+$RUN5 "$BUILD/examples/ssa" --particles 30 --steps 400 > "$T/out" 2>&1
+check_match "ssa: 30 particles anneal to about 359.60" "$(ssa_energy)" "^359\.6[0-2]"
+
 # broken on purpose: the check must catch one corrupted unit, exit 1 and say so
 broken() {
 	name=$1
@@ -122,6 +178,12 @@ broken "synthetic, corrupted unit 2999" "$BUILD/examples/synthetic" --units 3000
     --mean-us 5 --check --corrupt-unit 2999 --scheme gss
 broken "synthetic, 2 rounds, corrupted unit 0" "$BUILD/examples/synthetic" \
     --units 500 --mean-us 5 --rounds 2 --check --corrupt-unit 0 --scheme pss
+broken "ep, corrupted task 2" "$BUILD/examples/ep" --steps 10 --pairs 5000 --check \
+    --corrupt-task 2
+broken "ep, corrupted task 0, moved every step" env GRT_MIGRATION=rotate \
+    "$BUILD/examples/ep" --steps 10 --pairs 5000 --check --tasks 5 --corrupt-task 0
+broken "ssa, corrupted task 1" "$BUILD/examples/ssa" --particles 40 --steps 10 --check \
+    --corrupt-task 1
 # without the check a corrupted run is not reported as matching
 ex "matmul --no-check says not checked" "C not checked" \
     $RUN "$BUILD/examples/matmul" --n 32 --no-check --corrupt-unit 1
@@ -129,12 +191,16 @@ ex "matmul --no-check says not checked" "C not checked" \
 # usage errors: status 2 and a message naming the argument
 for p in "matmul --form c" "matmul --n 0" "apriori --minsup 2" "codesign --fu-max 0" \
     "matmul --scheme nosuch" "apriori --slow 1:x" "codesign --bogus" "synthetic --units 0" \
-    "synthetic --mean-us x" "synthetic --rounds 1.5" "synthetic --scheme nosuch"; do
+    "synthetic --mean-us x" "synthetic --rounds 1.5" "synthetic --scheme nosuch" \
+    "ep --pairs 0" "ep --state-kb 32769" "ep --corrupt-task 99" "ep --scheme gss" \
+    "ssa --particles 1" "ssa --tasks 0" "ssa --particles 3 --tasks 4" "ssa --steps x"; do
 	set -- $p
-	timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/$1" $2 $3 > "$T/out" 2> "$T/err"
+	prog=$1
+	shift
+	timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/$prog" "$@" > "$T/out" 2> "$T/err"
 	st=$?
 	check_eq "$p: usage status" "$st" 2
-	check_match "$p: message" "$(cat "$T/err")" "^$1: (bad argument|unknown scheme)"
+	check_match "$p: message" "$(cat "$T/err")" "^$prog: (bad argument|unknown scheme)"
 done
 GRT_SCHEME=nosuch timeout -k 5 30 $MPIEXEC -n 2 "$BUILD/examples/matmul" > "$T/out" 2> "$T/err"
 check_eq "matmul: bad GRT_SCHEME: status" "$?" 2

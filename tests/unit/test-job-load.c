@@ -345,7 +345,8 @@ test_bad_inline(void)
 	    "j.yaml:2:11: unknown key 'schem' (did you mean 'scheme'?)");
 	expect_error("runtime key far", "program: p\nruntime: {colour: red}\n",
 	    "j.yaml:2:11: unknown key 'colour' (expected one of: scheme, k, alpha, swr, "
-	    "deadline, rounds, events_chunks, master_computes, prefetch)");
+	    "deadline, rounds, events_chunks, master_computes, prefetch, migration, threshold, "
+	    "spare, checkpoint_every, move_gap)");
 	expect_error("deadline 0", "program: p\nruntime: {deadline: 0}\n",
 	    "j.yaml:2:21: 'deadline' must be a number of seconds > 0, not '0'");
 	expect_error("alpha 101", "program: p\nruntime: {alpha: 101}\n",
@@ -440,6 +441,60 @@ test_bad_inline(void)
 	    "missing file: message");
 }
 
+/* The task-migration keys of runtime: (doc/tasks.md): values kept, and every mistake located. */
+static void
+test_migration(void)
+{
+	struct gs_job job;
+	struct gs_error err;
+
+	if (is_int(load("/j.yaml", "program: p\nruntime: {migration: Load-Diff, threshold: 0.5, "
+	    "spare: 1, checkpoint_every: 20, move_gap: 5}\n", &job, &err), 0,
+	    "migration keys load")) {
+		is_str(job_runtime_get(&job, "migration"), "load-diff", "migration: its name, lower case");
+		is_str(job_runtime_get(&job, "threshold"), "0.5", "threshold");
+		is_str(job_runtime_get(&job, "spare"), "1", "spare");
+		is_str(job_runtime_get(&job, "checkpoint_every"), "20", "checkpoint_every");
+		is_str(job_runtime_get(&job, "move_gap"), "5", "move_gap");
+		job_free(&job);
+	}
+	if (is_int(load("/j.yaml", "program: p\nruntime: {migration: NONE, spare: 0, "
+	    "checkpoint_every: 0, move_gap: 0}\n", &job, &err), 0, "zeros and none load")) {
+		is_str(job_runtime_get(&job, "migration"), "none", "migration none");
+		is_str(job_runtime_get(&job, "spare"), "0", "spare 0");
+		is_str(job_runtime_get(&job, "move_gap"), "0", "move_gap 0");
+		job_free(&job);
+	}
+	if (is_int(load("/j.yaml", "program: p\nruntime: {migration: load-abs}\n", &job, &err), 0,
+	    "load-abs loads")) {
+		is_str(job_runtime_get(&job, "migration"), "load-abs", "migration load-abs");
+		job_free(&job);
+	}
+	expect_error("migration typo", "program: p\nruntime: {migration: load-dif}\n",
+	    "j.yaml:2:22: unknown migration policy 'load-dif' (did you mean 'load-diff'?)");
+	expect_error("migration far", "program: p\nruntime: {migration: sched1}\n",
+	    "j.yaml:2:22: unknown migration policy 'sched1' (one of: none, load-diff, load-abs)");
+	expect_error("migration rotate", "program: p\nruntime: {migration: rotate}\n",
+	    "j.yaml:2:22: migration policy 'rotate' is for the tests only (GRT_MIGRATION), not a "
+	    "job file's (one of: none, load-diff, load-abs)");
+	expect_error("migration a list", "program: p\nruntime: {migration: [a]}\n",
+	    "j.yaml:2:22: 'migration' must be a string, not a list");
+	expect_error("threshold 0", "program: p\nruntime: {threshold: 0}\n",
+	    "j.yaml:2:22: 'threshold' must be a load figure > 0, not '0'");
+	expect_error("threshold text", "program: p\nruntime: {threshold: high}\n",
+	    "j.yaml:2:22: 'threshold' must be a load figure > 0, not 'high'");
+	expect_error("spare negative", "program: p\nruntime: {spare: -1}\n",
+	    "j.yaml:2:18: 'spare' must be a whole number >= 0, not '-1'");
+	expect_error("spare a fraction", "program: p\nruntime: {spare: 1.5}\n",
+	    "j.yaml:2:18: 'spare' must be a whole number >= 0, not '1.5'");
+	expect_error("checkpoint_every negative", "program: p\nruntime: {checkpoint_every: -2}\n",
+	    "j.yaml:2:29: 'checkpoint_every' must be a whole number >= 0, not '-2'");
+	expect_error("move_gap negative", "program: p\nruntime: {move_gap: -0.5}\n",
+	    "j.yaml:2:21: 'move_gap' must be a number of seconds >= 0, not '-0.5'");
+	expect_error("move_gap nan", "program: p\nruntime: {move_gap: .nan}\n",
+	    "j.yaml:2:21: 'move_gap' must be a number of seconds >= 0, not '.nan'");
+}
+
 int
 main(void)
 {
@@ -448,5 +503,6 @@ main(void)
 	test_bad_corpus();
 	test_all_errors();
 	test_bad_inline();
+	test_migration();
 	return tap_done();
 }

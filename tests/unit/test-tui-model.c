@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../tap.h"
+#include "columns.h"
 #include "events-read.h"
 #include "fit.h"
 #include "model.h"
@@ -383,6 +384,157 @@ test_rank_events(void)
 	model_free(&m);
 }
 
+/* The cell of rank id's tasks at width w. */
+static const char *
+cell(const struct model *m, int id, int w)
+{
+	static char buf[128];
+
+	return model_tasks_text(m, &m->ranks[id], buf, sizeof buf, w);
+}
+
+/* Does the layout of width w for a task run or not show column c? */
+static int
+shows(int width, int tasks, enum col c)
+{
+	struct col_layout l;
+	int i;
+
+	columns_layout(&l, width, tasks);
+	for (i = 0; i < l.n; i++)
+		if (l.cols[i] == c)
+			return 1;
+	return 0;
+}
+
+/* A run of 4 migratable tasks of 5 steps on workers 1-5 (tasks-spec): who holds what. */
+static const char *const taskjob[] = {
+	"{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"9\",\"scheme\":\"tasks\",\"N\":20,"
+	    "\"rounds\":1,\"tasks\":4,\"steps\":5,\"migration\":\"load-diff\",\"ranks\":["
+	    "{\"rank\":0,\"node\":\"m\",\"role\":\"master\"},{\"rank\":1,\"node\":\"n1\"},"
+	    "{\"rank\":2,\"node\":\"n2\"},{\"rank\":3,\"node\":\"n3\"},{\"rank\":4,\"node\":\"n4\"},"
+	    "{\"rank\":5,\"node\":\"n5\"}]}",
+	"{\"v\":1,\"t\":0.01,\"ev\":\"tasks\",\"at\":[1,2,3,4],\"spare\":[5],\"reason\":\"start\"}",
+	"{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":1,\"round\":1,\"start\":0,\"count\":1,"
+	    "\"t_calc\":0.9,\"t_comm\":0.1,\"task\":0,\"step\":0,\"cpu\":0.9}",
+	"{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":2,\"round\":1,\"start\":5,\"count\":1,"
+	    "\"t_calc\":0.9,\"t_comm\":0.1,\"task\":1,\"step\":0,\"cpu\":0.3}",
+	"{\"v\":1,\"t\":2,\"ev\":\"migrate\",\"task\":1,\"from\":2,\"to\":5,\"bytes\":8192,"
+	    "\"seconds\":0.05,\"reason\":\"load-diff: rank 2 (n2) load 2.10, rose 1.40; rank 5 (n5) "
+	    "load 0.05, spare\"}",
+	"{\"v\":1,\"t\":3,\"ev\":\"migrate\",\"task\":3,\"from\":4,\"to\":1,\"bytes\":4096,"
+	    "\"seconds\":0.02,\"reason\":\"load-abs: rank 4 (n4) load 1.90 over 1.50\"}",
+};
+
+static void
+test_tasks(void)
+{
+	struct model m;
+	const struct mlog *lg;
+	const struct track_ev *e;
+	char *buf = NULL;
+	size_t i, len = 0;
+	FILE *f;
+
+	model_init(&m);
+	apply(&m, taskjob[0]);
+	ok(m.task_run, "a start with scheme tasks makes a task run");
+	is_int(m.ntasks, 4, "start: 4 tasks");
+	is_int(m.steps, 5, "start: 5 steps each");
+	is_str(m.migration, "load-diff", "start: the policy");
+	is_str(cell(&m, 1, 7), "-", "before tasks are placed a worker shows none");
+	ok(strstr(model_log_get(&m, 0)->text, "4 tasks x 5 steps, migration load-diff") != NULL,
+	    "the start line says tasks, steps and policy");
+	for (i = 1; i < sizeof taskjob / sizeof taskjob[0]; i++)
+		apply(&m, taskjob[i]);
+	is_int(m.ranks[1].ntasks, 2, "rank 1 holds its task and the one it took");
+	is_str(cell(&m, 1, 7), "0,3", "rank 1: tasks 0,3");
+	is_str(cell(&m, 2, 7), "spare", "rank 2 gave its only task away: spare");
+	is_str(cell(&m, 5, 7), "1", "rank 5, the spare, took task 1");
+	is_str(cell(&m, 3, 7), "2", "rank 3 kept task 2");
+	is_str(cell(&m, 0, 7), "-", "the master holds none and is no spare");
+	is_str(cell(&m, 1, 2), "2", "too narrow for the list or \"2 tasks\": the count");
+	is_int(m.task_at[1], 5, "the task table follows the move");
+	is_int(m.ranks[2].mig_out, 1, "rank 2: one out");
+	is_int(m.ranks[5].mig_in, 1, "rank 5: one in");
+	is_int(m.ranks[1].mig_in + m.ranks[1].mig_out, 1, "rank 1: one in, none out");
+	is_int(m.migrations, 2, "two migrations in the header");
+	lg = model_log_get(&m, 0);
+	ok(lg != NULL && lg->kind == EV_MIGRATE && strcmp(lg->text, "migrate task 3: rank 4 -> 1, "
+	    "4.0 KiB in 0.020 s (load-abs: rank 4 (n4) load 1.90 over 1.50)") == 0,
+	    "the migration log line carries the reason");
+	lg = model_log_get(&m, 2);
+	ok(lg != NULL && lg->kind == EV_TASKS && strcmp(lg->text, "4 tasks on 4 ranks, spare 5 "
+	    "(start)") == 0, "the tasks event is logged with its spares and reason");
+	e = track_get(m.ranks[5].track, track_kept(m.ranks[5].track) - 1);
+	ok(e != NULL && e->kind == EV_MIGRATE && track_why(m.ranks[5].track, e) != NULL &&
+	    strncmp(track_why(m.ranks[5].track, e), "load-diff: rank 2", 17) == 0,
+	    "the detail keeps the reason of the migration");
+
+	/* a step of task 0 reported by rank 4: rank 4 holds it now */
+	apply(&m, "{\"v\":1,\"t\":4,\"ev\":\"chunk\",\"rank\":4,\"start\":1,\"count\":1,"
+	    "\"t_calc\":0.5,\"task\":0,\"step\":1}");
+	is_str(cell(&m, 1, 7), "3", "a chunk of task 0 on rank 4 takes it from rank 1");
+	is_str(cell(&m, 4, 7), "0", "and rank 4 holds it");
+	is_int(m.ranks[4].mig_in, 0, "a chunk is no migration");
+
+	/* rank 4 fails; the restart places its task elsewhere */
+	apply(&m, "{\"v\":1,\"t\":5,\"ev\":\"fail\",\"rank\":4,\"requeued\":4,\"reason\":\"gone\","
+	    "\"tasks\":[0]}");
+	apply(&m, "{\"v\":1,\"t\":5.5,\"ev\":\"tasks\",\"at\":[2,5,3,1],\"spare\":[],"
+	    "\"reason\":\"restart\"}");
+	is_str(cell(&m, 4, 7), "-", "the failed rank holds none, and is no spare");
+	is_str(cell(&m, 2, 7), "0", "task 0 restarted on rank 2");
+	is_str(cell(&m, 1, 7), "3", "rank 1 keeps task 3");
+
+	ok(shows(100, 1, COL_TASKS) && shows(100, 1, COL_MIGS), "100 columns: task columns shown");
+	ok(shows(80, 1, COL_TASKS) && shows(80, 1, COL_MIGS), "80 columns: task columns shown");
+	ok(shows(60, 1, COL_TASKS) && shows(60, 1, COL_MIGS), "60 columns: task columns shown");
+	ok(!shows(200, 0, COL_TASKS) && !shows(200, 0, COL_MIGS), "not a task run: none");
+
+	f = open_memstream(&buf, &len);
+	is_int(snapshot_json(&m, NULL, f), 0, "json snapshot of a task run written");
+	fclose(f);
+	ok(strstr(buf, "\"tasks\": [\n        3\n      ]") != NULL ||
+	    strstr(buf, "\"tasks\": [3]") != NULL, "json: rank 1's tasks");
+	ok(strstr(buf, "\"migrations_in\": 1") != NULL && strstr(buf, "\"migrations_out\": 1") !=
+	    NULL, "json: migrations in and out");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	is_int(snapshot_text(&m, NULL, f), 0, "text snapshot of a task run written");
+	fclose(f);
+	ok(strstr(buf, "TASKS") != NULL && strstr(buf, "MIG I/O") != NULL,
+	    "text: the task columns");
+	free(buf);
+
+	apply(&m, "{\"v\":1,\"t\":9,\"ev\":\"end\",\"status\":\"ok\",\"makespan\":9,"
+	    "\"migrations\":2,\"restarted\":1}");
+	is_int(m.restarted, 1, "end: one task restarted");
+	is_str(model_log_get(&m, 0)->text, "end: status ok, makespan 9.00 s, 2 migrations, 1 task "
+	    "restarted", "end line of a task run");
+
+	/* a relaunch: the new launch places its tasks anew */
+	apply(&m, taskjob[0]);
+	is_int(m.nat, 0, "relaunch: no task placed");
+	is_int(m.ranks[1].ntasks + m.ranks[1].mig_in, 0, "relaunch: rank 1 starts empty");
+	model_free(&m);
+
+	/* a loop job with a migrate: counted, but no task columns */
+	model_init(&m);
+	for (i = 0; i < sizeof job / sizeof job[0]; i++)
+		apply(&m, job[i]);
+	ok(!m.task_run, "a loop job is no task run");
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	is_int(snapshot_json(&m, NULL, f), 0, "json snapshot of a loop job written");
+	fclose(f);
+	ok(strstr(buf, "\"tasks\"") == NULL && strstr(buf, "migrations_in") == NULL,
+	    "json of a loop job: no task fields");
+	free(buf);
+	model_free(&m);
+}
+
 /* A job cancelled (no end event): its record stops the clock. */
 static void
 test_over(void)
@@ -511,6 +663,7 @@ main(void)
 	test_timeline();
 	test_first_chunk();
 	test_rank_events();
+	test_tasks();
 	test_over();
 	test_window();
 	test_keys();

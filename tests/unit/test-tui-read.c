@@ -81,6 +81,121 @@ test_parse_relaunch(void)
 	event_clear(&ev);
 }
 
+/* A task run (tasks-spec): the tasks event, and the task fields of start, chunk, migrate, end. */
+static void
+test_parse_tasks(void)
+{
+	struct event ev;
+	const char *l;
+	size_t i;
+
+	memset(&ev, 0, sizeof ev);
+	l = "{\"v\":1,\"t\":0.01,\"ev\":\"tasks\",\"at\":[1,2,3,4.0],\"spare\":[5,6],"
+	    "\"reason\":\"start\\u001b[2J\",\"epoch\":3}";
+	is_int(event_parse(l, strlen(l), &ev), EV_TASKS, "tasks parses (unknown field ignored)");
+	is_int(ev.nat, 4, "tasks: four tasks placed");
+	is_int(ev.at[0], 1, "tasks: task 0 on rank 1");
+	is_int(ev.at[3], 4, "tasks: a whole-number real is a rank id");
+	is_int(ev.nspare, 2, "tasks: two spares");
+	is_int(ev.spare[1], 6, "tasks: spare rank 6");
+	is_str(ev.text, "start[2J", "tasks: reason, cleaned");
+	is_str(event_kind_name(ev.kind), "tasks", "tasks kind name");
+	l = "{\"v\":1,\"t\":4,\"ev\":\"tasks\",\"at\":[]}";
+	is_int(event_parse(l, strlen(l), &ev), EV_TASKS, "tasks with no task and no spare parses");
+	is_int(ev.nat + ev.nspare, 0, "tasks: empty lists");
+	is_str(ev.text, "", "tasks: no reason");
+
+	l = "{\"v\":1,\"t\":1.2,\"ev\":\"chunk\",\"rank\":3,\"round\":1,\"start\":67,"
+	    "\"count\":1,\"t_calc\":0.1,\"t_comm\":0.002,\"task\":7,\"step\":12,\"cpu\":0.05}";
+	is_int(event_parse(l, strlen(l), &ev), EV_CHUNK, "chunk of a task parses");
+	is_int(ev.task, 7, "chunk: its task");
+	is_int(ev.step, 12, "chunk: its step");
+	l = "{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":3,\"count\":4}";
+	is_int(event_parse(l, strlen(l), &ev), EV_CHUNK, "chunk of a loop parses");
+	is_int(ev.task, -1, "chunk without task: -1");
+	is_int(ev.step, -1, "chunk without step: -1");
+
+	l = "{\"v\":1,\"t\":3.0,\"ev\":\"migrate\",\"task\":17,\"from\":3,\"to\":6,"
+	    "\"bytes\":81920,\"seconds\":0.09,\"reason\":\"load-diff: rank 3 (n3) load 2.10, "
+	    "rose 1.40; rank 6 (n6) load 0.05, spare\"}";
+	is_int(event_parse(l, strlen(l), &ev), EV_MIGRATE, "migrate with a reason parses");
+	is_int(ev.task, 17, "migrate task");
+	is_int(ev.to, 6, "migrate to");
+	is_str(ev.text, "load-diff: rank 3 (n3) load 2.10, rose 1.40; rank 6 (n6) load 0.05, "
+	    "spare", "migrate reason");
+
+	l = "{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"4\",\"scheme\":\"tasks\",\"N\":40,"
+	    "\"rounds\":1,\"tasks\":8,\"steps\":5,\"migration\":\"load-diff\",\"ranks\":[]}";
+	is_int(event_parse(l, strlen(l), &ev), EV_START, "start of a task run parses");
+	is_int(ev.ntasks, 8, "start: tasks");
+	is_int(ev.steps, 5, "start: steps");
+	is_str(ev.migration, "load-diff", "start: migration policy");
+	l = "{\"v\":1,\"t\":0,\"ev\":\"start\",\"scheme\":\"gss\",\"N\":40}";
+	is_int(event_parse(l, strlen(l), &ev), EV_START, "start of a loop parses");
+	is_int(ev.ntasks + ev.steps, 0, "start of a loop: no tasks, no steps");
+	is_str(ev.migration, "", "start of a loop: no policy");
+
+	l = "{\"v\":1,\"t\":9,\"ev\":\"end\",\"status\":\"ok\",\"migrations\":2,"
+	    "\"restarted\":3}";
+	is_int(event_parse(l, strlen(l), &ev), EV_END, "end of a task run parses");
+	is_int(ev.migrations, 2, "end: migrations");
+	is_int(ev.restarted, 3, "end: tasks restarted");
+	l = "{\"v\":1,\"t\":9,\"ev\":\"end\",\"status\":\"ok\"}";
+	is_int(event_parse(l, strlen(l), &ev), EV_END, "end of a loop parses");
+	is_int(ev.migrations, -1, "end without migrations: -1");
+	is_int(ev.restarted, -1, "end without restarted: -1");
+
+	static const char *const bad[] = {
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"spare\":[1]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":\"1,2\"}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1,-1]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1,null]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1,2.5]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1,\"2\"]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1,1000000]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1,1e300]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[[1]]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1],\"spare\":[\"x\"]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1],\"reason\":{}}",
+		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1,2",
+		"{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":1,\"count\":1,\"task\":-2}",
+		"{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":1,\"count\":1,\"task\":\"7\"}",
+		"{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":1,\"count\":1,\"task\":1000000}",
+		"{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":1,\"count\":1,\"step\":0.5}",
+		"{\"v\":1,\"t\":1,\"ev\":\"migrate\",\"task\":1,\"from\":1,\"to\":2,\"reason\":7.5}",
+		"{\"v\":1,\"t\":1,\"ev\":\"start\",\"tasks\":-1}",
+		"{\"v\":1,\"t\":1,\"ev\":\"start\",\"steps\":\"many\"}",
+		"{\"v\":1,\"t\":1,\"ev\":\"start\",\"migration\":[\"load-diff\"]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"end\",\"migrations\":-3}",
+		"{\"v\":1,\"t\":1,\"ev\":\"end\",\"restarted\":true}",
+	};
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		is_int(event_parse(bad[i], strlen(bad[i]), &ev), -1, "bad task-run record %zu "
+		    "rejected", i);
+	event_clear(&ev);
+}
+
+/* A bad tasks line in a stream is counted and skipped; the lines around it are read. */
+static void
+test_reader_tasks(void)
+{
+	struct evreader *r = evreader_new();
+	struct event ev;
+	const char *s = "{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"at\":[1,\"two\"]}\n"
+	    "{\"v\":1,\"t\":2,\"ev\":\"tasks\",\"at\":[2,1],\"reason\":\"rollback\"}\n";
+
+	memset(&ev, 0, sizeof ev);
+	evreader_feed(r, s, strlen(s));
+	is_int(evreader_next(r, &ev), 1, "stream: the good tasks line after a bad one is read");
+	is_int(ev.kind, EV_TASKS, "stream: it is a tasks event");
+	is_int(ev.at[0], 2, "stream: task 0 on rank 2");
+	is_str(ev.text, "rollback", "stream: its reason");
+	is_int(evreader_stats(r)->bad, 1, "stream: the bad at[] is a bad line, counted");
+	is_int(evreader_next(r, &ev), 0, "stream: nothing more");
+	event_clear(&ev);
+	evreader_free(r);
+}
+
 static void
 test_parse(void)
 {
@@ -220,7 +335,9 @@ main(void)
 {
 	test_clean();
 	test_parse();
+	test_parse_tasks();
 	test_reader();
+	test_reader_tasks();
 	test_file();
 	return tap_done();
 }
