@@ -231,7 +231,10 @@ tm_finish(struct tk_master *m)
 	return GRT_OK;
 }
 
-/* Stop every live worker, and wait (bounded) until each has its sends complete. */
+/*
+ * Stop every worker (one declared failed may only have been slow), and wait (bounded) until
+ * each live one has its sends complete.
+ */
 static void
 tm_stop(struct tk_master *m)
 {
@@ -244,10 +247,8 @@ tm_stop(struct tk_master *m)
 	h.kind = TK_STOP;
 	h.arg = m->rc == GRT_OK ? GRT_STOP_DONE : GRT_STOP_ERROR;
 	for (r = 1; r < m->size; r++) {
-		if (!m->w[r].alive)
-			continue;
 		tm_send(m, r, &h, NULL, 0);
-		left++;
+		left += m->w[r].alive;
 	}
 	until = MPI_Wtime() + BYE_WAIT_S;
 	grt_backoff_reset(&bo);
@@ -266,11 +267,12 @@ tm_stop(struct tk_master *m)
 		tk_sends_test(&m->sends);
 		grt_backoff_wait(&bo);
 	}
-	while (tk_sends_pending(&m->sends) && MPI_Wtime() < until) {
+	/* a send to a dead worker never completes: no wait for those */
+	while (m->rep->failed_ranks == 0 && tk_sends_pending(&m->sends) && MPI_Wtime() < until) {
 		tk_sends_test(&m->sends);
 		grt_backoff_wait(&bo);
 	}
-	if (left > 0 || tk_sends_pending(&m->sends))
+	if (left > 0 || tk_sends_pending(&m->sends) || m->rep->failed_ranks > 0)
 		grt_failure_seen = 1;
 }
 

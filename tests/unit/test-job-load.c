@@ -292,6 +292,10 @@ test_all_errors(void)
 	    "staged as 'x.dat'; rename one\n"
 	    "j.yaml:2:36: 'stage_in' item 'c/journal' would replace gridsubmit's own "
 	    "'journal' in the job directory; rename it");
+	expect_all("stage_in: 'loads' would be overwritten by the node loads of migration",
+	    "program: p\nstage_in: [in/loads]\n",
+	    "j.yaml:2:12: 'stage_in' item 'in/loads' would replace gridsubmit's own "
+	    "'loads' in the job directory; rename it");
 	expect_all("a syntax error stops the reading: one error",
 	    "progam: p\nrestarts: x\nargs: [a\n", "j.yaml:4:1: did not find expected ',' "
 	    "or ']' (while parsing a flow sequence at line 3, col 7)");
