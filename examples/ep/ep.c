@@ -26,7 +26,6 @@
  * ...: the job file's runtime: keys). Exit status: 0 ok, 1 wrong result or runtime error,
  * 2 usage.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +35,7 @@
 #include <mpi.h>
 
 #include "grt.h"
+#include "numarg.h"
 
 #define NQ		10		/* annuli, as NAS EP's q[] */
 #define EP_MAGIC	UINT64_C(0x3176706570747267)	/* "grtpepv1" */
@@ -415,23 +415,6 @@ usage(int rank, const char *bad)
 	return 2;
 }
 
-/* A whole decimal number in [min, max] (strtoll wants all of the string). */
-static int
-arg_int(const char *v, int64_t min, int64_t max, int64_t *out)
-{
-	char *end;
-	long long n;
-
-	if (v == NULL)
-		return -1;
-	errno = 0;
-	n = strtoll(v, &end, 10);
-	if (end == v || *end != '\0' || errno != 0 || n < min || n > max)
-		return -1;
-	*out = n;
-	return 0;
-}
-
 /* The options into e (tasks 0: the default); returns the argument that is wrong, or NULL. */
 static const char *
 ep_args(int argc, char **argv, struct ep *e, int *check)
@@ -444,23 +427,23 @@ ep_args(int argc, char **argv, struct ep *e, int *check)
 
 		if (strcmp(a, "--check") == 0)
 			*check = 1;
-		else if (strcmp(a, "--tasks") == 0 && arg_int(v, 1, 1 << 20, &n) == 0) {
+		else if (strcmp(a, "--tasks") == 0 && numarg_int(v, 1, 1 << 20, &n) == 0) {
 			e->tasks = (int)n;
 			i++;
-		} else if (strcmp(a, "--steps") == 0 && arg_int(v, 1, INT64_C(1) << 40,
+		} else if (strcmp(a, "--steps") == 0 && numarg_int(v, 1, INT64_C(1) << 40,
 		    &e->steps) == 0)
 			i++;
-		else if (strcmp(a, "--pairs") == 0 && arg_int(v, 1, INT64_C(1) << 40,
+		else if (strcmp(a, "--pairs") == 0 && numarg_int(v, 1, INT64_C(1) << 40,
 		    &e->pairs) == 0)
 			i++;
-		else if (strcmp(a, "--seed") == 0 && arg_int(v, 0, INT64_MAX, &n) == 0) {
+		else if (strcmp(a, "--seed") == 0 && numarg_int(v, 0, INT64_MAX, &n) == 0) {
 			e->seed = (uint64_t)n;
 			i++;
-		} else if (strcmp(a, "--state-kb") == 0 && arg_int(v, 0, MAX_STATE_KB,
+		} else if (strcmp(a, "--state-kb") == 0 && numarg_int(v, 0, MAX_STATE_KB,
 		    &n) == 0) {
 			e->words = (size_t)n * 1024 / sizeof(uint64_t);
 			i++;
-		} else if (strcmp(a, "--corrupt-task") == 0 && arg_int(v, 0, INT32_MAX,
+		} else if (strcmp(a, "--corrupt-task") == 0 && numarg_int(v, 0, INT32_MAX,
 		    &n) == 0) {
 			e->corrupt = (int)n;
 			i++;

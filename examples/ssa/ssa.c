@@ -33,7 +33,6 @@
  * (GRT_MIGRATION, GRT_SPARE, ...). Exit status: 0 ok, 1 wrong result or runtime error,
  * 2 usage.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +42,7 @@
 #include <mpi.h>
 
 #include "grt.h"
+#include "numarg.h"
 
 #define SSA_MAGIC	UINT64_C(0x3176617373747267)	/* "grtssav1" */
 #define HDR_WORDS	7	/* magic task next rng accepted first n */
@@ -487,23 +487,6 @@ usage(int rank, const char *bad)
 	return 2;
 }
 
-/* A whole decimal number in [min, max] (strtoll wants all of the string). */
-static int
-arg_int(const char *v, int64_t min, int64_t max, int64_t *out)
-{
-	char *end;
-	long long n;
-
-	if (v == NULL)
-		return -1;
-	errno = 0;
-	n = strtoll(v, &end, 10);
-	if (end == v || *end != '\0' || errno != 0 || n < min || n > max)
-		return -1;
-	*out = n;
-	return 0;
-}
-
 /* The options into s (tasks 0: the default); returns the argument that is wrong, or NULL. */
 static const char *
 ssa_args(int argc, char **argv, struct ssa *s, int *check)
@@ -517,19 +500,19 @@ ssa_args(int argc, char **argv, struct ssa *s, int *check)
 		if (strcmp(a, "--check") == 0)
 			*check = 1;
 		else if (strcmp(a, "--particles") == 0 &&
-		    arg_int(v, 2, MAX_PARTICLES, &n) == 0) {
+		    numarg_int(v, 2, MAX_PARTICLES, &n) == 0) {
 			s->particles = (int)n;
 			i++;
-		} else if (strcmp(a, "--tasks") == 0 && arg_int(v, 1, MAX_PARTICLES, &n) == 0) {
+		} else if (strcmp(a, "--tasks") == 0 && numarg_int(v, 1, MAX_PARTICLES, &n) == 0) {
 			s->tasks = (int)n;
 			i++;
-		} else if (strcmp(a, "--steps") == 0 && arg_int(v, 1, INT64_C(1) << 40,
+		} else if (strcmp(a, "--steps") == 0 && numarg_int(v, 1, INT64_C(1) << 40,
 		    &s->steps) == 0)
 			i++;
-		else if (strcmp(a, "--seed") == 0 && arg_int(v, 0, INT64_MAX, &n) == 0) {
+		else if (strcmp(a, "--seed") == 0 && numarg_int(v, 0, INT64_MAX, &n) == 0) {
 			s->seed = (uint64_t)n;
 			i++;
-		} else if (strcmp(a, "--corrupt-task") == 0 && arg_int(v, 0, INT32_MAX,
+		} else if (strcmp(a, "--corrupt-task") == 0 && numarg_int(v, 0, INT32_MAX,
 		    &n) == 0) {
 			s->corrupt = (int)n;
 			i++;

@@ -26,7 +26,6 @@
  * cost (a regular loop, whose ideal schedule the divisible-load bound gives exactly).
  * Exit status: 0 ok, 1 wrong result or runtime error, 2 usage.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +36,7 @@
 #include <mpi.h>
 
 #include "grt.h"
+#include "numarg.h"
 
 #define LOGISTIC_R	3.99	/* chaotic: the orbit never settles into a cheap pattern */
 #define CALIB_MIN_S	0.01	/* one calibration sample lasts at least this long */
@@ -249,39 +249,6 @@ usage(int rank, const char *bad)
 	return 2;
 }
 
-/* A whole decimal number in [min, max] (strtoll wants all of the string). */
-static int
-arg_int(const char *v, int64_t min, int64_t max, int64_t *out)
-{
-	char *end;
-	long long n;
-
-	if (v == NULL)
-		return -1;
-	errno = 0;
-	n = strtoll(v, &end, 10);
-	if (end == v || *end != '\0' || errno != 0 || n < min || n > max)
-		return -1;
-	*out = n;
-	return 0;
-}
-
-static int
-arg_double(const char *v, double min, double max, double *out)
-{
-	char *end;
-	double d;
-
-	if (v == NULL)
-		return -1;
-	errno = 0;
-	d = strtod(v, &end);
-	if (end == v || *end != '\0' || errno != 0 || !(d >= min && d <= max))
-		return -1;
-	*out = d;
-	return 0;
-}
-
 /* The options into s; returns the argument that is wrong, or NULL. */
 static const char *
 synth_args(int argc, char **argv, struct synth *s, const char **scheme, const char **slow,
@@ -297,21 +264,21 @@ synth_args(int argc, char **argv, struct synth *s, const char **scheme, const ch
 			*check = 1;
 		else if (strcmp(a, "--uniform") == 0)
 			s->uniform = 1;
-		else if (strcmp(a, "--units") == 0 && arg_int(v, 1, MAX_UNITS, &s->units) == 0)
+		else if (strcmp(a, "--units") == 0 && numarg_int(v, 1, MAX_UNITS, &s->units) == 0)
 			i++;
-		else if (strcmp(a, "--mean-us") == 0 && arg_double(v, 0, 1e6, &s->mean_us) == 0)
+		else if (strcmp(a, "--mean-us") == 0 && numarg_double(v, 0, 1e6, &s->mean_us) == 0)
 			i++;
-		else if (strcmp(a, "--seed") == 0 && arg_int(v, 0, INT64_MAX, &n) == 0) {
+		else if (strcmp(a, "--seed") == 0 && numarg_int(v, 0, INT64_MAX, &n) == 0) {
 			s->seed = (uint64_t)n;
 			i++;
-		} else if (strcmp(a, "--rounds") == 0 && arg_int(v, 1, 1000000, &n) == 0) {
+		} else if (strcmp(a, "--rounds") == 0 && numarg_int(v, 1, 1000000, &n) == 0) {
 			s->rounds = (int)n;
 			i++;
 		} else if (strcmp(a, "--iters-per-us") == 0 &&
-		    arg_double(v, 1e-3, 1e6, &s->ipus) == 0)
+		    numarg_double(v, 1e-3, 1e6, &s->ipus) == 0)
 			i++;
 		else if (strcmp(a, "--corrupt-unit") == 0 &&
-		    arg_int(v, 0, INT64_MAX, &s->corrupt) == 0)
+		    numarg_int(v, 0, INT64_MAX, &s->corrupt) == 0)
 			i++;
 		else if (strcmp(a, "--scheme") == 0 && v != NULL)
 			*scheme = argv[++i];
