@@ -1,10 +1,17 @@
 /*
  * grt-task-look.c — the master's look at the loads, once a second (doc/tasks.md,
- * "Policies"), and a move. The load figure of a worker is its node's node_load1 when
- * gridsubmit hands it over (cfg.loads_path), else what its steps show: a step that got
- * share s of a CPU (CPU time over compute time) had 1/s - 1 other processes competing. A
- * window of TM_HIST looks gives the rise load-diff needs and the time over the threshold
- * load-abs needs; the decision itself is grt-task-policy.c's.
+ * "Load signals", "Policies"), and a move.
+ *
+ * Two load signals. The steps: over a look, a worker's steps got share s of a CPU (their
+ * CPU time over their compute time); against the best share a look ever found there (the
+ * node's CPU, or its quota on the testbed), best / s - 1 other processes were competing,
+ * at once. The node: node_load1 from its monitor, which gridsubmit hands over
+ * (cfg.loads_path), a one-minute average that lags. load-diff reacts to changes and takes
+ * the steps' signal where a worker has one; load-abs is the conservative policy of the
+ * absolute load average and takes the node's. Each falls back on the other signal, and a
+ * worker with neither counts as unloaded. A window of TM_HIST looks gives the rise
+ * load-diff needs and the time over the threshold load-abs needs; the decision itself is
+ * grt-task-policy.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +21,40 @@
 
 #define LOOK_S		1.0	/* seconds between two looks */
 #define MOVE_GAP_S	5.0	/* default seconds between two moves of one task */
+#define LOOK_MIN_CALC	0.05	/* compute seconds a look needs to measure a share */
 
 double
 tm_load(const struct tk_master *m, int rank)
 {
 	const struct tm_worker *w = &m->w[rank];
+	double first = w->competition, second = w->node_load;
 
-	if (w->node_load >= 0)
-		return w->node_load;
-	if (w->share > 0 && w->share < 1)
-		return 1 / w->share - 1;
-	return 0;
+	if (m->cfg->migration == GRT_MIGRATE_LOAD_ABS) {
+		first = w->node_load;
+		second = w->competition;
+	}
+	if (first >= 0)
+		return first;
+	return second >= 0 ? second : 0;
+}
+
+/* This look's share of a CPU that worker w's steps got, into its competition figure. */
+static void
+tm_look_share(struct tm_worker *w)
+{
+	double share;
+
+	if (w->look_calc < LOOK_MIN_CALC) {
+		/* no steps (idle, or one long step): the figure stays as it was */
+		return;
+	}
+	share = w->look_cpu / w->look_calc;
+	w->look_cpu = w->look_calc = 0;
+	if (share <= 0)
+		return;
+	if (share > w->share_best)
+		w->share_best = share;
+	w->competition = w->share_best / share - 1;
 }
 
 /*
@@ -63,7 +93,12 @@ tm_look_loads(struct tk_master *m, double th)
 
 	for (r = 1; r < m->size; r++) {
 		struct tm_worker *w = &m->w[r];
-		double load = tm_load(m, r);
+		double load;
+
+		tm_look_share(w);
+		if (w->tasks == 0)
+			w->competition = -1;	/* idle: its last steps say nothing now */
+		load = tm_load(m, r);
 
 		w->hist[w->nhist % TM_HIST] = load;
 		w->nhist++;

@@ -300,6 +300,7 @@ grt_task_master(MPI_Comm comm, const struct grt_task_app *app, const struct grt_
 		m.w[r].alive = 1;
 		m.w[r].last_heard = m.t0;
 		m.w[r].node_load = -1;
+		m.w[r].competition = -1;
 	}
 	if (m.rc == GRT_OK && cfg->rankmap_path != NULL &&
 	    grt_rankmap_load(cfg->rankmap_path, &m.ri, &m.nri) != GRT_OK)

@@ -45,7 +45,10 @@ struct tm_worker {
 	int tasks;		/* tasks at it or on their way to it */
 	double last_heard;
 	double calc;		/* seconds per step, computing (mean of the last ones) */
-	double share;		/* its steps' CPU time over their compute time (mean) */
+	double look_cpu;	/* CPU and compute seconds of its steps since the last look */
+	double look_calc;
+	double share_best;	/* the largest share of a CPU a look found its steps got */
+	double competition;	/* best share over this look's share, less 1; < 0: unknown */
 	int64_t steps;		/* totals for the end event */
 	double t_calc;
 	double t_comm;
@@ -116,6 +119,7 @@ void tm_lines_free(struct tk_master *m);
 
 /* grt-task-loads.c: the node loads file, when it changed; the load figure of each worker */
 void tm_loads_read(struct tk_master *m);
+/* grt-task-look.c: the load figure of worker rank for the policy in force */
 double tm_load(const struct tk_master *m, int rank);
 
 /* grt-task-events.c */

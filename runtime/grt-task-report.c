@@ -36,8 +36,8 @@ tm_step(struct tk_master *m, int src, const struct tk_view *v)
 	w->t_calc += calc;
 	w->t_comm += v->h.b;
 	w->calc = tm_mean(w->calc, calc);
-	if (calc > 0)
-		w->share = tm_mean(w->share, v->h.c / calc);
+	w->look_cpu += v->h.c;
+	w->look_calc += calc;
 	if (v->h.arg > 0)
 		m->messaging = 1;
 	tm_step_event(m, src, &v->h);
