@@ -162,6 +162,17 @@ poll() {
 	return 1
 }
 
+# ns_job NODE PROGRAM: live processes of a job in testbed node NODE's namespace (of the
+# testbed $TAG): its proxy, rank wrappers and ranks of PROGRAM (a command name)
+ns_job() {
+	for ns_job_p in $(ip netns pids "gs-$TAG-$1"); do
+		alive "$ns_job_p" || continue
+		case $(cat "/proc/$ns_job_p/comm" 2>/dev/null) in
+		hydra_pmi_proxy|gridsubmit-rank|"$2") echo "$ns_job_p" ;;
+		esac
+	done
+}
+
 # next_id: the id the next job of this test's store gets
 next_id() {
 	cat "$GRIDSUBMIT_HOME/jobs/next-id" 2>/dev/null || echo 1

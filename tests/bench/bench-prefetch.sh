@@ -25,14 +25,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 [ -x "$MANDEL" ] || { echo "bench-prefetch: $MANDEL not built (make)" >&2; exit 1; }
-if [ "$(id -u)" -ne 0 ] || ! ip netns list >/dev/null 2>&1; then
-	echo "# bench-prefetch: SKIP: needs root and ip netns for the testbed"
-	exit 0
-fi
-if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
-	echo "# bench-prefetch: SKIP: another testbed is up (10.213.0.1 taken)"
-	exit 0
-fi
+# shellcheck source=tests/bench/lib-bench.sh
+. "$SRC/tests/bench/lib-bench.sh"
+bench_testbed_skip bench-prefetch && exit 0
 cat > "$T/wan3.yaml" <<'EOF2'
 sites:
   - name: near

@@ -32,14 +32,9 @@ trap 'exit 130' INT TERM
 . "$SRC/tests/sh/lib-kill.sh"
 
 [ -x "$SYN" ] || { echo "bench-relaunch: $SYN not built (make)" >&2; exit 1; }
-if [ "$(id -u)" -ne 0 ] || ! ip netns list >/dev/null 2>&1; then
-	echo "# bench-relaunch: SKIP: needs root and ip netns for the testbed"
-	exit 0
-fi
-if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
-	echo "# bench-relaunch: SKIP: another testbed is up (10.213.0.1 taken)"
-	exit 0
-fi
+# shellcheck source=tests/bench/lib-bench.sh
+. "$SRC/tests/bench/lib-bench.sh"
+bench_testbed_skip bench-relaunch && exit 0
 command -v jq >/dev/null 2>&1 || { echo "bench-relaunch: jq is not installed" >&2; exit 1; }
 cat > "$T/relaunch.yaml" <<'EOF'
 sites:

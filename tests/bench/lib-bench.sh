@@ -1,6 +1,7 @@
 # lib-bench.sh — helpers of the benchmarks that run the examples with a master and two
-# workers on this host (bench-examples.sh, bench-race.sh, bench-journal.sh) and of those
-# that write to disk (bench-grt.sh); sourced, not run. They use the
+# workers on this host (bench-examples.sh, bench-race.sh, bench-journal.sh), of those
+# that write to disk (bench-grt.sh) and of those on the testbed (bench-prefetch.sh,
+# bench-relaunch.sh, bench-migration.sh); sourced, not run. They use the
 # caller's BUILD, MPIEXEC, SLOW (a --slow RANK:FACTOR,... list) and D (a scratch directory).
 # shellcheck shell=sh
 
@@ -53,4 +54,18 @@ bench_disk_dir() {
 	tmpfs* | ramfs*) bdd_base=/var/tmp ;;
 	esac
 	mktemp -d "$bdd_base/$1.XXXXXX"
+}
+
+# bench_testbed_skip NAME: true (with NAME's SKIP line printed) when no testbed can be built
+# here: not root, no ip netns, or another testbed up (10.213.0.1 taken)
+bench_testbed_skip() {
+	if [ "$(id -u)" -ne 0 ] || ! ip netns list >/dev/null 2>&1; then
+		echo "# $1: SKIP: needs root and ip netns for the testbed"
+		return 0
+	fi
+	if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
+		echo "# $1: SKIP: another testbed is up (10.213.0.1 taken)"
+		return 0
+	fi
+	return 1
 }

@@ -29,16 +29,6 @@ EOF
 testbed_up "$SITES" "testbed up with 3 nodes" || exit 0
 at_exit sweep
 
-# ns_job NODE: live processes of the job's kind in the node's namespace
-ns_job() {
-	for p in $(ip netns pids "gs-$TAG-$1"); do
-		alive "$p" || continue
-		case $(cat "/proc/$p/comm" 2>/dev/null) in
-		hydra_pmi_proxy|gridsubmit-rank|synthetic) echo "$p" ;;
-		esac
-	done
-}
-
 chunks() {
 	[ "$(awk '/"ev":"start"/ { c = 0 } /"ev":"chunk"/ { c++ } END { print c + 0 }' \
 	    "$J/$1/events.jsonl" 2>/dev/null)" -ge "$2" ]
@@ -57,7 +47,7 @@ crash() {
 
 # nothing_left ID: no process of the job on any node, nor here
 nothing_left() {
-	[ -z "$(ns_job rtb1)$(ns_job rtb2)$(ns_job rtb3)" ] &&
+	[ -z "$(ns_job rtb1 synthetic)$(ns_job rtb2 synthetic)$(ns_job rtb3 synthetic)" ] &&
 	    ! pgrep -f "$J/$1/" > /dev/null && ! pgrep -f "^$SYN --units 80000 " > /dev/null
 }
 
@@ -79,7 +69,7 @@ for k in 1 2 3 4; do
 	pid=$!
 	at_exit "kill -9 $pid"
 	poll 60 chunks "$id" 4 || echo "# job $id: no chunks in time"
-	check "crash ($k): a rank runs on rtb2" test -n "$(ns_job rtb2)"
+	check "crash ($k): a rank runs on rtb2" test -n "$(ns_job rtb2 synthetic)"
 	crash rtb2 $how
 	t0=$(date +%s.%N)
 	poll 120 grep -q '"ev":"restart"' "$J/$id/events.jsonl"

@@ -46,19 +46,9 @@ steps() {
 	[ "$(ev | grep '"ev":"chunk"' | grep -c '"task":0,')" -ge "$1" ]
 }
 
-# ns_job NODE: live processes of the job in the node's namespace
-ns_job() {
-	for p in $(ip netns pids "gs-$TAG-$1"); do
-		alive "$p" || continue
-		case $(cat "/proc/$p/comm" 2>/dev/null) in
-		hydra_pmi_proxy|gridsubmit-rank|ep) echo "$p" ;;
-		esac
-	done
-}
-
 # nothing_left: no process of the job on any node nor here, and no busy loop
 nothing_left() {
-	[ -z "$(ns_job mtb1)$(ns_job mtb2)$(ns_job mtb3)" ] && gone "^$EP " || return 1
+	[ -z "$(ns_job mtb1 ep)$(ns_job mtb2 ep)$(ns_job mtb3 ep)" ] && gone "^$EP " || return 1
 	for p in $loaders; do
 		alive "$p" && return 1
 	done
