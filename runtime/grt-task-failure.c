@@ -18,7 +18,6 @@
 
 #define SUSPECT_FACTOR	4	/* after hydra's SIGUSR1: 4x a step, plus a beat */
 #define SUSPECT_MIN	2.0
-#define BEAT_S		1.0	/* as the workers' */
 
 /* Line storage: lines[0] is the last complete line; the others are being collected. */
 static struct tm_line *
@@ -143,7 +142,7 @@ tm_allow(const struct tk_master *m, int r)
 	if (step > allow)
 		allow = step;
 	if (m->suspect) {
-		double s = SUSPECT_FACTOR * (w->calc + BEAT_S);
+		double s = SUSPECT_FACTOR * (w->calc + TK_BEAT_S);
 
 		s = s > SUSPECT_MIN ? s : SUSPECT_MIN;
 		if (s < allow)

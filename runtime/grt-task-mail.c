@@ -37,7 +37,6 @@ static int
 mail_send(struct tk_worker *wk, struct tk_msg *m, int dest)
 {
 	struct tk_hdr h;
-	grt_buf b = { NULL, 0, 0 };
 	int rc;
 
 	memset(&h, 0, sizeof h);
@@ -46,11 +45,8 @@ mail_send(struct tk_worker *wk, struct tk_msg *m, int dest)
 	h.arg = m->from;
 	h.gen = wk->gen;
 	h.step = m->step;
-	rc = tk_build(&b, &h, m->data, m->len);
+	rc = tk_send(&wk->sends, dest, &h, m->data, m->len);
 	free(m);
-	if (rc == GRT_OK)
-		rc = tk_post(&wk->sends, dest, &b, -1, 0, 0);
-	grt_buf_free(&b);
 	return rc;
 }
 
@@ -126,7 +122,6 @@ grt_task_send(struct grt_task_io *io, int to, const void *data, size_t len)
 {
 	struct tk_worker *wk;
 	struct tk_msg *m, *copy;
-	int rc;
 
 	if (io == NULL || io->wk == NULL || io->wk->io != io)
 		return GRT_EINVAL;
@@ -147,8 +142,7 @@ grt_task_send(struct grt_task_io *io, int to, const void *data, size_t len)
 		return GRT_OK;
 	if ((m = tk_msg_new(io->t->id, to, io->step, data, len)) == NULL)
 		return GRT_ENOMEM;
-	rc = mail_route(wk, m);
-	return rc;
+	return mail_route(wk, m);
 }
 
 /* The message from task from, sent in step, in t's inbox; or NULL. */

@@ -11,8 +11,6 @@
 #include "grt-task-master.h"
 
 #define CHECK_PERIOD	0.01	/* seconds between looks for silent workers */
-#define MSGS_PER_LOOK	64
-#define BYE_WAIT_S	5.0
 
 _Static_assert((int)GRT_MIGRATE_LOAD_DIFF == TP_LOAD_DIFF &&
     (int)GRT_MIGRATE_LOAD_ABS == TP_LOAD_ABS && (int)GRT_MIGRATE_ROTATE == TP_ROTATE,
@@ -62,12 +60,8 @@ tm_names(struct tk_master *m)
 int
 tm_send(struct tk_master *m, int rank, struct tk_hdr *h, const void *state, size_t slen)
 {
-	int rc;
-
 	h->gen = m->gen;
-	if ((rc = tk_build(&m->sbuf, h, state, slen)) != GRT_OK)
-		return rc;
-	return tk_post(&m->sends, rank, &m->sbuf, -1, 0, 0);
+	return tk_send(&m->sends, rank, h, state, slen);
 }
 
 /* Give task to rank with state st (its messages included); the table says so already. */
@@ -75,6 +69,7 @@ int
 tm_assign(struct tk_master *m, int task, int rank, const struct tm_state *st)
 {
 	struct tk_hdr h;
+	grt_buf b = { NULL, 0, 0 };
 	int rc;
 
 	memset(&h, 0, sizeof h);
@@ -83,15 +78,15 @@ tm_assign(struct tk_master *m, int task, int rank, const struct tm_state *st)
 	h.step = st->step;
 	h.epoch = m->t[task].epoch;
 	h.gen = m->gen;
-	if ((rc = tk_build(&m->sbuf, &h, st->b.data, (size_t)st->slen)) != GRT_OK)
-		return rc;
-	h.slen = st->slen;
-	h.nmsg = st->nmsg;
-	memcpy(m->sbuf.data, &h, sizeof h);
-	if (st->b.len > (size_t)st->slen &&
-	    grt_buf_append(&m->sbuf, st->b.data + st->slen, st->b.len - (size_t)st->slen) != GRT_OK)
-		return GRT_ENOMEM;
-	return tk_post(&m->sends, rank, &m->sbuf, -1, 0, 0);
+	/* st holds the state and its messages as on the wire: the header says where they part */
+	if ((rc = tk_build(&b, &h, st->b.data, st->b.len)) == GRT_OK) {
+		h.slen = st->slen;
+		h.nmsg = st->nmsg;
+		memcpy(b.data, &h, sizeof h);
+		rc = tk_post(&m->sends, rank, &b, -1, 0, 0);
+	}
+	grt_buf_free(&b);
+	return rc;
 }
 
 /* Tell every live worker but except where task is now. */
@@ -164,7 +159,7 @@ tm_progress(struct tk_master *m)
 	int i, src, rc;
 	double secs;
 
-	for (i = 0; i < MSGS_PER_LOOK; i++) {
+	for (i = 0; i < TK_MSGS_PER_LOOK; i++) {
 		if ((rc = tk_recv_any(m->comm, &m->rbuf, &src, &secs)) < 0)
 			return rc;
 		if (rc == 0)
@@ -250,7 +245,7 @@ tm_stop(struct tk_master *m)
 		tm_send(m, r, &h, NULL, 0);
 		left += m->w[r].alive;
 	}
-	until = MPI_Wtime() + BYE_WAIT_S;
+	until = MPI_Wtime() + TK_BYE_WAIT_S;
 	grt_backoff_reset(&bo);
 	while (left > 0 && MPI_Wtime() < until) {
 		double secs;
@@ -337,7 +332,6 @@ grt_task_master(MPI_Comm comm, const struct grt_task_app *app, const struct grt_
 	tm_lines_free(&m);
 	tk_sends_free(&m.sends);
 	grt_buf_free(&m.rbuf);
-	grt_buf_free(&m.sbuf);
 	free(m.t);
 	free(m.w);
 	free(m.ri);

@@ -83,7 +83,6 @@ struct tk_master {
 	struct grt_events ev;
 	struct tk_sends sends;
 	grt_buf rbuf;
-	grt_buf sbuf;
 	int gen;		/* rollbacks so far */
 	int messaging;		/* a task sent a message: a failure rolls every task back */
 	int nfinished;

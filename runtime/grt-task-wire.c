@@ -156,6 +156,18 @@ tk_post(struct tk_sends *s, int dest, grt_buf *buf, int then, int then_kind, int
 	return GRT_OK;
 }
 
+int
+tk_send(struct tk_sends *s, int dest, const struct tk_hdr *h, const void *state, size_t slen)
+{
+	grt_buf b = { NULL, 0, 0 };
+	int rc;
+
+	if ((rc = tk_build(&b, h, state, slen)) == GRT_OK)
+		rc = tk_post(s, dest, &b, -1, 0, 0);
+	grt_buf_free(&b);
+	return rc;
+}
+
 void
 tk_sends_test(struct tk_sends *s)
 {

@@ -11,20 +11,13 @@
 
 #include "grt-task.h"
 
-#define BEAT_S		1.0	/* a worker says at least this often that it is alive */
-#define MSGS_PER_LOOK	64	/* messages handled in a row before the sends are tested */
-#define BYE_WAIT_S	5.0	/* at the end, how long sends may take to complete */
 
 int
 wk_tell(struct tk_worker *wk, struct tk_hdr *h, const void *state, size_t slen)
 {
-	int rc;
-
 	h->gen = wk->gen;
-	if ((rc = tk_build(&wk->sbuf, h, state, slen)) != GRT_OK)
-		return rc;
 	wk->last_said = MPI_Wtime();
-	return tk_post(&wk->sends, 0, &wk->sbuf, -1, 0, 0);
+	return tk_send(&wk->sends, 0, h, state, slen);
 }
 
 /* Tell the master a callback failed on task; the master ends the run. */
@@ -50,23 +43,29 @@ wk_release(struct tk_worker *wk, struct tk_task *t)
 	free(t);
 }
 
-/* Drop every task (a rollback): those on the stack are freed when their step returns. */
+/* This worker no longer holds task id: a copy on the stack is freed when its step returns. */
+static void
+wk_drop(struct tk_worker *wk, int id)
+{
+	struct tk_task *t = wk->held[id];
+
+	if (t == NULL)
+		return;
+	wk->held[id] = NULL;
+	if (t->running)
+		t->dead = 1;
+	else
+		wk_release(wk, t);
+}
+
+/* Drop every task (a rollback) and what waits for tasks on their way here. */
 static void
 wk_drop_all(struct tk_worker *wk)
 {
 	int i;
 
-	for (i = 0; i < wk->ntasks; i++) {
-		struct tk_task *t = wk->held[i];
-
-		if (t == NULL)
-			continue;
-		wk->held[i] = NULL;
-		if (t->running)
-			t->dead = 1;
-		else
-			wk_release(wk, t);
-	}
+	for (i = 0; i < wk->ntasks; i++)
+		wk_drop(wk, i);
 	tk_msg_free_list(wk->limbo);
 	wk->limbo = NULL;
 }
@@ -75,7 +74,7 @@ wk_drop_all(struct tk_worker *wk)
 static int
 wk_install(struct tk_worker *wk, const struct tk_view *v, double recv_s)
 {
-	struct tk_task *t, *old;
+	struct tk_task *t;
 	struct tk_hdr h;
 	struct tk_msg *m;
 	double t0 = MPI_Wtime();
@@ -94,13 +93,7 @@ wk_install(struct tk_worker *wk, const struct tk_view *v, double recv_s)
 		free(t);
 		return rc == GRT_EPROTO ? wk_error(wk, id, TK_CALL_PROTO, v->h.step) : rc;
 	}
-	if ((old = wk->held[id]) != NULL) {
-		wk->held[id] = NULL;
-		if (old->running)
-			old->dead = 1;
-		else
-			wk_release(wk, old);
-	}
+	wk_drop(wk, id);	/* an older copy */
 	wk->loc[id] = wk->rank;
 	wk->lepoch[id] = v->h.epoch;
 	/* what came for it before it did */
@@ -147,8 +140,6 @@ wk_loc(struct tk_worker *wk, const struct tk_view *v)
 {
 	int id = v->h.task;
 
-	struct tk_task *t = wk->held[id];
-
 	if (v->h.epoch <= wk->lepoch[id])
 		return GRT_OK;
 	wk->loc[id] = v->h.arg;
@@ -156,13 +147,8 @@ wk_loc(struct tk_worker *wk, const struct tk_view *v)
 	if (v->h.arg == wk->rank)
 		return GRT_OK;
 	/* a copy here that the master has placed again elsewhere (after a failure) */
-	if (t != NULL && t->epoch < v->h.epoch) {
-		wk->held[id] = NULL;
-		if (t->running)
-			t->dead = 1;
-		else
-			wk_release(wk, t);
-	}
+	if (wk->held[id] != NULL && wk->held[id]->epoch < v->h.epoch)
+		wk_drop(wk, id);
 	return mail_limbo_forward(wk, id);
 }
 
@@ -212,7 +198,7 @@ wk_progress(struct tk_worker *wk)
 	double recv_s;
 	int i, src, rc;
 
-	for (i = 0; i < MSGS_PER_LOOK && !wk->stop; i++) {
+	for (i = 0; i < TK_MSGS_PER_LOOK && !wk->stop; i++) {
 		if ((rc = tk_recv_any(wk->comm, &wk->rbuf, &src, &recv_s)) < 0)
 			return rc;
 		if (rc == 0)
@@ -221,7 +207,7 @@ wk_progress(struct tk_worker *wk)
 			return rc;
 	}
 	tk_sends_test(&wk->sends);
-	if (!wk->stop && MPI_Wtime() - wk->last_said > BEAT_S) {
+	if (!wk->stop && MPI_Wtime() - wk->last_said > TK_BEAT_S) {
 		struct tk_hdr h;
 
 		memset(&h, 0, sizeof h);
@@ -249,7 +235,10 @@ wk_pick(struct tk_worker *wk, int64_t below)
 	return best;
 }
 
-/* Pack t's live state into wk->sbuf after a header h; the seconds it took in h->a. */
+/*
+ * Pack t's live state into b after a header h; the seconds it took in h->a. 1 when the
+ * pack failed and the master was told (t is broken).
+ */
 static int
 wk_pack(struct tk_worker *wk, struct tk_task *t, struct tk_hdr *h, grt_buf *b)
 {
@@ -413,7 +402,7 @@ wk_finish(struct tk_worker *wk)
 {
 	struct grt_backoff bo;
 	struct tk_hdr h;
-	double until = MPI_Wtime() + BYE_WAIT_S;
+	double until = MPI_Wtime() + TK_BYE_WAIT_S;
 	double recv_s;
 	int src;
 
@@ -428,7 +417,7 @@ wk_finish(struct tk_worker *wk)
 	memset(&h, 0, sizeof h);
 	h.kind = TK_BYE;
 	wk_tell(wk, &h, NULL, 0);
-	until = MPI_Wtime() + BYE_WAIT_S;
+	until = MPI_Wtime() + TK_BYE_WAIT_S;
 	while (tk_sends_pending(&wk->sends) && MPI_Wtime() < until) {
 		tk_sends_test(&wk->sends);
 		grt_backoff_wait(&bo);
@@ -489,7 +478,6 @@ grt_task_worker(MPI_Comm comm, const struct grt_task_app *app, const struct grt_
 	wk_drop_all(&wk);
 	tk_sends_free(&wk.sends);
 	grt_buf_free(&wk.rbuf);
-	grt_buf_free(&wk.sbuf);
 	free(wk.held);
 	free(wk.loc);
 	free(wk.lepoch);

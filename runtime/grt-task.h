@@ -21,6 +21,10 @@
 #include "grt-proto.h"
 #include "grt-task-proto.h"
 
+#define TK_BEAT_S		1.0	/* a worker says at least this often that it is alive */
+#define TK_MSGS_PER_LOOK	64	/* messages handled in a row before the sends are tested */
+#define TK_BYE_WAIT_S		5.0	/* at the end, how long sends may take to complete */
+
 /* A task message held by a worker (an inbox) or logged by the master (a checkpoint). */
 struct tk_msg {
 	struct tk_msg *next;
@@ -54,6 +58,9 @@ struct tk_sends {
 /* Send buf (taken over, left empty) to dest; then, when then >= 0, to then as well. */
 int tk_post(struct tk_sends *s, int dest, grt_buf *buf, int then, int then_kind,
     int then_flags);
+/* A message of the header and slen bytes of state (tk_build), sent to dest (tk_post). */
+int tk_send(struct tk_sends *s, int dest, const struct tk_hdr *h, const void *state,
+    size_t slen);
 /* Complete what has completed. */
 void tk_sends_test(struct tk_sends *s);
 int tk_sends_pending(const struct tk_sends *s);
@@ -129,7 +136,6 @@ struct tk_worker {
 	struct tk_msg *limbo;	/* messages to tasks on their way here */
 	struct tk_sends sends;
 	grt_buf rbuf;
-	grt_buf sbuf;
 	int gen;		/* rollback generation */
 	int stop;		/* the master said TK_STOP */
 	int stop_reason;
