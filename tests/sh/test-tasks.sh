@@ -94,7 +94,7 @@ check "one rank: refused" test "$rc" -ne 0
 
 # --- every task moves after every step
 for pat in "" --ring --alone; do
-	GRT_MIGRATION=rotate tc 5 --steps 40 --work-us 300 $pat
+	GRT_MIGRATION=rotate tc 5 --steps 40 --work-us 2000 $pat
 	ok "rotate${pat:+ $pat}: moved after every step, the same result"
 	m=$(field migrations)
 	check "rotate${pat:+ $pat}: tasks did move ($m)" test "${m:-0}" -gt 20
