@@ -119,6 +119,10 @@ broker_rank(const struct gs_sites *sites, const struct gs_job *job,
 		r->node = i;
 		r->cs = metrics_node_cs(n);
 		r->cl = metrics_node_cl(n);
+		/* a Slurm node without node_exporter: Slurm's CPULoad is its load1 */
+		if (!n->have_metrics && n->sched_load >= 0 && n->site >= 0 &&
+		    (size_t)n->site < sites->nsites && sites->sites[n->site].sched != NULL)
+			r->cl = 1 + n->sched_load / (n->cores > 0 ? n->cores : 1);
 		r->b = n->site >= 0 && (size_t)n->site < sites->nsites ?
 		    sites->sites[n->site].bandwidth_mbps : 0;
 		if (r->b < 0)
@@ -127,6 +131,11 @@ broker_rank(const struct gs_sites *sites, const struct gs_job *job,
 			xasprintf(&r->filtered, "excluded after a failure: %s", n->excluded);
 		else if (job->nsites > 0 && !rank_job_has_site(job, site))
 			xasprintf(&r->filtered, "site %s not in the job's sites", site);
+		else if (n->unavailable != NULL)
+			xasprintf(&r->filtered, "Slurm: %s", n->unavailable);
+		else if (n->busy == 1)
+			/* busy 2: admitted by jobrun_plan, the job waits in Slurm's queue */
+			xasprintf(&r->filtered, "Slurm: allocated to others");
 		else if (req != NULL)
 			expr_eval(req, sites, n, &r->filtered);
 		if (r->filtered == NULL) {

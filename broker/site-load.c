@@ -14,6 +14,7 @@
 
 #include "errlist.h"
 #include "errsink.h"
+#include "job.h"
 #include "site.h"
 #include "xmalloc.h"
 #include "yaml-doc.h"
@@ -23,7 +24,10 @@ static const char *const sl_defaults_keys[] = {
 	"ssh", "monitor", "cpu_mhz", "cores", "slots", "mem_mb", "arch", NULL
 };
 static const char *const sl_site_keys[] = {
-	"name", "link", "ssh", "monitor", "defaults", "nodes", NULL
+	"name", "link", "ssh", "monitor", "defaults", "scheduler", "nodes", NULL
+};
+static const char *const sl_sched_keys[] = {
+	"type", "login", "partition", "account", "qos", "time", NULL
 };
 static const char *const sl_link_keys[] = { "bandwidth_mbps", "latency_ms", NULL };
 static const char *const sl_ssh_keys[] = {
@@ -297,6 +301,17 @@ sl_emulate(struct sl_ctx *c, const struct ydoc_node *map, struct gs_emulate *e)
 		errsink_check(&c->sink, ydoc_bool(c->sink.name, "private_fs", n, &e->private_fs, &c->sink.err));
 }
 
+/* A host's ssh settings from the merged values v. */
+static void
+sl_ssh_fill(struct gs_ssh *ssh, const struct sl_vals *v)
+{
+	ssh->user = v->user != NULL ? xstrdup(v->user) : NULL;
+	ssh->port = v->port != 0 ? v->port : 22;
+	ssh->host_key = xstrdup(v->host_key != NULL ? v->host_key : "strict");
+	ssh->identity = v->identity != NULL ? xstrdup(v->identity) : NULL;
+	ssh->config = v->config[0] != '\0' ? xstrdup(v->config) : NULL;
+}
+
 static void
 sl_push_node(struct gs_sites *out, size_t *cap, const struct gs_node *n)
 {
@@ -369,13 +384,10 @@ sl_add_nodes(struct sl_ctx *c, const struct ydoc_node *hn, char **names, int cou
 		node.slots = v->has_slots ? v->slots : v->cores;
 		node.mem_mb = v->has_mem ? v->mem_mb : 0;
 		node.arch = v->arch != NULL ? xstrdup(v->arch) : NULL;
-		node.ssh.user = v->user != NULL ? xstrdup(v->user) : NULL;
-		node.ssh.port = v->port != 0 ? v->port : 22;
-		node.ssh.host_key = xstrdup(v->host_key != NULL ? v->host_key : "strict");
-		node.ssh.identity = v->identity != NULL ? xstrdup(v->identity) : NULL;
-		node.ssh.config = v->config[0] != '\0' ? xstrdup(v->config) : NULL;
+		sl_ssh_fill(&node.ssh, v);
 		node.monitor = v->monitor != NULL ? sl_monitor_expand(v->monitor, node.host) : NULL;
 		node.emulate = *emu;
+		node.sched_load = -1;
 		node.loc.file = c->out->path;
 		node.loc.line = hn->line;
 		node.loc.col = hn->col;
@@ -455,6 +467,117 @@ sl_link(struct sl_ctx *c, const struct ydoc_node *link, struct gs_site *s, const
 		    &s->latency_ms, &c->sink.err));
 }
 
+/*
+ * scheduler: {type: slurm, login: HOST, partition, account, qos, time}: the site's nodes
+ * are reached through Slurm on its login host (slurm-site.h), which is reached over ssh
+ * with the site's merged ssh values v. s->sched is set whenever scheduler: is a mapping,
+ * so that a wrong key inside it is not also reported as a missing scheduler.
+ */
+static void
+sl_sched(struct sl_ctx *c, const struct ydoc_node *map, struct gs_site *s,
+    const struct sl_vals *v, const char *label)
+{
+	static const char *const words[] = { "partition", "account", "qos" };
+	struct gs_sched *sc;
+	const struct ydoc_node *n;
+	const char *str;
+	char **field[3], desc[96];
+	long long secs;
+	size_t i;
+
+	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "scheduler", map, YDOC_MAP,
+	    &c->sink.err)) == -1)
+		return;
+	ydoc_check_keys_all(c->sink.name, map, sl_sched_keys, c->sink.errs);
+	sc = s->sched = xcalloc(1, sizeof *sc);
+	sc->loc.file = c->out->path;
+	sc->loc.line = map->line;
+	sc->loc.col = map->col;
+	sl_ssh_fill(&sc->ssh, v);
+	if ((n = ydoc_get(map, "type")) == NULL) {
+		if (!ydoc_given(map, "type", sl_sched_keys))
+			errsink_error(&c->sink, map, "the scheduler of %s has no 'type' (slurm)", label);
+	} else if (errsink_check(&c->sink, ydoc_str(c->sink.name, "type", n, &str,
+	    &c->sink.err)) == 0) {
+		if (strcmp(str, "slurm") == 0)
+			sc->type = xstrdup(str);
+		else {
+			ydoc_describe(n, desc, sizeof desc);
+			errsink_error(&c->sink, n, "'type' must be slurm (the only scheduler gridsubmit "
+			    "drives), not %s", desc);
+		}
+	}
+	if ((n = ydoc_get(map, "login")) == NULL) {
+		if (!ydoc_given(map, "login", sl_sched_keys))
+			errsink_error(&c->sink, map, "the scheduler of %s has no 'login' (the host where "
+			    "Slurm's commands run, reached over ssh)", label);
+	} else if (errsink_check(&c->sink, ydoc_str(c->sink.name, "login", n, &str,
+	    &c->sink.err)) == 0) {
+		if (host_name_valid(str))
+			sc->login = xstrdup(str);
+		else {
+			ydoc_describe(n, desc, sizeof desc);
+			errsink_error(&c->sink, n, "invalid host name %s for 'login' (letters, digits, '.' "
+			    "and '-', not starting with '-')", desc);
+		}
+	}
+	field[0] = &sc->partition;
+	field[1] = &sc->account;
+	field[2] = &sc->qos;
+	for (i = 0; i < 3; i++)
+		if ((n = ydoc_get(map, words[i])) != NULL && sl_str_word(c, words[i], n, "a Slurm "
+		    "name (letters, digits, '.', '_' or '-', not starting with '-')", &str) == 0)
+			*field[i] = xstrdup(str);
+	if ((n = ydoc_get(map, "time")) != NULL && errsink_check(&c->sink, ydoc_str(c->sink.name,
+	    "time", n, &str, &c->sink.err)) == 0) {
+		if (job_time_limit_parse(str, &secs) == 0)
+			sc->time = xstrdup(str);
+		else {
+			ydoc_describe(n, desc, sizeof desc);
+			errsink_error(&c->sink, n, "'time' must be a time limit as Slurm takes it (MM, "
+			    "MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, more than 0), not %s", desc);
+		}
+	}
+}
+
+/*
+ * nodes: auto: the site's nodes are read from Slurm (slurm_inventory), each made from
+ * sched->proto, the site's merged values: its cores and memory come from Slurm, its clock
+ * cannot (so cpu_mhz must be set), slots 0 means "its CPUs", the monitor stays a template.
+ */
+static void
+sl_nodes_auto(struct sl_ctx *c, const struct ydoc_node *site, const struct ydoc_node *nodes,
+    size_t idx, const struct sl_vals *v, const char *label)
+{
+	struct gs_sched *sc = c->out->sites[idx].sched;
+	struct gs_node *p;
+
+	if (sc == NULL) {
+		/* a scheduler given but wrong has its own error */
+		if (!ydoc_given(site, "scheduler", sl_site_keys))
+			errsink_error(&c->sink, nodes, "'nodes: auto' needs a 'scheduler' on %s (the "
+			    "nodes are read from it): list the nodes instead", label);
+		return;
+	}
+	if (!v->has_cpu)
+		errsink_error(&c->sink, nodes, "%s has 'nodes: auto' but no 'cpu_mhz': set it in the "
+		    "site's or the top-level defaults (Slurm does not know a node's clock)", label);
+	sc->auto_nodes = 1;
+	p = &sc->proto;
+	p->site = (int)idx;
+	p->cpu_mhz = v->cpu_mhz;
+	p->cores = v->has_cores ? v->cores : 0;
+	p->slots = v->has_slots ? v->slots : 0;
+	p->mem_mb = v->has_mem ? v->mem_mb : 0;
+	p->arch = v->arch != NULL ? xstrdup(v->arch) : NULL;
+	sl_ssh_fill(&p->ssh, v);
+	p->monitor = v->monitor != NULL ? xstrdup(v->monitor) : NULL;
+	p->emulate.cpu_scale = 1.0;
+	p->emulate.load_interval = SL_LOAD_INTERVAL;
+	p->sched_load = -1;
+	p->loc = sc->loc;
+}
+
 /* A site's name, its index in out->sites (a new site, even when the name is wrong). */
 static size_t
 sl_site_new(struct sl_ctx *c, const struct ydoc_node *map, const char **name)
@@ -522,10 +645,20 @@ sl_site(struct sl_ctx *c, const struct ydoc_node *map, const struct sl_vals *top
 		sl_ssh(c, n, &v);
 	if ((n = ydoc_get(map, "monitor")) != NULL)
 		sl_monitor(c, n, &v.monitor);
+	if ((n = ydoc_get(map, "scheduler")) != NULL)
+		sl_sched(c, n, &c->out->sites[idx], &v, label);
 
-	if ((nodes = ydoc_get(map, "nodes")) == NULL) {
+	if ((nodes = ydoc_get(map, "nodes")) != NULL && nodes->type == YDOC_SCALAR &&
+	    nodes->plain && strcmp(nodes->value, "auto") == 0)
+		sl_nodes_auto(c, map, nodes, idx, &v, label);
+	else if (nodes == NULL) {
 		if (!ydoc_given(map, "nodes", sl_site_keys))
 			errsink_error(&c->sink, map, "%s has no 'nodes'", label);
+		c->hosts_unknown = 1;
+	} else if (nodes->type == YDOC_SCALAR && !ydoc_is_null(nodes)) {
+		ydoc_describe(nodes, desc, sizeof desc);
+		errsink_error(&c->sink, nodes, "'nodes' must be a list of nodes, or auto on a site "
+		    "with a scheduler, not %s", desc);
 		c->hosts_unknown = 1;
 	} else if (errsink_check(&c->sink, ydoc_want(c->sink.name, "nodes", nodes, YDOC_SEQ, &c->sink.err)) == -1)
 		c->hosts_unknown = 1;
@@ -667,6 +800,44 @@ sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err)
 	return rc;
 }
 
+static void
+sl_ssh_free(struct gs_ssh *ssh)
+{
+	free(ssh->user);
+	free(ssh->host_key);
+	free(ssh->identity);
+	free(ssh->config);
+}
+
+static void
+sl_node_free(struct gs_node *n)
+{
+	free(n->host);
+	free(n->arch);
+	sl_ssh_free(&n->ssh);
+	free(n->monitor);
+	free(n->stale);
+	free(n->excluded);
+	free(n->unavailable);
+	free(n->features);
+}
+
+static void
+sl_sched_free(struct gs_sched *sc)
+{
+	if (sc == NULL)
+		return;
+	free(sc->type);
+	free(sc->login);
+	sl_ssh_free(&sc->ssh);
+	free(sc->partition);
+	free(sc->account);
+	free(sc->time);
+	free(sc->qos);
+	sl_node_free(&sc->proto);
+	free(sc);
+}
+
 void
 sites_free(struct gs_sites *s)
 {
@@ -674,22 +845,13 @@ sites_free(struct gs_sites *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->nnodes; i++) {
-		struct gs_node *n = &s->nodes[i];
-
-		free(n->host);
-		free(n->arch);
-		free(n->ssh.user);
-		free(n->ssh.host_key);
-		free(n->ssh.identity);
-		free(n->ssh.config);
-		free(n->monitor);
-		free(n->stale);
-		free(n->excluded);
-	}
+	for (i = 0; i < s->nnodes; i++)
+		sl_node_free(&s->nodes[i]);
 	free(s->nodes);
-	for (i = 0; i < s->nsites; i++)
+	for (i = 0; i < s->nsites; i++) {
 		free(s->sites[i].name);
+		sl_sched_free(s->sites[i].sched);
+	}
 	free(s->sites);
 	free(s->master);
 	free(s->path);

@@ -61,12 +61,45 @@ struct gs_node {
 
 	/* a relaunch leaves out a node that failed (doc/restarts.md): why, or NULL */
 	char *excluded;
+
+	/*
+	 * A node of a Slurm site (gs_site.sched), from Slurm's own view of it (slurm-site.h):
+	 * why Slurm cannot give it ("drained: disk full", "down", "not a node of Slurm"), or
+	 * NULL; busy: allocated to others (the job would wait for it); Slurm's CPULoad, or
+	 * -1 when not read; its features (comma-separated), or NULL.
+	 */
+	char *unavailable;
+	int busy;
+	double sched_load;
+	char *features;
+};
+
+/*
+ * A site behind a batch scheduler (gridsubmit-sites(5), "scheduler"): its nodes are
+ * reached inside an allocation, through the login host (slurm-site.h).
+ */
+struct gs_sched {
+	char *type;		/* "slurm" */
+	char *login;		/* the login host */
+	struct gs_ssh ssh;	/* how the login host is reached: the site's ssh settings */
+	char *partition;	/* NULL: Slurm's default for each of these */
+	char *account;
+	char *time;		/* the allocation's time limit, as Slurm takes it ("HH:MM:SS") */
+	char *qos;
+	int auto_nodes;		/* nodes: auto — the nodes are read from Slurm */
+	/*
+	 * nodes: auto — what a node read from Slurm starts with: the merged defaults of the
+	 * site (ssh, cpu_mhz, slots, arch, emulate); its monitor is the unexpanded template.
+	 */
+	struct gs_node proto;
+	struct gs_loc loc;	/* where scheduler: is */
 };
 
 struct gs_site {
 	char *name;
 	double bandwidth_mbps;	/* link to the master */
 	double latency_ms;
+	struct gs_sched *sched;	/* NULL: the nodes are reached over ssh */
 	struct gs_loc loc;
 };
 

@@ -33,7 +33,9 @@
 #include "jobstore.h"
 #include "jsonout.h"
 #include "log.h"
+#include "slurm-site.h"
 #include "stage.h"
+#include "xmalloc.h"
 
 #define CANCEL_SUPERVISOR_WAIT	10.0	/* seconds for the supervisor to stop the job */
 #define CANCEL_GRACE		5.0	/* seconds between SIGTERM and SIGKILL */
@@ -143,7 +145,19 @@ struct cancel_result {
 	int rchecked;
 	int rstopped;
 	int record_failed;	/* the end could not be recorded */
+	size_t nheld;		/* Slurm allocations still held, released here */
 };
+
+/* Release the Slurm allocations still held (after the end is recorded: st is current). */
+static void
+cancel_slurm_release(struct job_state *st)
+{
+	char *config;
+
+	xasprintf(&config, "%s/ssh_config", st->dir);
+	slurm_release(st, config);
+	free(config);
+}
 
 /* Stop the job st names, here and on its remote nodes, and record it cancelled. */
 static void
@@ -160,6 +174,9 @@ cancel_job(struct job_state *st, struct cancel_result *r)
 		r->killed = cancel_supervisor(st);
 	}
 	r->nleft = jobctl_stop(st, CANCEL_GRACE, CANCEL_LIMIT, &r->left, &r->seen);
+	/* a supervisor that died left its Slurm allocations: their nodes through srun */
+	if ((r->nheld = slurm_held_refresh(st)) > 0)
+		slurm_routes(st);
 	if ((r->nnodes = jobctl_remote_nodes(st, &r->nodes)) > 0 &&
 	    cancel_remote_needed(st, r->was_final)) {
 		r->rbad = jobctl_remote_stop(st, r->nodes, r->nnodes, CANCEL_REMOTE_GRACE,
@@ -178,6 +195,8 @@ cancel_job(struct job_state *st, struct cancel_result *r)
 		log_warnx("job %s: %s", st->id, why);
 		r->record_failed = 1;
 	}
+	if (r->nheld > 0)
+		cancel_slurm_release(st);
 	for (i = 0; i < r->nleft; i++)
 		log_warnx("job %s: process %s could not be stopped", st->id, r->left[i].what);
 	if (r->nleft > 0)
@@ -197,6 +216,8 @@ cancel_action(const struct job_state *st, const struct cancel_result *r)
 static void
 cancel_print_text(const struct job_state *st, const struct cancel_result *r)
 {
+	size_t i;
+
 	if (r->was_final)
 		printf("job %s had already ended (%s)%s", st->id, job_phase_name(r->before),
 		    r->seen > 0 ? "" : r->rstopped > 0 || r->rbad > 0 ? "\n" :
@@ -211,13 +232,17 @@ cancel_print_text(const struct job_state *st, const struct cancel_result *r)
 		    r->was_final || !r->had_supervisor ? "it had" : "the supervisor had");
 	if (r->rchecked)
 		cancel_remote_report(st, r->nodes, r->nnodes);
+	for (i = 0; i < st->nallocs && r->nheld > 0; i++)
+		if (st->allocs[i].released == JOB_ALLOC_RELEASED)
+			printf("job %s: Slurm job %s on site %s released\n", st->id,
+			    st->allocs[i].id, st->allocs[i].site);
 	fflush(stdout);
 }
 
 static json_t *
 cancel_json(const struct job_state *st, const struct cancel_result *r, int code)
 {
-	json_t *left = json_array(), *nodes;
+	json_t *left = json_array(), *nodes, *released = json_array();
 	size_t i;
 
 	for (i = 0; i < r->nleft; i++)
@@ -228,12 +253,15 @@ cancel_json(const struct job_state *st, const struct cancel_result *r, int code)
 		    "host", r->nodes[i].host, "state", jobctl_node_state_name(r->nodes[i].state),
 		    "stopped", r->nodes[i].stopped, "left", r->nodes[i].left,
 		    "detail", r->nodes[i].detail));
-	return json_pack("{s:o, s:s, s:s, s:o, s:o, s:b, s:I, s:o, s:o, s:i}",
+	for (i = 0; i < st->nallocs && r->nheld > 0; i++)
+		if (st->allocs[i].released == JOB_ALLOC_RELEASED)
+			json_array_append_new(released, json_string(st->allocs[i].id));
+	return json_pack("{s:o, s:s, s:s, s:o, s:o, s:b, s:I, s:o, s:o, s:o, s:i}",
 	    "id", jsonout_id(st->id), "action", cancel_action(st, r),
 	    "state", job_phase_name(st->phase), "reason", jsonout_str(st->reason),
 	    "ended", jobstore_json_time(st->ended), "supervisor_killed", r->killed,
 	    "processes_stopped", (json_int_t)(r->seen - r->nleft), "processes_left", left,
-	    "remote_nodes", nodes, "exit_code", code);
+	    "remote_nodes", nodes, "slurm_released", released, "exit_code", code);
 }
 
 /*

@@ -52,6 +52,34 @@ rank_metrics_state(const struct gs_node *n)
 	return "-";
 }
 
+/* 1 when the node is one of a site behind Slurm (slurm-site.h). */
+static int
+rank_is_slurm(const struct gs_sites *s, const struct gs_node *n)
+{
+	return n->site >= 0 && (size_t)n->site < s->nsites && s->sites[n->site].sched != NULL;
+}
+
+/* Slurm's view of a node as the inventory left it (slurm-site.h): one word. */
+static const char *
+rank_slurm_state(const struct gs_node *n)
+{
+	if (n->unavailable != NULL)
+		return "unavailable";
+	if (n->busy == 2)
+		return "waits";
+	return n->busy ? "busy" : "free";
+}
+
+/* The Slurm object of a node of a Slurm site in --json. */
+static json_t *
+rank_slurm_json(const struct gs_node *n)
+{
+	return json_pack("{s:s, s:o, s:b, s:o, s:o}", "state", rank_slurm_state(n),
+	    "unavailable", jsonout_str(n->unavailable), "busy", n->busy != 0,
+	    "cpu_load", n->sched_load >= 0 ? jsonout_num(n->sched_load) : json_null(),
+	    "features", jsonout_str(n->features));
+}
+
 /* The host a rank runs on: its node's, or the master host for a master-only rank 0. */
 static const char *
 rank_host(const struct gs_sites *s, const struct gs_placement *pl, int r)
@@ -90,18 +118,53 @@ rank_print_json(const struct gs_sites *s, const struct gs_ranking *rk,
 	for (i = 0; i < rk->n; i++) {
 		const struct gs_ranked *r = &rk->nodes[i];
 		const struct gs_node *n = &s->nodes[r->node];
+		json_t *o;
 
-		json_array_append_new(nodes, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, "
+		o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, "
 		    "s:o, s:b, s:s, s:o, s:o}", "host", n->host, "site", rank_site(s, n),
 		    "cs", jsonout_num(r->cs), "cl", jsonout_num(r->cl), "b", jsonout_num(r->b),
 		    "pf_cpu", jsonout_num(r->pf_cpu), "pf_bw", jsonout_num(r->pf_bw),
 		    "pf", jsonout_num(r->pf), "pr", jsonout_num(r->pr), "selected", r->selected,
 		    "metrics", rank_metrics_state(n), "filtered", jsonout_str(r->filtered),
-		    "stale", jsonout_str(n->stale)));
+		    "stale", jsonout_str(n->stale));
+		/* only on a node of a Slurm site: the others keep their keys */
+		if (rank_is_slurm(s, n))
+			json_object_set_new(o, "slurm", rank_slurm_json(n));
+		json_array_append_new(nodes, o);
 	}
 	doc = json_pack("{s:o, s:o}", "nodes", nodes, "placement",
 	    pl != NULL ? rank_placement_json(s, pl) : json_null());
 	return jsonout_print(doc);
+}
+
+/* --explain: every node of a Slurm site as Slurm sees it (the inventory). */
+static void
+rank_print_slurm(const struct gs_sites *s, const struct gs_ranking *rk)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rk->n; i++) {
+		const struct gs_node *nd = &s->nodes[rk->nodes[i].node];
+
+		if (!rank_is_slurm(s, nd))
+			continue;
+		if (n++ == 0)
+			printf("\nSlurm (read through the login hosts):\n");
+		printf("  %s (%s): ", nd->host, rank_site(s, nd));
+		if (nd->unavailable != NULL)
+			printf("unavailable, %s", nd->unavailable);
+		else if (nd->busy == 2)
+			printf("busy (the job would wait in Slurm's queue)");
+		else if (nd->busy)
+			printf("busy (allocated to others)");
+		else
+			printf("free");
+		if (nd->sched_load >= 0)
+			printf(", CPULoad %.2f", nd->sched_load);
+		if (nd->features != NULL)
+			printf(", features %s", nd->features);
+		printf("\n");
+	}
 }
 
 static void
@@ -163,6 +226,7 @@ rank_print_text(const struct gs_sites *s, const struct gs_job *job,
 			printf("  %s (%s): %s\n", nd->host, rank_site(s, nd), rk->nodes[i].filtered);
 		}
 	}
+	rank_print_slurm(s, rk);
 	if (nstale > 0) {
 		printf("\nstale metrics (site-file values used):\n");
 		for (i = 0; i < rk->n; i++) {

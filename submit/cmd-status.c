@@ -280,6 +280,28 @@ status_print_restarts(const struct job_state *st)
 	}
 }
 
+/* The Slurm allocations (doc/slurm.md): id, site, nodes, Slurm's state and reason. */
+static void
+status_print_allocs(const struct job_state *st)
+{
+	char a[256], h[256];
+	size_t i, j;
+
+	for (i = 0; i < st->nallocs; i++) {
+		const struct job_alloc *al = &st->allocs[i];
+
+		printf("  slurm:      job %s on site %s (", status_clean(al->id, a, sizeof a),
+		    status_clean(al->site, h, sizeof h));
+		for (j = 0; j < al->nhosts; j++)
+			printf("%s%s", j > 0 ? "," : "", status_clean(al->hosts[j], h, sizeof h));
+		printf("): %s", status_clean(al->state, a, sizeof a));
+		if (al->reason != NULL)
+			printf(", %s", status_clean(al->reason, a, sizeof a));
+		printf("%s\n", al->released == JOB_ALLOC_RELEASED ? "; released" :
+		    al->released == JOB_ALLOC_ENDED ? "; ended by Slurm" : "");
+	}
+}
+
 static void
 status_print_text(const struct job_state *st, const struct status_info *si)
 {
@@ -312,6 +334,7 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 		printf("%s%d", i == 0 ? " " : ", ", si->failed[i]);
 	printf("; %lld units requeued\n", si->requeued);
 	status_print_restarts(st);
+	status_print_allocs(st);
 	printf("  supervisor: pid %ld%s\n", st->supervisor_pid,
 	    si->supervisor_alive ? " (running)" : "");
 	printf("  directory:  %s\n", st->dir);
@@ -397,6 +420,7 @@ status_json(const struct job_state *st, const struct status_info *si)
 	json_object_set_new(o, "restarts", json_integer(st->restarts));
 	json_object_set_new(o, "restarts_max", json_integer(st->restarts_max));
 	json_object_set_new(o, "restart_log", jobstore_restart_log_json(st));
+	jobstore_allocs_to_json(st, o);
 	return o;
 }
 

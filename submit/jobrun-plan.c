@@ -12,6 +12,7 @@
 #include "jobrun.h"
 #include "log.h"
 #include "metrics.h"
+#include "slurm-site.h"
 #include "xmalloc.h"
 
 /*
@@ -43,10 +44,39 @@ jobrun_plan(struct gs_sites *sites, const struct gs_job *job, const struct metri
     struct gs_ranking *rk, int *ranked, struct gs_placement *pl, int *placed,
     struct gs_error *err)
 {
+	size_t i, nbusy = 0;
+
 	*ranked = *placed = 0;
 	jobrun_master_here(sites);
 	if (mo != NULL && metrics_fetch(sites, mo) == -1)
 		log_warnx("cannot read live metrics; using the site file's values");
+	/* Slurm's view of its sites' nodes is not metrics: read with --no-metrics too */
+	for (i = 0; i < sites->nsites; i++)
+		if (sites->sites[i].sched != NULL) {
+			slurm_inventory(sites, mo != NULL && mo->timeout > 0 ? mo->timeout : 5);
+			break;
+		}
+	if (broker_rank(sites, job, rk, err) != 0)
+		return EXIT_INPUT;
+	*ranked = 1;
+	if (broker_place_fit(sites, rk, job->ranks, job->min_ranks, pl, err) == 0) {
+		*placed = 1;
+		return EXIT_OK;
+	}
+	/*
+	 * Too few free nodes: a job may wait in Slurm's queue for nodes allocated to others
+	 * (what a batch site is for), so admit them (busy 2) and place again.
+	 */
+	for (i = rk->npassing; i < rk->n; i++)
+		if (sites->nodes[rk->nodes[i].node].busy == 1 &&
+		    strcmp(rk->nodes[i].filtered, "Slurm: allocated to others") == 0) {
+			sites->nodes[rk->nodes[i].node].busy = 2;
+			nbusy++;
+		}
+	if (nbusy == 0)
+		return EXIT_NOPLACE;
+	broker_ranking_free(rk);
+	*ranked = 0;
 	if (broker_rank(sites, job, rk, err) != 0)
 		return EXIT_INPUT;
 	*ranked = 1;

@@ -316,7 +316,7 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 	free(ex);
 	launch_free(&jr->launch);
 	plan = (struct launch_plan){ &jr->sites, &jr->job, &jr->ranking, &jr->place, &jr->st,
-	    jr->speculate, jr->sim };
+	    jr->speculate, jr->sim, jr->quiet };
 	switch (launch_prepare(&jr->launch, &plan, why, sizeof why)) {
 	case LAUNCH_OK:
 		return EXIT_OK;

@@ -295,7 +295,7 @@ jobrun_ready(struct jobrun *jr)
 	if (st->t0 == 0)
 		st->t0 = (double)llround(clock_wall() * 1000) / 1000;
 	plan = (struct launch_plan){ &jr->sites, &jr->job, &jr->ranking, &jr->place, st,
-	    jr->speculate, jr->sim };
+	    jr->speculate, jr->sim, jr->quiet };
 	switch (launch_prepare(&jr->launch, &plan, why, sizeof why)) {
 	case LAUNCH_OK:
 		return EXIT_OK;

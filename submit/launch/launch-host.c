@@ -111,7 +111,9 @@ int
 launch_ssh_hostname(const char *config, const char *host, char *target, size_t len,
     char *why, size_t whylen)
 {
-	char *argv[] = { "ssh", "-F", (char *)config, "-G", "--", (char *)host, NULL };
+	/* a node reached through srun: the route toward it is its login host's */
+	char *argv[] = { "ssh", "-F", (char *)config, "-G", "--",
+	    (char *)remote_route_target(host), NULL };
 	struct remote_out ro;
 	char *p;
 

@@ -3,7 +3,8 @@
  * (doc/restarts.md, "What counts as a failed node"). Three signs, all from this side:
  * the cleanup after the launch could not reach the node over ssh (res.lost), the ranks'
  * lease connections from it stayed open after its ranks should have ended (lease.h), or
- * it does not answer an ssh probe now. The probe is one `ssh HOST true` per remote node
+ * it does not answer an ssh probe now. A node of a Slurm site has one sign only: Slurm
+ * ended the allocation that held it. The probe is one `ssh HOST true` per remote node
  * of the placement, in parallel through the one fan-out, bounded by a deadline.
  */
 #include <arpa/inet.h>
@@ -119,6 +120,33 @@ lost_by_probe(const struct launch_plan *pl, const char *config, const unsigned c
 	free(t);
 }
 
+/*
+ * The nodes of Slurm sites: out of reach when Slurm ended the allocation that held them
+ * (slurm_release marked it, with Slurm's state and reason), never probed over ssh (their
+ * routes went with the allocation).
+ */
+static void
+lost_by_slurm(const struct launch_plan *pl, unsigned char *want, char **why)
+{
+	const struct job_state *st = pl->st;
+	size_t i, j, k;
+
+	for (i = 0; i < st->nallocs; i++) {
+		const struct job_alloc *a = &st->allocs[i];
+
+		for (j = 0; j < a->nhosts && a->released == JOB_ALLOC_ENDED; j++)
+			for (k = 0; k < pl->sites->nnodes; k++)
+				if (want[k] && why[k] == NULL &&
+				    strcmp(pl->sites->nodes[k].host, a->hosts[j]) == 0)
+					xasprintf(&why[k], "Slurm ended job %s on site %s: %s%s%s",
+					    a->id, a->site, a->state, a->reason != NULL ? ", " : "",
+					    a->reason != NULL ? a->reason : "");
+	}
+	for (k = 0; k < pl->sites->nnodes; k++)
+		if (pl->sites->sites[pl->sites->nodes[k].site].sched != NULL)
+			want[k] = 0;
+}
+
 size_t
 launch_lost_nodes(struct launch *l, double timeout, char **why)
 {
@@ -132,6 +160,7 @@ launch_lost_nodes(struct launch *l, double timeout, char **why)
 		free(want);
 		return 0;
 	}
+	lost_by_slurm(pl, want, why);
 	for (i = 0; i < pl->sites->nnodes; i++)
 		if (want[i] && l->res.lost != NULL && l->res.lost[i])
 			why[i] = xstrdup("did not answer ssh after the failure (cleanup)");

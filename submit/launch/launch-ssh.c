@@ -28,9 +28,31 @@
  * JOBDIR/.remote/HOST.preflight and starts the proxy only when they pass; the launcher
  * marks the session's end in DIR/.remote/HOST.ended, here.
  */
+/*
+ * The prologue's gs_route: for each node reached through srun (remote.h, routes), its
+ * login host and Slurm job; host names are valid ones (host_name_valid), safe as case
+ * patterns.
+ */
+static void
+launch_write_routes(FILE *f, const struct gs_sites *sites)
+{
+	size_t i;
+
+	fprintf(f, "gs_srun='%s'\ngs_route() {\n\tgs_login= gs_job=\n\tcase $1 in\n",
+	    REMOTE_SRUN_OPTIONS);
+	for (i = 0; i < sites->nnodes; i++) {
+		const char *host = sites->nodes[i].host;
+
+		if (remote_route_job(host) != NULL)
+			fprintf(f, "\t%s) gs_login=%s gs_job=%s ;;\n", host,
+			    remote_route_target(host), remote_route_job(host));
+	}
+	fputs("\tesac\n}\n", f);
+}
+
 static int
-launch_write_launcher(const struct job_state *st, const char *config, const char *checks,
-    char *why, size_t whylen)
+launch_write_launcher(const struct gs_sites *sites, const struct job_state *st,
+    const char *config, const char *checks, char *why, size_t whylen)
 {
 	char *path, *text = NULL, *q, **ssh;
 	size_t len = 0, i, n;
@@ -60,6 +82,7 @@ launch_write_launcher(const struct job_state *st, const char *config, const char
 	}
 	fputs(" \"$@\"\n}\n", f);
 	remote_argv_free(ssh);
+	launch_write_routes(f, sites);
 	/* the body, after its own "#!" line */
 	fputs(strchr(sh_ssh_launcher, '\n') + 1, f);
 	fclose(f);
@@ -97,7 +120,7 @@ launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
 			return -1;
 		break;
 	}
-	return launch_write_launcher(st, net->config, checks, why, whylen);
+	return launch_write_launcher(sites, st, net->config, checks, why, whylen);
 }
 
 void

@@ -7,7 +7,8 @@
  * elsewhere (hydra's ssh launcher through a script of ours, with preflight, staging, the
  * ranks' lease and the cleanup of every node), "smpi" when the plan is simulated
  * (smpirun on a SimGrid platform of the placement, simulate.h; it starts smpirun, not
- * mpiexec, and no wrapper). Both start mpiexec from an argument vector
+ * mpiexec, and no wrapper), "slurm" when some run on nodes of a Slurm site (the ssh
+ * launcher inside the allocations that hold those nodes, slurm-site.h). Both start mpiexec from an argument vector
  * (never a shell) in its own process group, every rank wrapped by gridsubmit-rank, and
  * record the job's phases in its state.json (store/jobstore.h) as it goes. The command line
  * records the final verdict.
@@ -29,6 +30,7 @@ struct launch_plan {
 	struct job_state *st;	/* the job's id and directory; its phases go there */
 	int speculate;		/* ssh: start mpiexec while the nodes are checked */
 	const struct sim_opts *sim;	/* not NULL: simulate the job on SimGrid (smpi) */
+	int quiet;		/* run -q: no line of ours on stderr but errors */
 };
 
 /* How mpiexec and rank 0 ended. */
@@ -79,6 +81,7 @@ struct launcher {
 extern const struct launcher launcher_fork;
 extern const struct launcher launcher_ssh;
 extern const struct launcher launcher_smpi;
+extern const struct launcher launcher_slurm;
 
 struct launch_ssh;		/* the ssh launcher's own state (launcher-ssh.c) */
 
@@ -92,8 +95,8 @@ struct launch {
 };
 
 /*
- * Choose the launcher for plan (smpi when it is simulated, else ssh when a rank runs on
- * another host), copy the stage_in
+ * Choose the launcher for plan (smpi when it is simulated, else slurm when a rank runs on
+ * a Slurm site, else ssh when one runs on another host), copy the stage_in
  * files into the job directory and run the launcher's prepare. l is initialised (free it
  * with launch_free whatever the result).
  */

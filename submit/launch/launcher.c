@@ -11,6 +11,7 @@
 #include "launch-int.h"
 #include "launch.h"
 #include "log.h"
+#include "slurm-site.h"
 #include "stage.h"
 #include "xmalloc.h"
 
@@ -81,6 +82,7 @@ launch_prepare(struct launch *l, const struct launch_plan *plan, char *why, size
 	l->plan = *plan;
 	l->pid = -1;
 	l->ops = plan->sim != NULL ? &launcher_smpi :
+	    slurm_placement_uses(plan->sites, plan->place) ? &launcher_slurm :
 	    launch_is_remote(plan->sites, plan->place) ? &launcher_ssh : &launcher_fork;
 	/* the stage_in files are needed here in any case (rank 0 runs here) */
 	if (stage_in_local(plan->job, plan->st, why, whylen) != 0)

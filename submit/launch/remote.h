@@ -46,9 +46,10 @@ int remote_user_valid(const char *user);
 const char *remote_control_dir(void);
 
 /*
- * Write the ssh_config of a job (path): a Host block per node of sites (port, user,
- * identity, host-key policy, then an Include of the node's ssh config file, the site
- * file's ssh: {config: PATH}, e.g. a testbed's), then ~/.ssh/config, then the managed
+ * Write the ssh_config of a job (path): a Host block per node of sites and per login
+ * host of a Slurm site (port, user, identity, host-key policy, then an Include of the
+ * host's ssh config file, the site file's ssh: {config: PATH}, e.g. a testbed's), then
+ * ~/.ssh/config, then the managed
  * known_hosts ($GRIDSUBMIT_HOME/known_hosts) for every other host. Returns 0, or -1 with
  * why (also when a node's ssh config file cannot be read).
  */
@@ -93,6 +94,23 @@ struct remote_cancel_node {
 void remote_cancel(const char *config, const struct remote_cancel_how *how,
     struct remote_cancel_node *nodes, size_t n);
 void remote_cancel_free(struct remote_cancel_node *nodes, size_t n);
+
+/*
+ * Routes (remote-route.c): a host reached not by ssh but by srun, as a step of a Slurm
+ * job on that one node, from the login host (slurm-site.h). With a route set,
+ * remote_ssh_argv and remote_ssh_argv_raw for the host give ssh to the login host
+ * running remote_route_wrap's command line; remote_route_target names the host that
+ * scp and a route lookup should use instead (the login host), remote_route_job the
+ * Slurm job (NULL: no route). sh/ssh-launcher.sh does the same for hydra's proxies.
+ */
+#define REMOTE_SRUN_OPTIONS \
+	"--overlap --nodes=1 --ntasks=1 --mpi=none --quiet --kill-on-bad-exit=1"
+void remote_route_srun(const char *host, const char *login, const char *jobid);
+void remote_route_clear(void);
+const char *remote_route_target(const char *host);
+const char *remote_route_job(const char *host);
+/* The line for sh on the login host that runs cmd (a sh command line) on host; NULL: no route. */
+char *remote_route_wrap(const char *host, const char *cmd);
 
 /*
  * The start of every ssh or scp command line: TOOL -F CONFIG, the fixed options (batch

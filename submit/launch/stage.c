@@ -317,7 +317,8 @@ stage_copy_phase(const struct gs_job *job, const struct job_state *st, struct st
 			bytes[k] += fstree_size(from[i], &files);
 			nfiles[k] += files;
 		}
-		xasprintf(&to, "%s:%s%s/", d[k]->host, d[k]->dir, dest);
+		xasprintf(&to, "%s:%s%s/", remote_route_target(d[k]->host), d[k]->dir,
+		    dest);
 		t[k].argv = stage_scp_argv(config, from, nsrc, to);
 		free(to);
 	}
@@ -582,7 +583,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 				snprintf(dest[nf], sizeof dest[nf], "%s", local);
 			taken[i] = 1;
 			stage_parents(dest[nf]);
-			xasprintf(&from, "%s:%s/%s", use[k]->host, use[k]->dir,
+			xasprintf(&from, "%s:%s/%s", remote_route_target(use[k]->host), use[k]->dir,
 			    job->stage_out[i]);
 			xasprintf(&part, "%s.part", dest[nf]);
 			src[0] = from;

@@ -249,8 +249,10 @@ jobstore_write_state(const struct job_state *st)
 	    "makespan", st->makespan,
 	    "supervisor_start", (json_int_t)st->supervisor_start,
 	    "mpiexec_start", (json_int_t)st->mpiexec_start);
-	if (o != NULL)
+	if (o != NULL) {
 		jobstore_restarts_to_json(st, o);
+		jobstore_allocs_to_json(st, o);
+	}
 	if (o == NULL || (text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(9))) == NULL)
 		fatalx("cannot build the job state");
 	json_decref(o);
@@ -270,6 +272,7 @@ job_state_free(struct job_state *st)
 	free(st->reason);
 	free(st->scheme);
 	jobstore_restarts_free(st);
+	jobstore_allocs_free(st);
 	memset(st, 0, sizeof *st);
 }
 
@@ -440,7 +443,9 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 	st->requeued = requeued;
 	free(phase);
 	free(id);
-	return jobstore_restarts_from_json(o, st, path, why, whylen);
+	if (jobstore_restarts_from_json(o, st, path, why, whylen) != JOBSTORE_OK)
+		return JOBSTORE_BAD;
+	return jobstore_allocs_from_json(o, st, path, why, whylen);
 type:
 	snprintf(why, whylen, "%s: corrupt job state: \"%s\" has the wrong type", path, f->key);
 bad:

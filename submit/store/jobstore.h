@@ -21,6 +21,27 @@ enum job_phase {
 	JOB_CANCELLED,
 };
 
+/*
+ * A Slurm allocation that holds nodes of a Slurm site for the job (slurm-site.h): asked
+ * for with sbatch through the site's login host. Recorded as soon as Slurm names its id,
+ * so that `cancel` and `status` find it whatever became of the supervisor.
+ */
+enum job_alloc_end {
+	JOB_ALLOC_HELD,		/* held for the job (or pending) */
+	JOB_ALLOC_RELEASED,	/* gridsubmit released it (scancel) */
+	JOB_ALLOC_ENDED,	/* Slurm ended it: time limit, preemption, node failure */
+};
+struct job_alloc {
+	char *site;		/* the site's name */
+	char *login;		/* its login host */
+	char *id;		/* Slurm's job id */
+	char **hosts;		/* the nodes asked for */
+	size_t nhosts;
+	char *state;		/* Slurm's state, as last seen: "PENDING", "RUNNING", ... */
+	char *reason;		/* Slurm's reason, as last seen ("Resources"), or NULL */
+	enum job_alloc_end released;
+};
+
 /* One relaunch of the job (doc/restarts.md): when, why, and the nodes left out. */
 struct job_restart {
 	double time;		/* seconds since the epoch */
@@ -60,6 +81,10 @@ struct job_state {
 	char *sites_file;	/* absolute path of the --sites file (DIR/sites.yaml), or NULL */
 	int ranks_option;	/* --ranks, 0 when not given */
 	int no_metrics;		/* 1: --no-metrics was given */
+
+	/* the Slurm allocations of every launch, oldest first (jobstore-alloc.c) */
+	struct job_alloc *allocs;
+	size_t nallocs;
 };
 
 const char *job_phase_name(enum job_phase p);
@@ -102,6 +127,19 @@ void jobstore_restarts_to_json(const struct job_state *st, json_t *o);
 int jobstore_restarts_from_json(json_t *o, struct job_state *st, const char *path, char *why,
     size_t whylen);
 void jobstore_restarts_free(struct job_state *st);
+
+/*
+ * jobstore-alloc.c: the "allocations" field of state.json. jobstore_alloc_add appends one
+ * (copies of its strings; state "SUBMITTED") and returns it; set_state records Slurm's
+ * state and reason (NULL: none) in it.
+ */
+struct job_alloc *jobstore_alloc_add(struct job_state *st, const char *site,
+    const char *login, const char *id, char *const *hosts, size_t nhosts);
+void jobstore_alloc_set_state(struct job_alloc *a, const char *state, const char *reason);
+void jobstore_allocs_to_json(const struct job_state *st, json_t *o);
+int jobstore_allocs_from_json(json_t *o, struct job_state *st, const char *path, char *why,
+    size_t whylen);
+void jobstore_allocs_free(struct job_state *st);
 
 /* The restart log as state.json and status --json hold it: [{time, reason, excluded}]. */
 json_t *jobstore_restart_log_json(const struct job_state *st);

@@ -6,8 +6,8 @@
 #include "tests/tap.h"
 
 static struct gs_site tsites[] = {
-	{ "THU", 1000, 0.2, { NULL, 0, 0 } },
-	{ "LZ", 100, 2, { NULL, 0, 0 } },
+	{ "THU", 1000, 0.2, NULL, { NULL, 0, 0 } },
+	{ "LZ", 100, 2, NULL, { NULL, 0, 0 } },
 };
 
 static struct gs_node tnodes[3];

@@ -191,7 +191,7 @@ main(void)
 		return 1;
 	}
 	ok(!launch_is_remote(&sites, &place), "the embedded default places every rank here");
-	pl = (struct launch_plan){ &sites, &job, &ranking, &place, &st, 0, NULL };
+	pl = (struct launch_plan){ &sites, &job, &ranking, &place, &st, 0, NULL, 0 };
 	test_local_argv(&pl);
 	test_hold(&pl);
 	test_write_command(&pl);

@@ -1,0 +1,112 @@
+/*
+ * slurm-site.h — sites behind Slurm (doc/slurm.md): a site whose site file says
+ * `scheduler: {type: slurm, login: HOST, ...}` has its nodes read from Slurm through the
+ * login host (the inventory), its nodes held by an allocation for the job (sbatch holding
+ * the placed nodes), and every command on those nodes, hydra's proxies included, run by
+ * `srun --jobid=ID --overlap` from the login host (the routes of remote.h). Everything
+ * goes over ssh to the login host, with the job's ssh options (remote.h).
+ */
+#ifndef GS_SLURM_SITE_H
+#define GS_SLURM_SITE_H
+
+#include <stddef.h>
+
+#include "site.h"
+
+/* --- the inventory (slurm-nodes.c): Slurm's view of a site's nodes ------------------- */
+
+/*
+ * One node as `sinfo --json` describes it (Slurm 22.05's scontrol has no --json; sinfo's
+ * is the openapi v0.0.38 node).
+ */
+struct slurm_node {
+	char *name;
+	int cpus;
+	double mem_mb;		/* real_memory */
+	char *features;		/* comma-separated, or NULL */
+	char *state;		/* lower case, Slurm's words joined by '+': "idle", "mixed",
+				 * "allocated", "idle+drain", "down+not_responding" */
+	char *reason;		/* Slurm's reason (drain, down), or NULL */
+	double cpu_load;	/* CPULoad (load average), -1 when Slurm has none */
+	char **partitions;	/* the partitions it is in */
+	size_t npartitions;
+};
+
+/*
+ * Parse what the inventory's command prints on a login host: `sinfo --json`, then the
+ * lines of `sinfo --noheader --format=%P` (the default partition starred). The nodes in
+ * an allocated array *out, its length in *n; the default partition, allocated, in
+ * *default_partition (NULL: none starred, or default_partition NULL). 0, or -1 with why.
+ */
+int slurm_nodes_parse(const char *text, struct slurm_node **out, size_t *n,
+    char **default_partition, char *why, size_t whylen);
+void slurm_nodes_free(struct slurm_node *nodes, size_t n);
+
+/*
+ * Slurm's nodes onto the Slurm site `site` of sites (doc/slurm.md, "Which nodes"): with
+ * `nodes: auto`, a node per Slurm node of its partition (sched->partition, else
+ * default_partition, else every node), made from sched->proto (cores and slots its CPUs
+ * unless proto sets slots, mem_mb its real memory, monitor expanded, loc the scheduler's)
+ * and put after the nodes of the sites before it; then every node of the site gets
+ * unavailable ("down: REASON", "drained: REASON", "not a node of Slurm on LOGIN", "not in
+ * partition P"), busy (allocated or mixed), sched_load (CPULoad) and features. Returns
+ * how many nodes were added.
+ */
+int slurm_site_apply(struct gs_sites *sites, size_t site, const struct slurm_node *sn,
+    size_t nsn, const char *default_partition);
+
+/*
+ * Read every Slurm site of sites through its login host (ssh with the login hosts' ssh
+ * settings in a private ssh_config under $GRIDSUBMIT_HOME, removed after; at most timeout
+ * seconds for all, in parallel) and apply it (slurm_site_apply). A site whose login host
+ * cannot be read: its nodes unavailable, "Slurm on LOGIN could not be read: WHY", said
+ * once on stderr. Returns how many sites could not be read.
+ */
+int slurm_inventory(struct gs_sites *sites, double timeout);
+
+/* --- allocations (slurm-alloc.c) ----------------------------------------------------- */
+
+struct gs_job;
+struct gs_placement;
+struct job_state;
+struct job_alloc;
+
+/* 1 when a rank of p runs on a node of a Slurm site. */
+int slurm_placement_uses(const struct gs_sites *sites, const struct gs_placement *p);
+
+/*
+ * Hold the placed nodes of every Slurm site of p: one sbatch per site through its login
+ * host (the job's ssh config), for exactly those nodes, whole, named gridsubmit-ID, its
+ * time limit the job's time_limit, else the site's time. Each allocation goes into st's
+ * state.json as soon as Slurm names it; the job is then pending ("waiting for Slurm job
+ * 1234 on site hpc: Resources", in state.json and, unless quiet, on stderr) until all of
+ * them run, and their nodes get their routes (remote.h). LAUNCH_OK, or LAUNCH_FAILED /
+ * LAUNCH_CANCELLED (a cancel signal) with why; then nothing stays allocated.
+ */
+int slurm_allocate(const struct gs_sites *sites, const struct gs_job *job,
+    const struct gs_placement *p, struct job_state *st, const char *config, int quiet,
+    char *why, size_t whylen);
+
+/*
+ * Release every allocation of st still held: one Slurm ended is marked so (with its
+ * state and reason: its nodes are lost ones), the others are scancelled, then waited for
+ * (up to 15 s) until Slurm has ended them, when nothing of the job runs on their nodes.
+ * st is written; the routes are gone.
+ */
+void slurm_release(struct job_state *st, const char *config);
+
+/* The routes of the allocations of st still held (for `cancel`, in another process). */
+void slurm_routes(const struct job_state *st);
+
+/*
+ * st's allocations as its state.json has them now (a supervisor may have released them
+ * since st was read); returns how many are still held.
+ */
+size_t slurm_held_refresh(struct job_state *st);
+
+/* Slurm's state and reason for a (squeue through its login host). 0, or -1 with why. */
+int slurm_alloc_look(struct job_alloc *a, const char *config, char *why, size_t whylen);
+/* 1 when Slurm will not run a any more (ended, failed, cancelled, timed out). */
+int slurm_alloc_over(const struct job_alloc *a);
+
+#endif
