@@ -145,7 +145,8 @@ struct cancel_result {
 	int rchecked;
 	int rstopped;
 	int record_failed;	/* the end could not be recorded */
-	size_t nheld;		/* Slurm allocations still held, released here */
+	size_t nheld;		/* Slurm allocations still held, released here: */
+	unsigned char *held;	/* 1 for each of them, by index in st->allocs */
 };
 
 /* Release the Slurm allocations still held (after the end is recorded: st is current). */
@@ -175,8 +176,12 @@ cancel_job(struct job_state *st, struct cancel_result *r)
 	}
 	r->nleft = jobctl_stop(st, CANCEL_GRACE, CANCEL_LIMIT, &r->left, &r->seen);
 	/* a supervisor that died left its Slurm allocations: their nodes through srun */
-	if ((r->nheld = slurm_held_refresh(st)) > 0)
+	if ((r->nheld = slurm_held_refresh(st)) > 0) {
+		r->held = xcalloc(st->nallocs, 1);
+		for (i = 0; i < st->nallocs; i++)
+			r->held[i] = st->allocs[i].released == JOB_ALLOC_HELD;
 		slurm_routes(st);
+	}
 	if ((r->nnodes = jobctl_remote_nodes(st, &r->nodes)) > 0 &&
 	    cancel_remote_needed(st, r->was_final)) {
 		r->rbad = jobctl_remote_stop(st, r->nodes, r->nnodes, CANCEL_REMOTE_GRACE,
@@ -233,7 +238,7 @@ cancel_print_text(const struct job_state *st, const struct cancel_result *r)
 	if (r->rchecked)
 		cancel_remote_report(st, r->nodes, r->nnodes);
 	for (i = 0; i < st->nallocs && r->nheld > 0; i++)
-		if (st->allocs[i].released == JOB_ALLOC_RELEASED)
+		if (r->held[i] && st->allocs[i].released == JOB_ALLOC_RELEASED)
 			printf("job %s: Slurm job %s on site %s released\n", st->id,
 			    st->allocs[i].id, st->allocs[i].site);
 	fflush(stdout);
@@ -254,7 +259,7 @@ cancel_json(const struct job_state *st, const struct cancel_result *r, int code)
 		    "stopped", r->nodes[i].stopped, "left", r->nodes[i].left,
 		    "detail", r->nodes[i].detail));
 	for (i = 0; i < st->nallocs && r->nheld > 0; i++)
-		if (st->allocs[i].released == JOB_ALLOC_RELEASED)
+		if (r->held[i] && st->allocs[i].released == JOB_ALLOC_RELEASED)
 			json_array_append_new(released, json_string(st->allocs[i].id));
 	return json_pack("{s:o, s:s, s:s, s:o, s:o, s:b, s:I, s:o, s:o, s:o, s:i}",
 	    "id", jsonout_id(st->id), "action", cancel_action(st, r),
@@ -293,6 +298,7 @@ cancel_one(const char *arg, json_t *jobs)
 		cancel_print_text(&st, &r);
 	free(r.left);
 	free(r.nodes);
+	free(r.held);
 	job_state_free(&st);
 	return code;
 }

@@ -13,6 +13,12 @@ kl_since() {
 	awk -v a="$1" -v b="$(kl_now)" 'BEGIN { printf "%.1f", b - a }'
 }
 
+# kl_next_id: the id the next job of the store J will get (for the benches, which do not
+# source tests/lib.sh and its next_id)
+kl_next_id() {
+	cat "$J/next-id" 2>/dev/null || echo 1
+}
+
 # kl_alive PID: the process exists and is not a zombie
 kl_alive() {
 	kl_s=$(sed -e 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
