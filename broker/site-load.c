@@ -132,8 +132,8 @@ sl_monitor(struct sl_ctx *c, const struct ydoc_node *v, const char **out)
 	return 0;
 }
 
-static char *
-sl_monitor_expand(const char *tmpl, const char *host)
+char *
+sites_monitor_expand(const char *tmpl, const char *host)
 {
 	size_t n = 0, hl = strlen(host);
 	const char *p;
@@ -385,7 +385,7 @@ sl_add_nodes(struct sl_ctx *c, const struct ydoc_node *hn, char **names, int cou
 		node.mem_mb = v->has_mem ? v->mem_mb : 0;
 		node.arch = v->arch != NULL ? xstrdup(v->arch) : NULL;
 		sl_ssh_fill(&node.ssh, v);
-		node.monitor = v->monitor != NULL ? sl_monitor_expand(v->monitor, node.host) : NULL;
+		node.monitor = v->monitor != NULL ? sites_monitor_expand(v->monitor, node.host) : NULL;
 		node.emulate = *emu;
 		node.sched_load = -1;
 		node.loc.file = c->out->path;

@@ -65,8 +65,9 @@ struct gs_node {
 	/*
 	 * A node of a Slurm site (gs_site.sched), from Slurm's own view of it (slurm-site.h):
 	 * why Slurm cannot give it ("drained: disk full", "down", "not a node of Slurm"), or
-	 * NULL; busy: allocated to others (the job would wait for it); Slurm's CPULoad, or
-	 * -1 when not read; its features (comma-separated), or NULL.
+	 * NULL; busy: 1 allocated to others (the ranking leaves it out), 2 the same but
+	 * admitted because the job fits no other way (it will wait in Slurm's queue), else 0;
+	 * Slurm's CPULoad, or -1 when not read; its features (comma-separated), or NULL.
 	 */
 	char *unavailable;
 	int busy;
@@ -156,6 +157,9 @@ void sites_free(struct gs_sites *s);
 int hostrange_expand(const char *pattern, char ***out, char *why, size_t whylen);
 /* Free what hostrange_expand() returned (n names and the array). */
 void hostrange_free(char **names, int n);
+
+/* A monitor URL template with every {host} replaced by host (allocated). */
+char *sites_monitor_expand(const char *tmpl, const char *host);
 
 /* 1 when name is a valid host name: [A-Za-z0-9.-], no leading '-', labels <= 63, <= 253. */
 int host_name_valid(const char *name);

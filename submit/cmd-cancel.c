@@ -156,7 +156,7 @@ cancel_slurm_release(struct job_state *st)
 	char *config;
 
 	xasprintf(&config, "%s/ssh_config", st->dir);
-	slurm_release(st, config);
+	slurm_release(st, config, 0);
 	free(config);
 }
 

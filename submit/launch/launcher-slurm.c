@@ -1,8 +1,8 @@
 /*
  * launcher-slurm.c — the "slurm" launcher: some ranks on nodes of Slurm sites
- * (slurm-site.h). It is the ssh launcher inside allocations: first the placed nodes of
- * every Slurm site are allocated (pending until Slurm runs the allocation), then the ssh
- * launcher checks, stages and launches as on any grid, its commands for those nodes
+ * (slurm-site.h). It is the ssh launcher inside allocations: at the start (in the
+ * supervisor), the placed nodes of every Slurm site are allocated (pending until Slurm
+ * runs the allocation), then the ssh launcher checks, stages and launches as on any grid, its commands for those nodes
  * becoming srun steps from their login hosts (remote.h, routes); after the end, or on a
  * cancel, the allocations are released.
  */
@@ -25,15 +25,23 @@ slurm_config(const struct launch *l)
 	return config;
 }
 
+/*
+ * Release the allocations; settle: seconds for Slurm to say it ended one itself (after a
+ * failed launch, slurm-site.h).
+ */
 static void
-slurm_release_all(struct launch *l)
+slurm_release_all(struct launch *l, double settle)
 {
 	char *config = slurm_config(l);
 
-	slurm_release(l->plan.st, config);
+	slurm_release(l->plan.st, config, settle);
 	free(config);
 }
 
+/*
+ * Before the start, only the job's ssh config: waiting in Slurm's queue belongs to the
+ * supervisor (`submit` returns at once), and the nodes' checks and staging need them held.
+ */
 static int
 slurm_prepare(struct launch *l, char *why, size_t whylen)
 {
@@ -43,25 +51,36 @@ slurm_prepare(struct launch *l, char *why, size_t whylen)
 
 	/* a cancel while Slurm keeps the job pending must release what was asked for */
 	launch_catch_signals();
-	if (remote_write_ssh_config(pl->sites, config, why, whylen) != 0) {
-		free(config);
-		return LAUNCH_FAILED;
-	}
+	rc = remote_write_ssh_config(pl->sites, config, why, whylen) == 0 ? LAUNCH_OK :
+	    LAUNCH_FAILED;
+	free(config);
+	return rc;
+}
+
+/* The nodes held, then checked, staged and launched as by the ssh launcher. */
+static int
+slurm_start(struct launch *l, char *why, size_t whylen)
+{
+	const struct launch_plan *pl = &l->plan;
+	char *config = slurm_config(l);
+	int rc;
+
 	rc = slurm_allocate(pl->sites, pl->job, pl->place, pl->st, config, pl->quiet, why,
 	    whylen);
 	free(config);
 	if (rc != LAUNCH_OK)
 		return rc;
-	if ((rc = launcher_ssh.prepare(l, why, whylen)) != LAUNCH_OK)
-		slurm_release_all(l);
+	if ((rc = launcher_ssh.prepare(l, why, whylen)) == LAUNCH_OK &&
+	    launch_cancel_requested()) {
+		launcher_ssh.cancel(l);
+		snprintf(why, whylen, "cancelled before launch");
+		rc = LAUNCH_CANCELLED;
+	}
+	if (rc == LAUNCH_OK)
+		rc = launcher_ssh.start(l, why, whylen);
+	if (rc != LAUNCH_OK)
+		slurm_release_all(l, 0);
 	return rc;
-}
-
-/* Started, supervised and freed as by the ssh launcher. */
-static int
-slurm_start(struct launch *l, char *why, size_t whylen)
-{
-	return launcher_ssh.start(l, why, whylen);
 }
 
 static void
@@ -80,14 +99,16 @@ static void
 slurm_cancel(struct launch *l)
 {
 	launcher_ssh.cancel(l);
-	slurm_release_all(l);
+	slurm_release_all(l, 0);
 }
 
 static void
 slurm_cleanup(struct launch *l)
 {
+	const struct launch_result *res = &l->res;
+
 	launcher_ssh.cleanup(l);
-	slurm_release_all(l);
+	slurm_release_all(l, !res->cancelled && res->mpiexec_status != 0 ? SLURM_SETTLE : 0);
 }
 
 const struct launcher launcher_slurm = {

@@ -39,11 +39,11 @@ remote_route_srun(const char *host, const char *login, const char *jobid)
 	if (r == NULL) {
 		routes = xreallocarray(routes, nroutes + 1, sizeof *routes);
 		r = &routes[nroutes++];
+		r->host = xstrdup(host);
 	} else {
 		free(r->login);
 		free(r->jobid);
 	}
-	r->host = r->host != NULL ? r->host : xstrdup(host);
 	r->login = xstrdup(login);
 	r->jobid = xstrdup(jobid);
 }

@@ -23,6 +23,7 @@
 #define SLURM_POLL_FIRST	0.2	/* seconds between looks at a pending allocation, */
 #define SLURM_POLL_MAX		2.0	/* doubling up to this */
 #define SLURM_RELEASE_WAIT	15.0	/* seconds for Slurm to end a released allocation */
+
 /* the allocation's own program: it only holds the nodes (its time limit ends it) */
 #define SLURM_HOLD		"exec sleep 2147483647"
 
@@ -311,27 +312,49 @@ slurm_allocate(const struct gs_sites *sites, const struct gs_job *job,
 			continue;
 		if (launch_cancel_requested()) {
 			snprintf(why, whylen, "cancelled while asking Slurm");
-			slurm_release(st, config);
+			slurm_release(st, config, 0);
 			return LAUNCH_CANCELLED;
 		}
 		if (slurm_submit(sites, job, p, s, st, config, why, whylen) != 0) {
-			slurm_release(st, config);
+			slurm_release(st, config, 0);
 			return LAUNCH_FAILED;
 		}
 	}
 	if ((rc = slurm_wait_running(st, first, config, quiet, why, whylen)) != LAUNCH_OK) {
-		slurm_release(st, config);
+		slurm_release(st, config, 0);
 		return rc;
 	}
 	slurm_routes(st);
 	return LAUNCH_OK;
 }
 
+/*
+ * Whether Slurm ended a itself, looking again for up to settle seconds while it still
+ * runs: a node that failed kills the job's steps (the launch fails) a moment before
+ * slurmctld records the job's end.
+ */
+static int
+slurm_ended_by_slurm(struct job_alloc *a, const char *config, double settle)
+{
+	double end = clock_mono() + settle, wait = SLURM_POLL_FIRST;
+	char why[768];
+
+	for (;;) {
+		if (slurm_alloc_look(a, config, why, sizeof why) != 0)
+			return 0;
+		if (slurm_alloc_over(a))
+			return 1;
+		if (clock_mono() >= end)
+			return 0;
+		slurm_nap(&wait, 0);
+	}
+}
+
 void
-slurm_release(struct job_state *st, const char *config)
+slurm_release(struct job_state *st, const char *config, double settle)
 {
 	char *words[] = { "scancel", NULL, NULL }, out[64], why[768];
-	double end = clock_mono() + SLURM_RELEASE_WAIT, wait = SLURM_POLL_FIRST;
+	double end, wait = SLURM_POLL_FIRST;
 	size_t i, left;
 
 	for (i = 0; i < st->nallocs; i++) {
@@ -340,7 +363,7 @@ slurm_release(struct job_state *st, const char *config)
 		if (a->released)
 			continue;
 		/* what Slurm made of it first: an allocation it ended is a lost node */
-		if (slurm_alloc_look(a, config, why, sizeof why) == 0 && slurm_alloc_over(a)) {
+		if (slurm_ended_by_slurm(a, config, settle)) {
 			a->released = JOB_ALLOC_ENDED;
 			continue;
 		}
@@ -352,6 +375,7 @@ slurm_release(struct job_state *st, const char *config)
 		a->released = JOB_ALLOC_RELEASED;
 	}
 	/* until Slurm has ended them: then nothing of the job runs on their nodes */
+	end = clock_mono() + SLURM_RELEASE_WAIT;
 	do {
 		for (i = 0, left = 0; i < st->nallocs; i++) {
 			struct job_alloc *a = &st->allocs[i];

@@ -246,24 +246,6 @@ slurm_mark(struct gs_node *n, const struct slurm_node *sn)
 	n->features = sn->features != NULL ? xstrdup(sn->features) : NULL;
 }
 
-static char *
-slurm_monitor_expand(const char *tmpl, const char *host)
-{
-	const char *p;
-	char *out = xstrdup(""), *tmp;
-
-	for (p = tmpl; *p != '\0'; p++) {
-		if (strncmp(p, "{host}", 6) == 0) {
-			xasprintf(&tmp, "%s%s", out, host);
-			p += 5;
-		} else
-			xasprintf(&tmp, "%s%c", out, *p);
-		free(out);
-		out = tmp;
-	}
-	return out;
-}
-
 /* A node of a `nodes: auto` site from its proto and Slurm's node, at index at. */
 static void
 slurm_insert_node(struct gs_sites *sites, size_t at, const struct gs_sched *sc,
@@ -287,7 +269,7 @@ slurm_insert_node(struct gs_sites *sites, size_t at, const struct gs_sched *sc,
 	n->ssh.host_key = p->ssh.host_key != NULL ? xstrdup(p->ssh.host_key) : NULL;
 	n->ssh.identity = p->ssh.identity != NULL ? xstrdup(p->ssh.identity) : NULL;
 	n->ssh.config = p->ssh.config != NULL ? xstrdup(p->ssh.config) : NULL;
-	n->monitor = p->monitor != NULL ? slurm_monitor_expand(p->monitor, sn->name) : NULL;
+	n->monitor = p->monitor != NULL ? sites_monitor_expand(p->monitor, sn->name) : NULL;
 	n->loc = sc->loc;
 	n->unavailable = n->features = NULL;
 }

@@ -89,11 +89,13 @@ int slurm_allocate(const struct gs_sites *sites, const struct gs_job *job,
 
 /*
  * Release every allocation of st still held: one Slurm ended is marked so (with its
- * state and reason: its nodes are lost ones), the others are scancelled, then waited for
- * (up to 15 s) until Slurm has ended them, when nothing of the job runs on their nodes.
- * st is written; the routes are gone.
+ * state and reason: its nodes are lost ones; after a failed launch, settle seconds are
+ * given to Slurm to say so), the others are scancelled, then waited for (up to 15 s)
+ * until Slurm has ended them, when nothing of the job runs on their nodes. st is
+ * written; the routes are gone.
  */
-void slurm_release(struct job_state *st, const char *config);
+#define SLURM_SETTLE	5.0
+void slurm_release(struct job_state *st, const char *config, double settle);
 
 /* The routes of the allocations of st still held (for `cancel`, in another process). */
 void slurm_routes(const struct job_state *st);

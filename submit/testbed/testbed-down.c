@@ -3,7 +3,7 @@
  * through `up`): kill every process of its namespaces and cgroups and the ones it recorded,
  * delete the namespaces, links and cgroups, then its state directory. And `status`: per node,
  * whether sshd and the node_exporter answer, its CPU quota and how its link latency is
- * emulated.
+ * emulated; per Slurm site, whether its login host's sshd answers and its daemons run.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -45,6 +45,10 @@ struct tb_manifest {
 	size_t ndelay;
 	char **cpu;		/* "HOST CPUS": the quota applied (testbed-speed.c) */
 	size_t ncpu;
+	char **slurm;		/* "SITEINDEX SITE LOGIN ADDR NETNS CONF" (testbed-slurm.c) */
+	size_t nslurm;
+	char **proc;		/* "PID START WHAT HOST" of every process recorded */
+	size_t nproc;
 	double cpu_per_mhz;	/* "speeds on SCALE"; 0: off, or a manifest without it */
 	int speeds_off;		/* "speeds off": --no-speeds */
 	int up;
@@ -93,6 +97,7 @@ tb_manifest_read(const char *dir, struct tb_manifest *m)
 			m->start = xreallocarray(m->start, m->npid + 1, sizeof *m->start);
 			m->pid[m->npid] = pid;
 			m->start[m->npid++] = start;
+			tb_push(&m->proc, &m->nproc, line + 4);
 			if (sscanf(line, "pid %*s %*s %63s %4095s", what, arg) == 2 &&
 			    strcmp(what, "delay") == 0) {
 				char *d;
@@ -107,6 +112,8 @@ tb_manifest_read(const char *dir, struct tb_manifest *m)
 			tb_push(&m->node, &m->nnode, line + 5);
 		else if (strncmp(line, "cpu ", 4) == 0)
 			tb_push(&m->cpu, &m->ncpu, line + 4);
+		else if (strncmp(line, "slurm ", 6) == 0)
+			tb_push(&m->slurm, &m->nslurm, line + 6);
 		else if (sscanf(line, "speeds on %lf", &m->cpu_per_mhz) == 1)
 			continue;
 		else if (strcmp(line, "speeds off") == 0)
@@ -132,6 +139,8 @@ tb_manifest_free(struct tb_manifest *m)
 	strv_free(m->latency, m->nlatency);
 	strv_free(m->delay, m->ndelay);
 	strv_free(m->cpu, m->ncpu);
+	strv_free(m->slurm, m->nslurm);
+	strv_free(m->proc, m->nproc);
 	free(m->pid);
 	free(m->start);
 }
@@ -453,6 +462,74 @@ tb_node_quota(const struct tb_manifest *m, const char *host)
 	return q;
 }
 
+/* 1 when the process recorded as WHAT on HOST runs, 0 when it does not, -1: none recorded. */
+static int
+tb_proc_alive(const struct tb_manifest *m, const char *what, const char *host)
+{
+	char w[64], h[256];
+	long pid;
+	long long start;
+	size_t i;
+	int alive = -1;
+
+	for (i = 0; i < m->nproc; i++)
+		if (sscanf(m->proc[i], "%ld %lld %63s %255s", &pid, &start, w, h) == 4 &&
+		    strcmp(w, what) == 0 && strcmp(h, host) == 0)
+			alive = start >= 0 && tb_proc_start(pid) == start;
+	return alive;
+}
+
+/*
+ * A Slurm site of the manifest ("SITEINDEX SITE LOGIN ADDR NETNS CONF"): its login host's sshd, its
+ * munged and slurmctld, and the slurmd of each node of the site, as a line of text or an
+ * element of the JSON array. 1 when all run, else 0.
+ */
+static int
+tb_status_slurm(const struct tb_manifest *m, const char *line, json_t *arr)
+{
+	char site[256], login[256], addr[64], netns[320], conf[4096], host[256], naddr[64];
+	char nns[320];
+	int sshd, munged, ctld, d, ok;
+	size_t i, s = 0, idx, nidx;
+	json_t *o, *slurmd, *v;
+	const char *k;
+
+	if (sscanf(line, "%zu %255s %255s %63s %319s %4095s", &idx, site, login, addr, netns,
+	    conf) != 6)
+		return 0;
+	sshd = tb_probe_sshd(addr);
+	munged = tb_proc_alive(m, "munged", login) == 1;
+	ctld = tb_proc_alive(m, "slurmctld", login) == 1;
+	ok = sshd && munged && ctld;
+	slurmd = json_object();
+	for (i = 0; i < m->nnode; i++)
+		if (sscanf(m->node[i], "%255s %63s %319s %zu", host, naddr, nns, &nidx) == 4 &&
+		    nidx == idx) {
+			d = tb_proc_alive(m, "slurmd", host);
+			if (d == -1)
+				continue;
+			json_object_set_new(slurmd, host, json_boolean(d == 1));
+			ok = ok && d == 1;
+			s++;
+		}
+	if (arr != NULL) {
+		o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:b, s:b, s:o}", "site", site, "login",
+		    login, "address", addr, "slurm_conf", conf, "sshd", sshd, "munged", munged,
+		    "slurmctld", ctld, "slurmd", slurmd);
+		json_array_append_new(arr, o);
+		return ok;
+	}
+	printf("slurm site %s: login host %s %s, sshd %s, munged %s, slurmctld %s; slurmd:",
+	    site, login, addr, sshd ? "up" : "down", munged ? "running" : "not running",
+	    ctld ? "running" : "not running");
+	i = 0;
+	json_object_foreach(slurmd, k, v)
+		printf("%s %s %s", i++ ? "," : "", k, json_is_true(v) ? "running" : "not running");
+	printf("%s\n  SLURM_CONF=%s\n", s == 0 ? " none" : "", conf);
+	json_decref(slurmd);
+	return ok;
+}
+
 int
 tb_status(const char *dir, int json)
 {
@@ -529,12 +606,22 @@ tb_status(const char *dir, int json)
 		}
 	}
 	code = nup == m.nnode && m.up ? EXIT_SUCCESS : EXIT_FAILURE;
+	if (!json)
+		printf("%zu of %zu nodes up\n", nup, m.nnode);
+	if (m.nslurm > 0) {
+		json_t *arr = json ? json_array() : NULL;
+
+		for (i = 0; i < m.nslurm; i++)
+			if (!tb_status_slurm(&m, m.slurm[i], arr))
+				code = EXIT_FAILURE;
+		if (json)
+			json_object_set_new(doc, "slurm", arr);
+	}
 	if (json) {
 		json_object_set_new(doc, "up", json_integer((json_int_t)nup));
 		if (jsonout_print(doc) == -1)
 			code = EXIT_FAILURE;
-	} else
-		printf("%zu of %zu nodes up\n", nup, m.nnode);
+	}
 	tb_manifest_free(&m);
 	return code;
 }

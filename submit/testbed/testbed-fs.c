@@ -7,7 +7,9 @@
  * /var, ...) while every other top-level directory (/home, /root, /tmp, /srv, /mnt, /work,
  * ...), /var/tmp, the job store and the directory of the gridsubmit binary are covered by
  * empty tmpfs. Only what the node's sshd reads comes back, bind-mounted at its own path:
- * the node's state directory and the testbed's authorized_keys.
+ * the node's state directory and the testbed's authorized_keys, and on a node of a Slurm
+ * site its Slurm's directory (slurm.conf, the munge socket, slurmd's spool), which the
+ * node's slurmd, in the same mount namespace (testbed-up.c), and its sessions read.
  *
  * Nothing is mounted in this host's namespace: the mounts die with the namespace, that is
  * with the node's last process, so `down` has nothing to unmount.
@@ -119,7 +121,7 @@ tb_private_fs(const struct testbed *tb, const struct tb_node *tn)
 {
 	const char *host = tn->node->host;
 	char *keys, *path, self[PATH_MAX], *slash;
-	int kfd, dfd, rc = 0;
+	int kfd, dfd, sfd = -1, rc = 0;
 	struct dirent *de;
 	ssize_t n;
 	DIR *root;
@@ -136,6 +138,12 @@ tb_private_fs(const struct testbed *tb, const struct tb_node *tn)
 	    (dfd = open(tn->dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1) {
 		dprintf(2, "gridsubmit testbed: %s: private_fs: %s: %s\n", host,
 		    kfd == -1 ? keys : tn->dir, strerror(errno));
+		return -1;
+	}
+	if (tn->slurm_dir != NULL &&
+	    (sfd = open(tn->slurm_dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		dprintf(2, "gridsubmit testbed: %s: private_fs: %s: %s\n", host, tn->slurm_dir,
+		    strerror(errno));
 		return -1;
 	}
 	if ((root = opendir("/")) == NULL)
@@ -166,6 +174,10 @@ tb_private_fs(const struct testbed *tb, const struct tb_node *tn)
 		rc = tb_fs_restore(host, tn->dir, dfd, 1);
 	if (rc == 0)
 		rc = tb_fs_restore(host, keys, kfd, 0);
+	if (rc == 0 && sfd != -1)
+		rc = tb_fs_restore(host, tn->slurm_dir, sfd, 1);
+	if (sfd != -1)
+		close(sfd);
 	close(kfd);
 	close(dfd);
 	free(keys);

@@ -5,6 +5,7 @@
  * has sch_netem, else a delay line: testbed-latency.c), a cgroup CPU quota that emulates
  * the node's relative speed (testbed-speed.c), and in the namespace (with its own UTS
  * hostname): sshd with generated keys, a node_exporter, a background load generator.
+ * A site behind Slurm gets its login host and Slurm daemons after that (testbed-slurm.c).
  * Every step is written to the manifest before it is taken.
  */
 #include <sys/stat.h>
@@ -27,6 +28,8 @@
 #include "remote.h"
 #include "testbed.h"
 #include "xmalloc.h"
+
+static int tb_join_mounts(const struct tb_node *);
 
 static const char *const tb_tools[][2] = {
 	{ "ip", "iproute2" }, { "tc", "iproute2" }, { "sshd", "openssh-server" },
@@ -95,7 +98,7 @@ tb_address_in_use(void)
 	return used;
 }
 
-static int
+int
 tb_mkdir(const char *path, mode_t mode)
 {
 	if (mkdir(path, mode) == -1 && errno != EEXIST) {
@@ -202,9 +205,11 @@ bad:
 /*
  * Fork a process into the node: its network namespace, a new UTS namespace named after the
  * host, its cgroup, a session of its own, output to DIR/nodes/HOST/WHAT.log. argv NULL: the
- * child runs the load generator instead of a program. The pid goes to the manifest.
+ * child runs the load generator instead of a program. The pid goes to the manifest. On a
+ * node of a Slurm site, SLURM_CONF is set; a private_fs node's slurmd joins the mount
+ * namespace of its sshd, so that a step sees the node's files as a session does.
  */
-static pid_t
+pid_t
 tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const argv[],
     const char *promfile)
 {
@@ -231,9 +236,14 @@ tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const a
 				    tn->cgroup, strerror(errno));
 		}
 		tb_child_output(log);
+		if (tn->slurm_conf != NULL && setenv("SLURM_CONF", tn->slurm_conf, 1) == -1)
+			_exit(127);
 		/* a node without this host's files: its sshd, and so its sessions (testbed-fs.c) */
 		if (tn->node->emulate.private_fs && strcmp(what, "sshd") == 0 &&
 		    tb_private_fs(tb, tn) == -1)
+			_exit(127);
+		if (tn->node->emulate.private_fs && strcmp(what, "slurmd") == 0 &&
+		    tb_join_mounts(tn) == -1)
 			_exit(127);
 		if (argv == NULL) {
 			prctl(PR_SET_NAME, "gs-load");
@@ -283,6 +293,23 @@ tb_shape(struct testbed *tb, const char *netns, const char *dev, const struct gs
 	    "parent", "1:1", "handle", "10:", "netem", "delay", delay, "limit", "100000",
 	    NULL) == -1)
 		return -1;
+	return 0;
+}
+
+/* In the child of a private_fs node's slurmd: the mount namespace of the node's sshd. */
+static int
+tb_join_mounts(const struct tb_node *tn)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/ns/mnt", tn->sshd_pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 || setns(fd, CLONE_NEWNS) == -1) {
+		dprintf(2, "gridsubmit testbed: %s: cannot join the mounts of its sshd (%s): %s\n",
+		    tn->node->host, path, strerror(errno));
+		return -1;
+	}
+	close(fd);
 	return 0;
 }
 
@@ -340,8 +367,11 @@ tb_sshd_config(struct testbed *tb, struct tb_node *tn)
 	    "MaxSessions 64\n"
 	    "MaxStartups 64:30:128\n"
 	    "LogLevel INFO\n"
-	    "Subsystem sftp internal-sftp\n",
-	    tn->node->host, tn->addr, TB_SSH_PORT, tn->dir, tb->dir);
+	    "Subsystem sftp internal-sftp\n"
+	    "%s%s%s",
+	    tn->node->host, tn->addr, TB_SSH_PORT, tn->dir, tb->dir,
+	    tn->slurm_conf != NULL ? "SetEnv SLURM_CONF=" : "",
+	    tn->slurm_conf != NULL ? tn->slurm_conf : "", tn->slurm_conf != NULL ? "\n" : "");
 	xasprintf(&path, "%s/sshd_config", tn->dir);
 	rc = tb_write_file(path, text, 0600);
 	free(path);
@@ -350,7 +380,7 @@ tb_sshd_config(struct testbed *tb, struct tb_node *tn)
 }
 
 /* A YAML double-quoted scalar. */
-static void
+void
 tb_yq(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -365,11 +395,53 @@ tb_yq(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A host's known_hosts line and ssh_config block; 0, or -1 (said). */
+static int
+tb_host_client(const struct testbed *tb, const struct tb_node *tn, const char *user,
+    FILE *khf, FILE *cf)
+{
+	char *path, *key;
+
+	xasprintf(&path, "%s/ssh_host_ed25519_key.pub", tn->dir);
+	if ((key = tb_pubkey(path)) == NULL) {
+		fprintf(stderr, "gridsubmit testbed: cannot read %s\n", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	fprintf(khf, "%s,%s %s\n", tn->node->host, tn->addr, key);
+	free(key);
+	fprintf(cf, "Host %s\n\tHostName %s\n\tPort %d\n\tUser %s\n"
+	    "\tIdentityFile %s/id_ed25519\n\tIdentitiesOnly yes\n"
+	    "\tUserKnownHostsFile %s/known_hosts\n\tStrictHostKeyChecking yes\n",
+	    tn->node->host, tn->addr, TB_SSH_PORT, user, tb->dir, tb->dir);
+	return 0;
+}
+
+/* The ssh: map of a node, or of a Slurm site (its login host), in the derived site file. */
+static void
+tb_ssh_yaml(const struct testbed *tb, FILE *sf, const char *user, const char *indent)
+{
+	char *p;
+
+	fprintf(sf, "ssh: {user: %s, port: %d, host_key: strict, identity: ", user,
+	    TB_SSH_PORT);
+	xasprintf(&p, "%s/id_ed25519", tb->dir);
+	tb_yq(sf, p);
+	free(p);
+	/* HostName and known_hosts: the host's block of the testbed's ssh_config */
+	fprintf(sf, ",\n%sconfig: ", indent);
+	xasprintf(&p, "%s/ssh_config", tb->dir);
+	tb_yq(sf, p);
+	free(p);
+	fprintf(sf, "}");
+}
+
 /* The known_hosts, ssh_config and derived site file of the testbed. */
 static int
 tb_write_client_files(struct testbed *tb, const char *origin)
 {
-	char *path, *tmp, *key, *user, *kh = NULL, *cfg = NULL;
+	char *path, *tmp, *user, *kh = NULL, *cfg = NULL;
 	size_t khlen = 0, cfglen = 0, i, s;
 	FILE *khf, *cf, *sf;
 	const char *u = getenv("USER");
@@ -379,23 +451,12 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 	cf = open_memstream(&cfg, &cfglen);
 	fprintf(cf, "# generated by gridsubmit testbed up: the hosts of testbed %s\n",
 	    tb->name);
-	for (i = 0; i < tb->n; i++) {
-		struct tb_node *tn = &tb->nodes[i];
-
-		xasprintf(&path, "%s/ssh_host_ed25519_key.pub", tn->dir);
-		if ((key = tb_pubkey(path)) == NULL) {
-			fprintf(stderr, "gridsubmit testbed: cannot read %s\n", path);
-			free(path);
+	for (i = 0; i < tb->n; i++)
+		if (tb_host_client(tb, &tb->nodes[i], user, khf, cf) == -1)
 			return -1;
-		}
-		free(path);
-		fprintf(khf, "%s,%s %s\n", tn->node->host, tn->addr, key);
-		free(key);
-		fprintf(cf, "Host %s\n\tHostName %s\n\tPort %d\n\tUser %s\n"
-		    "\tIdentityFile %s/id_ed25519\n\tIdentitiesOnly yes\n"
-		    "\tUserKnownHostsFile %s/known_hosts\n\tStrictHostKeyChecking yes\n",
-		    tn->node->host, tn->addr, TB_SSH_PORT, user, tb->dir, tb->dir);
-	}
+	for (i = 0; i < tb->nslurm; i++)
+		if (tb_host_client(tb, &tb->slurm[i].tn, user, khf, cf) == -1)
+			return -1;
 	fclose(khf);
 	fclose(cf);
 	xasprintf(&path, "%s/known_hosts", tb->dir);
@@ -437,8 +498,17 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 
 		fprintf(sf, "  - name: ");
 		tb_yq(sf, site->name);
-		fprintf(sf, "\n    link: {bandwidth_mbps: %.15g, latency_ms: %.15g}\n"
-		    "    nodes:\n", site->bandwidth_mbps, site->latency_ms);
+		fprintf(sf, "\n    link: {bandwidth_mbps: %.15g, latency_ms: %.15g}\n",
+		    site->bandwidth_mbps, site->latency_ms);
+		/* the login host, reached with the site's ssh: through the testbed's ssh_config */
+		if (site->sched != NULL) {
+			fprintf(sf, "    ");
+			tb_ssh_yaml(tb, sf, user, "          ");
+			fprintf(sf, "\n    scheduler: ");
+			tb_slurm_yaml(sf, site->sched);
+			fprintf(sf, "\n");
+		}
+		fprintf(sf, "    nodes:\n");
 		for (i = 0; i < tb->n; i++) {
 			const struct gs_node *n = tb->nodes[i].node;
 
@@ -450,18 +520,10 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 				fprintf(sf, ", arch: ");
 				tb_yq(sf, n->arch);
 			}
-			fprintf(sf, ",\n         monitor: \"http://%s:%d/metrics\",\n"
-			    "         ssh: {user: %s, port: %d, host_key: strict, identity: ",
-			    tb->nodes[i].addr, TB_EXPORTER_PORT, user, TB_SSH_PORT);
-			xasprintf(&key, "%s/id_ed25519", tb->dir);
-			tb_yq(sf, key);
-			free(key);
-			/* HostName and known_hosts: the node's block of the testbed's ssh_config */
-			fprintf(sf, ",\n              config: ");
-			xasprintf(&key, "%s/ssh_config", tb->dir);
-			tb_yq(sf, key);
-			free(key);
-			fprintf(sf, "},\n         emulate: {cpu_scale: %.15g, load: %.15g, "
+			fprintf(sf, ",\n         monitor: \"http://%s:%d/metrics\",\n         ",
+			    tb->nodes[i].addr, TB_EXPORTER_PORT);
+			tb_ssh_yaml(tb, sf, user, "              ");
+			fprintf(sf, ",\n         emulate: {cpu_scale: %.15g, load: %.15g, "
 			    "load_interval: %.15g%s}}\n", tb_speed_cpu_scale(tb, n), n->emulate.load,
 			    n->emulate.load_interval, n->emulate.private_fs ?
 			    ", private_fs: true" : "");
@@ -475,13 +537,11 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 	return 0;
 }
 
-static int
-tb_node_up(struct testbed *tb, struct tb_node *tn)
+int
+tb_host_net(struct testbed *tb, struct tb_node *tn)
 {
 	const struct gs_site *site = &tb->sites.sites[tn->node->site];
-	char *p, *prom, *textdir, cidr[32], listen[64], *textarg;
-	char *argv[12];
-	pid_t pid;
+	char *p, cidr[32];
 
 	if (tb_mkdir(tn->dir, 0700) == -1)
 		return -1;
@@ -489,16 +549,6 @@ tb_node_up(struct testbed *tb, struct tb_node *tn)
 	if (tb_keygen(p, tn->node->host) == -1)
 		return -1;
 	free(p);
-	xasprintf(&textdir, "%s/textfile", tn->dir);
-	if (tb_mkdir(textdir, 0755) == -1)
-		return -1;
-	xasprintf(&prom, "%s/load.prom", textdir);
-	xasprintf(&p, "# emulated load of %s (gridsubmit testbed)\nnode_load1 %.6g\n",
-	    tn->node->host, tn->node->emulate.load);
-	if (tb_write_file(prom, p, 0644) == -1)
-		fatal("%s", prom);
-	free(p);
-
 	tb_manifest_add(tb, "netns %s", tn->netns);
 	if (tb_run("ip", "netns", "add", tn->netns, NULL) == -1)
 		return -1;
@@ -518,10 +568,13 @@ tb_node_up(struct testbed *tb, struct tb_node *tn)
 	if (tb_shape(tb, NULL, tn->veth, site) == -1 ||
 	    tb_shape(tb, tn->netns, "eth0", site) == -1)
 		return -1;
-	if (tb_latency_node(tb, tn) == -1)
-		return -1;
-	if (tb_cgroup_node(tb, tn) == -1)
-		return -1;
+	return tb_latency_node(tb, tn);
+}
+
+int
+tb_host_sshd(struct testbed *tb, struct tb_node *tn)
+{
+	char *argv[6];
 
 	if (tb_sshd_config(tb, tn) == -1)
 		fatal("%s/sshd_config", tn->dir);
@@ -532,9 +585,32 @@ tb_node_up(struct testbed *tb, struct tb_node *tn)
 	argv[3] = "-f";
 	xasprintf(&argv[4], "%s/sshd_config", tn->dir);
 	argv[5] = NULL;
-	pid = tb_spawn(tb, tn, "sshd", argv, NULL);
+	tn->sshd_pid = (long)tb_spawn(tb, tn, "sshd", argv, NULL);
 	free(argv[0]);
 	free(argv[4]);
+	return 0;
+}
+
+static int
+tb_node_up(struct testbed *tb, struct tb_node *tn)
+{
+	char *p, *prom, *textdir, listen[64], *textarg;
+	char *argv[12];
+	pid_t pid;
+
+	if (tb_host_net(tb, tn) == -1)
+		return -1;
+	xasprintf(&textdir, "%s/textfile", tn->dir);
+	if (tb_mkdir(textdir, 0755) == -1)
+		return -1;
+	xasprintf(&prom, "%s/load.prom", textdir);
+	xasprintf(&p, "# emulated load of %s (gridsubmit testbed)\nnode_load1 %.6g\n",
+	    tn->node->host, tn->node->emulate.load);
+	if (tb_write_file(prom, p, 0644) == -1)
+		fatal("%s", prom);
+	free(p);
+	if (tb_cgroup_node(tb, tn) == -1 || tb_host_sshd(tb, tn) == -1)
+		return -1;
 
 	snprintf(listen, sizeof listen, "--web.listen-address=%s:%d", tn->addr,
 	    TB_EXPORTER_PORT);
@@ -560,18 +636,33 @@ tb_node_up(struct testbed *tb, struct tb_node *tn)
 	return 0;
 }
 
+static int tb_build(struct testbed *);
+
+/* Build the testbed (testbed.h); the Slurm sites' plan is not needed after it. */
 int
 tb_up(struct testbed *tb)
 {
+	int rc = tb_build(tb);
+
+	tb_slurm_free(tb);
+	return rc;
+}
+
+/* tb_up without the freeing of the Slurm sites' plan. */
+static int
+tb_build(struct testbed *tb)
+{
 	char *path, *key;
 	size_t i, s, k;
-	int fd;
+	int fd, rc;
 
 	/* refusals first: nothing is built for a testbed that cannot be what the file says */
 	if (tb_check_tools() == -1 || tb_latency_check(tb) == -1)
 		return -1;
 	if (tb_speed_plan(tb) == -1)
 		return TB_UP_REFUSED;
+	if ((rc = tb_slurm_plan(tb)) != 0)
+		return rc;
 	xasprintf(&path, "%s/manifest", tb->dir);
 	if (access(path, F_OK) == 0) {
 		fprintf(stderr, "gridsubmit testbed: %s is up (or was left half up): run "
@@ -585,7 +676,8 @@ tb_up(struct testbed *tb)
 		free(path);
 		return -1;
 	}
-	if (tb_mkdir(tb->dir, 0700) == -1)
+	/* a Slurm site's: other users' batch jobs pass through to its spool (testbed-slurm.c) */
+	if (tb_mkdir(tb->dir, tb->nslurm > 0 ? 0711 : 0700) == -1)
 		return -1;
 	xasprintf(&key, "%s/nodes", tb->dir);
 	if (tb_mkdir(key, 0700) == -1)
@@ -630,6 +722,8 @@ tb_up(struct testbed *tb)
 	tb_cgroup_setup(tb);
 	tb_speed_report(tb);
 
+	if (tb_slurm_dirs(tb) == -1)
+		return -1;
 	tb->nodes = xcalloc(tb->sites.nnodes ? tb->sites.nnodes : 1, sizeof *tb->nodes);
 	for (s = 0; s < tb->sites.nsites; s++) {
 		k = 0;
@@ -655,6 +749,10 @@ tb_up(struct testbed *tb)
 			snprintf(tn->veth, sizeof tn->veth, "gs%sv%zu", tb->tag, tb->n);
 			snprintf(tn->peer, sizeof tn->peer, "gs%sp%zu", tb->tag, tb->n);
 			xasprintf(&tn->dir, "%s/nodes/%s", tb->dir, n->host);
+			if (tb_slurm_of(tb, n->site) != NULL) {
+				tn->slurm_conf = tb_slurm_of(tb, n->site)->conf;
+				tn->slurm_dir = tb_slurm_of(tb, n->site)->dir;
+			}
 			tb_manifest_add(tb, "node %s %s %s %zu", n->host, tn->addr, tn->netns, s);
 			if (tb_node_up(tb, tn) == -1)
 				return -1;
@@ -676,7 +774,7 @@ tb_up(struct testbed *tb)
 			return -1;
 		}
 	}
-	if (tb_write_client_files(tb, tb->sites.path) == -1)
+	if (tb_slurm_up(tb) == -1 || tb_write_client_files(tb, tb->sites.path) == -1)
 		return -1;
 	tb_manifest_add(tb, "up");
 	return 0;

@@ -3,10 +3,13 @@
  * namespace per node on a bridge, sshd and a node_exporter in each, tc shaping of each
  * node's link, a CPU quota per node (cgroups), background load generators. Everything
  * created is first written to a manifest, so that `down` removes it all, also after a
- * crash halfway through `up`.
+ * crash halfway through `up`. A site behind Slurm also gets its login host and a Slurm of its
+ * own: munged and slurmctld on the login host, slurmd on each node (testbed-slurm.c).
  */
 #ifndef GS_TESTBED_H
 #define GS_TESTBED_H
+
+#include <sys/types.h>
 
 #include <stdio.h>
 
@@ -19,6 +22,9 @@
 #define TB_CG_PERIOD	100000	/* cgroup CPU period (microseconds) */
 #define TB_CPU_MIN	0.01	/* the smallest quota cgroups take: 1 ms per period */
 #define TB_SPEED_RESERVE 0.5	/* CPUs no quota may take: the master rank, the delay lines */
+#define TB_SLURMCTLD_PORT 6817	/* Slurm's defaults: each login host and node has its own address */
+#define TB_SLURMD_PORT	6818
+#define TB_SLURM_IDLE_WAIT 30.0	/* seconds `up` waits for Slurm to see every node idle */
 
 struct tb_node {
 	const struct gs_node *node;
@@ -29,6 +35,23 @@ struct tb_node {
 	char *dir;		/* STATE/nodes/HOST */
 	char *cgroup;		/* the node's cgroup directory, or NULL */
 	int lat_how;		/* TB_LAT_*: how the site's latency_ms is emulated */
+	const char *slurm_conf;	/* a Slurm site's: SLURM_CONF of its daemons and sessions */
+	const char *slurm_dir;	/* its STATE/slurm/LOGIN (brought back in a private_fs) */
+	long sshd_pid;		/* its sshd: a private_fs node's slurmd joins its mounts */
+};
+
+/*
+ * A site behind Slurm (gs_site.sched, testbed-slurm.c): its login host, a namespace like a
+ * node's with sshd only, at the address after the site's last node; the files of its Slurm
+ * (key, slurm.conf, state, spool, logs) in dir.
+ */
+struct tb_slurm {
+	size_t site;		/* index into sites.sites */
+	struct gs_node host;	/* the login host as a node: host = the scheduler's login */
+	struct tb_node tn;	/* its namespace, address, sshd */
+	char *dir;		/* STATE/slurm/LOGIN */
+	char *conf;		/* DIR/slurm.conf */
+	char cluster[16];	/* ClusterName: gsTAGsS, S the site's index + 1 */
 };
 
 /* How a node's link latency is emulated (testbed-latency.c). */
@@ -54,6 +77,8 @@ struct testbed {
 	double cpu_per_mhz;	/* speeds: the scale chosen (CPUs per MHz of capacity) */
 	double shrink;		/* speeds: cpu_per_mhz × the file's top cpu_mhz, <= 1 */
 	double host_cpus;	/* this host's CPUs, as the quotas were planned */
+	struct tb_slurm *slurm;	/* one per Slurm site (tb_slurm_plan) */
+	size_t nslurm;
 };
 
 /* testbed-util.c */
@@ -77,6 +102,36 @@ void tb_child_output(const char *log);
 #define TB_UP_REFUSED	(-2)
 int tb_up(struct testbed *tb);
 char *tb_which(const char *tool);	/* absolute path in $PATH or the sbin dirs, or NULL */
+int tb_mkdir(const char *path, mode_t mode);	/* 0, or -1 (said); an existing one is fine */
+void tb_yq(FILE *f, const char *s);		/* a YAML double-quoted scalar */
+/*
+ * A host's namespace, link (shaped, its latency emulated) and address; then its sshd (its
+ * pid in tn->sshd_pid). 0 or -1 (said).
+ */
+int tb_host_net(struct testbed *tb, struct tb_node *tn);
+int tb_host_sshd(struct testbed *tb, struct tb_node *tn);
+/*
+ * Fork a process into a host (testbed-up.c): its namespaces and cgroup, SLURM_CONF when it
+ * has one; argv NULL runs the load generator. The pid goes to the manifest as WHAT.
+ */
+pid_t tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const argv[],
+    const char *promfile);
+
+/*
+ * testbed-slurm.c (doc/testbed.md, "A Slurm site"). Before anything is built: the Slurm
+ * sites of the file in tb->slurm, refusing what cannot be emulated (TB_UP_REFUSED, said)
+ * and what is missing here (-1). Before the nodes, their directories. After the nodes:
+ * per Slurm site its login host, munged, slurmctld and a slurmd per node, then the wait
+ * for every node idle; 0 or -1 (said).
+ * The scheduler: map of a site as written, for the derived site file. The Slurm of a
+ * node's site (NULL: none).
+ */
+int tb_slurm_plan(struct testbed *tb);
+int tb_slurm_dirs(struct testbed *tb);
+int tb_slurm_up(struct testbed *tb);
+void tb_slurm_yaml(FILE *f, const struct gs_sched *sc);
+struct tb_slurm *tb_slurm_of(struct testbed *tb, int site);
+void tb_slurm_free(struct testbed *tb);
 
 /*
  * testbed-latency.c: before anything is built, whether the kernel has sch_netem

@@ -1,0 +1,155 @@
+#!/bin/sh
+# test-slurm.sh — one MPI job across an ssh site and a Slurm site (root, a real Slurm of
+# `gridsubmit testbed up sites/hpc.yaml`): the result is right and the Slurm nodes' ranks
+# ran as srun steps of the job's allocation, which is released at the end; the job is
+# pending with Slurm's reason while another user holds the partition, then runs; cancel
+# while pending and while running releases the allocation (squeue empty) and leaves no
+# process, also after the supervisor was killed with -9.
+. tests/lib.sh
+
+need_testbed "slurm" sshd prometheus-node-exporter jq slurmctld slurmd srun munged || exit 0
+MANDEL=$SRC/$BUILD/examples/mandelbrot
+if [ ! -x "$MANDEL" ]; then
+	skip "slurm" "$MANDEL is not built"
+	exit 0
+fi
+at_exit sweep
+# another user's batch job runs from its node's spool, under the testbed's directory:
+# every directory above it must let that user through (doc/testbed.md, "A Slurm site")
+chmod 0711 "$T"
+mkdir -m 0711 "$GRIDSUBMIT_HOME" "$GRIDSUBMIT_HOME/testbed"
+cp sites/hpc.yaml "$T/hpc.yaml"
+testbed_up "$T/hpc.yaml" "testbed up with an ssh site and a Slurm site" || exit 0
+SITES=$TB/sites.yaml
+
+# on_login CMD...: a command on the Slurm site's login host
+on_login() {
+	ssh -F "$TB/ssh_config" -o BatchMode=yes hpc-login "$@"
+}
+# ours: the Slurm jobs of gridsubmit in the queue (any state but ended)
+ours() {
+	on_login squeue -h -o '%j' | grep -c '^gridsubmit-'
+}
+# job FILE RANKS SITES ARGS...: a mandelbrot job file (SITES: a YAML list, or "")
+job() {
+	f=$1 r=$2 s=$3
+	shift 3
+	{
+		echo "name: sl"
+		echo "program: $MANDEL"
+		printf 'args: ['
+		sep=""
+		for a; do printf '%s"%s"' "$sep" "$a"; sep=", "; done
+		echo "]"
+		echo "ranks: $r"
+		[ -z "$s" ] || echo "sites: $s"
+		echo "runtime: {scheme: gss}"
+		echo "restarts: ${RESTARTS:-0}"
+	} > "$f"
+}
+last_job() {
+	ls -d "$GRIDSUBMIT_HOME"/jobs/[0-9]* | sort -t/ -k1 -V | tail -n 1
+}
+# wait_for WHAT CMD...: up to 30 s until CMD succeeds
+wait_for() {
+	wf_i=0
+	shift
+	while [ $wf_i -lt 300 ]; do
+		"$@" 2>/dev/null && return 0
+		sleep 0.1
+		wf_i=$((wf_i + 1))
+	done
+	return 1
+}
+# job_procs: the job's ranks and proxies left in the Slurm nodes' namespaces
+job_procs() {
+	for ns in "gs-$TAG-hpc1" "gs-$TAG-hpc2"; do ip netns pids "$ns"; done |
+		xargs -r ps -o comm= -p | grep -E 'mandelbrot|hydra|gridsubmit-r' | tr '\n' ' '
+}
+# occupy: another user's job holds every node of the partition (its id in OTHER)
+occupy() {
+	OTHER=$(on_login sbatch --parsable --uid=nobody --chdir=/ --nodes=2 --exclusive \
+		-J other --output=/dev/null --wrap "'sleep 600'")
+}
+
+# --- 1. one job across the ssh site and the Slurm site
+job "$T/both.yaml" 5 "" --size 256 --iter 100 --check
+run_gs run "$T/both.yaml" --sites "$SITES"
+check_eq "a job across lab and hpc exits 0" "$rc" 0
+[ "$rc" -eq 0 ] || printf '%s\n' "$out" "$err" | tail -n 20 | sed -e 's/^/#   /'
+check_match "its result matches the sequential computation" "$out" 'image matches'
+J=$(last_job)
+sites=$(jq -r 'select(.ev == "start") | [.ranks[].site] | sort | unique | join(",")' "$J/events.jsonl")
+check_eq "ranks on both sites and the master here" "$sites" "-,hpc,lab"
+SID=$(jq -r '.allocations[0].id' "$J/state.json")
+check_match "state.json records the Slurm job" "$SID" '^[0-9]+$'
+check_eq "its nodes are the placed hpc nodes" \
+	"$(jq -r '.allocations[0].hosts | sort | join(",")' "$J/state.json")" "hpc1,hpc2"
+check_eq "it was released by gridsubmit" "$(jq -r '.allocations[0].released' "$J/state.json")" gridsubmit
+check_eq "no allocation of gridsubmit is left in Slurm's queue" "$(ours)" 0
+# the ranks ran as steps of that allocation: slurmd started them
+check "hpc1's slurmd launched steps of job $SID" \
+	grep -q "StepId=$SID\." "$TB/nodes/hpc1/slurmd.log"
+check_eq "no rank or proxy is left on the Slurm nodes" "$(job_procs)" ""
+run_gs status "$(basename "$J")"
+check_match "status shows the allocation" "$out" "slurm: +job $SID on site hpc \\(hpc[12],hpc[12]\\): [A-Z]+.*; released"
+
+# --- 2. pending while another user holds the partition, then running
+occupy
+check_match "another user's job holds the partition" "$OTHER" '^[0-9]+$'
+wait_for "it runs" sh -c "[ \"\$(ssh -F '$TB/ssh_config' hpc-login squeue -h -j $OTHER -o %T)\" = RUNNING ]"
+job "$T/onhpc.yaml" 3 "[hpc]" --size 128 --iter 100 --check
+"$GS" run "$T/onhpc.yaml" --sites "$SITES" > "$T/pend.out" 2> "$T/pend.err" &
+gpid=$!
+wait_for "pending" grep -q 'pending: waiting for Slurm job' "$T/pend.err"
+J=$(last_job)
+run_gs status "$(basename "$J")"
+check_match "status: pending with Slurm's reason" "$out" \
+	'state: +pending \(waiting for Slurm job [0-9]+ on site hpc: (Resources|Priority|Nodes?[A-Za-z_]*|ReqNodeNotAvail[^)]*)\)'
+check_match "run says it waits for Slurm" "$(cat "$T/pend.err")" \
+	"gridsubmit: job $(basename "$J") pending: waiting for Slurm job [0-9]+ on site hpc"
+on_login scancel "$OTHER"
+wait $gpid
+grc=$?
+check_eq "once the partition is free the job runs and exits 0" "$grc" 0
+check_match "its result is right" "$(cat "$T/pend.out")" 'image matches'
+check_eq "no allocation left after it" "$(ours)" 0
+
+# --- 3. cancel while pending releases the request
+occupy
+wait_for "it runs" sh -c "[ \"\$(ssh -F '$TB/ssh_config' hpc-login squeue -h -j $OTHER -o %T)\" = RUNNING ]"
+check_eq "another user's job holds the partition again" "$(on_login squeue -h -j "$OTHER" -o %T)" RUNNING
+run_gs submit "$T/onhpc.yaml" --sites "$SITES"
+check_eq "submit while the partition is busy exits 0" "$rc" 0
+J=$(last_job)
+wait_for "pending" grep -q '"state": "pending"' "$J/state.json"
+check_eq "the job's request waits in Slurm's queue" "$(ours)" 1
+run_gs cancel "$(basename "$J")"
+check_eq "cancel while pending exits 0" "$rc" 0
+check_eq "cancel while pending leaves nothing of ours in Slurm's queue" "$(ours)" 0
+check_match "the job is cancelled" "$(jq -r .state "$J/state.json")" '^cancelled$'
+on_login scancel "$OTHER"
+
+# --- 4. cancel while running releases the allocation, no process left
+job "$T/long.yaml" 5 "" --size 512 --slow 1:400,2:400,3:400,4:400
+run_gs submit "$T/long.yaml" --sites "$SITES"
+J=$(last_job)
+wait_for "running" grep -q '"ev":"chunk"' "$J/events.jsonl"
+check "the long job runs (a chunk event)" grep -q '"ev":"chunk"' "$J/events.jsonl"
+check_match "its ranks run on the Slurm nodes" "$(job_procs)" 'mandelbrot'
+run_gs cancel "$(basename "$J")"
+check_eq "cancel while running exits 0" "$rc" 0
+check_eq "cancel leaves no allocation in Slurm's queue" "$(ours)" 0
+check_eq "cancel leaves no rank or proxy on the Slurm nodes" "$(job_procs)" ""
+check_eq "nor any process of the job here" "$(pgrep -f -- "$J/" | tr '\n' ' ')" ""
+
+# --- 5. a supervisor killed with -9: cancel releases the allocation from state.json
+run_gs submit "$T/long.yaml" --sites "$SITES"
+J=$(last_job)
+wait_for "running" grep -q '"ev":"chunk"' "$J/events.jsonl"
+kill -9 "$(jq -r .supervisor_pid "$J/state.json")"
+run_gs cancel "$(basename "$J")"
+check_match "cancel after the supervisor died says it released the allocation" "$out" \
+	"Slurm job [0-9]+ on site hpc released"
+check_eq "and nothing of ours is left in Slurm's queue" "$(ours)" 0
+check_eq "nor on the Slurm nodes" "$(job_procs)" ""
