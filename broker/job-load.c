@@ -36,7 +36,6 @@ static const char *const jl_runtime_keys[] = { GRT_RUNTIME_KEYS(JL_RUNTIME_KEY) 
 #define JL_MAX_RESTARTS		1000
 #define JL_MAX_RANKS		1000000
 #define JL_WEIGHT_EPS		1e-9
-#define JL_TIME_DIGITS		8	/* per field of a time limit: no overflow */
 
 struct jl_ctx {
 	struct gs_errsink sink;	/* the file's name and its errors */
@@ -509,59 +508,6 @@ jl_restarts(struct jl_ctx *c, const struct ydoc_node *root)
 		errsink_check(&c->sink, ydoc_bool(c->sink.name, "keep_journal", n, &c->job->keep_journal, &c->sink.err));
 }
 
-/* One field of a time limit: 1 to JL_TIME_DIGITS digits, below max (0: any). */
-static const char *
-jl_time_field(const char *p, long long max, long long *out)
-{
-	int n;
-
-	*out = 0;
-	for (n = 0; *p >= '0' && *p <= '9'; p++, n++) {
-		if (n == JL_TIME_DIGITS)
-			return NULL;
-		*out = *out * 10 + (*p - '0');
-	}
-	if (n == 0 || (max > 0 && *out >= max))
-		return NULL;
-	return p;
-}
-
-int
-job_time_limit_parse(const char *s, long long *seconds)
-{
-	/* seconds per field: fields[days][count - 1][i] */
-	static const long long unit[2][3][3] = {
-		{ { 60 }, { 60, 1 }, { 3600, 60, 1 } },
-		{ { 3600 }, { 3600, 60 }, { 3600, 60, 1 } },
-	};
-	long long f[3], days = 0, total;
-	const char *p = s, *dash = strchr(s, '-');
-	int n = 0, i, has_days = dash != NULL;
-
-	if (has_days && ((p = jl_time_field(s, 0, &days)) == NULL || p != dash))
-		return -1;
-	if (has_days)
-		p = dash + 1;
-	for (;;) {
-		/* a field after the first is below 60, hours after days below 24 */
-		if ((p = jl_time_field(p, n > 0 ? 60 : has_days ? 24 : 0, &f[n])) == NULL)
-			return -1;
-		n++;
-		if (*p == '\0')
-			break;
-		if (*p != ':' || n == 3)
-			return -1;
-		p++;
-	}
-	total = days * 86400;
-	for (i = 0; i < n; i++)
-		total += f[i] * unit[has_days][n - 1][i];
-	if (total <= 0)
-		return -1;
-	*seconds = total;
-	return 0;
-}
-
 /* time_limit: the job's time on a Slurm site, in one of Slurm's formats. */
 static void
 jl_time_limit(struct jl_ctx *c, const struct ydoc_node *n)
@@ -571,7 +517,7 @@ jl_time_limit(struct jl_ctx *c, const struct ydoc_node *n)
 
 	if (errsink_check(&c->sink, ydoc_str(c->sink.name, "time_limit", n, &s, &c->sink.err)) == -1)
 		return;
-	if (job_time_limit_parse(s, &secs) == -1)
+	if (slurm_time_parse(s, &secs) == -1)
 		jl_fail(c, "time_limit", n, "a time limit as Slurm takes it (MM, MM:SS, HH:MM:SS, "
 		    "D-HH, D-HH:MM or D-HH:MM:SS, more than 0)");
 	else

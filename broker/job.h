@@ -39,7 +39,7 @@ struct gs_job {
 	int keep_journal;	/* 1: keep DIR/journal when the job is done (default: removed) */
 	/*
 	 * time_limit: the job's time on a Slurm site (sbatch --time), as Slurm takes it
-	 * ("HH:MM:SS", ...; job_time_limit_parse), or NULL: the site's scheduler: {time}.
+	 * ("HH:MM:SS", ...; slurm_time_parse), or NULL: the site's scheduler: {time}.
 	 */
 	char *time_limit;
 	struct gs_loc loc;
@@ -80,14 +80,6 @@ void job_free(struct gs_job *job);
  * its last component, trailing slashes dropped. Allocated.
  */
 char *job_path_base(const char *path);
-
-/*
- * A time limit in one of Slurm's formats ("MM", "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM",
- * "D-HH:MM:SS"; minutes and seconds below 60 after another field, hours below 24 after
- * days): the job file's time_limit and a site's scheduler: {time}. Returns 0 with the
- * seconds in *seconds (> 0), or -1 when s is not one.
- */
-int job_time_limit_parse(const char *s, long long *seconds);
 
 /* The runtime parameter key's value, or NULL. */
 const char *job_runtime_get(const struct gs_job *job, const char *key);

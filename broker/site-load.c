@@ -14,20 +14,17 @@
 
 #include "errlist.h"
 #include "errsink.h"
-#include "job.h"
 #include "site.h"
 #include "xmalloc.h"
+#include "site-load-int.h"
 #include "yaml-doc.h"
 
 static const char *const sl_top_keys[] = { "master", "defaults", "sites", NULL };
 static const char *const sl_defaults_keys[] = {
 	"ssh", "monitor", "cpu_mhz", "cores", "slots", "mem_mb", "arch", NULL
 };
-static const char *const sl_site_keys[] = {
+const char *const sl_site_keys[] = {
 	"name", "link", "ssh", "monitor", "defaults", "scheduler", "nodes", NULL
-};
-static const char *const sl_sched_keys[] = {
-	"type", "login", "partition", "account", "qos", "time", NULL
 };
 static const char *const sl_link_keys[] = { "bandwidth_mbps", "latency_ms", NULL };
 static const char *const sl_ssh_keys[] = {
@@ -38,35 +35,6 @@ static const char *const sl_node_keys[] = {
 };
 static const char *const sl_emulate_keys[] = {
 	"cpu_scale", "load", "load_interval", "private_fs", NULL
-};
-
-/* A site file of a million nodes is a typo (or an attack), not a grid. */
-#define SL_MAX_NODES		100000
-
-/* Mean seconds between background load arrivals when a node sets load but no interval. */
-#define SL_LOAD_INTERVAL	10.0
-
-/* The values that merge from top-level defaults to site to node; NULL / has_* = 0: unset. */
-struct sl_vals {
-	int has_cpu, has_cores, has_slots, has_mem;
-	double cpu_mhz, mem_mb;
-	int cores, slots;
-	const char *arch;
-	const char *monitor;
-	const char *user;
-	int port;
-	const char *host_key;
-	const char *identity;
-	char config[PATH_MAX];		/* absolute; "" when unset */
-};
-
-struct sl_ctx {
-	struct gs_errsink sink;	/* the file's name and its errors */
-	struct gs_sites *out;
-	struct ydoc_strset hosts;	/* host -> node index */
-	struct ydoc_strset sites;	/* site name -> site index */
-	int hosts_unknown;	/* 1: some node's hosts could not be read (no check of master) */
-	int too_many;		/* 1: SL_MAX_NODES was reached (said once) */
 };
 
 static int
@@ -84,8 +52,7 @@ sl_word_valid(const char *s, size_t max)
 	return n <= max;
 }
 
-/* A word (sl_word_valid) into *out, which is left alone when it is not one. */
-static int
+int
 sl_str_word(struct sl_ctx *c, const char *key, const struct ydoc_node *v, const char *what,
     const char **out)
 {
@@ -301,8 +268,7 @@ sl_emulate(struct sl_ctx *c, const struct ydoc_node *map, struct gs_emulate *e)
 		errsink_check(&c->sink, ydoc_bool(c->sink.name, "private_fs", n, &e->private_fs, &c->sink.err));
 }
 
-/* A host's ssh settings from the merged values v. */
-static void
+void
 sl_ssh_fill(struct gs_ssh *ssh, const struct sl_vals *v)
 {
 	ssh->user = v->user != NULL ? xstrdup(v->user) : NULL;
@@ -465,117 +431,6 @@ sl_link(struct sl_ctx *c, const struct ydoc_node *link, struct gs_site *s, const
 	if ((n = ydoc_get(link, "latency_ms")) != NULL)
 		errsink_check(&c->sink, ydoc_num(c->sink.name, "latency_ms", n, "a number >= 0", 0, 0, 1e9, 0,
 		    &s->latency_ms, &c->sink.err));
-}
-
-/*
- * scheduler: {type: slurm, login: HOST, partition, account, qos, time}: the site's nodes
- * are reached through Slurm on its login host (slurm-site.h), which is reached over ssh
- * with the site's merged ssh values v. s->sched is set whenever scheduler: is a mapping,
- * so that a wrong key inside it is not also reported as a missing scheduler.
- */
-static void
-sl_sched(struct sl_ctx *c, const struct ydoc_node *map, struct gs_site *s,
-    const struct sl_vals *v, const char *label)
-{
-	static const char *const words[] = { "partition", "account", "qos" };
-	struct gs_sched *sc;
-	const struct ydoc_node *n;
-	const char *str;
-	char **field[3], desc[96];
-	long long secs;
-	size_t i;
-
-	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "scheduler", map, YDOC_MAP,
-	    &c->sink.err)) == -1)
-		return;
-	ydoc_check_keys_all(c->sink.name, map, sl_sched_keys, c->sink.errs);
-	sc = s->sched = xcalloc(1, sizeof *sc);
-	sc->loc.file = c->out->path;
-	sc->loc.line = map->line;
-	sc->loc.col = map->col;
-	sl_ssh_fill(&sc->ssh, v);
-	if ((n = ydoc_get(map, "type")) == NULL) {
-		if (!ydoc_given(map, "type", sl_sched_keys))
-			errsink_error(&c->sink, map, "the scheduler of %s has no 'type' (slurm)", label);
-	} else if (errsink_check(&c->sink, ydoc_str(c->sink.name, "type", n, &str,
-	    &c->sink.err)) == 0) {
-		if (strcmp(str, "slurm") == 0)
-			sc->type = xstrdup(str);
-		else {
-			ydoc_describe(n, desc, sizeof desc);
-			errsink_error(&c->sink, n, "'type' must be slurm (the only scheduler gridsubmit "
-			    "drives), not %s", desc);
-		}
-	}
-	if ((n = ydoc_get(map, "login")) == NULL) {
-		if (!ydoc_given(map, "login", sl_sched_keys))
-			errsink_error(&c->sink, map, "the scheduler of %s has no 'login' (the host where "
-			    "Slurm's commands run, reached over ssh)", label);
-	} else if (errsink_check(&c->sink, ydoc_str(c->sink.name, "login", n, &str,
-	    &c->sink.err)) == 0) {
-		if (host_name_valid(str))
-			sc->login = xstrdup(str);
-		else {
-			ydoc_describe(n, desc, sizeof desc);
-			errsink_error(&c->sink, n, "invalid host name %s for 'login' (letters, digits, '.' "
-			    "and '-', not starting with '-')", desc);
-		}
-	}
-	field[0] = &sc->partition;
-	field[1] = &sc->account;
-	field[2] = &sc->qos;
-	for (i = 0; i < 3; i++)
-		if ((n = ydoc_get(map, words[i])) != NULL && sl_str_word(c, words[i], n, "a Slurm "
-		    "name (letters, digits, '.', '_' or '-', not starting with '-')", &str) == 0)
-			*field[i] = xstrdup(str);
-	if ((n = ydoc_get(map, "time")) != NULL && errsink_check(&c->sink, ydoc_str(c->sink.name,
-	    "time", n, &str, &c->sink.err)) == 0) {
-		if (job_time_limit_parse(str, &secs) == 0)
-			sc->time = xstrdup(str);
-		else {
-			ydoc_describe(n, desc, sizeof desc);
-			errsink_error(&c->sink, n, "'time' must be a time limit as Slurm takes it (MM, "
-			    "MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, more than 0), not %s", desc);
-		}
-	}
-}
-
-/*
- * nodes: auto: the site's nodes are read from Slurm (slurm_inventory), each made from
- * sched->proto, the site's merged values: its cores and memory come from Slurm, its clock
- * cannot (so cpu_mhz must be set), slots 0 means "its CPUs", the monitor stays a template.
- */
-static void
-sl_nodes_auto(struct sl_ctx *c, const struct ydoc_node *site, const struct ydoc_node *nodes,
-    size_t idx, const struct sl_vals *v, const char *label)
-{
-	struct gs_sched *sc = c->out->sites[idx].sched;
-	struct gs_node *p;
-
-	if (sc == NULL) {
-		/* a scheduler given but wrong has its own error */
-		if (!ydoc_given(site, "scheduler", sl_site_keys))
-			errsink_error(&c->sink, nodes, "'nodes: auto' needs a 'scheduler' on %s (the "
-			    "nodes are read from it): list the nodes instead", label);
-		return;
-	}
-	if (!v->has_cpu)
-		errsink_error(&c->sink, nodes, "%s has 'nodes: auto' but no 'cpu_mhz': set it in the "
-		    "site's or the top-level defaults (Slurm does not know a node's clock)", label);
-	sc->auto_nodes = 1;
-	p = &sc->proto;
-	p->site = (int)idx;
-	p->cpu_mhz = v->cpu_mhz;
-	p->cores = v->has_cores ? v->cores : 0;
-	p->slots = v->has_slots ? v->slots : 0;
-	p->mem_mb = v->has_mem ? v->mem_mb : 0;
-	p->arch = v->arch != NULL ? xstrdup(v->arch) : NULL;
-	sl_ssh_fill(&p->ssh, v);
-	p->monitor = v->monitor != NULL ? xstrdup(v->monitor) : NULL;
-	p->emulate.cpu_scale = 1.0;
-	p->emulate.load_interval = SL_LOAD_INTERVAL;
-	p->sched_load = -1;
-	p->loc = sc->loc;
 }
 
 /* A site's name, its index in out->sites (a new site, even when the name is wrong). */
@@ -800,7 +655,7 @@ sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err)
 	return rc;
 }
 
-static void
+void
 sl_ssh_free(struct gs_ssh *ssh)
 {
 	free(ssh->user);
@@ -809,7 +664,7 @@ sl_ssh_free(struct gs_ssh *ssh)
 	free(ssh->config);
 }
 
-static void
+void
 sl_node_free(struct gs_node *n)
 {
 	free(n->host);
@@ -820,22 +675,6 @@ sl_node_free(struct gs_node *n)
 	free(n->excluded);
 	free(n->unavailable);
 	free(n->features);
-}
-
-static void
-sl_sched_free(struct gs_sched *sc)
-{
-	if (sc == NULL)
-		return;
-	free(sc->type);
-	free(sc->login);
-	sl_ssh_free(&sc->ssh);
-	free(sc->partition);
-	free(sc->account);
-	free(sc->time);
-	free(sc->qos);
-	sl_node_free(&sc->proto);
-	free(sc);
 }
 
 void

@@ -158,6 +158,14 @@ int hostrange_expand(const char *pattern, char ***out, char *why, size_t whylen)
 /* Free what hostrange_expand() returned (n names and the array). */
 void hostrange_free(char **names, int n);
 
+/*
+ * slurm-time.c: a time limit in one of Slurm's formats ("MM", "MM:SS", "HH:MM:SS",
+ * "D-HH", "D-HH:MM", "D-HH:MM:SS"; minutes and seconds below 60 after another field,
+ * hours below 24 after days): a site's scheduler: {time} and the job file's time_limit.
+ * Returns 0 with the seconds in *seconds (> 0), or -1 when s is not one.
+ */
+int slurm_time_parse(const char *s, long long *seconds);
+
 /* A monitor URL template with every {host} replaced by host (allocated). */
 char *sites_monitor_expand(const char *tmpl, const char *host);
 

@@ -282,10 +282,10 @@ test_time(void)
 	size_t i;
 
 	for (i = 0; i < sizeof good / sizeof good[0]; i++)
-		if (is_int(job_time_limit_parse(good[i].s, &secs), 0, "time '%s' taken", good[i].s))
+		if (is_int(slurm_time_parse(good[i].s, &secs), 0, "time '%s' taken", good[i].s))
 			is_int(secs, good[i].secs, "time '%s' in seconds", good[i].s);
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		is_int(job_time_limit_parse(bad[i], &secs), -1, "time '%s' refused", bad[i]);
+		is_int(slurm_time_parse(bad[i], &secs), -1, "time '%s' refused", bad[i]);
 }
 
 int
