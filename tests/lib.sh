@@ -15,7 +15,8 @@ export NO_COLOR=1
 t_cleanups=""
 t_cleanup() {
 	printf '%s\n' "$t_cleanups" | while IFS= read -r c; do
-		[ -n "$c" ] && eval "$c" >/dev/null 2>&1
+		# stdin from /dev/null: a command that reads it (ssh) would eat the rest of the list
+		[ -n "$c" ] && eval "$c" >/dev/null 2>&1 </dev/null
 	done
 	rm -rf "$T"
 }

@@ -79,6 +79,10 @@ if [ ! -f sites/hpc.yaml ]; then
 	exit 0
 fi
 need_testbed "sites-slurm testbed" sshd slurmctld slurmd munged jq || exit 0
+# another user's batch job runs from its node's spool, under the testbed's directory:
+# every directory above it must let that user through (doc/testbed.md, "A Slurm site")
+mkdir -p "$GRIDSUBMIT_HOME/testbed"
+chmod 0711 "$T" "$GRIDSUBMIT_HOME" "$GRIDSUBMIT_HOME/testbed"
 cp sites/hpc.yaml "$T/hpc.yaml"
 testbed_up "$T/hpc.yaml" "testbed up with a Slurm site" || exit 0
 SSHC=$TB/ssh_config
@@ -96,7 +100,7 @@ check_match "rank --explain: the drained node, with Slurm's reason" "$out" \
 	"hpc1 \(hpc\): Slurm: drained: disk full"
 
 # a busy node: another user's job on hpc2; the job then waits for it in Slurm's queue
-check "another user's job holds hpc2" login sbatch --uid=nobody --chdir=/tmp \
+check "another user's job holds hpc2" login sbatch --uid=nobody --chdir=/ \
 	--job-name=other-user -w hpc2 -o /dev/null --wrap "'sleep 300'"
 poll 20 sh -c "ssh -F '$SSHC' -o BatchMode=yes hpc-login squeue -h -n other-user -t R | grep -q ."
 run_gs rank "$T/job-hpc.yaml" --sites "$TB/sites.yaml" --no-metrics --explain
