@@ -1,6 +1,7 @@
 /* launch-cleanup.c — after a multi-site job: nothing of it left on any node */
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "launch-int.h"
@@ -28,6 +29,23 @@ launch_session_left_nothing(const struct job_state *st, const char *host)
 	free(ended);
 	free(pgid);
 	return nothing;
+}
+
+/*
+ * A node of an allocation that Slurm ended (slurm-site.h): Slurm killed every step of it
+ * there, and srun reaches it no more.
+ */
+static int
+launch_host_ended_by_slurm(const struct job_state *st, const char *host)
+{
+	size_t i, j;
+
+	for (i = 0; i < st->nallocs; i++)
+		for (j = 0; j < st->allocs[i].nhosts; j++)
+			if (st->allocs[i].released == JOB_ALLOC_ENDED &&
+			    strcmp(st->allocs[i].hosts[j], host) == 0)
+				return 1;
+	return 0;
 }
 
 /*
@@ -71,7 +89,7 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 			continue;
 		seen[node] = 1;
 		host = sites->nodes[node].host;
-		if (launch_host_is_local(host))
+		if (launch_host_is_local(host) || launch_host_ended_by_slurm(st, host))
 			continue;
 		d = stage_dirs_find(sd, nsd, host);
 		if (d == NULL && launch_session_left_nothing(st, host))

@@ -105,12 +105,13 @@ void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placeme
 pid_t launch_proc_start(char **argv, const struct job_state *st);
 
 /*
- * Wait for mpiexec. While it runs: a cancel signal stops the whole process group (SIGTERM,
- * then SIGKILL after a grace period); once rank 0 has ended (DIR/master.status written by
- * gridsubmit-rank), ranks that are still there after a grace period are killed, because
- * after a failure hydra never exits until its last rank does.
+ * Wait for mpiexec (l->pid), its result in l->res. While it runs: a cancel signal stops
+ * the whole process group (SIGTERM, then SIGKILL after a grace period); once rank 0 has
+ * ended (DIR/master.status written by gridsubmit-rank), ranks that are still there after
+ * a grace period are killed, because after a failure hydra never exits until its last rank
+ * does; l->watch, when set, is called with the ticker.
  */
-void launch_proc_wait(pid_t pid, const struct job_state *st, struct launch_result *res);
+void launch_proc_wait(struct launch *l);
 
 /* 1 while mpiexec (pid, not yet reaped) runs. */
 int launch_running(pid_t pid);

@@ -191,8 +191,11 @@ launch_set_ticker(void (*fn)(void *arg, int last), void *arg)
 }
 
 void
-launch_proc_wait(pid_t pid, const struct job_state *st, struct launch_result *res)
+launch_proc_wait(struct launch *l)
 {
+	const struct job_state *st = l->plan.st;
+	struct launch_result *res = &l->res;
+	pid_t pid = l->pid;
 	double master_ended = 0;
 	sigset_t old;
 
@@ -222,6 +225,8 @@ launch_proc_wait(pid_t pid, const struct job_state *st, struct launch_result *re
 			launch_stop_group(pid, &res->mpiexec_status);
 			break;
 		}
+		if (l->watch != NULL)
+			l->watch(l);
 		if (launch_ticker != NULL)
 			launch_ticker(launch_ticker_arg, 0);
 		remote_child_nap(POLL_NS);

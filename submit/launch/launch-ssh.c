@@ -38,8 +38,9 @@ launch_write_routes(FILE *f, const struct gs_sites *sites)
 {
 	size_t i;
 
-	fprintf(f, "gs_srun='%s'\ngs_route() {\n\tgs_login= gs_job=\n\tcase $1 in\n",
-	    REMOTE_SRUN_OPTIONS);
+	fprintf(f, "gs_srun_exec='%s' gs_srun_error=%d gs_srun='%s'\n"
+	    "gs_route() {\n\tgs_login= gs_job=\n\tcase $1 in\n", REMOTE_SRUN_EXEC,
+	    REMOTE_SRUN_ERROR, REMOTE_SRUN_OPTIONS);
 	for (i = 0; i < sites->nnodes; i++) {
 		const char *host = sites->nodes[i].host;
 

@@ -84,6 +84,7 @@ extern const struct launcher launcher_smpi;
 extern const struct launcher launcher_slurm;
 
 struct launch_ssh;		/* the ssh launcher's own state (launcher-ssh.c) */
+struct slurm_watch;		/* the slurm launcher's watch (slurm-site.h) */
 
 struct launch {
 	struct launch_plan plan;
@@ -92,6 +93,9 @@ struct launch {
 	pid_t pid;		/* mpiexec, once started */
 	struct launch_result res;
 	struct launch_ssh *ssh;
+	/* the launcher's own look, about every 50 ms while mpiexec runs (NULL: none) */
+	void (*watch)(struct launch *l);
+	struct slurm_watch *slurm;	/* the slurm launcher's (launcher-slurm.c) */
 };
 
 /*

@@ -17,7 +17,7 @@ fork_prepare(struct launch *l, char *why, size_t whylen)
 static void
 fork_wait(struct launch *l)
 {
-	launch_proc_wait(l->pid, l->plan.st, &l->res);
+	launch_proc_wait(l);
 }
 
 /* The ranks ran here, in the job directory: their files are where they belong. */

@@ -11,6 +11,7 @@
 
 #include "launch-int.h"
 #include "launch.h"
+#include "log.h"
 #include "remote.h"
 #include "slurm-site.h"
 #include "xmalloc.h"
@@ -84,9 +85,34 @@ slurm_start(struct launch *l, char *why, size_t whylen)
 }
 
 static void
+slurm_watch_tick(struct launch *l)
+{
+	slurm_watch_poll(l->slurm, l->plan.st);
+}
+
+/*
+ * As the ssh launcher, with the allocations watched meanwhile: one that Slurm ends is
+ * recorded at once, with Slurm's reason (slurm-watch.c).
+ */
+static void
 slurm_wait(struct launch *l)
 {
+	struct slurm_watch w;
+	char *config = slurm_config(l);
+
+	if (slurm_watch_start(&w, l->plan.st, config) == 0) {
+		l->slurm = &w;
+		l->watch = slurm_watch_tick;
+	} else
+		log_warn("job %s: cannot watch its Slurm allocations", l->plan.st->id);
+	free(config);
 	launcher_ssh.wait(l);
+	if (l->slurm != NULL) {
+		slurm_watch_poll(&w, l->plan.st);
+		slurm_watch_stop(&w);
+	}
+	l->slurm = NULL;
+	l->watch = NULL;
 }
 
 static void

@@ -51,7 +51,7 @@ smpi_wait(struct launch *l)
 {
 	struct launch_result *res = &l->res;
 
-	launch_proc_wait(l->pid, l->plan.st, res);
+	launch_proc_wait(l);
 	if (res->cancelled)
 		return;
 	if (res->mpiexec_status >= 128)

@@ -246,7 +246,7 @@ ssh_start(struct launch *l, char *why, size_t whylen)
 static void
 ssh_wait(struct launch *l)
 {
-	launch_proc_wait(l->pid, l->plan.st, &l->res);
+	launch_proc_wait(l);
 	ssh_unhold(l);
 }
 

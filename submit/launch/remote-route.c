@@ -88,8 +88,8 @@ remote_route_wrap(const char *host, const char *cmd)
 	if (r == NULL)
 		return NULL;
 	q = remote_quote(cmd != NULL ? cmd : "exec ${SHELL:-sh}");
-	xasprintf(&line, "exec srun --jobid=%s %s --nodelist=%s -- sh -c %s", r->jobid,
-	    REMOTE_SRUN_OPTIONS, r->host, q);
+	xasprintf(&line, "%s --jobid=%s %s --nodelist=%s -- sh -c %s", REMOTE_SRUN_EXEC,
+	    r->jobid, REMOTE_SRUN_OPTIONS, r->host, q);
 	free(q);
 	return line;
 }

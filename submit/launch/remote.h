@@ -105,6 +105,13 @@ void remote_cancel_free(struct remote_cancel_node *nodes, size_t n);
  */
 #define REMOTE_SRUN_OPTIONS \
 	"--overlap --nodes=1 --ntasks=1 --mpi=none --quiet --kill-on-bad-exit=1"
+/*
+ * srun started so that a failure of Slurm's own (no step could start: the allocation
+ * ended, the node failed) exits REMOTE_SRUN_ERROR, apart from the command's statuses and
+ * ssh's 255 (SLURM_EXIT_ERROR; the two must agree).
+ */
+#define REMOTE_SRUN_EXEC	"exec env SLURM_EXIT_ERROR=253 srun"
+#define REMOTE_SRUN_ERROR	253
 void remote_route_srun(const char *host, const char *login, const char *jobid);
 void remote_route_clear(void);
 const char *remote_route_target(const char *host);

@@ -187,11 +187,14 @@ slurm_alloc_look(struct job_alloc *a, const char *config, char *why, size_t whyl
 	    a->id, NULL };
 	char line[512], *bar;
 
-	if (slurm_login_run(config, a->login, words, line, sizeof line, why, whylen) != 0)
-		return -1;
+	if (slurm_login_run(config, a->login, words, line, sizeof line, why, whylen) != 0) {
+		if (strstr(why, "Invalid job id") == NULL)
+			return -1;
+		line[0] = '\0';
+	}
 	if (line[0] == '\0') {
-		/* slurmctld forgot it (MinJobAge): it ended long ago */
-		jobstore_alloc_set_state(a, "COMPLETED", NULL);
+		/* slurmctld forgot it (MinJobAge): it ended a while ago, how is lost */
+		jobstore_alloc_set_state(a, "ENDED", "no longer in Slurm's queue");
 		return 0;
 	}
 	if ((bar = strchr(line, '|')) != NULL)

@@ -9,6 +9,8 @@
 #ifndef GS_SLURM_SITE_H
 #define GS_SLURM_SITE_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 
 #include "site.h"
@@ -105,6 +107,25 @@ void slurm_routes(const struct job_state *st);
  * since st was read); returns how many are still held.
  */
 size_t slurm_held_refresh(struct job_state *st);
+
+/* --- while the job runs (slurm-watch.c) -------------------------------------------- */
+
+/*
+ * A child process looks at st's allocations held at the start every 2 s through their
+ * login hosts (config: the job's ssh config); slurm_watch_poll, which never waits, marks
+ * each one Slurm has ended since (JOB_ALLOC_ENDED, with Slurm's state and reason: its
+ * nodes are lost ones), says so on stderr and writes state.json; it returns how many.
+ * slurm_watch_start: 0, or -1 (errno; nothing started). slurm_watch_stop ends the child.
+ */
+struct slurm_watch {
+	pid_t pid;
+	int fd;			/* the child's lines */
+	char buf[1024];
+	size_t len;
+};
+int slurm_watch_start(struct slurm_watch *w, struct job_state *st, const char *config);
+size_t slurm_watch_poll(struct slurm_watch *w, struct job_state *st);
+void slurm_watch_stop(struct slurm_watch *w);
 
 /* Slurm's state and reason for a (squeue through its login host). 0, or -1 with why. */
 int slurm_alloc_look(struct job_alloc *a, const char *config, char *why, size_t whylen);

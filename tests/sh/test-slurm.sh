@@ -4,7 +4,9 @@
 # ran as srun steps of the job's allocation, which is released at the end; the job is
 # pending with Slurm's reason while another user holds the partition, then runs; cancel
 # while pending and while running releases the allocation (squeue empty) and leaves no
-# process, also after the supervisor was killed with -9.
+# process, also after the supervisor was killed with -9; a proxy srun cannot start stops
+# mpiexec; an allocation that Slurm ends mid-run (a node set down) shows with Slurm's
+# reason at once, and the job still ends well.
 . tests/lib.sh
 
 need_testbed "slurm" sshd prometheus-node-exporter jq slurmctld slurmd srun munged || exit 0
@@ -93,6 +95,16 @@ check "hpc1's slurmd launched steps of job $SID" \
 check_eq "no rank or proxy is left on the Slurm nodes" "$(job_procs)" ""
 run_gs status "$(basename "$J")"
 check_match "status shows the allocation" "$out" "slurm: +job $SID on site hpc \\(hpc[12],hpc[12]\\): [A-Z]+.*; released"
+# a proxy that srun cannot start (the allocation is gone) would leave mpiexec waiting for
+# it forever: the launcher stops mpiexec, its parent. The job's own launcher, run again
+# now that its allocation is released, under a shell standing for mpiexec:
+sh -c "sh '$J/ssh-launcher' -x hpc1 '\"/bin/true\"' 2>'$T/late.err'; exec sleep 60" &
+lpid=$!
+wait_for "stopped" sh -c "! kill -0 $lpid"
+check "a proxy srun cannot start stops mpiexec" sh -c "! kill -0 $lpid"
+kill "$lpid" 2>/dev/null
+check_match "saying why" "$(cat "$T/late.err")" \
+	"srun on hpc-login could not start a step of Slurm job $SID on hpc1; stopping mpiexec"
 
 # --- 2. pending while another user holds the partition, then running
 occupy
@@ -153,3 +165,29 @@ check_match "cancel after the supervisor died says it released the allocation" "
 	"Slurm job [0-9]+ on site hpc released"
 check_eq "and nothing of ours is left in Slurm's queue" "$(ours)" 0
 check_eq "nor on the Slurm nodes" "$(job_procs)" ""
+
+# --- 6. Slurm ends an allocation mid-run (a node fails): the end and Slurm's reason are in
+# status while the job runs; the job still ends with the right result, on the workers left
+# or relaunched without the failed node; nothing of it is left
+RESTARTS=1 job "$T/nf.yaml" 4 "" --size 256 --check --slow 1:100,2:100,3:100
+run_gs submit "$T/nf.yaml" --sites "$SITES"
+J=$(last_job)
+wait_for "running" grep -q '"ev":"chunk"' "$J/events.jsonl"
+check_eq "the job's allocation holds hpc1 (the placement of 4 ranks on idle nodes)" \
+	"$(jq -r '.allocations[0].hosts | join(",")' "$J/state.json")" hpc1
+on_login scontrol update nodename=hpc1 state=down reason=gs-test-failure
+wait_for "seen" grep -q 'Slurm ended job' "$J/supervisor.log"
+run_gs status "$(basename "$J")"
+check_match "the job still runs" "$out" "state: +running"
+check_match "status shows Slurm's end and reason meanwhile" "$out" \
+	"slurm: +job [0-9]+ on site hpc \\(hpc1\\): NODE_FAIL, NodeDown; ended by Slurm"
+check_match "the supervisor says so" "$(cat "$J/supervisor.log")" \
+	"Slurm ended job [0-9]+ on site hpc: NODE_FAIL, NodeDown; its nodes are lost"
+run_gs wait "$(basename "$J")"
+check_eq "the job still ends well" "$(jq -r .state "$J/state.json")" "done"
+check_match "with the right result" "$(cat "$J/stdout")" 'image matches'
+check_eq "a relaunch, if the failure took mpiexec down, left hpc1 out" \
+	"$(jq -r '[.restart_log[]?.excluded | index("hpc1") != null] | all' "$J/state.json")" true
+check_eq "nothing of ours is left in Slurm's queue" "$(ours)" 0
+check_eq "nor on the Slurm nodes" "$(job_procs)" ""
+on_login scontrol update nodename=hpc1 state=resume 2>/dev/null

@@ -1,13 +1,14 @@
 #!/bin/sh
 # ssh-launcher.sh — the body of DIR/ssh-launcher, hydra's -launcher-exec (launch-ssh.c
 # writes the file: a prologue that sets gs_dir (the job directory DIR), gs_dirs
-# (DIR/remote-dirs), gs_checks (the checks' command, or empty), gs_srun (srun's options
-# for a step on one node), gs_ssh (ssh with the job's config and the options of remote.c)
-# and gs_route (HOST: gs_login and gs_job of its Slurm allocation, or gs_login empty),
+# (DIR/remote-dirs), gs_checks (the checks' command, or empty), gs_srun_exec (how srun
+# starts), gs_srun_error (its status when Slurm could not start the step), gs_srun (srun's
+# options for a step on one node), gs_ssh (ssh with the job's config and the options of
+# remote.c) and gs_route (HOST: gs_login and gs_job of its Slurm allocation, or gs_login empty),
 # then this). hydra runs it as
 #	ssh-launcher [-x] [user@]host "PROXY" ARGS...
 # (the proxy's path in double quotes, for a remote shell to strip).
-# shellcheck disable=SC2154 # gs_dir, gs_dirs, gs_checks, gs_srun, gs_login, gs_job: prologue
+# shellcheck disable=SC2154 # gs_dir, gs_dirs, gs_checks, gs_srun*, gs_login, gs_job: prologue
 set -f
 # mpiexec's descriptors, inherited: its listening control socket (fd 5) among them. Held
 # here after mpiexec's death, it would let a proxy that starts late connect into a backlog
@@ -79,7 +80,7 @@ gs_route "$gs_host"
 gs_target=$gs_host
 if [ -n "$gs_login" ]; then
 	gs_quote "$gs_cmd"
-	gs_cmd="exec srun --jobid=$gs_job $gs_srun --nodelist=$gs_host -- sh -c $gs_q"
+	gs_cmd="$gs_srun_exec --jobid=$gs_job $gs_srun --nodelist=$gs_host -- sh -c $gs_q"
 	gs_target=$gs_login gs_user=
 fi
 gs_ssh ${gs_user:+-l "$gs_user"} -- "$gs_target" "$gs_cmd"
@@ -87,5 +88,8 @@ gs_rc=$?
 if [ -n "$gs_checks" ]; then
 	echo "$gs_rc" >"$gs_dir/.remote/$gs_host.ended"
 fi
-[ $gs_rc -ne 255 ] || gs_fail "ssh to $gs_host failed"
+[ $gs_rc -ne 255 ] || gs_fail "ssh to $gs_target failed"
+# Slurm could not start the proxy (the allocation ended): it will never connect
+[ -z "$gs_login" ] || [ $gs_rc -ne "$gs_srun_error" ] ||
+	gs_fail "srun on $gs_login could not start a step of Slurm job $gs_job on $gs_host"
 exit $gs_rc
