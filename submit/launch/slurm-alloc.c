@@ -21,6 +21,8 @@
 
 #define SLURM_CMD_TIMEOUT	30.0	/* seconds for one command on a login host */
 #define SLURM_POLL_FIRST	0.2	/* seconds between looks at a pending allocation, */
+#define SLURM_POLL_QUICK	10.0	/* for this long (Slurm starts batch jobs on its */
+					/* batch_sched_delay, 3 s by default), then */
 #define SLURM_POLL_MAX		2.0	/* doubling up to this */
 #define SLURM_RELEASE_WAIT	15.0	/* seconds for Slurm to end a released allocation */
 
@@ -250,7 +252,7 @@ slurm_wait_running(struct job_state *st, size_t first, const char *config, int q
     char *why, size_t whylen)
 {
 	char reason[1024], said[1024] = "", ewhy[768];
-	double wait = SLURM_POLL_FIRST;
+	double wait = SLURM_POLL_FIRST, quick = clock_mono() + SLURM_POLL_QUICK;
 	size_t i, running;
 
 	for (;;) {
@@ -287,6 +289,8 @@ slurm_wait_running(struct job_state *st, size_t first, const char *config, int q
 			snprintf(said, sizeof said, "%s", reason);
 		}
 		slurm_nap(&wait, 1);
+		if (clock_mono() < quick)
+			wait = SLURM_POLL_FIRST;
 	}
 }
 
