@@ -2,9 +2,10 @@
  * launcher-slurm.c — the "slurm" launcher: some ranks on nodes of Slurm sites
  * (slurm-site.h). It is the ssh launcher inside allocations: at the start (in the
  * supervisor), the placed nodes of every Slurm site are allocated (pending until Slurm
- * runs the allocation), then the ssh launcher checks, stages and launches as on any grid, its commands for those nodes
- * becoming srun steps from their login hosts (remote.h, routes); after the end, or on a
- * cancel, the allocations are released.
+ * runs the allocation), then the ssh launcher checks, stages and launches as on any grid,
+ * its commands for those nodes becoming srun steps from their login hosts (remote.h,
+ * routes); while mpiexec runs, the allocations are watched (slurm-watch.c); after the end,
+ * or on a cancel, they are released.
  */
 #include <stdio.h>
 #include <stdlib.h>

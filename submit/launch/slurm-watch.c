@@ -1,6 +1,6 @@
 /*
  * slurm-watch.c — the job's allocations watched while mpiexec runs (slurm-site.h,
- * doc/slurm.md, "If Slurm ends an allocation"). A child of the supervisor looks at them
+ * doc/slurm.md, "End, cancel, lost allocations"). A child of the supervisor looks at them
  * through their login hosts every SLURM_WATCH_EVERY seconds and writes "I|STATE|REASON"
  * on a pipe for allocation I the moment Slurm has ended it: a node failure, the time
  * limit, a preemption. Slurm forgets an ended job after MinJobAge (300 s by default), and
@@ -44,6 +44,9 @@ slurm_watch_child(struct job_state *st, const char *config, int fd, pid_t parent
 	sigaction(SIGHUP, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* the supervisor's descriptors (the lease's socket, ...) are not the child's to hold */
+	close_range(3, (unsigned)fd - 1, 0);
+	close_range((unsigned)fd + 1, ~0U, 0);
 	/* never outlives the supervisor */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 || getppid() != parent)
 		_exit(0);

@@ -190,4 +190,3 @@ check_eq "a relaunch, if the failure took mpiexec down, left hpc1 out" \
 	"$(jq -r '[.restart_log[]?.excluded | index("hpc1") != null] | all' "$J/state.json")" true
 check_eq "nothing of ours is left in Slurm's queue" "$(ours)" 0
 check_eq "nor on the Slurm nodes" "$(job_procs)" ""
-on_login scontrol update nodename=hpc1 state=resume 2>/dev/null

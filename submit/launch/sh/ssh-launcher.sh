@@ -4,8 +4,8 @@
 # (DIR/remote-dirs), gs_checks (the checks' command, or empty), gs_srun_exec (how srun
 # starts), gs_srun_error (its status when Slurm could not start the step), gs_srun (srun's
 # options for a step on one node), gs_ssh (ssh with the job's config and the options of
-# remote.c) and gs_route (HOST: gs_login and gs_job of its Slurm allocation, or gs_login empty),
-# then this). hydra runs it as
+# remote.c) and gs_route (HOST: gs_login and gs_job of its Slurm allocation, or gs_login
+# empty), then this). hydra runs it as
 #	ssh-launcher [-x] [user@]host "PROXY" ARGS...
 # (the proxy's path in double quotes, for a remote shell to strip).
 # shellcheck disable=SC2154 # gs_dir, gs_dirs, gs_checks, gs_srun*, gs_login, gs_job: prologue
