@@ -4,7 +4,7 @@
 #     examples/ep/job-dynpvm.yaml with BENCH_MIG_STEPS steps, default 1000: a loaded run
 #     of about a minute, as the site file intends, 400 being too short for its
 #     one-minute load average to move) on sites/dynpvm.yaml, whose
-#     nodes all carry the same background load (emulate: load 1, every 2 s), under
+#     nodes all carry the same background load (emulate: load 1, every 20 s), under
 #     migration none, load-diff and load-abs; the makespan against the unloaded run (a copy
 #     of the site file without emulate:), slowdown = loaded / unloaded - 1, the migrations,
 #     and load-diff's slowdown over none's (goal: at most 2/3, the same order as the paper:
