@@ -66,6 +66,14 @@ check_match() {
 	fi
 }
 
+# yaml_args WORD...: a job file's line `args: ["WORD", ...]` (words without '"' or '\')
+yaml_args() {
+	printf 'args: ['
+	ya_sep=""
+	for ya_w; do printf '%s"%s"' "$ya_sep" "$ya_w"; ya_sep=", "; done
+	echo "]"
+}
+
 # run_gs ARGS...: run gridsubmit, leaving stdout in $out, stderr in $err, status in $rc
 run_gs() {
 	"$GS" "$@" > "$T/.out" 2> "$T/.err"

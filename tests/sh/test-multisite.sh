@@ -41,10 +41,7 @@ job() {
 	{
 		echo "name: ms"
 		echo "program: $MANDEL"
-		printf 'args: ['
-		sep=""
-		for a; do printf '%s"%s"' "$sep" "$a"; sep=", "; done
-		echo "]"
+		yaml_args "$@"
 		echo "ranks: $r"
 		echo "runtime: {${RT:-scheme: gss}}"
 		echo "stage_out: [m.pgm]"

@@ -39,10 +39,7 @@ job() {
 	{
 		echo "name: sl"
 		echo "program: $MANDEL"
-		printf 'args: ['
-		sep=""
-		for a; do printf '%s"%s"' "$sep" "$a"; sep=", "; done
-		echo "]"
+		yaml_args "$@"
 		echo "ranks: $r"
 		[ -z "$s" ] || echo "sites: $s"
 		echo "runtime: {scheme: gss}"
