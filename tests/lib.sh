@@ -103,6 +103,21 @@ need_testbed() {
 	fi
 }
 
+# crash_up FILE WORD: start `gridsubmit testbed up FILE` and kill -9 it once its manifest
+# ($TB/manifest) records a process whose name is WORD (or after 10 s)
+crash_up() {
+	"$GS" testbed up "$1" >/dev/null 2>&1 &
+	cu_pid=$!
+	cu_i=0
+	while ! grep -q "^pid .* $2 " "$TB/manifest" 2>/dev/null; do
+		sleep 0.01
+		cu_i=$((cu_i + 1))
+		[ $cu_i -lt 1000 ] || break
+	done
+	kill -9 $cu_pid 2>/dev/null
+	wait $cu_pid 2>/dev/null
+}
+
 # testbed_up FILE NAME: `gridsubmit testbed up FILE`, taken down again at exit; passes NAME
 # and sets TB (the testbed's directory) and TAG (its bridge's tag); when up fails, fails
 # NAME with the error, and returns false

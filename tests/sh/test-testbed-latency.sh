@@ -166,16 +166,7 @@ check "no namespace left" sh -c "! ip netns list | grep -q gs-$TAG-"
 
 # --- kill -9 of up right after it started a delay line, then down
 if [ "$how" = "delay line" ]; then
-	"$GS" testbed up "$SITES" >/dev/null 2>&1 &
-	upid=$!
-	i=0
-	while ! grep -q '^pid .* delay ' "$TB/manifest" 2>/dev/null; do
-		sleep 0.01
-		i=$((i + 1))
-		[ $i -lt 1000 ] || break
-	done
-	kill -9 $upid 2>/dev/null
-	wait $upid 2>/dev/null
+	crash_up "$SITES" delay
 	DPIDS=$(awk '$1 == "pid" && $4 == "delay" {print $2}' "$TB/manifest" 2>/dev/null)
 	check "a crashed up had started a delay line" test -n "$DPIDS"
 	run_gs testbed down "$SITES"

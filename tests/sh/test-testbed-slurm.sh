@@ -148,16 +148,7 @@ check_eq "down leaves no munged, slurm daemon, slurmstepd, namespace or file" \
 	"$(nothing_left "$PIDS")" ""
 
 # --- kill -9 while up starts the Slurm daemons, then down
-"$GS" testbed up "$SITES" >/dev/null 2>&1 &
-upid=$!
-i=0
-while ! grep -q '^pid .* slurmctld ' "$TB/manifest" 2>/dev/null; do
-	sleep 0.02
-	i=$((i + 1))
-	[ $i -lt 1000 ] || break
-done
-kill -9 $upid 2>/dev/null
-wait $upid 2>/dev/null
+crash_up "$SITES" slurmctld
 check "a crashed up had started slurmctld" grep -q '^pid .* slurmctld ' "$TB/manifest"
 PIDS=$(awk '$1 == "pid" {print $2}' "$TB/manifest" 2>/dev/null | tr '\n' ' ')
 run_gs testbed down "$SITES"
