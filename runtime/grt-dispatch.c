@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 
+#include "grt-comm.h"
 #include "grt-master.h"
 
 static int
@@ -31,11 +32,9 @@ master_send(struct master *m, int w, const struct grt_chunk *c, int kind, int fr
 	if (m->app->pack != NULL &&
 	    m->app->pack(m->app->ctx, h.round, c->start, c->count, &o->sbuf) != 0)
 		return GRT_EAPP;
-	if (o->sbuf.len > INT32_MAX)
-		return GRT_EINVAL;
-	if (MPI_Isend(o->sbuf.data, (int)o->sbuf.len, MPI_BYTE, w_rank(m, w), GRT_TAG_WORK,
-	    m->comm, &o->sreq) != MPI_SUCCESS)
-		return GRT_EMPI;
+	if ((rc = grt_comm_isend(o->sbuf.data, o->sbuf.len, w_rank(m, w), GRT_TAG_WORK,
+	    m->comm, &o->sreq)) != GRT_OK)
+		return rc;
 	o->seq = h.seq;
 	o->c = *c;
 	o->round = h.round;
@@ -141,10 +140,8 @@ master_stop(struct master *m, int w, int reason)
 		return GRT_EMPI;
 	wk->stop.reason = reason;
 	wk->stop.failure_seen = m->failed_now > 0;
-	if (MPI_Isend(&wk->stop, (int)sizeof wk->stop, MPI_BYTE, w_rank(m, w), GRT_TAG_STOP,
-	    m->comm, &wk->stop_req) != MPI_SUCCESS)
-		return GRT_EMPI;
-	return GRT_OK;
+	return grt_comm_isend(&wk->stop, sizeof wk->stop, w_rank(m, w), GRT_TAG_STOP,
+	    m->comm, &wk->stop_req);
 }
 
 /* Every worker still listening gets STOP; a failed one too, in case it is only late. */
@@ -164,8 +161,8 @@ master_stop_all(struct master *m)
 
 			late.reason = reason;
 			late.failure_seen = 1;
-			if (MPI_Isend(&late, (int)sizeof late, MPI_BYTE, w_rank(m, i), GRT_TAG_STOP,
-			    m->comm, &req) == MPI_SUCCESS)
+			if (grt_comm_isend(&late, sizeof late, w_rank(m, i), GRT_TAG_STOP,
+			    m->comm, &req) == GRT_OK)
 				MPI_Request_free(&req);
 			continue;
 		}

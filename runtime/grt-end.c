@@ -10,10 +10,9 @@
  * ends MPI_Finalize, and nothing ever moves again. So the end is:
  *   1. after a failure: nothing (MPI_Finalize hangs in the survivors: doc/reliability.md,
  *      "A dead worker under MPICH 4.0.2");
- *   2. otherwise every rank meets the others in a non-blocking barrier, so that no rank
- *      leaves while another still needs it. It waits as long as it takes (the master may
- *      be writing a large result), but once hydra signals that a rank has exited
- *      (SIGUSR1) only END_SYNC_GRACE more: that rank was past the barrier;
+ *   2. otherwise every rank meets the others in a barrier (grt_comm_all_ranks), so that
+ *      no rank leaves while another still needs it; under MPICH a non-blocking one that
+ *      gives up shortly after hydra signals that a rank has exited;
  *   3. under gridsubmit (GRT_FINALIZE=skip, set only together with mpiexec
  *      -disable-auto-cleanup, under which a rank that exits without MPI_Finalize does not
  *      take the others down): no MPI_Finalize at all. The rank still tells hydra's proxy
@@ -33,40 +32,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grt-comm.h"
 #include "grt-internal.h"
 
-#define END_SYNC_GRACE	2.0	/* seconds to wait in the barrier after a rank exited */
 #define FINALIZE_LIMIT	5	/* seconds MPI_Finalize may take */
 #define PMI_ACK_LIMIT	1000	/* milliseconds hydra's proxy may take to acknowledge */
-
-/* 1 when every rank reached the end barrier, 0 when a rank left first or MPI failed. */
-static int
-end_sync(void)
-{
-	MPI_Request req;
-	struct grt_backoff bo;
-	double gave_up = 0;
-	int done = 0;
-
-	if (MPI_Ibarrier(MPI_COMM_WORLD, &req) != MPI_SUCCESS)
-		return 0;
-	grt_backoff_reset(&bo);
-	for (;;) {
-		if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-			return 0;
-		if (done)
-			return 1;
-		if (grt_usr1_seen) {
-			double now = MPI_Wtime();
-
-			if (gave_up == 0)
-				gave_up = now + END_SYNC_GRACE;
-			else if (now > gave_up)
-				return 0;
-		}
-		grt_backoff_wait(&bo);
-	}
-}
 
 /*
  * The PMI-1 end of a rank without MPI_Finalize: "cmd=finalize" on the connection hydra
@@ -134,7 +104,7 @@ grt_end(int rc)
 
 	end_status = rc == GRT_OK ? 0 : 1;
 	fflush(NULL);
-	if (grt_failure_seen || !end_sync())
+	if (grt_failure_seen || !grt_comm_all_ranks())
 		return end_status;
 	if (how != NULL && strcmp(how, "skip") == 0) {
 		pmi_finalize();

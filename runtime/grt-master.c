@@ -2,25 +2,23 @@
  * grt-master.c — rank 0 of libgrt: its life from the rank map to the end event, and the
  * main loop of every round. What it does on the way is in the files grt-master.h lists.
  *
- * Only non-blocking point-to-point calls once the run has started (doc/reliability.md,
- * "A dead worker under MPICH 4.0.2": a receive from a dead rank blocks forever in MPICH
- * 4.0): sends are MPI_Isend, results are found with MPI_Iprobe, and every outstanding
- * chunk has a deadline. A worker whose deadline passes is declared failed and its chunk
- * requeued; a result that arrives from it later counts when the requeued copy is not merged
- * yet and is dropped otherwise, and the worker is taken back as a live one. Each unit range is outstanding at one live
- * worker at a time, so every unit is merged exactly once.
+ * Under MPICH only non-blocking point-to-point calls once the run has started
+ * (doc/reliability.md, "A dead worker under MPICH 4.0.2": a receive from a dead rank
+ * blocks forever in MPICH 4.0): sends are MPI_Isend, results are found with MPI_Iprobe
+ * (grt-comm-poll.c), and every outstanding chunk has a deadline. A worker whose deadline
+ * passes is declared failed and its chunk requeued; a result that arrives from it later
+ * counts when the requeued copy is not merged yet and is dropped otherwise, and the worker
+ * is taken back as a live one. Each unit range is outstanding at one live worker at a
+ * time, so every unit is merged exactly once.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "grt-comm.h"
 #include "grt-master.h"
 
 #define DEADLINE_CHECK_PERIOD	0.01	/* seconds between deadline scans */
 #define RESULTS_PER_CHECK	64	/* results handled in a row between two looks */
-#define QUIET_SHARE		0.8	/* of a chunk's expected time, slept through */
-#define QUIET_MIN_S		50e-6	/* no sleep shorter: the kernel's timer slack */
-#define QUIET_MAX_S		1e-3	/* no sleep longer: the back-off's longest */
 
 /* Per-worker PR and CPU clock from the rank map (or the application's own arrays). */
 static int
@@ -58,7 +56,7 @@ master_conf(struct master *m)
 }
 
 /* Can any result still come? A busy worker, or the master's own slot with work to do. */
-static int
+int
 master_can_progress(const struct master *m, int self)
 {
 	int i;
@@ -72,7 +70,7 @@ master_can_progress(const struct master *m, int self)
 }
 
 /* What the master does now and then, not per message: events, deadlines, a lost run. */
-static int
+int
 master_periodic(struct master *m, int self, double now)
 {
 	int rc;
@@ -94,65 +92,24 @@ master_periodic(struct master *m, int self, double now)
 }
 
 /*
- * Seconds the master may sleep before a result is due: until the earliest expected end of
- * a busy worker's head chunk (its last per-unit t_exe times the chunk's units, after the
- * chunk started), less a fifth of that chunk's expected time, for chunks that run short.
- * 0 when a result is due now or a busy worker has no estimate yet. A dedicated master that
- * probes without pause takes a core from the workers when ranks share cores.
- */
-static double
-master_quiet(const struct master *m, double now)
-{
-	double due = -1, end;
-	int i;
-
-	for (i = 0; i < m->nw; i++) {
-		const struct worker *wk = &m->w[i];
-
-		if (wk->state != W_BUSY)
-			continue;
-		if (wk->unit_exe <= 0)
-			return 0;
-		end = wk->t_head + QUIET_SHARE * wk->unit_exe *
-		    (double)wk->out[wk->head].c.count;
-		if (due < 0 || end < due)
-			due = end;
-	}
-	return due > now ? due - now : 0;
-}
-
-/* Sleep while no result is due, at most QUIET_MAX_S at a time. */
-static void
-master_doze(const struct master *m, double now)
-{
-	struct timespec ts;
-	double q = master_quiet(m, now);
-
-	if (q < QUIET_MIN_S)
-		return;
-	if (q > QUIET_MAX_S)
-		q = QUIET_MAX_S;
-	ts.tv_sec = 0;
-	ts.tv_nsec = (long)(q * 1e9);
-	nanosleep(&ts, NULL);
-}
-
-/*
- * One round: results first, then a slice of the master's own chunk, then a pause. The
- * clock is read once per result, per slice, and per BACKOFF_CHECK empty looks: on this
- * machine a clock read costs as much as a look for a message.
+ * One round: results first, then a slice of the master's own chunk, then a wait
+ * (master_wait; at once when receives block and the master has nothing of its own to
+ * compute). The clock is read once per result and per slice.
  */
 static void
 master_round(struct master *m, int self)
 {
 	struct grt_backoff bo;
 	unsigned handled = 0;
-	double now;
 	int rc;
 
 	grt_backoff_reset(&bo);
 	while (m->rc == GRT_OK && (m->sampling || m->merged < m->app->units)) {
-		if ((rc = master_poll(m)) < 0) {
+		if (grt_comm_blocks && (self < 0 || m->self.idle)) {
+			m->rc = master_wait(m, self, &bo);
+			continue;
+		}
+		if ((rc = master_poll(m, 0)) < 0) {
 			m->rc = rc;
 			break;
 		}
@@ -167,13 +124,7 @@ master_round(struct master *m, int self)
 				m->rc = master_periodic(m, self, m->now);
 			continue;
 		}
-		if ((now = grt_backoff_wait(&bo)) <= 0) {
-			if (!grt_usr1_seen)
-				continue;
-			now = MPI_Wtime();
-		}
-		if ((m->rc = master_periodic(m, self, now)) == GRT_OK)
-			master_doze(m, now);
+		m->rc = master_wait(m, self, &bo);
 	}
 }
 

@@ -2,6 +2,8 @@
  * grt-master.h — the master's state, shared by the files of rank 0; private to libgrt.
  *
  *   grt-master.c         the master's life: set up, the main loop, tear down
+ *   grt-comm-poll.c      (or grt-comm-block.c in the SMPI build) the master's wait when
+ *                        it has nothing to do (grt-comm.h)
  *   grt-round.c          the start of a round: dropped workers, the scheme's first chunks
  *   grt-sample.c         pwd with SWR auto: five units timed before round 1
  *   grt-dispatch.c       choosing a worker's next chunk and sending it; STOP
@@ -187,8 +189,21 @@ void master_stop_all(struct master *m);
 /* grt-prefetch.c: how many chunks worker w may hold (1 or 2), from its last chunk */
 int master_depth(const struct master *m, const struct worker *wk);
 
-/* grt-merge.c: master_poll returns 1 when a result was handled, 0 when none waits */
-int master_poll(struct master *m);
+/* grt-master.c: what the master does now and then; can any result still come? */
+int master_periodic(struct master *m, int self, double now);
+int master_can_progress(const struct master *m, int self);
+
+/*
+ * grt-comm-poll.c or grt-comm-block.c: the master with no result waiting and no slice of
+ * its own to compute waits (self: its worker slot, or -1). GRT_OK or an error of the run.
+ */
+int master_wait(struct master *m, int self, struct grt_backoff *bo);
+
+/*
+ * grt-merge.c: master_poll returns 1 when a result was handled, 0 when none waits (wait 0),
+ * or an error
+ */
+int master_poll(struct master *m, int wait);
 int master_merge(struct master *m, const struct grt_chunk *c, const void *res, size_t reslen);
 void master_account(struct master *m, int w, const struct grt_chunk *c, double t_calc,
     double t_exe, double now);

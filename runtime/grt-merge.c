@@ -1,11 +1,12 @@
 /*
- * grt-merge.c — results on the master: received without blocking (MPI_Iprobe), checked
- * against the chunk at the head of their worker's queue, accounted (totals, the scheme's
- * feedback) and handed to the application's merge, exactly once per unit range, then
- * journaled.
+ * grt-merge.c — results on the master: received (grt-comm.h: never blocking under MPICH),
+ * checked against the chunk at the head of their worker's queue, accounted (totals, the
+ * scheme's feedback) and handed to the application's merge, exactly once per unit range,
+ * then journaled.
  */
 #include <string.h>
 
+#include "grt-comm.h"
 #include "grt-master.h"
 
 /* The application's merge of a range, counted towards the round's end. */
@@ -127,34 +128,31 @@ master_result(struct master *m, int w, const struct grt_msg_result *h, const voi
 	return rc == GRT_OK ? 1 : rc;
 }
 
-/* One result, if one is waiting. Returns 1 when a message was handled, 0, or an error. */
+/*
+ * One result: with wait 0 only if one is waiting, else the next one (grt-comm-block.c).
+ * Returns 1 when a message was handled, 0 when none was waiting, or an error.
+ */
 int
-master_poll(struct master *m)
+master_poll(struct master *m, int wait)
 {
 	struct grt_msg_result h;
 	MPI_Status st;
 	const void *res;
 	size_t reslen;
-	int flag, n, w, rc;
+	int w, rc;
 
-	if (MPI_Iprobe(MPI_ANY_SOURCE, GRT_TAG_RESULT, m->comm, &flag, &st) != MPI_SUCCESS)
-		return GRT_EMPI;
-	if (!flag)
-		return 0;
-	if (MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < (int)sizeof h)
-		return GRT_EPROTO;
-	if ((rc = grt_buf_reserve(&m->rbuf, (size_t)n)) != GRT_OK)
+	if ((rc = grt_comm_recv(m->comm, MPI_ANY_SOURCE, GRT_TAG_RESULT, wait, &m->rbuf,
+	    &st)) <= 0)
 		return rc;
-	if (MPI_Recv(m->rbuf.data, n, MPI_BYTE, st.MPI_SOURCE, GRT_TAG_RESULT, m->comm,
-	    MPI_STATUS_IGNORE) != MPI_SUCCESS)
-		return GRT_EMPI;
+	if (m->rbuf.len < sizeof h)
+		return GRT_EPROTO;
 	m->now = MPI_Wtime();
 	memcpy(&h, m->rbuf.data, sizeof h);
 	w = st.MPI_SOURCE - m->off;
 	if (w < 0 || w >= m->nw)
 		return GRT_EPROTO;
 	res = m->rbuf.data + sizeof h;
-	reslen = (size_t)n - sizeof h;
+	reslen = m->rbuf.len - sizeof h;
 	if (m->w[w].state == W_FAILED)
 		return master_late(m, w, &h, res, reslen, m->now);
 	return master_result(m, w, &h, res, reslen, m->now);

@@ -35,6 +35,28 @@ static const struct option simulate_longopts[] = {
 
 extern const struct cmd_entry cmd_simulate_entry;
 
+/*
+ * libgrt's SMPI build sends a message's 8-byte length with MPI_Send ahead of its bytes
+ * (runtime/grt-comm-block.c), which must not wait for the receiver: a master blocked there
+ * on a worker that waits for the master to take its result would never move again.
+ */
+#define CFG_DETACHED	"smpi/send-is-detached-thresh:"
+#define CFG_DETACHED_MIN 8
+
+/* A --cfg NAME:VALUE, or exit 2 naming what is wrong with it. */
+static void
+simulate_cfg_check(const struct cmd_entry *cmd, const char *cfg)
+{
+	if (strchr(cfg, ':') == NULL || cfg[0] == ':')
+		cmd_usage_error(cmd, "--cfg: '%s' is not NAME:VALUE (a SimGrid setting, e.g. "
+		    "smpi/iprobe:1e-5)", cfg);
+	if (strncmp(cfg, CFG_DETACHED, strlen(CFG_DETACHED)) == 0 &&
+	    !(strtod(cfg + strlen(CFG_DETACHED), NULL) >= CFG_DETACHED_MIN))
+		cmd_usage_error(cmd, "--cfg: '%s': the runtime's SMPI build needs messages of %d "
+		    "bytes sent without waiting for the receiver (at least %d; doc/simulate.md)",
+		    cfg, CFG_DETACHED_MIN, CFG_DETACHED_MIN);
+}
+
 struct simulate_args {
 	struct jobrun_args run;
 	struct sim_opts sim;
@@ -77,9 +99,7 @@ simulate_parse(int argc, char **argv, struct simulate_args *a)
 			    (long long)1 << 53);
 			break;
 		case 'c':
-			if (strchr(optarg, ':') == NULL || optarg[0] == ':')
-				cmd_usage_error(cmd, "--cfg: '%s' is not NAME:VALUE (a SimGrid "
-				    "setting, e.g. smpi/iprobe:1e-5)", optarg);
+			simulate_cfg_check(cmd, optarg);
 			a->sim.cfg = xreallocarray(a->sim.cfg, a->sim.ncfg + 1, sizeof *a->sim.cfg);
 			a->sim.cfg[a->sim.ncfg++] = optarg;
 			break;

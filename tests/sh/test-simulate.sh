@@ -12,7 +12,8 @@
 # - bad input creates no job: load_interval too short (3), bad options (2), a program with
 #   no SMPI build or a native one there (3), too few memory maps for the ranks (5);
 # - Ctrl-C: exit 6, no smpirun or smpimain left, the job cancelled;
-# - scale: 1,000 nodes over 10 sites, 1001 ranks (its wall time is in the test's name).
+# - scale: 1,000 nodes over 10 sites, 1001 ranks (its wall time is in the test's name);
+# - the runtime's ranks block: free probes end, dear ones do not lengthen the makespan.
 # Skipped when the SMPI builds are missing (SimGrid not installed).
 . tests/lib.sh
 
@@ -229,6 +230,9 @@ bad "load_interval 0.0001" 3 "^$T/badload.yaml:[0-9]+:[0-9]+: emulate\\.load_int
 	"$T/cpu.yaml" --sites "$T/badload.yaml"
 bad "--links foo" 2 "--links: 'foo'" "$T/cpu.yaml" --links foo
 bad "--cfg nocolon" 2 "--cfg: 'nocolon' is not NAME:VALUE" "$T/cpu.yaml" --cfg nocolon
+bad "--cfg send-is-detached-thresh:0" 2 \
+	"needs messages of 8 bytes sent without waiting for the receiver" \
+	"$T/cpu.yaml" --cfg smpi/send-is-detached-thresh:0
 bad "--host-mhz 0" 2 "--host-mhz: '0'" "$T/cpu.yaml" --host-mhz 0
 bad "--scheme gs" 2 "did you mean 'gss'" "$T/cpu.yaml" --scheme gs
 mkdir -p "$T/native"
@@ -315,3 +319,27 @@ check_match "scale: the result matches" "$out" \
 id=$(job_id)
 check_eq "scale: platform.xml has the 1000 nodes and the master" \
 	"$(grep -c '<host id=' "$J/$id/platform.xml" 2>&1)" 1001
+
+# --- 7. the runtime's ranks block, they do not poll (runtime/grt-comm-block.c): 41 ranks of
+# the same grid. With empty probes free (smpi/iprobe:0, smpi/test:0), a rank that waited in
+# SMPI's MPI_Probe, itself a loop of probes, would keep simulated time from moving (the run
+# would end only by the timeout); ranks that polled with probes at 10 ms each would spend
+# them in the makespan (the polling build: 0.58 s against 0.019 s, 21 ranks). Neither
+# changes the makespan.
+run_gs simulate "$T/scale.yaml" --sites "$T/simulate-1000.yaml" --ranks 41 --json
+check_eq "probes: 41 ranks with SimGrid's probe costs: exit 0" "$rc" 0
+m_base=$(jmakespan)
+timeout 120 "$GS" simulate "$T/scale.yaml" --sites "$T/simulate-1000.yaml" --ranks 41 \
+	--json --cfg smpi/iprobe:0 --cfg smpi/test:0 > "$T/free.json" 2> "$T/free.err"
+rc=$?
+check_eq "probes: free empty probes: the simulation ends, exit 0" "$rc" 0
+m_free=$(jq -r .makespan "$T/free.json" 2>/dev/null)
+run_gs simulate "$T/scale.yaml" --sites "$T/simulate-1000.yaml" --ranks 41 --json \
+	--cfg smpi/iprobe:0.01
+check_eq "probes: at 10 ms each: exit 0" "$rc" 0
+m_dear=$(jmakespan)
+for p in "free $m_free" "10 ms $m_dear"; do
+	check "probes: makespan with probes ${p% *} (${p##* } s) within 10% of $m_base s" \
+		awk -v a="${p##* }" -v b="$m_base" \
+		'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 0.1 * b) }'
+done
