@@ -10,6 +10,7 @@
  * never waits there for a worker that computes.
  */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "grt-comm.h"
 #include "grt-master.h"
@@ -22,6 +23,8 @@ const int grt_comm_blocks = 1;
  * first chunk took 14 ms of this host's CPU beyond its link's latency, however slow its
  * CPU quota (median of 15 workers of tiger, 10 to 22 ms). SMPI has no such cost; each rank
  * pays it once here, at its host's speed, as smpi_execute counts it.
+ * GRT_SMPI_FIRST_CONTACT (seconds; gridsubmit simulate --first-contact-ms) puts another
+ * host's in its place.
  */
 #define FIRST_CONTACT_S	0.014
 
@@ -31,16 +34,26 @@ static int contacted;
 static void
 first_contact(void)
 {
+	const char *env = getenv("GRT_SMPI_FIRST_CONTACT");
+	double s = FIRST_CONTACT_S;
+	char *end;
+
 	if (contacted)
 		return;
 	contacted = 1;
+	if (env != NULL && *env != '\0') {
+		s = strtod(env, &end);
+		if (*end != '\0' || !(s >= 0 && s <= 1e3))
+			s = FIRST_CONTACT_S;
+	}
 	/*
 	 * SMPI counts a rank's CPU time between two MPI calls as its computation; the other
 	 * ranks run in this thread while this one waits the execution out, so the count is
 	 * closed before and opened again after
 	 */
 	smpi_bench_end();
-	smpi_execute(FIRST_CONTACT_S);
+	if (s > 0)
+		smpi_execute(s);
 	smpi_bench_begin();
 }
 

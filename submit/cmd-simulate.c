@@ -27,6 +27,7 @@ static const struct option simulate_longopts[] = {
 	{ "host-mhz", required_argument, NULL, 'H' },
 	{ "links", required_argument, NULL, 'L' },
 	{ "seed", required_argument, NULL, 'e' },
+	{ "first-contact-ms", required_argument, NULL, 'F' },
 	{ "cfg", required_argument, NULL, 'c' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -98,6 +99,10 @@ simulate_parse(int argc, char **argv, struct simulate_args *a)
 			a->sim.seed = (uint64_t)cmd_parse_int(cmd, "--seed", optarg, 0,
 			    (long long)1 << 53);
 			break;
+		case 'F':
+			a->sim.first_contact_ms = cmd_parse_double(cmd, "--first-contact-ms",
+			    optarg, 0, 1e6);
+			break;
 		case 'c':
 			simulate_cfg_check(cmd, optarg);
 			a->sim.cfg = xreallocarray(a->sim.cfg, a->sim.ncfg + 1, sizeof *a->sim.cfg);
@@ -166,7 +171,8 @@ cmd_simulate_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_simulate_entry = {
 	"simulate", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--host-mhz M] "
-	"[--links node|site] [--seed N] [--cfg NAME:VALUE] [--json] [-q]",
+	"[--links node|site] [--seed N] [--first-contact-ms T] [--cfg NAME:VALUE] [--json] "
+	"[-q]",
 	"run a job on SimGrid's SMPI, on a platform made of the site file",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: as\n"
 	"                        for run)\n"
@@ -178,6 +184,8 @@ const struct cmd_entry cmd_simulate_entry = {
 	"                        default, as the testbed), or one link per site that its\n"
 	"                        nodes share (site)\n"
 	"      --seed N          of the background load's arrivals (default 1)\n"
+	"      --first-contact-ms T  CPU time of this host a rank spends on its first message\n"
+	"                        (default 14, measured here with MPICH and UCX)\n"
 	"      --cfg NAME:VALUE  a SimGrid setting passed to smpirun after gridsubmit's own\n"
 	"      --json            the result as one JSON document on stdout (gridsubmit-json(5))\n"
 	"  -q, --quiet           none of gridsubmit's own lines but errors\n"

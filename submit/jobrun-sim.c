@@ -60,6 +60,7 @@ jobrun_sim_args(struct jobrun_args *a, struct sim_opts *o)
 	memset(o, 0, sizeof *o);
 	o->links = SIM_LINKS_NODE;
 	o->seed = 1;
+	o->first_contact_ms = -1;
 	a->sim = o;
 	a->restarts = 0;	/* a simulated run loses no node: nothing to relaunch */
 	a->now = 1;		/* and takes no real slots */

@@ -299,10 +299,10 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 /*
  * The SimGrid settings of every simulation (doc/simulate.md, "SMPI settings"): this host's
  * flops, the CM02 network model (a link's declared bandwidth and latency, no TCP fudge
- * factors), messages up to 64 KiB sent eagerly, as MPICH sends its small ones, a microsecond
- * for an MPI_Iprobe or MPI_Test that finds nothing (SimGrid's 100 us default made a master
- * that polls for every one-unit chunk 13% slower than on the testbed); SimGrid's notes of
- * every setting changed are left out of DIR/stderr.
+ * factors), messages up to 64 KiB sent eagerly, as MPICH sends its small ones, a
+ * microsecond for an MPI_Iprobe or MPI_Test that finds nothing (SimGrid's 100 us default is
+ * a hundred times what a probe costs MPICH here); SimGrid's notes of every setting changed
+ * are left out of DIR/stderr.
  */
 static const char *const argv_smpi_cfg[] = {
 	"--cfg=network/model:CM02",
@@ -335,6 +335,12 @@ launch_argv_smpi(const struct gs_job *job, const struct gs_placement *p,
 	xasprintf(&arg, "%s/.smpi", st->dir);
 	argv_kv(&b, "TMPDIR", arg);
 	free(arg);
+	/* a rank's first contact, in seconds, when not the runtime's own (grt-comm-block.c) */
+	if (sim->first_contact_ms >= 0) {
+		xasprintf(&arg, "%.17g", sim->first_contact_ms / 1000);
+		argv_kv(&b, "GRT_SMPI_FIRST_CONTACT", arg);
+		free(arg);
+	}
 	argv_add(&b, GS_SMPIRUN);
 	xasprintf(&arg, "%s/platform.xml", st->dir);
 	argv_add(&b, "-platform");

@@ -44,6 +44,9 @@ struct sim_opts {
 	double host_mhz;	/* the MHz this host counts as; 0: the site file's top cpu_mhz */
 	enum sim_links links;
 	uint64_t seed;		/* of the background load's arrivals */
+	double first_contact_ms; /* a rank's CPU time at its first message, in ms of this
+				    host (doc/simulate.md, "First contact"); < 0: the
+				    runtime's own */
 	char **cfg;		/* SimGrid settings "NAME:VALUE" given by the user, after ours */
 	size_t ncfg;
 };

@@ -5,7 +5,7 @@
 #   program's, the simulated makespan on stderr and in the end event, a job directory that
 #   list, status, top --replay read; --json: one document with the result;
 # - the makespan follows the host's calibration: --host-mhz twice the top cpu_mhz about
-#   doubles a compute-bound run's;
+#   doubles a compute-bound run's; --first-contact-ms 500 adds about a second;
 # - two sites: every placed host with its speed and its site's link, --links site one
 #   uplink per site, and a data-heavy job slower behind a 1 Mbit/s, 50 ms link;
 # - background load (emulate.load): a speed trace per loaded host, and a longer makespan;
@@ -133,6 +133,17 @@ else
 	fail "host-mhz: twice the MHz, $ratio times the makespan ($m1 s, $m2 s), not in [1.7, 2.3]"
 fi
 
+# The first contact (doc/simulate.md): --first-contact-ms 500 makes the master wait half a
+# second before its first send, and each worker as long after its first chunk arrives
+run_gs simulate "$T/cpu.yaml" --json --first-contact-ms 0
+check_eq "first contact: --first-contact-ms 0 exits 0" "$rc" 0
+m0=$(jmakespan)
+run_gs simulate "$T/cpu.yaml" --json --first-contact-ms 500
+check_eq "first contact: --first-contact-ms 500 exits 0" "$rc" 0
+m5=$(jmakespan)
+check "first contact: 500 ms of it at master and worker add a second or near ($m0 s, $m5 s)" \
+	awk -v a="$m0" -v b="$m5" 'BEGIN { exit !(a > 0 && b - a >= 0.9 && b - a <= 1.5) }'
+
 # --- 3. two sites: one on a 1000 Mbit/s link, one on 1 Mbit/s with 50 ms of latency (the
 # nodes are never contacted); matmul sends rows of A with every chunk and B every round
 cat > "$T/simulate-two.yaml" <<'YAML'
@@ -233,6 +244,7 @@ bad "--cfg nocolon" 2 "--cfg: 'nocolon' is not NAME:VALUE" "$T/cpu.yaml" --cfg n
 bad "--cfg send-is-detached-thresh:0" 2 \
 	"needs messages of 8 bytes sent without waiting for the receiver" \
 	"$T/cpu.yaml" --cfg smpi/send-is-detached-thresh:0
+bad "--first-contact-ms -1" 2 "--first-contact-ms: '-1'" "$T/cpu.yaml" --first-contact-ms -1
 bad "--host-mhz 0" 2 "--host-mhz: '0'" "$T/cpu.yaml" --host-mhz 0
 bad "--scheme gs" 2 "did you mean 'gss'" "$T/cpu.yaml" --scheme gs
 mkdir -p "$T/native"
