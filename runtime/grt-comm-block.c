@@ -34,14 +34,14 @@ static int contacted;
 static void
 first_contact(void)
 {
-	const char *env = getenv("GRT_SMPI_FIRST_CONTACT");
+	const char *env;
 	double s = FIRST_CONTACT_S;
 	char *end;
 
 	if (contacted)
 		return;
 	contacted = 1;
-	if (env != NULL && *env != '\0') {
+	if ((env = getenv("GRT_SMPI_FIRST_CONTACT")) != NULL && *env != '\0') {
 		s = strtod(env, &end);
 		if (*end != '\0' || !(s >= 0 && s <= 1e3))
 			s = FIRST_CONTACT_S;

@@ -103,13 +103,16 @@ need_testbed() {
 	fi
 }
 
-# crash_up FILE WORD: start `gridsubmit testbed up FILE` and kill -9 it once its manifest
-# ($TB/manifest) records a process whose name is WORD (or after 10 s)
+# crash_up FILE [WORD]: start `gridsubmit testbed up FILE` and kill -9 it once its manifest
+# ($TB/manifest) records a process whose name is WORD, or any process without WORD (or
+# after 10 s)
 crash_up() {
+	cu_pat="^pid "
+	[ -z "${2:-}" ] || cu_pat="^pid .* $2 "
 	"$GS" testbed up "$1" >/dev/null 2>&1 &
 	cu_pid=$!
 	cu_i=0
-	while ! grep -q "^pid .* $2 " "$TB/manifest" 2>/dev/null; do
+	while ! grep -q "$cu_pat" "$TB/manifest" 2>/dev/null; do
 		sleep 0.01
 		cu_i=$((cu_i + 1))
 		[ $cu_i -lt 1000 ] || break

@@ -150,16 +150,7 @@ run_gs testbed status "$SITES"
 check_match "status after down says not up" "$rc:$out" '^1:.*not up'
 
 # --- kill -9 halfway through up, then down cleans up
-"$GS" testbed up "$SITES" >/dev/null 2>&1 &
-upid=$!
-i=0
-while [ ! -s "$TB/manifest" ] || ! grep -q '^pid ' "$TB/manifest" 2>/dev/null; do
-	sleep 0.02
-	i=$((i + 1))
-	[ $i -lt 500 ] || break
-done
-kill -9 $upid 2>/dev/null
-wait $upid 2>/dev/null
+crash_up "$SITES"
 check "a crashed up left its manifest" test -s "$TB/manifest"
 PIDS=$(awk '$1 == "pid" {print $2}' "$TB/manifest" 2>/dev/null | tr '\n' ' ')
 run_gs testbed down "$SITES"
