@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "job.h"
-#include "site.h"
+#include "broker/job.h"
+#include "broker/site.h"
 
 /* One node's terms in the ranking (doc/broker.md, "The terms"). */
 struct gs_ranked {

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "errlist.h"
-#include "job.h"
-#include "metrics.h"
-#include "xmalloc.h"
-#include "yaml-doc.h"
+#include "broker/config.h"
+#include "broker/errlist.h"
+#include "broker/job.h"
+#include "broker/metrics.h"
+#include "broker/yaml-doc.h"
+#include "common/xmalloc.h"
 
 static const char *const cf_keys[] = { "sites", "scheme", "metrics_timeout", NULL };
 

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "site.h"
+#include "broker/site.h"
 
 struct gs_errlist;
 

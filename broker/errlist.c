@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "errlist.h"
+#include "broker/errlist.h"
 
 void
 errlist_init(struct gs_errlist *l, const char *file)

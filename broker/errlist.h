@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "site.h"
+#include "broker/site.h"
 
 #define GS_ERRLIST_MAX	20
 

@@ -1,7 +1,7 @@
 /* errsink.c — a loader's errors into the file's list (errsink.h). */
 #include <stdarg.h>
 
-#include "errsink.h"
+#include "broker/errsink.h"
 
 int
 errsink_keep(struct gs_errsink *s)

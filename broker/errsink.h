@@ -7,8 +7,8 @@
 #ifndef GS_ERRSINK_H
 #define GS_ERRSINK_H
 
-#include "errlist.h"
-#include "yaml-doc.h"
+#include "broker/errlist.h"
+#include "broker/yaml-doc.h"
 
 struct gs_errsink {
 	const char *name;		/* the file as given, named in the errors */

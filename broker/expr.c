@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
-#include "suggest.h"
-#include "xmalloc.h"
+#include "broker/expr.h"
+#include "common/suggest.h"
+#include "common/xmalloc.h"
 
 /* Deeper nesting is refused rather than risking the stack on hostile input. */
 #define EXPR_MAX_DEPTH	64

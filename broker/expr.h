@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "site.h"
+#include "broker/site.h"
 
 struct expr;
 

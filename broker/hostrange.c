@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "site.h"
-#include "xmalloc.h"
+#include "broker/site.h"
+#include "common/xmalloc.h"
 
 /* A typo like n[1-1000000] must not allocate a million names. */
 #define HOSTRANGE_MAX	100000
@@ -27,31 +27,6 @@ struct hr_group {
 	size_t nr;
 	long count;
 };
-
-int
-host_name_valid(const char *name)
-{
-	size_t len = strlen(name), label = 0, i;
-
-	if (len == 0 || len > 253 || name[0] == '-')
-		return 0;
-	for (i = 0; i < len; i++) {
-		char c = name[i];
-
-		if (c == '.') {
-			if (label == 0)
-				return 0;	/* empty label: "a..b", ".a", "a." */
-			label = 0;
-			continue;
-		}
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '-'))
-			return 0;
-		if (++label > 63)
-			return 0;
-	}
-	return label > 0;
-}
 
 static int
 hr_number(const char **sp, long *v, int *width)

@@ -12,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errlist.h"
-#include "errsink.h"
-#include "grt-keys.h"
-#include "job.h"
-#include "scheme.h"
-#include "suggest.h"
-#include "xmalloc.h"
-#include "yaml-doc.h"
+#include "broker/errlist.h"
+#include "broker/errsink.h"
+#include "broker/job.h"
+#include "broker/yaml-doc.h"
+#include "common/suggest.h"
+#include "common/xmalloc.h"
+#include "grt/grt-keys.h"
+#include "grt/scheme.h"
 
 static const char *const jl_top_keys[] = {
 	"name", "program", "args", "ranks", "sites", "requirements", "rank_weights", "runtime",

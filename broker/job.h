@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "site.h"
+#include "broker/site.h"
 
 struct gs_kv {
 	char *key;
@@ -88,7 +88,7 @@ void job_runtime_set(struct gs_job *job, const char *key, const char *value);
 
 /*
  * A scheme's name at node (file name) into its canonical name (*canon, static storage): any
- * case of a name runtime/scheme.h knows. Returns 0, or -1 with err "unknown scheme 'x'
+ * case of a name runtime/include/grt/scheme.h knows. Returns 0, or -1 with err "unknown scheme 'x'
  * (did you mean 'y'?)" (or the list of schemes) at node.
  */
 int job_scheme_parse(const char *name, const struct ydoc_node *node, const char **canon,

@@ -19,10 +19,10 @@
 
 #include <curl/curl.h>
 
-#include "clock.h"
-#include "gs-config.h"
-#include "metrics.h"
-#include "xmalloc.h"
+#include "broker/metrics.h"
+#include "common/clock.h"
+#include "common/xmalloc.h"
+#include "gen/gs-config.h"
 
 
 /* The most distinct CPUs we count; more is surely not a real node_exporter answer. */

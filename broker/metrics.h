@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "site.h"
+#include "broker/site.h"
 
 struct metrics_opts {
 	double connect_timeout;	/* seconds; <= 0: 2 */

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "broker.h"
-#include "metrics.h"
-#include "xmalloc.h"
+#include "broker/broker.h"
+#include "broker/metrics.h"
+#include "common/xmalloc.h"
 
 /* The node whose host is the site file's master, or BROKER_NODE_NONE. */
 static size_t
@@ -287,7 +287,7 @@ broker_write_hostfile(const struct gs_sites *sites, const struct gs_placement *p
 		const char *host = place_host(sites, &p->ranks[r]);
 		const char *user = NULL;
 
-		if (host == NULL || !host_name_valid(host)) {
+		if (host == NULL || !remote_host_valid(host)) {
 			errno = EINVAL;
 			return -1;
 		}
@@ -324,7 +324,7 @@ broker_write_rankmap(const struct gs_sites *sites, const struct gs_placement *p,
 		const char *site = "-";
 
 		if (rp->node == BROKER_NODE_NONE) {
-			if (sites->master == NULL || !host_name_valid(sites->master)) {
+			if (sites->master == NULL || !remote_host_valid(sites->master)) {
 				errno = EINVAL;
 				return -1;
 			}
@@ -336,7 +336,7 @@ broker_write_rankmap(const struct gs_sites *sites, const struct gs_placement *p,
 			return -1;
 		}
 		n = &sites->nodes[rp->node];
-		if (n->host == NULL || !host_name_valid(n->host)) {
+		if (n->host == NULL || !remote_host_valid(n->host)) {
 			errno = EINVAL;
 			return -1;
 		}

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker.h"
-#include "expr.h"
-#include "metrics.h"
-#include "suggest.h"
-#include "xmalloc.h"
+#include "broker/broker.h"
+#include "broker/expr.h"
+#include "broker/metrics.h"
+#include "common/suggest.h"
+#include "common/xmalloc.h"
 
 static const char *
 rank_site_name(const struct gs_sites *sites, int site)

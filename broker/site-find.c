@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "gs-config.h"
-#include "site.h"
-#include "xmalloc.h"
+#include "broker/config.h"
+#include "broker/site.h"
+#include "common/xmalloc.h"
+#include "gen/gs-config.h"
 
 /* The user's site directory, allocated; NULL when neither XDG_CONFIG_HOME nor HOME says. */
 static char *

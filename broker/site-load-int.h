@@ -8,9 +8,9 @@
 
 #include <limits.h>
 
-#include "errsink.h"
-#include "site.h"
-#include "yaml-doc.h"
+#include "broker/errsink.h"
+#include "broker/site.h"
+#include "broker/yaml-doc.h"
 
 /* A site file of a million nodes is a typo (or an attack), not a grid. */
 #define SL_MAX_NODES		100000
@@ -50,8 +50,8 @@ extern const char *const sl_site_keys[];
 int sl_str_word(struct sl_ctx *c, const char *key, const struct ydoc_node *v,
     const char *what, const char **out);
 /* A host's ssh settings from the merged values v. */
-void sl_ssh_fill(struct gs_ssh *ssh, const struct sl_vals *v);
-void sl_ssh_free(struct gs_ssh *ssh);
+void sl_ssh_fill(struct remote_ssh *ssh, const struct sl_vals *v);
+void sl_ssh_free(struct remote_ssh *ssh);
 void sl_node_free(struct gs_node *n);
 
 /* site-sched.c: scheduler: of a site, nodes: auto, and freeing a scheduler */

@@ -12,12 +12,12 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "errlist.h"
-#include "errsink.h"
-#include "site.h"
-#include "xmalloc.h"
-#include "site-load-int.h"
-#include "yaml-doc.h"
+#include "broker/errlist.h"
+#include "broker/errsink.h"
+#include "broker/site-load-int.h"
+#include "broker/site.h"
+#include "broker/yaml-doc.h"
+#include "common/xmalloc.h"
 
 static const char *const sl_top_keys[] = { "master", "defaults", "sites", NULL };
 static const char *const sl_defaults_keys[] = {
@@ -269,7 +269,7 @@ sl_emulate(struct sl_ctx *c, const struct ydoc_node *map, struct gs_emulate *e)
 }
 
 void
-sl_ssh_fill(struct gs_ssh *ssh, const struct sl_vals *v)
+sl_ssh_fill(struct remote_ssh *ssh, const struct sl_vals *v)
 {
 	ssh->user = v->user != NULL ? xstrdup(v->user) : NULL;
 	ssh->port = v->port != 0 ? v->port : 22;
@@ -303,7 +303,7 @@ sl_hosts(struct sl_ctx *c, const struct ydoc_node *hn, const char *pattern, char
 		return errsink_error(&c->sink, hn, "bad host range %s: %s", desc, why);
 	}
 	for (i = 0; i < count; i++) {
-		if (!host_name_valid((*names)[i])) {
+		if (!remote_host_valid((*names)[i])) {
 			struct ydoc_node tmp = *hn;
 
 			tmp.value = (*names)[i];
@@ -533,7 +533,7 @@ sl_master(struct sl_ctx *c, const struct ydoc_node *master)
 
 	if (errsink_check(&c->sink, ydoc_str(c->sink.name, "master", master, &mname, &c->sink.err)) == -1)
 		return NULL;
-	if (host_name_valid(mname))
+	if (remote_host_valid(mname))
 		return mname;
 	ydoc_describe(master, desc, sizeof desc);
 	errsink_error(&c->sink, master, "invalid host name %s for 'master' (letters, digits, '.' and '-', "
@@ -656,7 +656,7 @@ sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err)
 }
 
 void
-sl_ssh_free(struct gs_ssh *ssh)
+sl_ssh_free(struct remote_ssh *ssh)
 {
 	free(ssh->user);
 	free(ssh->host_key);

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "site-load-int.h"
-#include "xmalloc.h"
+#include "broker/site-load-int.h"
+#include "common/xmalloc.h"
 
 static const char *const sl_sched_keys[] = {
 	"type", "login", "partition", "account", "qos", "time", NULL
@@ -59,7 +59,7 @@ sl_sched(struct sl_ctx *c, const struct ydoc_node *map, struct gs_site *s,
 			    "Slurm's commands run, reached over ssh)", label);
 	} else if (errsink_check(&c->sink, ydoc_str(c->sink.name, "login", n, &str,
 	    &c->sink.err)) == 0) {
-		if (host_name_valid(str))
+		if (remote_host_valid(str))
 			sc->login = xstrdup(str);
 		else {
 			ydoc_describe(n, desc, sizeof desc);

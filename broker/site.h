@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "remote/remote.h"
+
 /* Where something was read: for "file:line:col: message" errors. */
 struct gs_loc {
 	const char *file;	/* points to the owning model's path */
@@ -31,14 +33,6 @@ struct gs_emulate {
 	int private_fs;		/* 1: the testbed node does not see this host's files */
 };
 
-struct gs_ssh {
-	char *user;		/* NULL: the local user */
-	int port;		/* 22 */
-	char *host_key;		/* "strict" (default) or "accept-new" */
-	char *identity;		/* private key file, or NULL */
-	char *config;		/* ssh_config(5) file for the host, absolute, or NULL */
-};
-
 struct gs_node {
 	char *host;		/* one expanded host name */
 	int site;		/* index into gs_sites.sites */
@@ -47,7 +41,7 @@ struct gs_node {
 	int slots;		/* ranks that may run here (default: cores) */
 	double mem_mb;
 	char *arch;		/* "x86_64", ... or NULL */
-	struct gs_ssh ssh;
+	struct remote_ssh ssh;
 	char *monitor;		/* metrics URL with {host} expanded, or NULL */
 	struct gs_emulate emulate;
 	struct gs_loc loc;	/* where the node (or its host range) was defined */
@@ -82,7 +76,7 @@ struct gs_node {
 struct gs_sched {
 	char *type;		/* "slurm" */
 	char *login;		/* the login host */
-	struct gs_ssh ssh;	/* how the login host is reached: the site's ssh settings */
+	struct remote_ssh ssh;	/* how the login host is reached: the site's ssh settings */
 	char *partition;	/* NULL: Slurm's default for each of these */
 	char *account;
 	char *time;		/* the allocation's time limit, as Slurm takes it ("HH:MM:SS") */
@@ -166,10 +160,15 @@ void hostrange_free(char **names, int n);
  */
 int slurm_time_parse(const char *s, long long *seconds);
 
+/*
+ * The ssh_config of a job (path) for every node of sites and the login host of every Slurm
+ * site, with their ssh: settings (remote_write_ssh_config). 0, or -1 with why.
+ */
+int sites_write_ssh_config(const struct gs_sites *sites, const char *path, char *why,
+    size_t whylen);
+
 /* A monitor URL template with every {host} replaced by host (allocated). */
 char *sites_monitor_expand(const char *tmpl, const char *host);
 
-/* 1 when name is a valid host name: [A-Za-z0-9.-], no leading '-', labels <= 63, <= 253. */
-int host_name_valid(const char *name);
 
 #endif

@@ -4,7 +4,7 @@
  */
 #include <stddef.h>
 
-#include "site.h"
+#include "broker/site.h"
 
 extern const char embedded_localhost_yaml[];
 extern const size_t embedded_localhost_yaml_len;

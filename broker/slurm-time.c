@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "site.h"
+#include "broker/site.h"
 
 #define ST_DIGITS	8	/* per field: no overflow */
 

@@ -17,9 +17,9 @@
 
 #include <yaml.h>
 
-#include "file.h"
-#include "xmalloc.h"
-#include "yaml-doc.h"
+#include "broker/yaml-doc.h"
+#include "common/file.h"
+#include "common/xmalloc.h"
 
 /* Maps up to this size are checked for duplicate keys on every insert; larger ones at end. */
 #define YDOC_DUP_LINEAR	64

@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "site.h"
+#include "broker/site.h"
 
 #define YDOC_MAX_BYTES	(1024 * 1024)
 #define YDOC_MAX_DEPTH	64

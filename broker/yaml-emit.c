@@ -7,8 +7,8 @@
 
 #include <yaml.h>
 
-#include "xmalloc.h"
-#include "yaml-emit.h"
+#include "broker/yaml-emit.h"
+#include "common/xmalloc.h"
 
 struct ye_out {
 	char *buf;

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "yaml-doc.h"
+#include "broker/yaml-doc.h"
 
 /*
  * The text head (lines of comments, or NULL), then root as one YAML document, into an

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errlist.h"
-#include "suggest.h"
-#include "yaml-doc.h"
+#include "broker/errlist.h"
+#include "broker/yaml-doc.h"
+#include "common/suggest.h"
 
 int
 ydoc_is_null(const struct ydoc_node *n)

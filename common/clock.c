@@ -1,7 +1,7 @@
 /* clock.c — see clock.h. */
 #include <time.h>
 
-#include "clock.h"
+#include "common/clock.h"
 
 static double
 clock_read(clockid_t id)

@@ -10,9 +10,9 @@
 
 #include <jansson.h>
 
-#include "events-read.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "common/events-read.h"
+#include "common/text.h"
+#include "common/xmalloc.h"
 
 #define EV_READ_SIZE	(64 * 1024)
 

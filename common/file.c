@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "xmalloc.h"
+#include "common/file.h"
+#include "common/xmalloc.h"
 
 int
 file_read(const char *path, size_t max, char **buf, size_t *len)

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fstree.h"
-#include "xmalloc.h"
+#include "common/fstree.h"
+#include "common/xmalloc.h"
 
 static int
 fstree_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonout.h"
-#include "log.h"
+#include "common/jsonout.h"
+#include "common/log.h"
 
 #define JSONOUT_FLAGS	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 

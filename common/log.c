@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "common/log.h"
 
 const char *log_progname = "gridsubmit";
 void (*log_atfatal)(void);

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "numarg.h"
+#include "common/numarg.h"
 
 int
 numarg_int(const char *v, int64_t min, int64_t max, int64_t *out)

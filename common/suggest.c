@@ -1,7 +1,7 @@
 /* suggest.c — the nearest known word to a mistyped one (Damerau-Levenshtein, OSA). */
 #include <string.h>
 
-#include "suggest.h"
+#include "common/suggest.h"
 
 #define SUGGEST_MAXLEN 64
 

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "text.h"
+#include "common/text.h"
 
 size_t
 text_utf8_next(const char *s, size_t n, uint32_t *cp)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "xmalloc.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
 
 void *
 xmalloc(size_t size)

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exp.h"
-#include "jobstore.h"
+#include "experiment/exp.h"
+#include "store/jobstore.h"
 
 int
 exp_write_file(const char *dir, const char *name, const void *buf, size_t len, char *why,

@@ -15,14 +15,14 @@
 
 #include <jansson.h>
 
-#include "errlist.h"
-#include "errsink.h"
-#include "exp.h"
-#include "grt-keys.h"
-#include "job.h"
-#include "log.h"
-#include "suggest.h"
-#include "xmalloc.h"
+#include "broker/errlist.h"
+#include "broker/errsink.h"
+#include "broker/job.h"
+#include "common/log.h"
+#include "common/suggest.h"
+#include "common/xmalloc.h"
+#include "experiment/exp.h"
+#include "grt/grt-keys.h"
 
 static const char *const el_top_keys[] = {
 	"name", "job", "sites", "testbed", "matrix", "zip", "args", "repeat", "order", "seed",

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events-read.h"
-#include "exp-metrics.h"
-#include "file.h"
-#include "jobstore.h"
-#include "xmalloc.h"
+#include "common/events-read.h"
+#include "common/file.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-metrics.h"
+#include "store/jobstore.h"
 
 #define EM_STDOUT_MAX	(64 << 20)	/* read at most this much of a run's stdout */
 

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "exp.h"
+#include "experiment/exp.h"
 
 enum {
 	EXP_M_MAKESPAN,

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp.h"
-#include "xmalloc.h"
+#include "common/xmalloc.h"
+#include "experiment/exp.h"
 
 size_t
 exp_point_index(const struct exp *e, size_t point, size_t param)

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp-metrics.h"
-#include "exp-report.h"
-#include "plot.h"
-#include "stats.h"
-#include "xmalloc.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-metrics.h"
+#include "experiment/exp-report.h"
+#include "experiment/plot.h"
+#include "experiment/stats.h"
 
 static void
 erp_point(const struct exp_plot *pl, const double *v, size_t n, struct plot_point *pt)

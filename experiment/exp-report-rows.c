@@ -11,10 +11,10 @@
 
 #include <jansson.h>
 
-#include "exp-report.h"
-#include "jobstore.h"
-#include "jsonout.h"
-#include "xmalloc.h"
+#include "common/jsonout.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-report.h"
+#include "store/jobstore.h"
 
 /* A CSV field: quoted when it holds a comma, a quote or a line break. */
 static void

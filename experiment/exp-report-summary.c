@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp-metrics.h"
-#include "exp-report.h"
-#include "stats.h"
-#include "xmalloc.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-metrics.h"
+#include "experiment/exp-report.h"
+#include "experiment/stats.h"
 
 static void
 ers_num(FILE *f, double v)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp-report.h"
-#include "xmalloc.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-report.h"
 
 static int
 er_point_matches(const struct exp *e, size_t point, const char *const *keys,

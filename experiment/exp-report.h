@@ -13,8 +13,8 @@
 
 #include <jansson.h>
 
-#include "exp-store.h"
-#include "exp.h"
+#include "experiment/exp-store.h"
+#include "experiment/exp.h"
 
 struct exp_report {
 	const struct exp *e;

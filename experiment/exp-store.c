@@ -13,8 +13,8 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "exp-store.h"
-#include "xmalloc.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-store.h"
 
 #define ES_SCHEMA_VERSION	1
 

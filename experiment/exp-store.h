@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "exp.h"
+#include "experiment/exp.h"
 
 enum exp_run_state {
 	EXP_PENDING,

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "site.h"
-#include "yaml-doc.h"
+#include "broker/site.h"
+#include "broker/yaml-doc.h"
 
 #define EXP_MAX_POINTS	100000	/* points x repeat; more is surely a mistake */
 #define EXP_MAX_REPEAT	10000

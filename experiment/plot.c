@@ -27,10 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exp.h"
-#include "plot.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "common/text.h"
+#include "common/xmalloc.h"
+#include "experiment/exp.h"
+#include "experiment/plot.h"
 
 extern char **environ;
 

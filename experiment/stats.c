@@ -11,8 +11,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "xmalloc.h"
-#include "stats.h"
+#include "common/xmalloc.h"
+#include "experiment/stats.h"
 
 /* The rule's constants (stats.h): 1.4826 makes the MAD, 1.2533 the mean absolute
  * deviation, estimate the sd of normal data; 3.5 is the cut of the modified z-score. */

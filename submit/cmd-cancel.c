@@ -26,16 +26,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
-#include "cmd.h"
-#include "jobctl-remote.h"
-#include "jobctl.h"
-#include "jobstore.h"
-#include "jsonout.h"
-#include "log.h"
-#include "slurm-site.h"
-#include "stage.h"
-#include "xmalloc.h"
+#include "common/clock.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "launch/jobctl-remote.h"
+#include "launch/jobctl.h"
+#include "launch/slurm-site.h"
+#include "launch/stage.h"
+#include "store/jobstore.h"
+#include "submit/cmd.h"
 
 #define CANCEL_SUPERVISOR_WAIT	10.0	/* seconds for the supervisor to stop the job */
 #define CANCEL_GRACE		5.0	/* seconds between SIGTERM and SIGKILL */
@@ -282,7 +282,7 @@ cancel_one(const char *arg, json_t *jobs)
 	int code;
 
 	/* no refresh: a job whose supervisor is dead is cancelled here, not "failed" */
-	if ((code = jobctl_open(arg, &st, 0)) != EXIT_OK) {
+	if ((code = cmd_open_job(arg, &st, 0)) != EXIT_OK) {
 		if (jobs != NULL)
 			json_array_append_new(jobs, json_pack("{s:o, s:s, s:s, s:i}", "id",
 			    jsonout_id(arg), "arg", arg, "error", code == EXIT_INPUT ?

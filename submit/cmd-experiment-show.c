@@ -13,14 +13,14 @@
 
 #include <jansson.h>
 
-#include "cmd.h"
-#include "cmd-experiment.h"
-#include "exp-metrics.h"
-#include "exp-report.h"
-#include "jobstore.h"
-#include "jsonout.h"
-#include "log.h"
-#include "xmalloc.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-metrics.h"
+#include "experiment/exp-report.h"
+#include "store/jobstore.h"
+#include "submit/cmd-experiment.h"
+#include "submit/cmd.h"
 
 /* An experiment opened from its store: the model from the kept copy, and the runs. */
 struct ces {

@@ -22,22 +22,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "cmd.h"
-#include "cmd-experiment.h"
-#include "errlist.h"
-#include "exp-metrics.h"
-#include "exp-report.h"
-#include "exp-run.h"
-#include "file.h"
-#include "job.h"
-#include "jobstore.h"
-#include "launch.h"
-#include "log.h"
-#include "simulate.h"
-#include "text.h"
-#include "userconf.h"
-#include "xmalloc.h"
+#include "broker/errlist.h"
+#include "broker/job.h"
+#include "common/clock.h"
+#include "common/file.h"
+#include "common/log.h"
+#include "common/text.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-metrics.h"
+#include "experiment/exp-report.h"
+#include "launch/launch.h"
+#include "simulate/simulate.h"
+#include "store/jobstore.h"
+#include "submit/cmd-experiment.h"
+#include "submit/cmd.h"
+#include "submit/exp-run.h"
+#include "submit/userconf.h"
 
 extern const struct cmd_entry cmd_experiment_entry;
 

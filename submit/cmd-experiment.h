@@ -7,10 +7,10 @@
 
 #include <stdint.h>
 
-#include "cmd.h"
+#include "submit/cmd.h"
 
-#include "exp-store.h"
-#include "exp.h"
+#include "experiment/exp-store.h"
+#include "experiment/exp.h"
 
 extern const struct cmd_entry cmd_experiment_entry;
 

@@ -17,14 +17,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd.h"
-#include "jobctl.h"
-#include "jobstore.h"
-#include "jsonout.h"
-#include "log.h"
-#include "suggest.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "common/suggest.h"
+#include "common/text.h"
+#include "common/xmalloc.h"
+#include "launch/jobctl.h"
+#include "store/jobstore.h"
+#include "submit/cmd.h"
 
 #define LIST_NPHASES	(JOB_CANCELLED + 1)	/* enum job_phase ends with JOB_CANCELLED */
 

@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "jobctl.h"
-#include "jobstore.h"
-#include "log.h"
-#include "xmalloc.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "launch/jobctl.h"
+#include "store/jobstore.h"
+#include "submit/cmd.h"
 
 #define LOGS_POLL_NS	200000000L
 
@@ -81,7 +81,7 @@ cmd_logs_exec(int argc, char **argv)
 	if (optind != argc - 1)
 		cmd_usage_error(&cmd_logs_entry, optind >= argc ? "missing job id" :
 		    "one job id at a time");
-	if ((code = jobctl_open(argv[optind], &st, 1)) != EXIT_OK)
+	if ((code = cmd_open_job(argv[optind], &st, 1)) != EXIT_OK)
 		return code;
 	xasprintf(&path, "%s/%s", st.dir, name);
 	snprintf(id, sizeof id, "%s", st.id);
@@ -100,7 +100,7 @@ cmd_logs_exec(int argc, char **argv)
 			break;
 		nanosleep(&ts, NULL);
 		/* the end is recorded after mpiexec is reaped: one more copy drains it all */
-		if ((code = jobctl_open(id, &st, 1)) != EXIT_OK) {
+		if ((code = cmd_open_job(id, &st, 1)) != EXIT_OK) {
 			free(path);
 			return code;
 		}

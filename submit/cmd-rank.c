@@ -14,13 +14,13 @@
 
 #include <jansson.h>
 
-#include "broker.h"
-#include "cmd.h"
-#include "jobrun.h"
-#include "jsonout.h"
-#include "log.h"
-#include "metrics.h"
-#include "userconf.h"
+#include "broker/broker.h"
+#include "broker/metrics.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "submit/cmd.h"
+#include "submit/jobrun.h"
+#include "submit/userconf.h"
 
 extern const struct cmd_entry cmd_rank_entry;
 

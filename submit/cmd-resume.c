@@ -22,15 +22,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "broker.h"
-#include "cmd.h"
-#include "errlist.h"
-#include "jobctl.h"
-#include "jobrun.h"
-#include "log.h"
-#include "stage.h"
-#include "userconf.h"
-#include "xmalloc.h"
+#include "broker/broker.h"
+#include "broker/errlist.h"
+#include "common/log.h"
+#include "common/pstat.h"
+#include "common/xmalloc.h"
+#include "launch/jobctl.h"
+#include "launch/stage.h"
+#include "submit/cmd.h"
+#include "submit/jobrun.h"
+#include "submit/userconf.h"
 
 #define RESUME_REASON	"resumed by gridsubmit resume"
 
@@ -94,7 +95,7 @@ resume_claim(struct job_state *st)
 		return EXIT_REFUSED;
 	}
 	st->supervisor_pid = (long)getpid();
-	st->supervisor_start = jobctl_start_time(getpid());
+	st->supervisor_start = pstat_start_time(getpid());
 	st->mpiexec_pid = 0;
 	st->mpiexec_start = 0;
 	st->exit_code = -1;
@@ -182,7 +183,7 @@ cmd_resume_exec(int argc, char **argv)
 	memset(&jr, 0, sizeof jr);
 	jr.top_saved_err = -1;
 	/* a job whose supervisor died is recorded failed first (jobctl_refresh) */
-	if ((code = jobctl_open(argv[optind], &jr.st, 1)) != EXIT_OK ||
+	if ((code = cmd_open_job(argv[optind], &jr.st, 1)) != EXIT_OK ||
 	    (code = resume_claim(&jr.st)) != EXIT_OK) {
 		jobrun_free(&jr);
 		return code;

@@ -18,11 +18,11 @@
 
 #include <strings.h>
 
-#include "cmd.h"
-#include "grt-keys.h"
-#include "jobrun.h"
-#include "scheme.h"
-#include "suggest.h"
+#include "common/suggest.h"
+#include "grt/grt-keys.h"
+#include "grt/scheme.h"
+#include "submit/cmd.h"
+#include "submit/jobrun.h"
 
 /* submit's are the same but --top (cmd-submit.c); the values are jobrun_parse's */
 static const struct option run_longopts[] = {

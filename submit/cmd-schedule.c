@@ -1,7 +1,7 @@
 /*
  * cmd-schedule.c — gridsubmit schedule: print the chunks a load-distribution scheme hands
  * out for N units over P workers, with no MPI at all. It drives the very code of libgrt's
- * master (runtime/scheme.h), so what it prints is what a job would get.
+ * master (runtime/include/grt/scheme.h), so what it prints is what a job would get.
  *
  * Who asks next: round-robin over the workers in the scheme's order, every chunk fed back
  * at unit speed, unless --speeds is given; then each worker's clock advances by
@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "jobrun.h"
-#include "jsonout.h"
-#include "log.h"
-#include "scheme.h"
-#include "xmalloc.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "grt/scheme.h"
+#include "submit/cmd.h"
+#include "submit/jobrun.h"
 
 extern const struct cmd_entry cmd_schedule_entry;
 

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "exp-metrics.h"
-#include "jobrun.h"
-#include "jsonout.h"
-#include "xmalloc.h"
+#include "common/jsonout.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-metrics.h"
+#include "submit/cmd.h"
+#include "submit/jobrun.h"
 
 static const struct option simulate_longopts[] = {
 	{ "sites", required_argument, NULL, 's' },
@@ -38,7 +38,7 @@ extern const struct cmd_entry cmd_simulate_entry;
 
 /*
  * libgrt's SMPI build sends a message's 8-byte length with MPI_Send ahead of its bytes
- * (runtime/grt-comm-block.c), which must not wait for the receiver: a master blocked there
+ * (runtime/comm/grt-comm-block.c), which must not wait for the receiver: a master blocked there
  * on a worker that waits for the master to take its result would never move again.
  */
 #define CFG_DETACHED	"smpi/send-is-detached-thresh:"

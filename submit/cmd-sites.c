@@ -14,13 +14,13 @@
 
 #include <jansson.h>
 
-#include "cmd.h"
-#include "errlist.h"
-#include "jsonout.h"
-#include "log.h"
-#include "site.h"
-#include "suggest.h"
-#include "userconf.h"
+#include "broker/errlist.h"
+#include "broker/site.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "common/suggest.h"
+#include "submit/cmd.h"
+#include "submit/userconf.h"
 
 extern const struct cmd_entry cmd_sites_entry;
 

@@ -19,15 +19,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd.h"
-#include "events-read.h"
-#include "jobctl-remote.h"
-#include "jobctl.h"
-#include "jobstore.h"
-#include "jsonout.h"
-#include "log.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "common/events-read.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "common/text.h"
+#include "common/xmalloc.h"
+#include "launch/jobctl-remote.h"
+#include "launch/jobctl.h"
+#include "store/jobstore.h"
+#include "submit/cmd.h"
 
 extern const struct cmd_entry cmd_status_entry;
 
@@ -441,7 +441,7 @@ cmd_status_exec(int argc, char **argv)
 			json = 1;
 	if (argc - optind > 1)
 		cmd_usage_error(&cmd_status_entry, "one job id at a time");
-	if ((code = jobctl_open(optind < argc ? argv[optind] : NULL, &st, 1)) != EXIT_OK)
+	if ((code = cmd_open_job(optind < argc ? argv[optind] : NULL, &st, 1)) != EXIT_OK)
 		return code;
 	status_collect(&st, &si);
 	if (json)

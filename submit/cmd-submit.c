@@ -18,12 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "jobctl.h"
-#include "jobrun.h"
-#include "jsonout.h"
-#include "log.h"
-#include "xmalloc.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "common/pstat.h"
+#include "common/xmalloc.h"
+#include "launch/jobctl.h"
+#include "submit/cmd.h"
+#include "submit/jobrun.h"
 
 extern const struct cmd_entry cmd_submit_entry;
 
@@ -93,7 +94,7 @@ cmd_submit_supervise(struct jobrun *jr, int ok_fd)
 	if (cmd_submit_detach(st, ok_fd) == -1)
 		_exit(EXIT_LAUNCH);
 	st->supervisor_pid = (long)getpid();
-	st->supervisor_start = jobctl_start_time(getpid());
+	st->supervisor_start = pstat_start_time(getpid());
 	if (jobstore_write_state(st) != 0) {
 		log_warn("%s/state.json", st->dir);
 		_exit(EXIT_LAUNCH);

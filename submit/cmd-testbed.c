@@ -20,13 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "errlist.h"
-#include "jobstore.h"
-#include "log.h"
-#include "site.h"
-#include "testbed.h"
-#include "xmalloc.h"
+#include "broker/errlist.h"
+#include "broker/site.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "store/jobstore.h"
+#include "submit/cmd.h"
+#include "testbed/testbed.h"
 
 extern const struct cmd_entry cmd_testbed_entry;
 

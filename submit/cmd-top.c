@@ -13,11 +13,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd.h"
-#include "log.h"
-#include "top-job.h"
-#include "tui.h"
-#include "xmalloc.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "submit/cmd.h"
+#include "submit/top-job.h"
+#include "tui/tui.h"
 
 static const struct option top_longopts[] = {
 	{ "replay", required_argument, NULL, 'r' },

@@ -16,15 +16,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
-#include "cmd.h"
-#include "jobctl.h"
-#include "jobstore.h"
-#include "jsonout.h"
-#include "progress.h"
-#include "log.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "common/clock.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "common/text.h"
+#include "common/xmalloc.h"
+#include "launch/jobctl.h"
+#include "store/jobstore.h"
+#include "submit/cmd.h"
+#include "submit/progress.h"
 
 #define EXIT_TIMEOUT	124
 #define WAIT_POLL_NS	100000000L
@@ -49,7 +49,7 @@ wait_poll(struct wait_job *w)
 	struct job_state st;
 	int code;
 
-	if ((code = jobctl_open(w->arg, &st, 1)) != EXIT_OK) {
+	if ((code = cmd_open_job(w->arg, &st, 1)) != EXIT_OK) {
 		w->done = 1;
 		w->code = code;
 		return code;

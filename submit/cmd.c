@@ -3,10 +3,14 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "suggest.h"
+#include "common/log.h"
+#include "common/suggest.h"
+#include "launch/jobctl.h"
+#include "store/jobstore.h"
+#include "submit/cmd.h"
 
 void
 cmd_print_help(const struct cmd_entry *cmd, FILE *f)
@@ -122,4 +126,31 @@ cmd_parse_double(const struct cmd_entry *cmd, const char *opt, const char *s, do
 	if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(v) || v < min || v > max)
 		cmd_usage_error(cmd, "%s: '%s' is not a number from %g to %g", opt, s, min, max);
 	return v;
+}
+
+int
+cmd_open_job(const char *arg, struct job_state *st, int refresh)
+{
+	char id[32], why[1024];
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	if (arg == NULL) {
+		if (jobstore_latest_id(id, sizeof id) == -1) {
+			log_warnx("no job yet in %s/jobs", jobstore_root());
+			return EXIT_USAGE;
+		}
+		arg = id;
+	} else if (jobstore_parse_id(arg, id, sizeof id) == -1) {
+		/* an id, never a path: the store is the only place jobs are looked up */
+		log_warnx("'%.40s' is not a job id (ids are numbers: see gridsubmit list)", arg);
+		return EXIT_USAGE;
+	}
+	if ((rc = jobstore_read_state(arg, st, why, sizeof why)) != JOBSTORE_OK) {
+		log_warnx("%s", why);
+		return rc == JOBSTORE_NOJOB ? EXIT_USAGE : EXIT_INPUT;
+	}
+	if (refresh && jobctl_refresh(st, why, sizeof why) == -1)
+		log_warnx("job %s: %s", st->id, why);
+	return EXIT_OK;
 }

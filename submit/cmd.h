@@ -69,12 +69,21 @@ int cmd_is_action(const struct cmd_entry *cmd, const char *word);
 
 /* "gridsubmit CMD: message" + "usage: ..." on stderr, then exit(EXIT_USAGE). */
 void cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3), noreturn));
+    __attribute__((format(printf, 2, 3), __noreturn__));
 
 /* Strict number parsing of option values (usage error naming the option when bad). */
 long long cmd_parse_int(const struct cmd_entry *cmd, const char *opt, const char *s,
     long long min, long long max);
 double cmd_parse_double(const struct cmd_entry *cmd, const char *opt, const char *s,
     double min, double max);
+
+/*
+ * The job a command names: its id (or the latest job when arg is NULL), its state read
+ * and, when refresh is 1, refreshed (jobctl_refresh). Errors are printed ("gridsubmit:
+ * job 12: no such job"); returns EXIT_OK, EXIT_USAGE (not a job id, no such job, no job
+ * at all) or EXIT_INPUT (state.json missing, torn or corrupt).
+ */
+struct job_state;
+int cmd_open_job(const char *arg, struct job_state *st, int refresh);
 
 #endif

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "grt-keys.h"
-#include "jobstore.h"
-#include "scheme.h"
-#include "site.h"
-#include "xmalloc.h"
+#include "broker/site.h"
+#include "common/xmalloc.h"
+#include "grt/grt-keys.h"
+#include "grt/scheme.h"
+#include "store/jobstore.h"
+#include "submit/cmd.h"
 
 /* The options whose value can be completed; any other option's value is free text. */
 static const struct {

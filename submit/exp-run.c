@@ -27,13 +27,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "exp-metrics.h"
-#include "exp-run.h"
-#include "jobctl.h"
-#include "jobrun.h"
-#include "log.h"
-#include "xmalloc.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "experiment/exp-metrics.h"
+#include "launch/jobctl.h"
+#include "submit/exp-run.h"
+#include "submit/jobrun.h"
 
 #define ER_POLL_NS	100000000L	/* a job left by a killed experiment: checked this often */
 

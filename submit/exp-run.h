@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "exp-store.h"
-#include "exp.h"
+#include "experiment/exp-store.h"
+#include "experiment/exp.h"
 
 struct exp_runner {
 	const struct exp *e;

@@ -20,10 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exp-run.h"
-#include "jobstore.h"
-#include "log.h"
-#include "xmalloc.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "store/jobstore.h"
+#include "submit/exp-run.h"
 
 /* gridsubmit testbed VERB FILE, its output appended to log; its exit status, or -1. */
 static int

@@ -3,8 +3,8 @@
  * supervised to its end with a progress line on the terminal meanwhile (progress.h; not
  * with the console of --top, nor with -q), then its report.
  */
-#include "jobrun.h"
-#include "progress.h"
+#include "submit/jobrun.h"
+#include "submit/progress.h"
 
 /* launch_wait's ticker: the progress line while mpiexec runs, erased when it ends. */
 static void

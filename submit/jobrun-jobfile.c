@@ -18,12 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "jobrun.h"
-#include "log.h"
-#include "xmalloc.h"
-#include "yaml-doc.h"
-#include "yaml-emit.h"
+#include "broker/yaml-doc.h"
+#include "broker/yaml-emit.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "submit/cmd.h"
+#include "submit/jobrun.h"
 
 /* The default site file as built into the program (sites-default.c). */
 extern const char embedded_localhost_yaml[];

@@ -24,11 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "file.h"
-#include "jobrun.h"
-#include "log.h"
-#include "xmalloc.h"
+#include "common/clock.h"
+#include "common/file.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "submit/jobrun.h"
 
 #define LOADS_PERIOD		1.0	/* seconds between two rewrites of DIR/loads */
 #define LOADS_CONNECT_TIMEOUT	0.5

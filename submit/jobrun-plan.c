@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobrun.h"
-#include "log.h"
-#include "metrics.h"
-#include "slurm-site.h"
-#include "xmalloc.h"
+#include "broker/metrics.h"
+#include "broker/slurm-nodes.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "submit/jobrun.h"
 
 /*
  * Multi-site jobs run rank 0 on the submitting host (doc/testbed.md, "Launch over ssh"):
@@ -29,7 +29,7 @@ jobrun_master_here(struct gs_sites *sites)
 	if (!launch_sites_remote(sites) || (sites->master != NULL &&
 	    launch_host_is_local(sites->master)))
 		return;
-	if (gethostname(me, sizeof me) != 0 || !host_name_valid(me))
+	if (gethostname(me, sizeof me) != 0 || !remote_host_valid(me))
 		snprintf(me, sizeof me, "localhost");
 	if (sites->master != NULL)
 		fprintf(stderr, "gridsubmit: rank 0 runs on this host (%s), not on the site "

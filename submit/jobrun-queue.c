@@ -9,10 +9,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "jobctl.h"
-#include "jobrun.h"
-#include "log.h"
-#include "xmalloc.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "launch/jobctl.h"
+#include "submit/jobrun.h"
 
 #define JOBRUN_QUEUE_POLL_NS	250000000L
 

@@ -23,13 +23,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "events-read.h"
-#include "jobrun.h"
-#include "launch.h"
-#include "log.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "common/clock.h"
+#include "common/events-read.h"
+#include "common/log.h"
+#include "common/text.h"
+#include "common/xmalloc.h"
+#include "launch/launch.h"
+#include "submit/jobrun.h"
 
 #define RESTART_PROBE_TIMEOUT	5.0	/* seconds for every node to answer `ssh HOST true` */
 #define RESTART_LINE_MAX	4096	/* bytes of a stderr line looked at */

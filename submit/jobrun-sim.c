@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errlist.h"
-#include "file.h"
-#include "jobrun.h"
+#include "broker/errlist.h"
+#include "common/file.h"
+#include "submit/jobrun.h"
 
 /* vm.max_map_count, or 0 when it cannot be read */
 static long

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "jobrun.h"
-#include "launch.h"
-#include "log.h"
-#include "top-job.h"
-#include "tui.h"
-#include "xmalloc.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "launch/launch.h"
+#include "submit/jobrun.h"
+#include "submit/top-job.h"
+#include "tui/tui.h"
 
 void
 jobrun_top_start(struct jobrun *jr)

@@ -11,20 +11,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "broker.h"
-#include "clock.h"
-#include "cmd.h"
-#include "errlist.h"
-#include "events-read.h"
-#include "file.h"
-#include "jobctl.h"
-#include "jobrun.h"
-#include "launch.h"
-#include "log.h"
-#include "metrics.h"
-#include "stage.h"
-#include "userconf.h"
-#include "xmalloc.h"
+#include "broker/broker.h"
+#include "broker/errlist.h"
+#include "broker/metrics.h"
+#include "common/clock.h"
+#include "common/events-read.h"
+#include "common/file.h"
+#include "common/log.h"
+#include "common/pstat.h"
+#include "common/xmalloc.h"
+#include "launch/jobctl.h"
+#include "launch/launch.h"
+#include "launch/stage.h"
+#include "submit/cmd.h"
+#include "submit/jobrun.h"
+#include "submit/userconf.h"
 
 static void
 jobrun_state(struct job_state *st, enum job_phase phase, const char *reason)
@@ -367,7 +368,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	st->ranks = jr->place.nranks;
 	st->submitted = clock_wall();
 	st->supervisor_pid = (long)getpid();
-	st->supervisor_start = jobctl_start_time(getpid());
+	st->supervisor_start = pstat_start_time(getpid());
 	st->exit_code = -1;
 	st->restarts_max = jr->restarts_max;
 	st->ranks_option = a->ranks;

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "broker.h"
-#include "cmd.h"
-#include "jobstore.h"
-#include "launch.h"
-#include "metrics.h"
-#include "simulate.h"
-#include "slots.h"
+#include "broker/broker.h"
+#include "broker/metrics.h"
+#include "launch/launch.h"
+#include "simulate/simulate.h"
+#include "store/jobstore.h"
+#include "store/slots.h"
+#include "submit/cmd.h"
 
 struct jobrun_args {
 	const char *job;	/* the job file */

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gs-config.h"
-#include "cmd.h"
-#include "log.h"
-#include "suggest.h"
+#include "common/log.h"
+#include "common/suggest.h"
+#include "gen/gs-config.h"
+#include "submit/cmd.h"
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_submit_entry;

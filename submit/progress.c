@@ -16,12 +16,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "events-read.h"
-#include "jobstore.h"
-#include "model.h"
-#include "progress.h"
-#include "xmalloc.h"
+#include "common/clock.h"
+#include "common/events-read.h"
+#include "common/xmalloc.h"
+#include "store/jobstore.h"
+#include "submit/progress.h"
+#include "tui/model.h"
 
 #define PROGRESS_EVERY	0.2	/* seconds between redraws */
 

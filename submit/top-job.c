@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobstore.h"
-#include "top-job.h"
-#include "xmalloc.h"
+#include "common/xmalloc.h"
+#include "store/jobstore.h"
+#include "submit/top-job.h"
 
 /* tui_job.over: the job's record says it is over; t on the events' clock (GRT_T0). */
 static int

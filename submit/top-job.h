@@ -5,7 +5,7 @@
 #ifndef GS_TOP_JOB_H
 #define GS_TOP_JOB_H
 
-#include "tui.h"
+#include "tui/tui.h"
 
 struct top_job {
 	struct tui_job job;

@@ -3,8 +3,8 @@
  */
 #include <stdio.h>
 
-#include "errlist.h"
-#include "userconf.h"
+#include "broker/errlist.h"
+#include "submit/userconf.h"
 
 static struct gs_config uc_config;
 static int uc_state;		/* 0: not read yet; 1: read; -1: invalid, errors printed */

@@ -5,7 +5,7 @@
 #ifndef GS_USERCONF_H
 #define GS_USERCONF_H
 
-#include "config.h"
+#include "broker/config.h"
 
 /*
  * The configuration (every field unset when there is no file), or NULL when the file is

@@ -50,14 +50,14 @@ run_one() {
 	printf '    %d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
 }
 
-for t in "$BUILD"/tests/unit/test-*; do
+for t in "$BUILD"/tests/*/test-*; do
 	[ -x "$t" ] && run_one "$t" "$t"
 done
-for t in "$BUILD"/tests/san/test-*; do
+for t in "$BUILD"/tests/san/*/test-*; do
 	[ -x "$t" ] && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_one "$t" "$t"
 done
-for t in tests/sh/test-*.sh; do
+for t in tests/*/test-*.sh; do
 	[ -f "$t" ] && run_one "$t" sh "$t"
 done
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "view.h"
+#include "tui/view.h"
 
 #define KEY_ESC		27
 #define KEY_CTRL_L	12

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "columns.h"
-#include "text.h"
+#include "common/text.h"
+#include "tui/columns.h"
 
 const struct col_def col_defs[COL_N] = {
 	[COL_RANK] = { "RANK", 4, 1, 0 },

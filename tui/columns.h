@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "model.h"
-#include "view.h"
+#include "tui/model.h"
+#include "tui/view.h"
 
 struct col_def {
 	const char *name;

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "crt.h"
-#include "log.h"
+#include "common/log.h"
+#include "tui/crt.h"
 
 int crt_color_on;
 int crt_utf8;

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fit.h"
-#include "text.h"
+#include "common/text.h"
+#include "tui/fit.h"
 
 #define FIT_MAX	255	/* columns of s considered; prose is never longer on a screen */
 

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "screen.h"
-#include "text.h"
+#include "common/text.h"
+#include "tui/screen.h"
 
 struct keybar_key {
 	const char *key, *label;

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "meter.h"
+#include "tui/meter.h"
 
 static int
 meter_cells(double part, double full, int width)

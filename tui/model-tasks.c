@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "xmalloc.h"
+#include "common/xmalloc.h"
+#include "tui/model.h"
 
 /* Take task out of rank r's set (it is there, or nothing happens). */
 static void

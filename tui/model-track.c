@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "model.h"
+#include "tui/model.h"
 
 /* Widen the buckets until t falls in one; a time beyond 1e9 s is taken as garbage. */
 static int

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "common/text.h"
+#include "common/xmalloc.h"
+#include "tui/model.h"
 
 static const char *const state_names[] = {
 	"waiting", "working", "dropped", "failed", "done", "master"

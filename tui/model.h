@@ -16,8 +16,8 @@
 #ifndef TUI_MODEL_H
 #define TUI_MODEL_H
 
-#include "events-read.h"
-#include "track.h"
+#include "common/events-read.h"
+#include "tui/track.h"
 
 #define MODEL_HIST	64	/* buckets of each rank's unit-rate history */
 #define MODEL_LOG	256	/* entries kept in the event log */

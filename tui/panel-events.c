@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include "screen.h"
+#include "tui/screen.h"
 
 static enum crt_color
 events_color(enum ev_kind k)

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "columns.h"
-#include "meter.h"
-#include "screen.h"
-#include "text.h"
+#include "common/text.h"
+#include "tui/columns.h"
+#include "tui/meter.h"
+#include "tui/screen.h"
 
 /* The highest unit rate of any rank in any bucket: one scale for every sparkline. */
 static double

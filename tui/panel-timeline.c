@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "screen.h"
-#include "text.h"
-#include "track.h"
+#include "common/text.h"
+#include "tui/screen.h"
+#include "tui/track.h"
 
 #define TL_RANK_W	4
 #define TL_BUSY_W	5	/* " 100%" */

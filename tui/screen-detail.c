@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "meter.h"
-#include "screen.h"
-#include "text.h"
-#include "track.h"
+#include "common/text.h"
+#include "tui/meter.h"
+#include "tui/screen.h"
+#include "tui/track.h"
 
 /* One event of the rank as a line of text. */
 static void

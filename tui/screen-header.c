@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "meter.h"
-#include "screen.h"
-#include "text.h"
+#include "common/text.h"
+#include "tui/meter.h"
+#include "tui/screen.h"
 
 /* One "Label value" item; items are two spaces apart and stop at the right edge. */
 static void

@@ -3,7 +3,7 @@
  * the keys in two columns where they fit (one otherwise), then as many notes as the
  * height leaves room for, each cut at a word when the terminal is narrow.
  */
-#include "screen.h"
+#include "tui/screen.h"
 
 static const char *const help_keys[][2] = {
 	{ "F1 ? h", "this help" },

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fit.h"
-#include "screen.h"
-#include "text.h"
+#include "common/text.h"
+#include "tui/fit.h"
+#include "tui/screen.h"
 
 int
 screen_put(int y, int x, int w, attr_t a, const char *s)

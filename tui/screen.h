@@ -6,9 +6,9 @@
 #ifndef TUI_SCREEN_H
 #define TUI_SCREEN_H
 
-#include "crt.h"
-#include "model.h"
-#include "view.h"
+#include "tui/crt.h"
+#include "tui/model.h"
+#include "tui/view.h"
 
 #define SCREEN_MIN_W	60
 #define SCREEN_MIN_H	14

@@ -5,12 +5,12 @@
 
 #include <jansson.h>
 
-#include "columns.h"
-#include "jsonout.h"
-#include "meter.h"
-#include "snapshot.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "common/jsonout.h"
+#include "common/text.h"
+#include "common/xmalloc.h"
+#include "tui/columns.h"
+#include "tui/meter.h"
+#include "tui/snapshot.h"
 
 /* Print a line without its trailing blanks. */
 static void

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "events-read.h"
-#include "model.h"
+#include "common/events-read.h"
+#include "tui/model.h"
 
 #define SNAPSHOT_WIDTH		120	/* columns of the --once table */
 #define SNAPSHOT_EVENTS		10	/* newest events in --once */

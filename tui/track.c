@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "track.h"
-#include "xmalloc.h"
+#include "common/xmalloc.h"
+#include "tui/track.h"
 
 struct track *
 track_new(void)

@@ -8,7 +8,7 @@
 #ifndef TUI_TRACK_H
 #define TUI_TRACK_H
 
-#include "events-read.h"
+#include "common/events-read.h"
 
 #define TRACK_BUCKETS	128	/* buckets of the time line */
 #define TRACK_EVENTS	256	/* latest events kept of each rank */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "text.h"
-#include "tui-cancel.h"
+#include "common/text.h"
+#include "tui/tui-cancel.h"
 
 extern char **environ;
 

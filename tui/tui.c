@@ -12,16 +12,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "crt.h"
-#include "events-read.h"
-#include "log.h"
-#include "model.h"
-#include "screen.h"
-#include "snapshot.h"
-#include "tui-cancel.h"
-#include "tui.h"
-#include "view.h"
+#include "common/clock.h"
+#include "common/events-read.h"
+#include "common/log.h"
+#include "tui/crt.h"
+#include "tui/model.h"
+#include "tui/screen.h"
+#include "tui/snapshot.h"
+#include "tui/tui-cancel.h"
+#include "tui/tui.h"
+#include "tui/view.h"
 
 #define TUI_BUDGET	200000	/* events folded in before looking at the keyboard again */
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "view.h"
-#include "xmalloc.h"
+#include "common/xmalloc.h"
+#include "tui/view.h"
 
 const char *const col_names[COL_N] = {
 	"RANK", "NODE", "SITE", "PF", "PR", "UNITS", "LAST", "T_CALC", "T_COMM", "IDLE",

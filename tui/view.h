@@ -7,8 +7,8 @@
 #ifndef TUI_VIEW_H
 #define TUI_VIEW_H
 
-#include "events-read.h"
-#include "model.h"
+#include "common/events-read.h"
+#include "tui/model.h"
 
 enum col {
 	COL_RANK,

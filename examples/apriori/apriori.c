@@ -43,8 +43,9 @@
 
 #include <mpi.h>
 
+#include <grt/grt.h>
+
 #include "apriori.h"
-#include "grt.h"
 
 #define MAX_K	64	/* longest itemset considered */
 

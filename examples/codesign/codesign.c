@@ -36,7 +36,7 @@
 
 #include <mpi.h>
 
-#include "grt.h"
+#include <grt/grt.h>
 
 #define NFU		4	/* kinds of functional unit */
 #define MAX_FU		32	/* units of one kind */

@@ -34,8 +34,9 @@
 
 #include <mpi.h>
 
-#include "grt.h"
-#include "numarg.h"
+#include <grt/grt.h>
+
+#include "common/numarg.h"
 
 #define NQ		10		/* annuli, as NAS EP's q[] */
 #define EP_MAGIC	UINT64_C(0x3176706570747267)	/* "grtpepv1" */

@@ -20,7 +20,7 @@
 
 #include <mpi.h>
 
-#include "grt.h"
+#include <grt/grt.h>
 
 /* seed 002, fig. 2: [-1.8, 0.5] x [-1.2, 1.2] */
 #define RE_MIN	(-1.8)

@@ -36,7 +36,7 @@
 
 #include <mpi.h>
 
-#include "grt.h"
+#include <grt/grt.h>
 
 #define MAX_ORDER	8192
 

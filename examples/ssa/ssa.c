@@ -41,8 +41,9 @@
 
 #include <mpi.h>
 
-#include "grt.h"
-#include "numarg.h"
+#include <grt/grt.h>
+
+#include "common/numarg.h"
 
 #define SSA_MAGIC	UINT64_C(0x3176617373747267)	/* "grtssav1" */
 #define HDR_WORDS	7	/* magic task next rng accepted first n */

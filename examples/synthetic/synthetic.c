@@ -35,8 +35,9 @@
 
 #include <mpi.h>
 
-#include "grt.h"
-#include "numarg.h"
+#include <grt/grt.h>
+
+#include "common/numarg.h"
 
 #define LOGISTIC_R	3.99	/* chaotic: the orbit never settles into a cheap pattern */
 #define CALIB_MIN_S	0.01	/* one calibration sample lasts at least this long */

@@ -22,8 +22,8 @@
 
 #include <yaml.h>
 
-#include "broker.h"
-#include "metrics.h"
+#include "broker/broker.h"
+#include "broker/metrics.h"
 
 static double
 now(void)

@@ -34,7 +34,7 @@
 
 #include <mpi.h>
 
-#include "grt.h"
+#include <grt/grt.h>
 
 #define TRIALS		9
 #define TAG_REQ		11

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench-journal.sh — what libgrt's journal (GRT_JOURNAL, runtime/grt-journal.h) costs a real
+# bench-journal.sh — what libgrt's journal (GRT_JOURNAL, runtime/journal/grt-journal.h) costs a real
 # application: matmul form a on localhost, a master and two workers (mpiexec -n 3, no
 # slowdown), its makespan (the "end" event) with a fresh journal against without one.
 # Goal (issue 15): journal on / off <= 1.05. Form a has a round per block of columns of B

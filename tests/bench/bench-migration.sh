@@ -9,7 +9,7 @@
 #     of the site file without emulate:), slowdown = loaded / unloaded - 1, the migrations,
 #     and load-diff's slowdown over none's (goal: at most 2/3, the same order as the paper:
 #     none +75%, load-abs, load-diff +46%). The load generator of a node is seeded by its
-#     place in the file (submit/testbed/testbed-up.c) and starts with `testbed up`: the
+#     place in the file (testbed/testbed-up.c) and starts with `testbed up`: the
 #     testbed is built again for every loaded run, so every policy meets the same arrivals
 #     (offset by the launch, a second or two). BENCH_MIG_REPS (3) runs of each, medians.
 #  2. seed 001 fig. 4: the time of a move against the state's size, 64 KiB to 32 MiB, over
@@ -18,7 +18,7 @@
 #     bytes; per size the median seconds, the throughput bytes / seconds and its ratio to
 #     the link's 12.5 MB/s (goal >= 0.8 from 4 MiB), and a least-squares line over every
 #     move (goal r^2 >= 0.99). The runtime's seconds are the pack, the receive (from the
-#     probe to the end of MPI_Recv) and the unpack (runtime/grt-task-worker.c): not the wait
+#     probe to the end of MPI_Recv) and the unpack (runtime/task/grt-task-worker.c): not the wait
 #     for the step under way to end before the task leaves.
 #  3. overhead: the same ep unloaded, load-diff against none, BENCH_MIG_RUNS (5) runs each
 #     (interleaved), the median makespans' ratio (goal <= 1.03); the none runs are part 1's

@@ -28,8 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# shellcheck source=tests/sh/lib-kill.sh
-. "$SRC/tests/sh/lib-kill.sh"
+# shellcheck source=tests/launch/lib-kill.sh
+. "$SRC/tests/launch/lib-kill.sh"
 
 [ -x "$SYN" ] || { echo "bench-relaunch: $SYN not built (make)" >&2; exit 1; }
 # shellcheck source=tests/bench/lib-bench.sh

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "runtime/scheme.h"
+#include "grt/scheme.h"
 
 #define BENCH_P		4096
 #define BENCH_N		1000000000LL

@@ -25,8 +25,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# shellcheck source=tests/sh/lib-kill.sh
-. "$SRC/tests/sh/lib-kill.sh"
+# shellcheck source=tests/launch/lib-kill.sh
+. "$SRC/tests/launch/lib-kill.sh"
 # shellcheck source=tests/bench/lib-bench.sh
 . "$SRC/tests/bench/lib-bench.sh"
 

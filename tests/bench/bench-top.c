@@ -13,12 +13,12 @@
 
 #include <jansson.h>
 
-#include "crt.h"
-#include "events-read.h"
-#include "model.h"
-#include "screen.h"
-#include "view.h"
-#include "xmalloc.h"
+#include "common/events-read.h"
+#include "common/xmalloc.h"
+#include "tui/crt.h"
+#include "tui/model.h"
+#include "tui/screen.h"
+#include "tui/view.h"
 
 #define NRANKS		1000
 #define NCHUNKS		1000000

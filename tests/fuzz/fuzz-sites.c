@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "errlist.h"
-#include "job.h"
-#include "site.h"
+#include "broker/config.h"
+#include "broker/errlist.h"
+#include "broker/job.h"
+#include "broker/site.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 BUILD=${BUILD:-build}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 CLANG=${CLANG:-clang}
-CPPFLAGS=${CPPFLAGS:--I. -Icommon -Ibroker -Iruntime -Isubmit -Itui}
+CPPFLAGS=${CPPFLAGS:--I. -Iruntime/include -I$BUILD}
 EXT_LIBS=${EXT_LIBS:--lyaml -lcurl -ljansson -lm}
 out="$BUILD/fuzz"
 bin="$out/fuzz-sites"
@@ -32,12 +32,11 @@ if [ ! -f "$BUILD/gen/embedded-sites.c" ] || [ ! -f "$BUILD/gen/gs-config.h" ]; 
 	${MAKE:-make} -s B="$BUILD" "$BUILD/gen/embedded-sites.c" "$BUILD/gen/gs-config.h" ||
 		exit 1
 fi
-cpp="$CPPFLAGS -I$BUILD/gen"
-srcs="tests/fuzz/fuzz-sites.c $(ls common/*.c broker/*.c) $BUILD/gen/embedded-sites.c
-	$(ls runtime/scheme*.c) runtime/grt-error.c"
+srcs="tests/fuzz/fuzz-sites.c $(ls common/*.c broker/*.c remote/*.c) $BUILD/gen/embedded-sites.c
+	$(ls runtime/scheme/*.c)"
 # rebuild only when a source or header changed: the build takes longer than a short run
 stale=1
-if [ -x "$bin" ] && [ -z "$(find $srcs common broker runtime -newer "$bin" \
+if [ -x "$bin" ] && [ -z "$(find $srcs common broker remote runtime -newer "$bin" \
 	\( -name '*.c' -o -name '*.h' \) 2>/dev/null | head -n 1)" ]; then
 	stale=0
 fi
@@ -46,7 +45,7 @@ if [ "$stale" -eq 1 ]; then
 	# shellcheck disable=SC2086 # CPPFLAGS, EXT_LIBS and srcs are word lists
 	if ! "$CLANG" -g -O1 -std=c11 -D_GNU_SOURCE -w \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$cpp -o "$bin" $srcs $EXT_LIBS > "$out/build.log" 2>&1; then
+		$CPPFLAGS -o "$bin" $srcs $EXT_LIBS > "$out/build.log" 2>&1; then
 		echo "run-fuzz: build failed"
 		tail -n 30 "$out/build.log"
 		exit 1

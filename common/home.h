@@ -1,0 +1,21 @@
+/*
+ * home.h — gridsubmit's state directory: $GRIDSUBMIT_HOME, else $XDG_STATE_HOME/gridsubmit,
+ * else ~/.local/state/gridsubmit. The job store (store/), the testbeds, the experiments,
+ * the ssh control sockets and the managed known_hosts live under it.
+ */
+#ifndef GS_HOME_H
+#define GS_HOME_H
+
+#include <stddef.h>
+
+/*
+ * The state directory, made (0700) the first time it is asked for and then remembered.
+ * NULL with why set when there is no place for it, it cannot be made, it is not a
+ * directory, or others may write it (doc/reliability.md, "Job state that is never lost").
+ */
+const char *home_root(char *why, size_t whylen);
+
+/* mkdir -p path, the parts it makes with mode. 0, or -1 with errno. */
+int home_mkdirs(const char *path, unsigned mode);
+
+#endif

@@ -1,0 +1,381 @@
+/* launch-argv.c — the mpiexec argument vector of a placed job */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "gen/gs-config.h"
+#include "launch/launch-int.h"
+#include "launch/launch.h"
+#include "launch/lease.h"
+#include "launch/stage.h"
+#include "simulate/simulate.h"
+
+struct argv_builder {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+
+static void
+argv_add(struct argv_builder *b, const char *s)
+{
+	if (b->n + 2 > b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 64;
+		b->v = xreallocarray(b->v, b->cap, sizeof *b->v);
+	}
+	b->v[b->n++] = xstrdup(s);
+	b->v[b->n] = NULL;
+}
+
+static void
+argv_genv(struct argv_builder *b, const char *key, const char *value)
+{
+	argv_add(b, "-genv");
+	argv_add(b, key);
+	argv_add(b, value);
+}
+
+/* The job directory of rank r's host when it is not ours (DIR/remote-dirs), else NULL. */
+static const struct stage_dir *
+launch_rank_dir(const struct gs_sites *sites, const struct gs_placement *p, int r,
+    const struct stage_dir *sd, size_t nsd)
+{
+	const char *host = launch_rank_host(sites, p, r);
+
+	if (nsd == 0 || launch_host_is_local(host))
+		return NULL;
+	return stage_dirs_find(sd, nsd, host);
+}
+
+static char *
+launch_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return xstrdup(slash != NULL ? slash + 1 : path);
+}
+
+static int
+launch_env_has(const struct gs_job *job, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < job->nenv; i++)
+		if (strcmp(job->env[i].key, key) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * hydra's ssh side: our launcher script, the interface toward the nodes, no environment
+ * but what we list, and what ties the remote ranks to the job. 0, or -1 with why.
+ */
+static int
+argv_ssh(struct argv_builder *b, const struct gs_sites *sites, const struct gs_placement *p,
+    const struct job_state *st, const struct launch_hold *hold, char *why, size_t whylen)
+{
+	struct launch_net net;
+	char *path, *key;
+
+	if (launch_ssh_setup(sites, p, st, hold != NULL ? hold->checks : NULL, &net,
+	    why, whylen) == -1) {
+		launch_net_free(&net);
+		return -1;
+	}
+	argv_add(b, "-launcher");
+	argv_add(b, "ssh");
+	argv_add(b, "-launcher-exec");
+	xasprintf(&path, "%s/ssh-launcher", st->dir);
+	argv_add(b, path);
+	free(path);
+	/* hydra's ports: only on the interface toward the nodes (doc/reliability.md, "SSH") */
+	argv_add(b, "-iface");
+	argv_add(b, net.iface);
+	/* hydra forwards the whole environment otherwise: only what we list */
+	argv_add(b, "-genvnone");
+	/* what ties the remote ranks to the job: the tag and the lease (lease.h) */
+	if ((key = lease_tag_new(st, why, whylen)) == NULL) {
+		launch_net_free(&net);
+		return -1;
+	}
+	argv_genv(b, LEASE_TAG_ENV, key);
+	free(key);
+	xasprintf(&key, "%s:0", net.addr);
+	argv_genv(b, LEASE_ENV, key);
+	free(key);
+	launch_net_free(&net);
+	return 0;
+}
+
+/* "K=V", one argument: the environment that env(1) gives smpirun */
+static void
+argv_kv(struct argv_builder *b, const char *key, const char *value)
+{
+	char *kv;
+
+	xasprintf(&kv, "%s=%s", key, value);
+	argv_add(b, kv);
+	free(kv);
+}
+
+/* How argv_env passes a variable, and what it passes besides the runtime's. */
+struct argv_envspec {
+	void (*put)(struct argv_builder *, const char *, const char *);
+	int remote;	/* ranks on other hosts: TCP only (UCX_TLS) */
+	int hydra;	/* under hydra: the time origin of relaunches, PMI's finalize */
+};
+
+/* The job's environment: the runtime's parameters, its files, the job file's env. */
+static void
+argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_state *st,
+    const struct argv_envspec *how)
+{
+	char *key, *path, *k;
+	const char *mig;
+	size_t i;
+
+	/*
+	 * UCX sees all hosts of a testbed as one machine and would use shared memory between
+	 * them (doc/testbed.md): TCP only, so that traffic crosses the (shaped) links.
+	 */
+	if (how->remote && !launch_env_has(job, "UCX_TLS"))
+		how->put(b, "UCX_TLS", "self,tcp");
+	/* the runtime's parameters (grt.h): GRT_<KEY> for every runtime: key of the job */
+	for (i = 0; i < job->nruntime; i++) {
+		xasprintf(&key, "GRT_%s", job->runtime[i].key);
+		for (k = key; *k != '\0'; k++)
+			if (*k >= 'a' && *k <= 'z')
+				*k = (char)(*k - 'a' + 'A');
+		how->put(b, key, job->runtime[i].value);
+		free(key);
+	}
+	xasprintf(&path, "%s/events.jsonl", st->dir);
+	how->put(b, "GRT_EVENTS", path);
+	free(path);
+	xasprintf(&path, "%s/rankmap", st->dir);
+	how->put(b, "GRT_RANKMAP", path);
+	free(path);
+	/* the node loads the supervisor writes for a migration policy (jobrun-loads.c) */
+	if ((mig = job_runtime_get(job, "migration")) != NULL && strcmp(mig, "none") != 0) {
+		xasprintf(&path, "%s/loads", st->dir);
+		how->put(b, "GRT_LOADS", path);
+		free(path);
+	}
+	/* the master's journal and the time origin of every launch (doc/restarts.md) */
+	xasprintf(&path, "%s/journal", st->dir);
+	how->put(b, "GRT_JOURNAL", path);
+	free(path);
+	if (how->hydra && st->t0 > 0) {
+		long long ms = llround(st->t0 * 1000);
+
+		xasprintf(&path, "%lld.%03lld000", ms / 1000, ms % 1000);
+		how->put(b, "GRT_T0", path);
+		free(path);
+	}
+	how->put(b, "GRT_JOB", st->id);
+	/* -disable-auto-cleanup is on: grt_end() may skip MPI_Finalize (runtime/core/grt-end.c) */
+	if (how->hydra)
+		how->put(b, "GRT_FINALIZE", "skip");
+	for (i = 0; i < job->nenv; i++)
+		how->put(b, job->env[i].key, job->env[i].value);
+}
+
+/* One block of ranks: -n K -wdir DIR WRAPPER --status ... [--gate G] -- PROGRAM ARGS. */
+static void
+argv_block(struct argv_builder *b, const struct gs_job *job, const struct job_state *st,
+    const struct stage_dir *d, int nranks, const char *wrapper, const char *base,
+    const struct launch_hold *hold)
+{
+	char nbuf[32], *path;
+	size_t i;
+
+	snprintf(nbuf, sizeof nbuf, "%d", nranks);
+	argv_add(b, "-n");
+	argv_add(b, nbuf);
+	argv_add(b, "-wdir");
+	argv_add(b, d != NULL ? d->dir : st->dir);
+	if (d != NULL && d->rankexec) {
+		xasprintf(&path, "%s/bin/gridsubmit-rank", d->dir);
+		argv_add(b, path);
+		free(path);
+	} else
+		argv_add(b, wrapper);
+	argv_add(b, "--status");
+	xasprintf(&path, "%s/master.status", st->dir);
+	argv_add(b, path);
+	free(path);
+	if (hold != NULL && hold->gate != NULL) {
+		argv_add(b, "--gate");
+		argv_add(b, hold->gate);
+	}
+	argv_add(b, "--");
+	if (d != NULL && d->program) {
+		xasprintf(&path, "%s/bin/%s", d->dir, base);
+		argv_add(b, path);
+		free(path);
+	} else
+		argv_add(b, job->program);
+	for (i = 0; i < job->nargs; i++)
+		argv_add(b, job->args[i]);
+}
+
+/*
+ * The ranks, as one block of consecutive ranks per job directory: DIR for this host and
+ * the nodes sharing it, a node's own directory otherwise (DIR/remote-dirs, with the
+ * program and gridsubmit-rank staged in its bin/ when it lacked them). hydra gives the
+ * ranks of "-n K ... : -n K ..." blocks to the hostfile's slots in order, and the
+ * hostfile lists the nodes in rank order (broker_write_hostfile). 0, or -1 with why.
+ */
+static int
+argv_ranks(struct argv_builder *b, const struct gs_sites *sites, const struct gs_job *job,
+    const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
+    char *why, size_t whylen)
+{
+	struct stage_dir *sd;
+	char *wrapper, *base;
+	size_t nsd;
+	int r, next;
+
+	if ((wrapper = launch_rank_wrapper()) == NULL) {
+		snprintf(why, whylen, "%s", LAUNCH_NO_WRAPPER);
+		return -1;
+	}
+	if (stage_dirs_read(st->dir, &sd, &nsd) == -1) {
+		snprintf(why, whylen, "%s/remote-dirs: %s", st->dir, strerror(errno));
+		free(wrapper);
+		return -1;
+	}
+	base = launch_basename(job->program);
+	for (r = 0; r < p->nranks; r = next) {
+		const struct stage_dir *d = launch_rank_dir(sites, p, r, sd, nsd);
+
+		for (next = r + 1; next < p->nranks &&
+		    launch_rank_dir(sites, p, next, sd, nsd) == d; next++)
+			;
+		if (r > 0)
+			argv_add(b, ":");
+		argv_block(b, job, st, d, next - r, wrapper, base, hold);
+	}
+	free(wrapper);
+	free(base);
+	stage_dirs_free(sd, nsd);
+	return 0;
+}
+
+char **
+launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct gs_placement *p,
+    const struct job_state *st, const struct launch_hold *hold, char *why, size_t whylen)
+{
+	struct argv_builder b = { NULL, 0, 0 };
+	int remote = launch_is_remote(sites, p);
+	char *path;
+
+	argv_add(&b, GS_MPIEXEC);
+	/* a rank that exits must not take the job down: libgrt requeues its units */
+	argv_add(&b, "-disable-auto-cleanup");
+	if (!remote) {
+		argv_add(&b, "-launcher");
+		argv_add(&b, "fork");
+	} else if (argv_ssh(&b, sites, p, st, hold, why, whylen) != 0) {
+		launch_argv_free(b.v);
+		return NULL;
+	}
+	xasprintf(&path, "%s/hostfile", st->dir);
+	argv_add(&b, "-f");
+	argv_add(&b, path);
+	free(path);
+	argv_env(&b, job, st, &(struct argv_envspec){ argv_genv, remote, 1 });
+	if (argv_ranks(&b, sites, job, p, st, hold, why, whylen) != 0) {
+		launch_argv_free(b.v);
+		return NULL;
+	}
+	return b.v;
+}
+
+/*
+ * The SimGrid settings of every simulation (doc/simulate.md, "SMPI settings"): this host's
+ * flops, the CM02 network model (a link's declared bandwidth and latency, no TCP fudge
+ * factors), messages up to 64 KiB sent eagerly, as MPICH sends its small ones, a
+ * microsecond for an MPI_Iprobe or MPI_Test that finds nothing (SimGrid's 100 us default is
+ * a hundred times what a probe costs MPICH here); SimGrid's notes of every setting changed
+ * are left out of DIR/stderr.
+ */
+static const char *const argv_smpi_cfg[] = {
+	"--cfg=network/model:CM02",
+	"--cfg=smpi/async-small-thresh:65536",
+	"--cfg=smpi/send-is-detached-thresh:65536",
+	"--cfg=smpi/iprobe:1e-6",
+	"--cfg=smpi/test:1e-6",
+	"--log=xbt_cfg.thres:warning",
+	NULL
+};
+
+char **
+launch_argv_smpi(const struct gs_job *job, const struct gs_placement *p,
+    const struct job_state *st, const struct sim_opts *sim, const char *program)
+{
+	struct argv_builder b = { NULL, 0, 0 };
+	char *arg;
+	size_t i;
+
+	/* in the job directory, where the ranks' files go, as under hydra's -wdir */
+	argv_add(&b, "/usr/bin/env");
+	argv_add(&b, "-C");
+	argv_add(&b, st->dir);
+	argv_env(&b, job, st, &(struct argv_envspec){ argv_kv, 0, 0 });
+	/*
+	 * smpirun's temporary files (the unrolled hostfile, the copies of the program it
+	 * loads) in the job directory: through TMPDIR, which smpirun 3.32 reads; its -tmpdir
+	 * option takes its value as the program's name
+	 */
+	xasprintf(&arg, "%s/.smpi", st->dir);
+	argv_kv(&b, "TMPDIR", arg);
+	free(arg);
+	/* a rank's first contact, in seconds, when not the runtime's own (grt-comm-block.c) */
+	if (sim->first_contact_ms >= 0) {
+		xasprintf(&arg, "%.17g", sim->first_contact_ms / 1000);
+		argv_kv(&b, "GRT_SMPI_FIRST_CONTACT", arg);
+		free(arg);
+	}
+	argv_add(&b, GS_SMPIRUN);
+	xasprintf(&arg, "%s/platform.xml", st->dir);
+	argv_add(&b, "-platform");
+	argv_add(&b, arg);
+	free(arg);
+	xasprintf(&arg, "%s/hostfile.smpi", st->dir);
+	argv_add(&b, "-hostfile");
+	argv_add(&b, arg);
+	free(arg);
+	xasprintf(&arg, "%d", p->nranks);
+	argv_add(&b, "-np");
+	argv_add(&b, arg);
+	free(arg);
+	xasprintf(&arg, "--cfg=smpi/host-speed:%.17gf", SIM_HOST_FLOPS);
+	argv_add(&b, arg);
+	free(arg);
+	for (i = 0; argv_smpi_cfg[i] != NULL; i++)
+		argv_add(&b, argv_smpi_cfg[i]);
+	for (i = 0; i < sim->ncfg; i++) {
+		xasprintf(&arg, "--cfg=%s", sim->cfg[i]);
+		argv_add(&b, arg);
+		free(arg);
+	}
+	argv_add(&b, program);
+	for (i = 0; i < job->nargs; i++)
+		argv_add(&b, job->args[i]);
+	return b.v;
+}
+
+void
+launch_argv_free(char **argv)
+{
+	char **a;
+
+	for (a = argv; a != NULL && *a != NULL; a++)
+		free(*a);
+	free(argv);
+}

@@ -1,0 +1,204 @@
+/* launch-host.c — where ranks run: this host or another, the paths of the rank wrapper and of hydra's proxy, the route toward a node */
+
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <ifaddrs.h>
+#include <limits.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/file.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "gen/gs-config.h"
+#include "launch/launch-int.h"
+#include "launch/launch.h"
+#include "launch/stage.h"
+#include "remote/remote.h"
+
+/* A host this machine answers for without ssh: the fork launcher can start it. */
+int
+launch_host_is_local(const char *host)
+{
+	char me[HOST_NAME_MAX + 1];
+
+	if (host == NULL)
+		return 1;
+	if (strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
+	    strcmp(host, "::1") == 0)
+		return 1;
+	return gethostname(me, sizeof me) == 0 && strcasecmp(me, host) == 0;
+}
+
+const char *
+launch_rank_host(const struct gs_sites *sites, const struct gs_placement *p, int r)
+{
+	return p->ranks[r].node == BROKER_NODE_NONE ? sites->master :
+	    sites->nodes[p->ranks[r].node].host;
+}
+
+int
+launch_is_remote(const struct gs_sites *sites, const struct gs_placement *p)
+{
+	int r;
+
+	for (r = 0; r < p->nranks; r++)
+		if (!launch_host_is_local(launch_rank_host(sites, p, r)))
+			return 1;
+	return 0;
+}
+
+int
+launch_sites_remote(const struct gs_sites *sites)
+{
+	size_t i;
+
+	for (i = 0; i < sites->nnodes; i++)
+		if (!launch_host_is_local(sites->nodes[i].host))
+			return 1;
+	return 0;
+}
+
+/*
+ * gridsubmit-rank lives next to the gridsubmit binary (build dir, or the install's bin);
+ * NULL when it is not there.
+ */
+char *
+launch_rank_wrapper(void)
+{
+	return file_beside_self("gridsubmit-rank");
+}
+
+/*
+ * Where hydra looks for hydra_pmi_proxy on every host: next to the real mpiexec (it
+ * passes "DIR/hydra_pmi_proxy" with DIR the directory of its own binary).
+ */
+char *
+launch_proxy_path(void)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *d, *save = NULL, *full, *real, *slash, *out = NULL;
+
+	if (strchr(GS_MPIEXEC, '/') != NULL)
+		full = xstrdup(GS_MPIEXEC);
+	else {
+		full = NULL;
+		dirs = xstrdup(path != NULL ? path : "/usr/bin:/bin");
+		for (d = strtok_r(dirs, ":", &save); d != NULL; d = strtok_r(NULL, ":", &save)) {
+			xasprintf(&full, "%s/%s", d, GS_MPIEXEC);
+			if (access(full, X_OK) == 0)
+				break;
+			free(full);
+			full = NULL;
+		}
+		free(dirs);
+	}
+	if (full != NULL && (real = realpath(full, NULL)) != NULL) {
+		if ((slash = strrchr(real, '/')) != NULL)
+			*slash = '\0';
+		xasprintf(&out, "%s/hydra_pmi_proxy", real);
+		free(real);
+	}
+	free(full);
+	return out != NULL ? out : xstrdup("/usr/bin/hydra_pmi_proxy");
+}
+
+int
+launch_ssh_hostname(const char *config, const char *host, char *target, size_t len,
+    char *why, size_t whylen)
+{
+	/* a node reached through srun: the route toward it is its login host's */
+	char *argv[] = { "ssh", "-F", (char *)config, "-G", "--",
+	    (char *)remote_route_target(host), NULL };
+	struct remote_out ro;
+	char *p;
+
+	*target = '\0';
+	if (remote_run(argv, 10, &ro) != 0) {
+		snprintf(why, whylen, "%s: ssh -G failed: %s", host, ro.err);
+		remote_out_free(&ro);
+		snprintf(target, len, "%s", host);
+		return -1;
+	}
+	for (p = ro.out; p != NULL && *p != '\0'; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
+	    NULL)
+		if (sscanf(p, "hostname %255s", target) == 1)
+			break;
+	remote_out_free(&ro);
+	if (*target == '\0')
+		snprintf(target, len, "%s", host);
+	return 0;
+}
+
+/*
+ * The local interface and address by which host is reached, as ssh will reach it (its
+ * HostName from the job's ssh_config, resolved, then the kernel's route): hydra's -iface,
+ * so that remote proxies connect back to an address they can reach.
+ */
+int
+launch_route(const char *config, const char *host, char *ifname, size_t iflen, char *addr,
+    size_t addrlen, char *why, size_t whylen)
+{
+	struct addrinfo hints, *ai = NULL;
+	struct sockaddr_in local;
+	socklen_t len = sizeof local;
+	struct ifaddrs *ifa, *i;
+	char target[256];
+	int s, found = 0;
+	/* the last answer: preflight and launch ask for the same host (ssh -G takes ~50 ms) */
+	static char *c_config, *c_host, c_if[64], c_addr[64];
+
+	if (c_config != NULL && strcmp(c_config, config) == 0 && strcmp(c_host, host) == 0) {
+		snprintf(ifname, iflen, "%s", c_if);
+		snprintf(addr, addrlen, "%s", c_addr);
+		return 0;
+	}
+	if (launch_ssh_hostname(config, host, target, sizeof target, why, whylen) != 0)
+		return -1;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_INET;
+	hints.ai_socktype = SOCK_DGRAM;
+	if (getaddrinfo(target, "9", &hints, &ai) != 0 || ai == NULL) {
+		snprintf(why, whylen, "%s: cannot resolve %s", host, target);
+		return -1;
+	}
+	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1 ||
+	    connect(s, ai->ai_addr, ai->ai_addrlen) == -1 ||
+	    getsockname(s, (struct sockaddr *)&local, &len) == -1) {
+		snprintf(why, whylen, "%s: no route to %s: %s", host, target, strerror(errno));
+		if (s != -1)
+			close(s);
+		freeaddrinfo(ai);
+		return -1;
+	}
+	close(s);
+	freeaddrinfo(ai);
+	inet_ntop(AF_INET, &local.sin_addr, addr, (socklen_t)addrlen);
+	if (getifaddrs(&ifa) == 0) {
+		for (i = ifa; i != NULL && !found; i = i->ifa_next) {
+			if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET)
+				continue;
+			if (((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr ==
+			    local.sin_addr.s_addr) {
+				snprintf(ifname, iflen, "%s", i->ifa_name);
+				found = 1;
+			}
+		}
+		freeifaddrs(ifa);
+	}
+	if (!found) {
+		snprintf(why, whylen, "%s: no local interface has %s", host, addr);
+		return -1;
+	}
+	free(c_config);
+	free(c_host);
+	c_config = xstrdup(config);
+	c_host = xstrdup(host);
+	snprintf(c_if, sizeof c_if, "%s", ifname);
+	snprintf(c_addr, sizeof c_addr, "%s", addr);
+	return 0;
+}

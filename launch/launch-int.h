@@ -1,0 +1,138 @@
+/* launch-int.h — what the files of launch/ share and nothing outside uses. */
+#ifndef GS_LAUNCH_INT_H
+#define GS_LAUNCH_INT_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+
+#include "broker/broker.h"
+#include "launch/launch.h"
+#include "store/jobstore.h"
+
+/* The host of rank r of p: its node's, or the master's for a rank placed on no node. */
+const char *launch_rank_host(const struct gs_sites *sites, const struct gs_placement *p, int r);
+
+/*
+ * A launch that starts mpiexec before the nodes are checked (doc/architecture.md,
+ * "Speculative launch"): rank 0 waits at the gate, every node's session runs the checks.
+ */
+struct launch_hold {
+	const char *gate;	/* rank 0 waits at this FIFO before it starts the program (gate.h) */
+	const char *checks;	/* each node's session runs this before the proxy (preflight.h) */
+};
+
+/*
+ * The mpiexec argument vector for the job (NULL-terminated, allocated), or NULL with a
+ * message in why. Ranks all on this host: hydra's fork launcher. Otherwise (multi-site):
+ * -launcher ssh -launcher-exec DIR/ssh-launcher (a script of ours running ssh with the
+ * options of remote.c and DIR/ssh_config), -iface toward the nodes, -genvnone with explicit
+ * -genv, UCX_TLS=self,tcp. Rank 0 then runs on this host (doc/testbed.md, "Launch over
+ * ssh").
+ * With hold (NULL: none), the job is held until its checks have passed.
+ */
+char **launch_argv(const struct gs_sites *sites, const struct gs_job *job,
+    const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
+    char *why, size_t whylen);
+void launch_argv_free(char **argv);
+
+/*
+ * smpirun's argument vector for a simulated job (launcher-smpi.c): env(1) with the job's
+ * environment as under hydra (less what only hydra needs), then smpirun on DIR/platform.xml
+ * and DIR/hostfile.smpi with gridsubmit's SimGrid settings and the user's, then the SMPI build
+ * of the program (program) and the job's arguments.
+ */
+struct sim_opts;
+char **launch_argv_smpi(const struct gs_job *job, const struct gs_placement *p,
+    const struct job_state *st, const struct sim_opts *sim, const char *program);
+
+/* The job directory's hostfile and rankmap for the plan's placement. 0, or -1 with why. */
+int launch_write_placement(struct launch *l, char *why, size_t whylen);
+
+/*
+ * The placement's DIR/hostfile and DIR/rankmap, then l->argv (hold: as launch_argv).
+ * 0, or -1 with why.
+ */
+int launch_write_command(struct launch *l, const struct launch_hold *hold, char *why,
+    size_t whylen);
+
+/* What launch_ssh_setup() found: the job's ssh_config, the interface toward the nodes. */
+struct launch_net {
+	char *config;		/* DIR/ssh_config */
+	char iface[64];		/* hydra's -iface */
+	char addr[64];		/* this host's address on it: what nodes connect back to */
+};
+
+/*
+ * gridsubmit-rank next to this gridsubmit (NULL when it is missing: say so with
+ * LAUNCH_NO_WRAPPER); hydra_pmi_proxy where hydra will use it.
+ */
+#define LAUNCH_NO_WRAPPER "gridsubmit-rank is missing next to gridsubmit (run make)"
+char *launch_rank_wrapper(void);
+char *launch_proxy_path(void);
+/*
+ * The name ssh reaches host by (its HostName in config, from `ssh -G`) into target; 0, or
+ * -1 with why (target is then host itself).
+ */
+int launch_ssh_hostname(const char *config, const char *host, char *target, size_t len,
+    char *why, size_t whylen);
+/* The local interface and address toward host as ssh reaches it. 0, or -1 with why. */
+int launch_route(const char *config, const char *host, char *ifname, size_t iflen,
+    char *addr, size_t addrlen, char *why, size_t whylen);
+
+/*
+ * Write DIR/ssh_config and DIR/ssh-launcher and find the interface toward the remote
+ * ranks of p. checks (NULL: none): a command every node runs before its proxy, which
+ * starts only when it succeeds. Returns 0, or -1 with why.
+ */
+int launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
+    const struct job_state *st, const char *checks, struct launch_net *net, char *why,
+    size_t whylen);
+void launch_net_free(struct launch_net *net);
+
+/*
+ * After the job: kill whatever is left of it on every remote node (the proxy's process
+ * group, recorded by the launcher in DIR/.remote/HOST.pgid, or in the node's own job
+ * directory of DIR/remote-dirs), in parallel, within ~20 s. lost (NULL: not wanted), one
+ * byte per node of sites: set to 1 for every node whose ssh failed or did not answer.
+ */
+void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p,
+    const struct job_state *st, int for_good, unsigned char *lost);
+
+/* mpiexec as a process (launch-proc.c). */
+
+/* Start mpiexec in the job directory, output to DIR/stdout and DIR/stderr; -1: no fork. */
+pid_t launch_proc_start(char **argv, const struct job_state *st);
+
+/*
+ * Wait for mpiexec (l->pid), its result in l->res. While it runs: a cancel signal stops
+ * the whole process group (SIGTERM, then SIGKILL after a grace period); once rank 0 has
+ * ended (DIR/master.status written by gridsubmit-rank), ranks that are still there after
+ * a grace period are killed, because after a failure hydra never exits until its last rank
+ * does; l->watch, when set, is called with the ticker.
+ */
+void launch_proc_wait(struct launch *l);
+
+/* 1 while mpiexec (pid, not yet reaped) runs. */
+int launch_running(pid_t pid);
+
+/* Kill mpiexec's whole process group at once and reap mpiexec (a launch called off). */
+void launch_proc_abort(pid_t pid);
+
+/*
+ * The start and cancel steps of a launcher whose one process runs here, with nothing
+ * elsewhere (fork, smpi): start l->argv (l->pid), or LAUNCH_FAILED with why; kill its
+ * process group if it runs.
+ */
+int launch_proc_launch(struct launch *l, char *why, size_t whylen);
+void launch_proc_call_off(struct launch *l);
+
+/*
+ * Record phase in the job's state.json; a write that fails is a warning (the job goes on:
+ * its processes matter more than the record, and the verdict is written again at the end).
+ */
+void launch_phase(struct launch *l, enum job_phase phase);
+/* The same, with mpiexec's pid (and its start time, which tells a recycled pid apart). */
+void launch_phase_mpiexec(struct launch *l, enum job_phase phase);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * launch-lost.c — after a multi-site launch failed: which of its nodes are out of reach
+ * (doc/restarts.md, "What counts as a failed node"). Three signs, all from this side:
+ * the cleanup after the launch could not reach the node over ssh (res.lost), the ranks'
+ * lease connections from it stayed open after its ranks should have ended (lease.h), or
+ * it does not answer an ssh probe now. A node of a Slurm site has one sign only: Slurm
+ * ended the allocation that held it. The probe is one `ssh HOST true` per remote node
+ * of the placement, in parallel through the one fan-out, bounded by a deadline.
+ */
+#include <arpa/inet.h>
+
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/xmalloc.h"
+#include "launch/launch-int.h"
+#include "launch/launch.h"
+#include "launch/lease.h"
+#include "remote/fanout.h"
+#include "remote/remote.h"
+
+#define LOST_SILENT_MAX		4096	/* lease connections looked at */
+#define LOST_LEASE_WAIT		0.5	/* seconds for the last FINs to arrive */
+
+/* The IPv4 address ssh reaches host at (its HostName in config, resolved); -1: unknown. */
+static int
+lost_host_addr(const char *config, const char *host, struct in_addr *addr)
+{
+	struct addrinfo hints, *ai = NULL;
+	char target[256], why[256];
+	int rc = -1;
+
+	/* without ssh's answer, host as it is */
+	launch_ssh_hostname(config, host, target, sizeof target, why, sizeof why);
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_INET;
+	if (getaddrinfo(target, NULL, &hints, &ai) == 0 && ai != NULL) {
+		*addr = ((struct sockaddr_in *)ai->ai_addr)->sin_addr;
+		rc = 0;
+	}
+	if (ai != NULL)
+		freeaddrinfo(ai);
+	return rc;
+}
+
+/* The remote nodes of the placement, each once: 1 in want[node]. Returns how many. */
+static size_t
+lost_remote_nodes(const struct launch_plan *pl, unsigned char *want)
+{
+	size_t n = 0;
+	int r;
+
+	for (r = 0; r < pl->place->nranks; r++) {
+		size_t node = pl->place->ranks[r].node;
+
+		if (node == BROKER_NODE_NONE || want[node] ||
+		    launch_host_is_local(pl->sites->nodes[node].host) ||
+		    (pl->sites->master != NULL &&
+		    strcmp(pl->sites->nodes[node].host, pl->sites->master) == 0))
+			continue;
+		want[node] = 1;
+		n++;
+	}
+	return n;
+}
+
+/* Lease connections still open: their nodes are silent. */
+static void
+lost_by_lease(const struct launch_plan *pl, const char *config, const unsigned char *want,
+    char **why)
+{
+	struct in_addr *silent, a;
+	size_t i, k, n;
+
+	silent = xcalloc(LOST_SILENT_MAX, sizeof *silent);
+	n = lease_silent(silent, LOST_SILENT_MAX, LOST_LEASE_WAIT);
+	for (i = 0; n > 0 && i < pl->sites->nnodes; i++) {
+		if (!want[i] || why[i] != NULL ||
+		    lost_host_addr(config, pl->sites->nodes[i].host, &a) == -1)
+			continue;
+		for (k = 0; k < n; k++)
+			if (silent[k].s_addr == a.s_addr) {
+				why[i] = xstrdup("kept its ranks' lease open after the launch "
+				    "ended");
+				break;
+			}
+	}
+	free(silent);
+}
+
+/* `ssh HOST true` on every wanted node without a reason yet, in parallel. */
+static void
+lost_by_probe(const struct launch_plan *pl, const char *config, const unsigned char *want,
+    double timeout, char **why)
+{
+	char *words[] = { "true", NULL }, line[256];
+	struct fanout_task *t;
+	size_t i, n = pl->sites->nnodes;
+
+	t = xcalloc(n + 1, sizeof *t);
+	for (i = 0; i < n; i++)
+		if (want[i] && why[i] == NULL)
+			t[i].argv = remote_ssh_argv(config, NULL, pl->sites->nodes[i].host, words);
+	fanout_run(t, n, clock_mono() + timeout, launch_cancel_requested);
+	for (i = 0; i < n; i++) {
+		if (t[i].argv == NULL || t[i].status == 0)
+			continue;
+		if (t[i].status == FANOUT_DEADLINE)
+			xasprintf(&why[i], "did not answer ssh within %g s", timeout);
+		else if (t[i].status != FANOUT_STOPPED) {
+			fanout_last_line(t[i].err, line, sizeof line);
+			xasprintf(&why[i], "did not answer ssh (%s)", *line != '\0' ? line :
+			    "no message");
+		}
+	}
+	fanout_free(t, n);
+	free(t);
+}
+
+/*
+ * The nodes of Slurm sites: out of reach when Slurm ended the allocation that held them
+ * (slurm_release marked it, with Slurm's state and reason), never probed over ssh (their
+ * routes went with the allocation).
+ */
+static void
+lost_by_slurm(const struct launch_plan *pl, unsigned char *want, char **why)
+{
+	const struct job_state *st = pl->st;
+	size_t i, j, k;
+
+	for (i = 0; i < st->nallocs; i++) {
+		const struct job_alloc *a = &st->allocs[i];
+
+		for (j = 0; j < a->nhosts && a->released == JOB_ALLOC_ENDED; j++)
+			for (k = 0; k < pl->sites->nnodes; k++)
+				if (want[k] && why[k] == NULL &&
+				    strcmp(pl->sites->nodes[k].host, a->hosts[j]) == 0)
+					xasprintf(&why[k], "Slurm ended job %s on site %s: %s%s%s",
+					    a->id, a->site, a->state, a->reason != NULL ? ", " : "",
+					    a->reason != NULL ? a->reason : "");
+	}
+	for (k = 0; k < pl->sites->nnodes; k++)
+		if (pl->sites->sites[pl->sites->nodes[k].site].sched != NULL)
+			want[k] = 0;
+}
+
+size_t
+launch_lost_nodes(struct launch *l, double timeout, char **why)
+{
+	const struct launch_plan *pl = &l->plan;
+	unsigned char *want;
+	char *config;
+	size_t i, n = 0;
+
+	want = xcalloc(pl->sites->nnodes + 1, 1);
+	if (lost_remote_nodes(pl, want) == 0) {
+		free(want);
+		return 0;
+	}
+	lost_by_slurm(pl, want, why);
+	for (i = 0; i < pl->sites->nnodes; i++)
+		if (want[i] && l->res.lost != NULL && l->res.lost[i])
+			why[i] = xstrdup("did not answer ssh after the failure (cleanup)");
+	xasprintf(&config, "%s/ssh_config", pl->st->dir);
+	lost_by_lease(pl, config, want, why);
+	lost_by_probe(pl, config, want, timeout, why);
+	for (i = 0; i < pl->sites->nnodes; i++)
+		n += why[i] != NULL;
+	free(config);
+	free(want);
+	return n;
+}

@@ -1,0 +1,149 @@
+/*
+ * launch.h — launching and controlling a placed job: the one interface the command line
+ * uses (doc/architecture.md, "The launcher interface").
+ *
+ * A plan (sites, job, ranking, placement, the job's directory and id) goes to a launcher:
+ * "fork" when every rank runs on this host (hydra's fork launcher), "ssh" when some run
+ * elsewhere (hydra's ssh launcher through a script of ours, with preflight, staging, the
+ * ranks' lease and the cleanup of every node), "smpi" when the plan is simulated
+ * (smpirun on a SimGrid platform of the placement, simulate.h; it starts smpirun, not
+ * mpiexec, and no wrapper), "slurm" when some run on nodes of a Slurm site (the ssh
+ * launcher inside the allocations that hold those nodes, slurm-site.h). Both start mpiexec from an argument vector
+ * (never a shell) in its own process group, every rank wrapped by gridsubmit-rank, and
+ * record the job's phases in its state.json (store/jobstore.h) as it goes. The command line
+ * records the final verdict.
+ */
+#ifndef GS_LAUNCH_H
+#define GS_LAUNCH_H
+
+#include <sys/types.h>
+
+#include "broker/broker.h"
+#include "store/jobstore.h"
+
+/* What the command line hands to a launcher; the launcher may replace failed nodes. */
+struct launch_plan {
+	struct gs_sites *sites;
+	const struct gs_job *job;
+	struct gs_ranking *ranking;
+	struct gs_placement *place;
+	struct job_state *st;	/* the job's id and directory; its phases go there */
+	int speculate;		/* ssh: start mpiexec while the nodes are checked */
+	const struct sim_opts *sim;	/* not NULL: simulate the job on SimGrid (smpi) */
+	int quiet;		/* run -q: no line of ours on stderr but errors */
+};
+
+/* How mpiexec and rank 0 ended. */
+struct launch_result {
+	int mpiexec_status;	/* exit status of mpiexec, 128+N when killed by signal N */
+	int master_exit;	/* rank 0's exit status, -1 when it died or never ran */
+	int master_signal;	/* the signal that killed rank 0, or 0 */
+	int cancelled;		/* 1: SIGINT/SIGTERM/SIGHUP arrived and the job was stopped */
+	int killed_stragglers;	/* 1: ranks still ran after rank 0 ended and were killed */
+	/*
+	 * One byte per node of the plan's sites, 1 for a node the cleanup after a failed
+	 * multi-site job could not reach over ssh; NULL when no cleanup looked (freed by
+	 * launch_free).
+	 */
+	unsigned char *lost;
+};
+
+/* What prepare and start return. */
+enum launch_status {
+	LAUNCH_OK = 0,
+	LAUNCH_FAILED = -1,	/* why says what failed (a node, a copy, a file) */
+	LAUNCH_CANCELLED = -2,	/* a cancel signal arrived; everything started is undone */
+};
+
+struct launch;
+struct sim_opts;
+
+/*
+ * One way of reaching nodes, in the spirit of hydra's bootstrap servers. Each step gets
+ * the launch; prepare and start return a launch_status with why set on failure.
+ * - prepare: everything before mpiexec (staging, preflight, the mpiexec command);
+ * - start: start mpiexec (the launch's pid is set on LAUNCH_OK);
+ * - wait: supervise mpiexec to its end (a cancel signal stops it) and fill the result;
+ * - cancel: call off a prepared launch that will not start, or stop a started one;
+ * - cleanup: after the end, nothing of the job left anywhere, its outputs collected;
+ * - release: free what prepare allocated (whatever step was reached).
+ */
+struct launcher {
+	const char *name;
+	int (*prepare)(struct launch *l, char *why, size_t whylen);
+	int (*start)(struct launch *l, char *why, size_t whylen);
+	void (*wait)(struct launch *l);
+	void (*cancel)(struct launch *l);
+	void (*cleanup)(struct launch *l);
+	void (*release)(struct launch *l);
+};
+
+extern const struct launcher launcher_fork;
+extern const struct launcher launcher_ssh;
+extern const struct launcher launcher_smpi;
+extern const struct launcher launcher_slurm;
+
+struct launch_ssh;		/* the ssh launcher's own state (launcher-ssh.c) */
+struct slurm_watch;		/* the slurm launcher's watch (slurm-site.h) */
+
+struct launch {
+	struct launch_plan plan;
+	const struct launcher *ops;
+	char **argv;		/* mpiexec's */
+	pid_t pid;		/* mpiexec, once started */
+	struct launch_result res;
+	struct launch_ssh *ssh;
+	/* the launcher's own look, about every 50 ms while mpiexec runs (NULL: none) */
+	void (*watch)(struct launch *l);
+	struct slurm_watch *slurm;	/* the slurm launcher's (launcher-slurm.c) */
+};
+
+/*
+ * Choose the launcher for plan (smpi when it is simulated, else slurm when a rank runs on
+ * a Slurm site, else ssh when one runs on another host), copy the stage_in
+ * files into the job directory and run the launcher's prepare. l is initialised (free it
+ * with launch_free whatever the result).
+ */
+int launch_prepare(struct launch *l, const struct launch_plan *plan, char *why,
+    size_t whylen);
+
+/* Start mpiexec; on LAUNCH_OK the job is recorded running. */
+int launch_start(struct launch *l, char *why, size_t whylen);
+
+/* Supervise to the end (l->res), then clean up (cleanup step). */
+void launch_wait(struct launch *l);
+
+/*
+ * fn(arg, 0) about every 50 ms while launch_wait supervises mpiexec, and fn(arg, 1) once
+ * when the supervision ends, before anything else is said (run's progress line,
+ * progress.h); fn NULL: none.
+ */
+void launch_set_ticker(void (*fn)(void *arg, int last), void *arg);
+
+/*
+ * After a multi-site launch that failed (doc/restarts.md): which remote nodes of its
+ * placement are out of reach, each with why (allocated, a predicate: "did not answer
+ * ssh within 5 s") in why[node] (one slot per node of the plan's sites, NULL for the
+ * others): the cleanup could not reach it, its ranks' lease stayed open after they should
+ * have ended, or it does not answer `ssh HOST true` within timeout seconds (all nodes in
+ * parallel). This host and the master are never named. Returns how many were named.
+ */
+size_t launch_lost_nodes(struct launch *l, double timeout, char **why);
+
+/* Call off a prepared launch (nothing is left started). */
+void launch_cancel(struct launch *l);
+
+void launch_free(struct launch *l);
+
+/* 1 when host is this machine (no ssh needed). */
+int launch_host_is_local(const char *host);
+/* 1 when a rank of p runs on another host; launch_sites_remote: a node of sites does. */
+int launch_is_remote(const struct gs_sites *sites, const struct gs_placement *p);
+int launch_sites_remote(const struct gs_sites *sites);
+
+/* Install the handlers that turn SIGINT/SIGTERM/SIGHUP into a cancel of the running job. */
+void launch_catch_signals(void);
+/* 1 when a cancel signal has arrived (see launch_catch_signals). */
+int launch_cancel_requested(void);
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * launcher-ssh.c — the "ssh" launcher: some ranks on other hosts, reached by hydra's ssh
+ * launcher through DIR/ssh-launcher. Before mpiexec, every node is checked and staged to
+ * (preflight.h, stage.h); while the job runs, its ranks hold a lease on this process
+ * (lease.h); after it, nothing of the job is left on any node and the stage_out files are
+ * collected. With plan->speculate, mpiexec starts while the nodes are checked in its own
+ * ssh sessions (doc/architecture.md, "Speculative launch").
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/xmalloc.h"
+#include "launch/gate.h"
+#include "launch/launch-int.h"
+#include "launch/launch.h"
+#include "launch/lease.h"
+#include "launch/preflight.h"
+#include "launch/stage.h"
+
+struct launch_ssh {
+	struct gate gate;	/* rank 0's, for a speculative launch (path NULL: none) */
+	struct preflight_setup checks;	/* what the nodes' sessions check */
+	char *check_cmd;	/* the command they run (preflight_session_command) */
+};
+
+/* Forget the speculative launch's hold (gate, checks); mpiexec has ended or never ran. */
+static void
+ssh_unhold(struct launch *l)
+{
+	struct launch_ssh *s = l->ssh;
+
+	if (s == NULL)
+		return;
+	gate_close(&s->gate);
+	preflight_setup_free(&s->checks);
+	free(s->check_cmd);
+	s->check_cmd = NULL;
+}
+
+/* A preflight that did not pass: nothing stays on the nodes; cancelled, or failed (why). */
+static int
+ssh_preflight_failed(struct launch *l, char *why, size_t whylen)
+{
+	stage_cleanup(l->plan.st);
+	if (launch_cancel_requested()) {
+		snprintf(why, whylen, "cancelled during preflight");
+		return LAUNCH_CANCELLED;
+	}
+	return LAUNCH_FAILED;
+}
+
+/*
+ * DIR/.remote, where the launcher on a node that shares our file system records its
+ * process group: made here when mpiexec starts before the preflight (which makes it too).
+ */
+static int
+ssh_remote_marks_dir(const struct job_state *st, char *why, size_t whylen)
+{
+	char *path;
+	int rc = 0;
+
+	xasprintf(&path, "%s/.remote", st->dir);
+	if (mkdir(path, 0700) == -1 && errno != EEXIST) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(path);
+	return rc;
+}
+
+/*
+ * Ready a speculative launch: rank 0's gate, DIR/.remote where the nodes answer, and the
+ * checks every node's session runs before its proxy (preflight-session.c). 0, or -1 when
+ * it cannot be had (the plain preflight then runs, and reports what is wrong).
+ */
+static int
+ssh_hold(struct launch *l, struct launch_hold *hold)
+{
+	const struct launch_plan *pl = &l->plan;
+	struct launch_ssh *s = l->ssh;
+	char why[1024], ifname[64], addr[64];
+	int r;
+
+	if (gate_open(pl->st, &s->gate, why, sizeof why) != 0 ||
+	    ssh_remote_marks_dir(pl->st, why, sizeof why) != 0 ||
+	    preflight_setup_make(pl->sites, pl->job, pl->st, &s->checks, why, sizeof why) != 0)
+		return -1;
+	for (r = 0; r < pl->place->nranks; r++) {
+		const char *host = launch_rank_host(pl->sites, pl->place, r);
+
+		if (launch_host_is_local(host))
+			continue;
+		if (launch_route(s->checks.config, host, ifname, sizeof ifname, addr,
+		    sizeof addr, why, sizeof why) == -1)
+			return -1;
+		s->check_cmd = preflight_session_command(&s->checks, pl->st, addr);
+		hold->gate = s->gate.path;
+		hold->checks = s->check_cmd;
+		return 0;
+	}
+	return -1;
+}
+
+static int
+ssh_preflight(struct launch *l, struct preflight *pf, char *why, size_t whylen)
+{
+	const struct launch_plan *pl = &l->plan;
+
+	return preflight_run(pl->sites, pl->job, pl->ranking, pl->place, pl->st, pf, why,
+	    whylen);
+}
+
+static int
+ssh_prepare(struct launch *l, char *why, size_t whylen)
+{
+	struct launch_hold hold = { NULL, NULL };
+	struct preflight pf;
+
+	l->ssh = xcalloc(1, sizeof *l->ssh);
+	l->ssh->gate.fd = -1;
+	l->ssh->checks.fd = -1;
+	/* from here on, things exist on the nodes: a cancel must clean them up */
+	launch_catch_signals();
+	launch_phase(l, JOB_STAGING);
+	/* speculative: the checks run in mpiexec's sessions, at start */
+	if (!l->plan.speculate || ssh_hold(l, &hold) != 0) {
+		ssh_unhold(l);
+		memset(&hold, 0, sizeof hold);
+		if (ssh_preflight(l, &pf, why, whylen) != 0)
+			return ssh_preflight_failed(l, why, whylen);
+	}
+	if (launch_write_command(l, hold.gate != NULL ? &hold : NULL, why, whylen) != 0) {
+		ssh_unhold(l);
+		stage_cleanup(l->plan.st);
+		return LAUNCH_FAILED;
+	}
+	if (l->ssh->gate.path == NULL)
+		launch_phase(l, JOB_LAUNCHING);
+	return LAUNCH_OK;
+}
+
+/* mpiexec itself, with the ranks' lease open (lease.h); on failure nothing stays staged. */
+static int
+ssh_spawn(struct launch *l, char *why, size_t whylen)
+{
+	/* here, in the process that lives as long as the job: the ranks' lease */
+	lease_open(l->argv);
+	if ((l->pid = launch_proc_start(l->argv, l->plan.st)) == -1) {
+		snprintf(why, whylen, "cannot start %s: %s", l->argv[0], strerror(errno));
+		ssh_unhold(l);
+		stage_cleanup(l->plan.st);
+		return LAUNCH_FAILED;
+	}
+	return LAUNCH_OK;
+}
+
+/* mpiexec and whatever it started on the nodes go (for_good: launch_cleanup_remote). */
+static void
+ssh_stop(struct launch *l, int for_good)
+{
+	const struct launch_plan *pl = &l->plan;
+
+	launch_proc_abort(l->pid);
+	l->pid = -1;
+	ssh_unhold(l);
+	launch_cleanup_remote(pl->sites, pl->place, pl->st, for_good, NULL);
+}
+
+/*
+ * The launch was called off before any rank got past MPI_Init: stopped, and no trace of
+ * it may confuse the relaunch.
+ */
+static void
+ssh_call_off(struct launch *l)
+{
+	struct job_state *st = l->plan.st;
+	char *path;
+
+	ssh_stop(l, launch_cancel_requested());
+	xasprintf(&path, "%s/master.status", st->dir);
+	unlink(path);
+	free(path);
+	st->mpiexec_pid = 0;
+	st->mpiexec_start = 0;
+}
+
+/*
+ * The speculative launch: mpiexec starts at once, as if every node shared our file system
+ * and passed, with rank 0 held at the gate, and every node runs the preflight's checks in
+ * its own session before its proxy. When every node answers that it passed and shares our
+ * job directory, the gate opens: the preflight cost no ssh of its own. Otherwise the launch
+ * is called off, the plain preflight runs (reports, stages, replaces), and the job
+ * launches again with what it found.
+ */
+static int
+ssh_speculate(struct launch *l, char *why, size_t whylen)
+{
+	const struct launch_plan *pl = &l->plan;
+	struct launch_ssh *s = l->ssh;
+	struct preflight pf;
+	char swhy[1024];
+	int rc, go;
+
+	if ((rc = ssh_spawn(l, why, whylen)) != LAUNCH_OK)
+		return rc;
+	launch_phase_mpiexec(l, JOB_STAGING);
+	go = preflight_session_wait(pl->sites, pl->place, pl->st, &s->checks, l->pid, swhy,
+	    sizeof swhy) == 0;
+	gate_release(&s->gate, go);
+	if (go)
+		return LAUNCH_OK;
+	ssh_call_off(l);
+	if (launch_cancel_requested()) {
+		snprintf(why, whylen, "%s", swhy);
+		return ssh_preflight_failed(l, why, whylen);
+	}
+	if (ssh_preflight(l, &pf, why, whylen) != 0)
+		return ssh_preflight_failed(l, why, whylen);
+	if (pf.replaced || !pf.all_shared)
+		fprintf(stderr, "gridsubmit: job %s: launching again with what the preflight "
+		    "found (%s)\n", pl->st->id, pf.replaced ? "nodes replaced" : "files staged");
+	else
+		fprintf(stderr, "gridsubmit: job %s: launching again (%s; the preflight "
+		    "found every node ready)\n", pl->st->id, swhy);
+	if (launch_write_command(l, NULL, why, whylen) != 0) {
+		stage_cleanup(pl->st);
+		return LAUNCH_FAILED;
+	}
+	launch_phase(l, JOB_LAUNCHING);
+	return ssh_spawn(l, why, whylen);
+}
+
+static int
+ssh_start(struct launch *l, char *why, size_t whylen)
+{
+	if (l->ssh->gate.path != NULL)
+		return ssh_speculate(l, why, whylen);
+	return ssh_spawn(l, why, whylen);
+}
+
+static void
+ssh_wait(struct launch *l)
+{
+	launch_proc_wait(l);
+	ssh_unhold(l);
+}
+
+static void
+ssh_cancel(struct launch *l)
+{
+	if (l->pid > 0 && launch_running(l->pid))
+		ssh_stop(l, 1);
+	ssh_unhold(l);
+	stage_cleanup(l->plan.st);
+}
+
+/* No rank left on any host; outputs back from the nodes, their directories removed. */
+static void
+ssh_cleanup(struct launch *l)
+{
+	const struct launch_plan *pl = &l->plan;
+	const struct launch_result *res = &l->res;
+
+	if (res->cancelled || res->killed_stragglers || res->mpiexec_status != 0) {
+		/* which nodes it could not reach: a relaunch leaves them out (doc/restarts.md) */
+		free(l->res.lost);
+		l->res.lost = xcalloc(pl->sites->nnodes + 1, 1);
+		launch_cleanup_remote(pl->sites, pl->place, pl->st, 1, l->res.lost);
+	}
+	if (!res->cancelled)
+		stage_out(pl->sites, pl->place, pl->job, pl->st);
+	stage_cleanup(pl->st);
+}
+
+static void
+ssh_release(struct launch *l)
+{
+	ssh_unhold(l);
+	free(l->ssh);
+	l->ssh = NULL;
+}
+
+const struct launcher launcher_ssh = {
+	.name = "ssh",
+	.prepare = ssh_prepare,
+	.start = ssh_start,
+	.wait = ssh_wait,
+	.cancel = ssh_cancel,
+	.cleanup = ssh_cleanup,
+	.release = ssh_release,
+};

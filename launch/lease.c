@@ -1,0 +1,210 @@
+/*
+ * lease.c — the job's tag and lease (lease.h). The supervisor only listens and accepts:
+ * it never reads or writes a lease connection, so holding thousands costs nothing, and it
+ * has nothing to do to end them: when it dies the kernel closes every one.
+ */
+#include <sys/random.h>
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "launch/lease.h"
+
+#define LEASE_BACKLOG	4096	/* the kernel caps it at net.core.somaxconn */
+#define LEASE_MAX	65536	/* connections held; beyond, they wait in the backlog */
+
+static int lease_fd = -1;
+static size_t lease_held;
+/* the connections held, with their peers: which node a silent one is (lease_silent) */
+static struct lease_conn {
+	int fd;
+	struct in_addr peer;
+} *lease_conns;
+static size_t lease_cap;
+
+char *
+lease_tag_new(const struct job_state *st, char *why, size_t whylen)
+{
+	unsigned char rnd[16];
+	char *tag, hex[sizeof rnd * 2 + 1];
+	size_t i, got = 0;
+	ssize_t n;
+
+	while (got < sizeof rnd) {
+		if ((n = getrandom(rnd + got, sizeof rnd - got, 0)) == -1) {
+			if (errno == EINTR)
+				continue;
+			snprintf(why, whylen, "getrandom: %s", strerror(errno));
+			return NULL;
+		}
+		got += (size_t)n;
+	}
+	for (i = 0; i < sizeof rnd; i++)
+		snprintf(hex + 2 * i, 3, "%02x", rnd[i]);
+	xasprintf(&tag, "%s-%s", st->id, hex);
+	if (jobstore_write_file(st->dir, LEASE_TAG_FILE, tag, strlen(tag)) != 0) {
+		snprintf(why, whylen, "%s/%s: %s", st->dir, LEASE_TAG_FILE, strerror(errno));
+		free(tag);
+		return NULL;
+	}
+	return tag;
+}
+
+int
+lease_tag_read(const char *dir, char *buf, size_t len)
+{
+	char *path;
+	size_t n, i;
+	FILE *f;
+
+	xasprintf(&path, "%s/%s", dir, LEASE_TAG_FILE);
+	f = fopen(path, "r");
+	free(path);
+	if (f == NULL)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* it goes into a remote command line (quoted) and a grep pattern: plain only */
+	if (n < 8 || n == len - 1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!((buf[i] >= '0' && buf[i] <= '9') || (buf[i] >= 'a' && buf[i] <= 'f') ||
+		    buf[i] == '-'))
+			return -1;
+	return 0;
+}
+
+void
+lease_open(char **argv)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof sa;
+	char addr[64], *colon, **value = NULL;
+	size_t i;
+	int fd;
+
+	for (i = 0; argv[i] != NULL; i++)
+		if (strcmp(argv[i], "-genv") == 0 && argv[i + 1] != NULL &&
+		    strcmp(argv[i + 1], LEASE_ENV) == 0 && argv[i + 2] != NULL) {
+			value = &argv[i + 2];
+			break;
+		}
+	if (value == NULL)
+		return;
+	/* a relaunch of the same job: the same listening socket */
+	if (lease_fd != -1 && getsockname(lease_fd, (struct sockaddr *)&sa, &len) == 0 &&
+	    inet_ntop(AF_INET, &sa.sin_addr, addr, sizeof addr) != NULL) {
+		free(*value);
+		xasprintf(value, "%s:%u", addr, (unsigned)ntohs(sa.sin_port));
+		return;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
+	snprintf(addr, sizeof addr, "%s", *value);
+	if ((colon = strrchr(addr, ':')) != NULL)
+		*colon = '\0';
+	if (colon == NULL || inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+		log_warnx("no lease for the ranks: '%s' is not an IPv4 address", *value);
+		goto none;
+	}
+	/* close-on-exec: mpiexec and the ranks must not hold it when we die */
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)) == -1 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof sa) == -1 || listen(fd, LEASE_BACKLOG) == -1 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) == -1) {
+		log_warn("no lease for the ranks: cannot listen on %s", addr);
+		if (fd != -1)
+			close(fd);
+		goto none;
+	}
+	lease_fd = fd;
+	free(*value);
+	xasprintf(value, "%s:%u", addr, (unsigned)ntohs(sa.sin_port));
+	return;
+none:
+	free(*value);
+	*value = xstrdup("");
+}
+
+void
+lease_accept(void)
+{
+	int fd;
+
+	struct sockaddr_in sa;
+	socklen_t len;
+
+	while (lease_fd != -1 && lease_held < LEASE_MAX) {
+		len = sizeof sa;
+		memset(&sa, 0, sizeof sa);
+		fd = accept4(lease_fd, (struct sockaddr *)&sa, &len, SOCK_CLOEXEC |
+		    SOCK_NONBLOCK);
+		if (fd == -1) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			if (errno == EMFILE || errno == ENFILE)
+				lease_held = LEASE_MAX;	/* leave the rest in the backlog */
+			return;
+		}
+		/* held, never read, until we exit or the launch ends: that is the lease */
+		if (lease_held == lease_cap) {
+			lease_cap = lease_cap ? lease_cap * 2 : 64;
+			lease_conns = xreallocarray(lease_conns, lease_cap, sizeof *lease_conns);
+		}
+		lease_conns[lease_held].fd = fd;
+		lease_conns[lease_held].peer = sa.sin_addr;
+		lease_held++;
+	}
+}
+
+/* 1 when the rank at the other end has closed (or reset) its lease connection. */
+static int
+lease_conn_ended(int fd)
+{
+	char c;
+	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return n == 0 || (n == -1 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+size_t
+lease_silent(struct in_addr *addrs, size_t max, double wait)
+{
+	struct timespec ts = { 0, 20000000L };
+	double until = clock_mono() + wait;
+	size_t i, open, n = 0;
+
+	lease_accept();
+	for (;;) {
+		for (i = open = 0; i < lease_held; i++) {
+			if (lease_conns[i].fd != -1 && lease_conn_ended(lease_conns[i].fd)) {
+				close(lease_conns[i].fd);
+				lease_conns[i].fd = -1;
+			}
+			open += lease_conns[i].fd != -1;
+		}
+		if (open == 0 || clock_mono() >= until)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	for (i = 0; i < lease_held; i++) {
+		if (lease_conns[i].fd == -1)
+			continue;
+		if (n < max)
+			addrs[n++] = lease_conns[i].peer;
+		close(lease_conns[i].fd);
+	}
+	lease_held = 0;
+	return n;
+}

@@ -1,0 +1,159 @@
+/*
+ * grt-failure.c — failed workers on the master (doc/runtime.md, "Failures"): every chunk
+ * has a deadline; a worker that misses it is declared failed, removed from the scheme's P
+ * and its chunk requeued; a failed worker that answers after all is taken back.
+ */
+#include <stdio.h>
+
+#include "runtime/core/grt-proto.h"
+#include "runtime/master/grt-master.h"
+
+#define SUSPECT_FACTOR		4	/* after hydra's SIGUSR1: 4x the expected time */
+#define SUSPECT_MIN		2.0	/* ... but at least this many seconds */
+
+/* Expected seconds for count units on worker w, from its (or anyone's) last chunks. */
+static double
+master_expected(const struct master *m, const struct worker *wk, int64_t count)
+{
+	double per = wk->unit_exe;
+	int i;
+
+	if (per <= 0) {
+		for (i = 0; i < m->nw; i++)
+			if (m->w[i].unit_exe > per)
+				per = m->w[i].unit_exe;
+	}
+	return per > 0 ? per * (double)count : 0;
+}
+
+/* The deadline of worker wk's head chunk, started at now. */
+double
+master_deadline(const struct master *m, const struct worker *wk, double now)
+{
+	const struct outchunk *o = &wk->out[wk->head];
+	double allow = m->cfg->deadline_factor * master_expected(m, wk, o->c.count);
+
+	return now + (allow > m->cfg->deadline ? allow : m->cfg->deadline);
+}
+
+/* Take back every chunk outstanding at worker w: the ranges go to the requeue list. */
+static int
+master_take_back(struct master *m, struct worker *wk, int64_t *units)
+{
+	int i, rc;
+
+	*units = 0;
+	for (i = 0; i < wk->nout; i++) {
+		struct outchunk *o = &wk->out[(wk->head + i) % GRT_DEPTH_MAX];
+		int merged;
+
+		if (o->kind != GRT_WORK_CHUNK) {
+			m->sample_next--;	/* hand the same sample out again */
+			continue;
+		}
+		merged = o->rq >= 0 && m->rq[o->rq].state == RQ_MERGED;
+		if ((rc = master_requeue(m, o)) != GRT_OK)
+			return rc;
+		if (!merged) {
+			m->rep->requeued += o->c.count;
+			o->taken_back = 1;
+			*units += o->c.count;
+		}
+	}
+	return GRT_OK;
+}
+
+static int
+master_fail(struct master *m, int w, double now, const char *reason)
+{
+	struct worker *wk = &m->w[w];
+	int64_t units;
+	int rc;
+
+	rc = master_take_back(m, wk, &units);
+	wk->state = W_FAILED;
+	m->failed_now++;
+	m->rep->failed_ranks++;
+	/* while pwd samples there is no scheme yet: master_start_scheme skips W_FAILED */
+	if (m->sched != NULL)
+		grt_sched_remove_worker(m->sched, w);
+	if (m->sampling && m->sampler == w) {
+		int i;
+
+		m->sampler = -1;
+		for (i = 0; i < m->nw && m->sampler < 0; i++)
+			if (m->w[i].state == W_IDLE || m->w[i].state == W_SELF)
+				m->sampler = i;
+		m->sample_next = m->nsampled;
+	}
+	master_fail_event(m, w_rank(m, w), units, reason, now);
+	if (rc == GRT_OK)
+		rc = master_wake_idle(m, now);
+	return rc;
+}
+
+/* Scan the deadlines of outstanding chunks; hydra's SIGUSR1 (a rank exited) shortens them. */
+int
+master_check_deadlines(struct master *m, double now)
+{
+	char why[96];
+	int i, rc, suspect = m->suspect;
+
+	for (i = 0; i < m->nw; i++) {
+		struct worker *wk = &m->w[i];
+		double limit;
+		int64_t count;
+
+		if (wk->state != W_BUSY)
+			continue;
+		limit = wk->deadline;
+		count = w_head(wk)->c.count;
+		if (suspect && master_expected(m, wk, count) > 0) {
+			double s = SUSPECT_FACTOR * master_expected(m, wk, count);
+
+			if (s < SUSPECT_MIN)
+				s = SUSPECT_MIN;
+			if (wk->t_head + s < limit)
+				limit = wk->t_head + s;
+		}
+		if (now < limit)
+			continue;
+		snprintf(why, sizeof why, "no result within %.1f s%s", now - wk->t_head,
+		    suspect ? " (a rank exited)" : "");
+		if ((rc = master_fail(m, i, now, why)) != GRT_OK)
+			return rc;
+	}
+	return GRT_OK;
+}
+
+/*
+ * A result from worker w, declared failed: late, after its deadline, so the worker lives
+ * and is taken back, with the chunks still in its queue. Each counts when its requeued
+ * copy is not merged yet and is dropped otherwise (master_settle).
+ */
+int
+master_late(struct master *m, int w, const struct grt_msg_result *h, const void *res,
+    size_t reslen, double now)
+{
+	struct worker *wk = &m->w[w];
+	struct outchunk done;
+	int rc;
+
+	if (wk->nout == 0 || h->seq != w_head(wk)->seq)
+		return GRT_EPROTO;
+	wk->state = W_BUSY;
+	m->failed_now--;
+	m->rep->failed_ranks--;
+	if (m->sched != NULL)
+		grt_sched_add_worker(m->sched, w);
+	if (h->status != 0)
+		return GRT_EAPP;
+	done = *w_head(wk);
+	master_pop(m, w, now);
+	if ((rc = master_assign(m, w, now)) != GRT_OK)
+		return rc;
+	/* a late sample was handed out again when its worker failed: this one is spare */
+	if (done.kind == GRT_WORK_CHUNK)
+		rc = master_settle(m, w, &done, h->t_calc, now - done.t_send, res, reslen, now);
+	return rc == GRT_OK ? 1 : rc;
+}

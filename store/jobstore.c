@@ -1,0 +1,637 @@
+/* jobstore.c — job directories, job ids that are never reused, atomic state files. */
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/file.h"
+#include "common/home.h"
+#include "common/jsonout.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "store/jobstore.h"
+
+static const char *const phase_names[] = {
+	[JOB_BROKERING] = "brokering", [JOB_PENDING] = "pending",
+	[JOB_STAGING] = "staging",
+	[JOB_LAUNCHING] = "launching", [JOB_RUNNING] = "running", [JOB_DONE] = "done",
+	[JOB_FAILED] = "failed", [JOB_CANCELLED] = "cancelled",
+};
+
+const char *
+job_phase_name(enum job_phase p)
+{
+	return phase_names[p];
+}
+
+int
+job_phase_final(enum job_phase p)
+{
+	return p >= JOB_DONE;
+}
+
+/* mkdir -p with mode for the created parts */
+static void
+jobstore_mkdirs(const char *path, mode_t mode)
+{
+	if (home_mkdirs(path, mode) == -1)
+		fatal("cannot create %s", path);
+}
+
+const char *
+jobstore_root(void)
+{
+	char why[1024];
+	const char *root;
+
+	if ((root = home_root(why, sizeof why)) == NULL)
+		fatalx("%s", why);
+	return root;
+}
+
+static int
+jobstore_fsync_dir(const char *dir)
+{
+	int fd, rc;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int
+jobstore_write_file(const char *dir, const char *name, const void *data, size_t len)
+{
+	char tmp[PATH_MAX], path[PATH_MAX];
+	const char *p = data;
+	int fd, saved;
+	ssize_t n;
+
+	if (snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name) >= (int)sizeof tmp ||
+	    snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) == -1)
+		return -1;
+	while (len > 0) {
+		if ((n = write(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) == -1)
+		goto fail;
+	if (close(fd) == -1) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) == -1)
+		goto fail;
+	return jobstore_fsync_dir(dir);
+fail:
+	saved = errno;
+	if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	errno = saved;
+	return -1;
+}
+
+/*
+ * The next id comes from jobs/next-id under an exclusive lock, and is written back before
+ * the directory is made: a crash in between skips an id but never hands one out twice.
+ */
+void
+jobstore_create(struct job_state *st)
+{
+	char *jobs, *lockpath, *dir, buf[32];
+	long long id = 1;
+	FILE *f;
+	int lfd;
+
+	xasprintf(&jobs, "%s/jobs", jobstore_root());
+	jobstore_mkdirs(jobs, 0700);
+	xasprintf(&lockpath, "%s/.lock", jobs);
+	if ((lfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1)
+		fatal("%s", lockpath);
+	if (flock(lfd, LOCK_EX) == -1)
+		fatal("cannot lock %s", lockpath);
+	xasprintf(&dir, "%s/next-id", jobs);
+	if ((f = fopen(dir, "r")) != NULL) {
+		if (fscanf(f, "%lld", &id) != 1 || id < 1)
+			fatalx("%s: corrupt (expected a job number); fix or remove it", dir);
+		fclose(f);
+	} else if (errno != ENOENT)
+		fatal("%s", dir);
+	free(dir);
+	for (;; id++) {
+		xasprintf(&dir, "%s/%lld", jobs, id);
+		if (mkdir(dir, 0700) == 0)
+			break;
+		if (errno != EEXIST)
+			fatal("cannot create %s", dir);
+		free(dir);
+	}
+	snprintf(buf, sizeof buf, "%lld\n", id + 1);
+	if (jobstore_write_file(jobs, "next-id", buf, strlen(buf)) == -1)
+		fatal("cannot write %s/next-id", jobs);
+	flock(lfd, LOCK_UN);
+	close(lfd);
+	snprintf(st->id, sizeof st->id, "%lld", id);
+	st->dir = dir;
+	free(lockpath);
+	free(jobs);
+}
+
+void
+jobstore_format_time(double t, char *buf, size_t len)
+{
+	struct tm tm;
+	/* rounded to the millisecond: a time read back is written back the same */
+	long long ms = llround(t * 1000);
+	time_t secs = (time_t)(ms / 1000);
+	size_t n;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (t <= 0 || gmtime_r(&secs, &tm) == NULL)
+		return;
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%03dZ", (int)(ms % 1000));
+}
+
+/* Seconds since the epoch as ISO 8601 UTC with milliseconds; null for 0 (not yet). */
+json_t *
+jobstore_json_time(double t)
+{
+	char buf[64];
+
+	jobstore_format_time(t, buf, sizeof buf);
+	return buf[0] != '\0' ? json_string(buf) : json_null();
+}
+
+int
+jobstore_write_state(const struct job_state *st)
+{
+	json_t *o;
+	char *text, *line;
+	int rc;
+
+	o = json_pack("{s:i, s:s, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:i, s:o, s:I, s:I, s:i,"
+	    " s:i, s:I, s:f, s:I, s:I}",
+	    "schema_version", 1,
+	    "id", st->id,
+	    "name", jsonout_str(st->name),
+	    "job_file", jsonout_str(st->job_file),
+	    "state", job_phase_name(st->phase),
+	    "reason", jsonout_str(st->reason),
+	    "submitted", jobstore_json_time(st->submitted),
+	    "started", jobstore_json_time(st->started),
+	    "ended", jobstore_json_time(st->ended),
+	    "ranks", st->ranks,
+	    "scheme", jsonout_str(st->scheme),
+	    "supervisor_pid", (json_int_t)st->supervisor_pid,
+	    "mpiexec_pid", (json_int_t)st->mpiexec_pid,
+	    "exit_code", st->exit_code,
+	    "failed_ranks", st->failed_ranks,
+	    "requeued", (json_int_t)st->requeued,
+	    "makespan", st->makespan,
+	    "supervisor_start", (json_int_t)st->supervisor_start,
+	    "mpiexec_start", (json_int_t)st->mpiexec_start);
+	if (o != NULL) {
+		jobstore_restarts_to_json(st, o);
+		jobstore_allocs_to_json(st, o);
+	}
+	if (o == NULL || (text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(9))) == NULL)
+		fatalx("cannot build the job state");
+	json_decref(o);
+	xasprintf(&line, "%s\n", text);
+	rc = jobstore_write_file(st->dir, "state.json", line, strlen(line));
+	free(line);
+	free(text);
+	return rc;
+}
+
+void
+job_state_free(struct job_state *st)
+{
+	free(st->name);
+	free(st->job_file);
+	free(st->dir);
+	free(st->reason);
+	free(st->scheme);
+	jobstore_restarts_free(st);
+	jobstore_allocs_free(st);
+	memset(st, 0, sizeof *st);
+}
+
+#define STATE_MAX	(1 << 20)	/* a state file is a few hundred bytes */
+
+int
+jobstore_parse_id(const char *arg, char *id, size_t idlen)
+{
+	const char *p;
+	int n;
+
+	if (arg == NULL || *arg == '\0' || strlen(arg) > 18)
+		return -1;
+	for (p = arg; *p != '\0'; p++)
+		if (!isdigit((unsigned char)*p))
+			return -1;
+	while (arg[0] == '0' && arg[1] != '\0')
+		arg++;
+	if (strcmp(arg, "0") == 0)
+		return -1;
+	n = snprintf(id, idlen, "%s", arg);
+	return n < 0 || (size_t)n >= idlen ? -1 : 0;
+}
+
+char *
+jobstore_job_dir(const char *id)
+{
+	char *dir;
+
+	xasprintf(&dir, "%s/jobs/%s", jobstore_root(), id);
+	return dir;
+}
+
+double
+jobstore_parse_time(const char *s)
+{
+	struct tm tm;
+	const char *p;
+	double frac = 0;
+	time_t t;
+
+	memset(&tm, 0, sizeof tm);
+	if ((p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL)
+		return -1;
+	if (*p == '.') {
+		char *end;
+
+		frac = strtod(p, &end);
+		p = end;
+	}
+	if (strcmp(p, "Z") != 0 || (t = timegm(&tm)) == (time_t)-1)
+		return -1;
+	return (double)t + frac;
+}
+
+/* One field of the state document; a wrong type makes the whole file bad. */
+struct jobstore_field {
+	const char *key;
+	int type;		/* 's' string or null, 't' time, 'i' integer, 'n' number */
+	int required;
+	void *dst;
+};
+
+static int
+jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, size_t whylen)
+{
+	json_int_t sup = 0, mpi = 0, supst = 0, mpist = 0, ranks = 0, code = -1, failed = 0;
+	json_int_t requeued = 0, version;
+	char *phase = NULL, *id = NULL;
+	const struct jobstore_field fields[] = {
+		{ "id", 's', 1, &id },
+		{ "state", 's', 1, &phase },
+		{ "name", 's', 0, &st->name },
+		{ "job_file", 's', 0, &st->job_file },
+		{ "reason", 's', 0, &st->reason },
+		{ "scheme", 's', 0, &st->scheme },
+		{ "submitted", 't', 0, &st->submitted },
+		{ "started", 't', 0, &st->started },
+		{ "ended", 't', 0, &st->ended },
+		{ "ranks", 'i', 0, &ranks },
+		{ "supervisor_pid", 'i', 0, &sup },
+		{ "supervisor_start", 'i', 0, &supst },
+		{ "mpiexec_pid", 'i', 0, &mpi },
+		{ "mpiexec_start", 'i', 0, &mpist },
+		{ "exit_code", 'i', 0, &code },
+		{ "failed_ranks", 'i', 0, &failed },
+		{ "requeued", 'i', 0, &requeued },
+		{ "makespan", 'n', 0, &st->makespan },
+	};
+	const struct jobstore_field *f;
+	json_t *v;
+	size_t i;
+	int p;
+
+	if (!json_is_object(o)) {
+		snprintf(why, whylen, "%s: corrupt job state: not a JSON object", path);
+		return JOBSTORE_BAD;
+	}
+	v = json_object_get(o, "schema_version");
+	if (!json_is_integer(v)) {
+		snprintf(why, whylen, "%s: corrupt job state: no integer \"schema_version\"",
+		    path);
+		return JOBSTORE_BAD;
+	}
+	if ((version = json_integer_value(v)) != 1) {
+		snprintf(why, whylen, "%s: job state of schema_version %lld, this gridsubmit "
+		    "reads version 1%s", path, (long long)version,
+		    version > 1 ? " (written by a newer gridsubmit?)" : "");
+		return JOBSTORE_BAD;
+	}
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		f = &fields[i];
+		v = json_object_get(o, f->key);
+		if (v == NULL || json_is_null(v)) {
+			if (!f->required)
+				continue;
+			snprintf(why, whylen, "%s: corrupt job state: \"%s\" is missing", path,
+			    f->key);
+			goto bad;
+		}
+		switch (f->type) {
+		case 's':
+			if (!json_is_string(v))
+				goto type;
+			*(char **)f->dst = xstrdup(json_string_value(v));
+			break;
+		case 't':
+			if (!json_is_string(v) ||
+			    (*(double *)f->dst = jobstore_parse_time(json_string_value(v))) < 0)
+				goto type;
+			break;
+		case 'i':
+			if (!json_is_integer(v))
+				goto type;
+			*(json_int_t *)f->dst = json_integer_value(v);
+			break;
+		case 'n':
+			if (!json_is_number(v))
+				goto type;
+			*(double *)f->dst = json_number_value(v);
+			break;
+		}
+	}
+	for (p = JOB_BROKERING; p <= JOB_CANCELLED; p++)
+		if (strcmp(phase, phase_names[p]) == 0)
+			break;
+	if (p > JOB_CANCELLED) {
+		snprintf(why, whylen, "%s: corrupt job state: unknown state '%.40s'", path, phase);
+		goto bad;
+	}
+	if (jobstore_parse_id(id, st->id, sizeof st->id) != 0) {
+		snprintf(why, whylen, "%s: corrupt job state: bad \"id\"", path);
+		goto bad;
+	}
+	if (ranks < 0 || ranks > INT_MAX || sup < 0 || mpi < 0 || supst < 0 || mpist < 0 ||
+	    failed < 0 || failed > INT_MAX || code < INT_MIN || code > INT_MAX) {
+		snprintf(why, whylen, "%s: corrupt job state: a number is out of range", path);
+		goto bad;
+	}
+	st->phase = (enum job_phase)p;
+	st->ranks = (int)ranks;
+	st->supervisor_pid = (long)sup;
+	st->supervisor_start = (unsigned long long)supst;
+	st->mpiexec_pid = (long)mpi;
+	st->mpiexec_start = (unsigned long long)mpist;
+	st->exit_code = (int)code;
+	st->failed_ranks = (int)failed;
+	st->requeued = requeued;
+	free(phase);
+	free(id);
+	if (jobstore_restarts_from_json(o, st, path, why, whylen) != JOBSTORE_OK)
+		return JOBSTORE_BAD;
+	return jobstore_allocs_from_json(o, st, path, why, whylen);
+type:
+	snprintf(why, whylen, "%s: corrupt job state: \"%s\" has the wrong type", path, f->key);
+bad:
+	free(phase);
+	free(id);
+	return JOBSTORE_BAD;
+}
+
+/*
+ * The state file into *buf (NUL-terminated); its length, or -1 with errno (EFBIG: not a
+ * regular file of at most STATE_MAX bytes).
+ */
+static ssize_t
+jobstore_slurp(const char *path, char **buf)
+{
+	struct stat sb;
+	size_t len;
+
+	if (stat(path, &sb) == -1)
+		return -1;
+	if (!S_ISREG(sb.st_mode)) {
+		errno = EFBIG;
+		return -1;
+	}
+	if (file_read(path, STATE_MAX, buf, &len) == -1)
+		return -1;
+	return (ssize_t)len;
+}
+
+int
+jobstore_read_state(const char *id_or_dir, struct job_state *st, char *why, size_t whylen)
+{
+	char id[32], *dir, *path, *buf = NULL;
+	json_error_t jerr;
+	struct stat sb;
+	ssize_t len;
+	json_t *o;
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	st->exit_code = -1;
+	if (strchr(id_or_dir, '/') != NULL)
+		dir = xstrdup(id_or_dir);
+	else if (jobstore_parse_id(id_or_dir, id, sizeof id) == 0)
+		dir = jobstore_job_dir(id);
+	else {
+		snprintf(why, whylen, "'%.40s' is not a job id (ids are numbers: see gridsubmit "
+		    "list)", id_or_dir);
+		return JOBSTORE_NOJOB;
+	}
+	if (stat(dir, &sb) == -1 || !S_ISDIR(sb.st_mode)) {
+		snprintf(why, whylen, "job %.40s: no such job (see gridsubmit list)",
+		    strchr(id_or_dir, '/') != NULL ? dir : id);
+		free(dir);
+		return JOBSTORE_NOJOB;
+	}
+	xasprintf(&path, "%s/state.json", dir);
+	if ((len = jobstore_slurp(path, &buf)) == -1) {
+		if (errno == ENOENT)
+			snprintf(why, whylen, "%s: missing: the submit was interrupted before the "
+			    "job was recorded (remove the directory)", path);
+		else if (errno == EFBIG)
+			snprintf(why, whylen, "%s: corrupt job state: not a regular file of at "
+			    "most %d bytes", path, STATE_MAX);
+		else
+			snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		rc = JOBSTORE_BAD;
+	} else if (len == 0 || strspn(buf, " \t\r\n") == (size_t)len) {
+		snprintf(why, whylen, "%s: empty (a torn write?) and there is no earlier copy to "
+		    "fall back on; the job's other files are in %s", path, dir);
+		rc = JOBSTORE_BAD;
+	} else if ((o = json_loadb(buf, (size_t)len, JSON_REJECT_DUPLICATES, &jerr)) == NULL) {
+		snprintf(why, whylen, "%s:%d:%d: corrupt job state: %s", path, jerr.line,
+		    jerr.column, jerr.text);
+		rc = JOBSTORE_BAD;
+	} else {
+		rc = jobstore_decode(o, st, path, why, whylen);
+		json_decref(o);
+	}
+	free(buf);
+	free(path);
+	if (rc != JOBSTORE_OK) {
+		job_state_free(st);
+		free(dir);
+		return rc;
+	}
+	st->dir = dir;
+	return JOBSTORE_OK;
+}
+
+static int
+jobstore_cmp_id(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t lx = strlen(x), ly = strlen(y);
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x, y);
+}
+
+char **
+jobstore_list(size_t *n)
+{
+	char *jobs, **ids = NULL, id[32];
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*n = 0;
+	xasprintf(&jobs, "%s/jobs", jobstore_root());
+	if ((d = opendir(jobs)) == NULL) {
+		if (errno != ENOENT)
+			fatal("%s", jobs);
+		free(jobs);
+		return NULL;
+	}
+	while ((de = readdir(d)) != NULL) {
+		/* only canonical ids: next-id, .lock and strays are not jobs */
+		if (jobstore_parse_id(de->d_name, id, sizeof id) != 0 ||
+		    strcmp(id, de->d_name) != 0)
+			continue;
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			ids = xreallocarray(ids, cap, sizeof *ids);
+		}
+		ids[(*n)++] = xstrdup(id);
+	}
+	closedir(d);
+	free(jobs);
+	if (*n > 0)
+		qsort(ids, *n, sizeof *ids, jobstore_cmp_id);
+	return ids;
+}
+
+void
+jobstore_list_free(char **ids, size_t n)
+{
+	strv_free(ids, n);
+}
+
+int
+jobstore_latest_id(char *id, size_t idlen)
+{
+	char **ids;
+	size_t n;
+	int rc = -1;
+
+	ids = jobstore_list(&n);
+	if (n > 0) {
+		snprintf(id, idlen, "%s", ids[n - 1]);
+		rc = 0;
+	}
+	jobstore_list_free(ids, n);
+	return rc;
+}
+
+int
+jobstore_lock(const char *dir, char *why, size_t whylen)
+{
+	int fd;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    flock(fd, LOCK_EX) == -1) {
+		snprintf(why, whylen, "%s: cannot lock: %s", dir, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int
+jobstore_record_end(struct job_state *st, enum job_phase phase, const char *reason,
+    char *why, size_t whylen)
+{
+	struct job_state now;
+	int fd, rc;
+
+	/* the lock keeps two recorders from sharing the temp file; the supervisor is gone */
+	if ((fd = jobstore_lock(st->dir, why, whylen)) == -1)
+		return -1;
+	if (jobstore_read_state(st->dir, &now, why, whylen) != JOBSTORE_OK) {
+		close(fd);
+		return -1;
+	}
+	if (job_phase_final(now.phase)) {
+		job_state_free(st);
+		*st = now;
+		close(fd);
+		return 0;
+	}
+	job_state_free(st);
+	*st = now;
+	st->phase = phase;
+	free(st->reason);
+	st->reason = reason != NULL ? xstrdup(reason) : NULL;
+	st->ended = clock_wall();
+	rc = jobstore_write_state(st);
+	if (rc != 0)
+		snprintf(why, whylen, "%s/state.json: cannot write: %s", st->dir, strerror(errno));
+	close(fd);
+	return rc == 0 ? 1 : -1;
+}
+
+int
+jobstore_set_phase(struct job_state *st, enum job_phase phase, const char *reason)
+{
+	st->phase = phase;
+	free(st->reason);
+	st->reason = reason != NULL ? xstrdup(reason) : NULL;
+	/* started stays the first launch's: a relaunch continues the same job */
+	if (phase == JOB_RUNNING && st->started == 0)
+		st->started = clock_wall();
+	if (job_phase_final(phase))
+		st->ended = clock_wall();
+	return jobstore_write_state(st);
+}

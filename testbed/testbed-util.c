@@ -1,0 +1,204 @@
+/* testbed-util.c — running ip/tc from argument vectors, the manifest, names, waits. */
+#include <sys/socket.h>
+#include <sched.h>
+#include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/pstat.h"
+#include "common/xmalloc.h"
+#include "remote/remote.h"
+#include "testbed/testbed.h"
+
+#define TB_MAXARGS	64
+#define TB_CMD_TIMEOUT	30.0
+
+static int
+tb_vrun(int quiet, const char *argv0, va_list ap)
+{
+	char *argv[TB_MAXARGS], line[1024] = "";
+	struct remote_out ro;
+	size_t n = 0;
+	const char *a;
+	int rc;
+
+	argv[n++] = (char *)argv0;
+	while ((a = va_arg(ap, const char *)) != NULL && n < TB_MAXARGS - 1)
+		argv[n++] = (char *)a;
+	argv[n] = NULL;
+	rc = remote_run(argv, TB_CMD_TIMEOUT, &ro);
+	if (rc != 0 && !quiet) {
+		size_t i, len = 0;
+		char *e;
+
+		for (i = 0; i < n && len < sizeof line - 2; i++)
+			len += (size_t)snprintf(line + len, sizeof line - len, "%s%s",
+			    i ? " " : "", argv[i]);
+		if ((e = strchr(ro.err, '\n')) != NULL)
+			*e = '\0';
+		fprintf(stderr, "gridsubmit testbed: %s: %s\n", line,
+		    rc == -1 ? "timed out" : *ro.err != '\0' ? ro.err : "failed");
+	}
+	remote_out_free(&ro);
+	return rc == 0 ? 0 : -1;
+}
+
+int
+tb_run(const char *argv0, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, argv0);
+	rc = tb_vrun(0, argv0, ap);
+	va_end(ap);
+	return rc;
+}
+
+int
+tb_run_quiet(const char *argv0, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, argv0);
+	rc = tb_vrun(1, argv0, ap);
+	va_end(ap);
+	return rc;
+}
+
+/*
+ * One line of the manifest, made durable before the thing it names is created: after a
+ * crash, `down` finds everything that may exist (and ignores what does not).
+ */
+void
+tb_manifest_add(struct testbed *tb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(tb->manifest, fmt, ap);
+	va_end(ap);
+	fputc('\n', tb->manifest);
+	if (fflush(tb->manifest) == EOF || fdatasync(fileno(tb->manifest)) == -1)
+		fatal("%s/manifest", tb->dir);
+}
+
+/* FNV-1a of the name: the tag that keeps interface names short and distinct. */
+void
+tb_names(struct testbed *tb, const char *name)
+{
+	unsigned h = 2166136261u;
+	const char *p;
+
+	for (p = name; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	snprintf(tb->tag, sizeof tb->tag, "%04x", (h ^ (h >> 16)) & 0xffff);
+	snprintf(tb->bridge, sizeof tb->bridge, "gs%sbr", tb->tag);
+}
+
+/* The start time of a live process (common/pstat.h), -1 when gone: a zombie is as good as gone. */
+long long
+tb_proc_start(long pid)
+{
+	struct pstat ps;
+
+	if (pstat_read((pid_t)pid, &ps) == -1 || ps.state == 'Z')
+		return -1;
+	return (long long)ps.start;
+}
+
+int
+tb_write_file(const char *path, const char *text, int mode)
+{
+	char *tmp;
+	int fd, rc = 0;
+	size_t len = strlen(text);
+
+	xasprintf(&tmp, "%s.tmp", path);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) == -1) {
+		free(tmp);
+		return -1;
+	}
+	if (write(fd, text, len) != (ssize_t)len || fchmod(fd, (mode_t)mode) == -1)
+		rc = -1;
+	if (close(fd) == -1)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) == -1)
+		rc = -1;
+	if (rc != 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+/* 0 when addr:port accepts a TCP connection within the time, else -1. */
+int
+tb_wait_port(const char *addr, int port, double seconds)
+{
+	double until = clock_mono() + seconds;
+	struct sockaddr_in sin;
+	struct timespec ts = { 0, 50000000L };
+
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((unsigned short)port);
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		return -1;
+	for (;;) {
+		int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ok;
+
+		if (s == -1)
+			return -1;
+		ok = connect(s, (struct sockaddr *)&sin, sizeof sin) == 0;
+		close(s);
+		if (ok)
+			return 0;
+		if (clock_mono() > until)
+			return -1;
+		nanosleep(&ts, NULL);
+	}
+}
+
+void
+tb_child_enter(const char *nspath)
+{
+	int nsfd;
+
+	setsid();
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if ((nsfd = open(nspath, O_RDONLY | O_CLOEXEC)) == -1 || setns(nsfd, CLONE_NEWNET) == -1) {
+		dprintf(2, "gridsubmit testbed: %s: cannot enter: %s\n", nspath, strerror(errno));
+		_exit(127);
+	}
+}
+
+void
+tb_child_output(const char *log)
+{
+	int nul, logfd;
+
+	if ((nul = open("/dev/null", O_RDONLY)) == -1 ||
+	    (logfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600)) == -1)
+		_exit(127);
+	dup2(nul, 0);
+	dup2(logfd, 1);
+	dup2(logfd, 2);
+}
