@@ -7,8 +7,8 @@
  * followed by a new one) is counted and skipped, and so is an event kind this version does
  * not know. Every string is cleaned (text_clean) and capped where it enters.
  */
-#ifndef TUI_EVENTS_READ_H
-#define TUI_EVENTS_READ_H
+#ifndef GS_EVENTS_READ_H
+#define GS_EVENTS_READ_H
 
 #include <stddef.h>
 #include <sys/types.h>

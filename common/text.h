@@ -3,8 +3,8 @@
  * site names, reasons in events), so strings are cleaned once where they enter
  * (doc/reliability.md, "The console") and measured in display columns where they are drawn.
  */
-#ifndef TUI_TEXT_H
-#define TUI_TEXT_H
+#ifndef GS_TEXT_H
+#define GS_TEXT_H
 
 #include <stddef.h>
 #include <stdint.h>
