@@ -172,6 +172,17 @@ live() {
 	done
 }
 
+# live_here PATTERN: the pids of this test's own processes matching PATTERN: their working
+# directory is under $T (a job's ranks run in its job directory). make check runs tests side
+# by side: a pattern of a program's name alone also matches the others' runs.
+live_here() {
+	for live_p in $(live "$1"); do
+		case $(readlink "/proc/$live_p/cwd" 2>/dev/null) in
+		"$T"/*) echo "$live_p" ;;
+		esac
+	done
+}
+
 # gone PATTERN: no live process matches (a function: sh -c would match its own line)
 gone() {
 	[ -z "$(live "$1")" ]

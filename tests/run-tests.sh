@@ -1,66 +1,135 @@
 #!/bin/sh
-# make check: run every unit test binary, its sanitizer twin, and every shell test.
-# Each test prints "ok - name", "not ok - name" or "skip - name: reason" lines; a test
-# program that dies without saying "not ok" counts as one failure. Set TESTS=word to run
-# only the tests whose path contains word. Last line: "N passed, N failed, N skipped".
+# make check: every unit test binary, its sanitizer twin, and every shell test (tests/README.md
+# maps them to the parts they test). Each test prints "ok - name", "not ok - name" or "skip -
+# name: reason" lines; a test program that dies without saying "not ok" counts as one
+# failure. Last line: "N passed, N failed, N skipped".
+#
+# Tests run JOBS at a time (default 3: most of them wait on processes, pipes and timers, not
+# on a CPU). Tests that must not overlap run one after another in a chain of their own: every
+# test that brings up a testbed (need_testbed: they all use 10.213.0.0/16), and the tests
+# whose header says "# serial: GROUP" (the same GROUP). The longest work starts first: the
+# chains, then the shell tests by size, then the unit tests. Each test's lines are printed
+# together when it ends. TESTS=word runs only the tests whose path contains word.
 BUILD=${BUILD:-build}
 export BUILD
-export MPIEXEC=${MPIEXEC:-mpiexec}
+export MPIEXEC="${MPIEXEC:-mpiexec}"
 export GS="$BUILD/gridsubmit"
 TIMEOUT=${TEST_TIMEOUT:-600}
+JOBS=${JOBS:-3}
 
-passed=0 failed=0 skipped=0
-failures=""
-out=$(mktemp) || exit 1
-trap 'rm -f "$out"' EXIT INT TERM
+W=$(mktemp -d "${TMPDIR:-/tmp}/gs-check.XXXXXX") || exit 1
+trap 'rm -rf "$W"' EXIT
+trap 'exit 130' INT TERM
 
+# run_one NAME COMMAND...: run one test, print its block (under a lock: blocks never mix),
+# and record "passed failed skipped NAME" in $W/results
 run_one() {
 	name=$1
 	shift
-	case "$name" in *"${TESTS:-}"*) ;; *) return ;; esac
-	printf '%s\n' "--- $name"
+	out=$W/out.$$.$(echo "$name" | tr '/' '_')
 	timeout -k 10 "$TIMEOUT" "$@" > "$out" 2>&1
 	rc=$?
 	p=$(grep -c '^ok - ' "$out")
 	f=$(grep -c '^not ok - ' "$out")
 	s=$(grep -c '^skip - ' "$out")
-	# each failure with the "#" diagnostics that follow it, then every skip
-	awk '/^not ok - /{d=1; print; next} d && /^#/{print; next} {d=0}' "$out"
-	grep -E '^skip - ' "$out"
-	if [ "$f" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then
-		# show the diagnostics of a failing test
-		sed -e 's/^/    /' "$out" | tail -n 60
-	fi
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		if [ "$rc" -eq 124 ]; then
-			echo "not ok - $name: timed out after ${TIMEOUT}s"
-		else
-			echo "not ok - $name: exited with status $rc"
+	{
+		printf '%s\n' "--- $name"
+		# each failure with the "#" diagnostics that follow it, then every skip
+		awk '/^not ok - /{d=1; print; next} d && /^#/{print; next} {d=0}' "$out"
+		grep -E '^skip - ' "$out"
+		if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; then
+			# the diagnostics of a failing test
+			sed -e 's/^/    /' "$out" | tail -n 60
 		fi
-		f=1
-	fi
-	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then
-		echo "not ok - $name: ran no test"
-		f=1
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + s))
-	[ "$f" -gt 0 ] && failures="$failures $name"
-	printf '    %d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
+		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+			if [ "$rc" -eq 124 ]; then
+				echo "not ok - $name: timed out after ${TIMEOUT}s"
+			else
+				echo "not ok - $name: exited with status $rc"
+			fi
+			f=1
+		elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then
+			echo "not ok - $name: ran no test"
+			f=1
+		fi
+		printf '    %d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
+	} > "$out.block"
+	flock "$W/print" cat "$out.block"
+	# shellcheck disable=SC2016 # sh -c's own arguments
+	flock "$W/results" sh -c 'printf "%s\n" "$1" >> "$2"' sh "$p $f $s $name" "$W/results"
+	rm -f "$out" "$out.block"
 }
 
-for t in "$BUILD"/tests/*/test-*; do
-	[ -x "$t" ] && run_one "$t" "$t"
-done
-for t in "$BUILD"/tests/san/*/test-*; do
-	[ -x "$t" ] && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_one "$t" "$t"
-done
-for t in tests/*/test-*.sh; do
-	[ -f "$t" ] && run_one "$t" sh "$t"
-done
+# run_test FILE: a shell test, a unit test or its sanitizer twin
+run_test() {
+	case $1 in
+	*.sh) run_one "$1" sh "$1" ;;
+	*/tests/san/*)
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_one "$1" "$1" ;;
+	*) run_one "$1" "$1" ;;
+	esac
+}
 
-[ -n "$failures" ] && echo "failed:$failures"
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+# group FILE: the chain a shell test belongs to, or nothing
+group() {
+	g=$(sed -n 's/^# serial: *\([A-Za-z0-9_-]*\).*/\1/p' "$1" | head -n 1)
+	if [ -z "$g" ] && grep -q '^[^#]*need_testbed ' "$1"; then
+		g=testbed
+	fi
+	echo "$g"
+}
+
+chosen() {
+	case $1 in *"${TESTS:-}"*) return 0 ;; esac
+	return 1
+}
+
+# the work: one line each, "chain GROUP" or "test FILE", longest first
+for t in tests/*/test-*.sh; do
+	chosen "$t" || continue
+	g=$(group "$t")
+	if [ -n "$g" ]; then
+		echo "$t" >> "$W/chain.$g"
+	else
+		echo "$(wc -c < "$t") $t" >> "$W/shell"
+	fi
+done
+{
+	for c in "$W"/chain.*; do
+		[ -f "$c" ] && echo "chain ${c#"$W"/chain.}"
+	done
+	[ -f "$W/shell" ] && sort -rn "$W/shell" | sed -e 's/^[0-9]* /test /'
+	for t in "$BUILD"/tests/*/test-* "$BUILD"/tests/san/*/test-*; do
+		[ -x "$t" ] && chosen "$t" && echo "test $t"
+	done
+} > "$W/queue"
+: > "$W/results"
+
+# lane: take the next line of the queue until there is none
+lane() {
+	while :; do
+		# shellcheck disable=SC2016 # sh -c's own arguments
+		item=$(flock "$W/queue" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' sh "$W/queue")
+		case $item in
+		"chain "*)
+			while IFS= read -r t; do
+				run_test "$t"
+			done < "$W/chain.${item#chain }"
+			;;
+		"test "*) run_test "${item#test }" ;;
+		*) return ;;
+		esac
+	done
+}
+
+k=0
+while [ "$k" -lt "$JOBS" ]; do
+	lane &
+	k=$((k + 1))
+done
+wait
+
+awk '{ p += $1; f += $2; s += $3; if ($2 > 0) failed = failed " " $4 }
+	END { if (failed != "") print "failed:" failed
+	printf "%d passed, %d failed, %d skipped\n", p, f, s; exit f > 0 }' "$W/results"

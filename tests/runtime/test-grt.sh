@@ -5,6 +5,7 @@
 # the documented records; a worker that is killed, exits or hangs is survived the way
 # gridsubmit launches ranks (gridsubmit-rank, -disable-auto-cleanup), with no process
 # left; hetcomm converges with ranks slowed differently; rank-map driven pwd and wstatic.
+# serial: grt-check (test-grt.sh and test-journal.sh run, and reap, the same grt-check)
 . tests/lib.sh
 
 case $BUILD in

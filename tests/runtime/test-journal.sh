@@ -7,6 +7,7 @@
 # checksum, a resume event, only the missing units computed, no rank left; with 1 and 4
 # rounds, the master computing or not, prefetching, 3 times each. A journal of another run,
 # a damaged one, and one with a zeroed tail, under MPI too.
+# serial: grt-check (test-grt.sh and test-journal.sh run, and reap, the same grt-check)
 . tests/lib.sh
 
 case $BUILD in

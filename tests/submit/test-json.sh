@@ -122,7 +122,7 @@ check_eq "cancel --json: nothing left here" \
 	"$(printf '%s' "$out" | jq -c '[.jobs[0] | .processes_left, .remote_nodes]')" '[[],null]'
 check_eq "cancel: both recorded" "$(jq -r .state "$J/$a/state.json") $(jq -r .state "$J/$b/state.json")" \
 	"cancelled cancelled"
-check_eq "cancel: no mandelbrot process left" "$(live "$MANDEL")" ""
+check_eq "cancel: no mandelbrot process left" "$(live_here "$MANDEL")" ""
 run_gs wait "$a" "$b"
 check_eq "wait A B (cancelled): exit 6" "$rc" 6
 check_eq "wait A B: a line per job" "$out" "job $a cancelled (cancelled by a signal)

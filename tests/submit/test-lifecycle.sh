@@ -110,7 +110,7 @@ check_eq "cancel: state cancelled" "$(jq -r .state "$J/$L/state.json")" cancelle
 run_gs wait "$L"
 check_eq "wait: a cancelled job exits 6" "$rc" 6
 check_eq "cancel: no process with the job directory" "$(live "$J/$L/")" ""
-check_eq "cancel: no mandelbrot process" "$(live "$MANDEL")" ""
+check_eq "cancel: no mandelbrot process" "$(live_here "$MANDEL")" ""
 check_eq "cancel: no mpiexec of the job" "$(live "mpiexec.*$J/$L/hostfile")" ""
 check "logs --follow: stops when the job is cancelled" poll 10 sh -c "! kill -0 $follower"
 run_gs cancel "$L"
@@ -142,7 +142,7 @@ check_eq "cancel after the supervisor died: exit 0" "$rc" 0
 check_eq "cancel after the supervisor died: nothing left to stop" "$out" \
 	"job $K had already ended (failed); nothing to cancel"
 check_eq "cancel after the supervisor died: no process with the job directory" "$(live "$J/$K/")" ""
-check_eq "cancel after the supervisor died: no mandelbrot process" "$(live "$MANDEL")" ""
+check_eq "cancel after the supervisor died: no mandelbrot process" "$(live_here "$MANDEL")" ""
 
 # the same, cancelled before anyone noticed: cancel records it as cancelled
 submit_long
@@ -155,7 +155,7 @@ check_eq "cancel with a dead supervisor: recorded" \
 	"$(jq -c '[.state, .reason]' "$J/$K2/state.json")" \
 	'["cancelled","cancelled; the supervisor was not running"]'
 check_eq "cancel with a dead supervisor: no process with the job directory" "$(live "$J/$K2/")" ""
-check_eq "cancel with a dead supervisor: no mandelbrot process" "$(live "$MANDEL")" ""
+check_eq "cancel with a dead supervisor: no mandelbrot process" "$(live_here "$MANDEL")" ""
 run_gs wait "$K2"
 check_eq "wait: 6 for it" "$rc" 6
 

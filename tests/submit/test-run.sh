@@ -116,14 +116,14 @@ YAML
 pid=$!
 at_exit "kill -9 $pid"
 i=0
-while [ $i -lt 100 ] && ! pgrep -f "$MANDEL --size 4000" > /dev/null; do sleep 0.1; i=$((i + 1)); done
-check "the long job's ranks are running" pgrep -f "$MANDEL --size 4000"
+while [ $i -lt 100 ] && [ -z "$(live_here "$MANDEL --size 4000")" ]; do sleep 0.1; i=$((i + 1)); done
+check "the long job's ranks are running" test -n "$(live_here "$MANDEL --size 4000")"
 kill -INT $pid
 wait $pid
 check_eq "run exits 6 when cancelled" "$?" 6
 check_eq "the job is cancelled" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/4/state.json")" cancelled
 sleep 0.5
-check "no rank is left behind" no_process "$MANDEL --size 4000"
+check_eq "no rank is left behind" "$(live_here "$MANDEL --size 4000")" ""
 check "no mpiexec is left behind" no_process "mpiexec.*$GRIDSUBMIT_HOME/jobs/4"
 
 # a stage_in directory is copied whole into the job directory, links followed; one that
