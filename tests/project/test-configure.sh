@@ -1,5 +1,9 @@
-# ./configure: finds what is needed, names the Debian package of what is missing, and
-# writes no Makefile when it fails (issue 2). Runs out of tree, in $T.
+# ./configure: finds what is needed, names the Debian package of what is missing (all of
+# it in one run), and writes no Makefile when it fails (issue 2). Runs out of tree, in $T.
+# Then a node with MPI and none of gridsubmit's other libraries: ./configure --libgrt-only
+# there, make (libgrt alone), make install (the library, headers, pkg-config files), a
+# user's master-worker program built against the installed tree and run, make tests and
+# make check of the runtime alone. The runtime is built once.
 . tests/lib.sh
 
 mkdir -p "$T/ok" "$T/nopc" "$T/noyaml" "$T/pc-noyaml"
@@ -11,6 +15,7 @@ check "the Makefile has no @placeholders@ left" sh -c "! grep -q '@[A-Z_]*@' '$T
 (cd "$T/ok" && "$SRC/configure" --help > help 2>&1)
 check_eq "configure --help exits 0" "$?" 0
 check_match "configure --help lists --enable-sanitize" "$(cat "$T/ok/help")" "--enable-sanitize"
+check_match "configure --help lists --libgrt-only" "$(cat "$T/ok/help")" "--libgrt-only +build and install libgrt alone"
 (cd "$T/ok" && "$SRC/configure" --enable-nonsense > bad 2>&1)
 check_eq "configure: an unknown option exits 2" "$?" 2
 
@@ -66,3 +71,198 @@ check "make all builds the delay line when configure found the library" \
 make_all_n "$T/nonfq/Makefile" "$T/nonfq.all"
 check "without it, make all still builds gridsubmit" grep -q -- "-o $T/b/gridsubmit " "$T/nonfq.all"
 check "but not the delay line" sh -c '! grep -q gridsubmit-delay "$1"' sh "$T/nonfq.all"
+
+# --- a node with MPI and none of gridsubmit's other libraries: a pkg-config that knows no
+# module (and logs what it is asked), and their headers hidden behind ones that stop the
+# compiler (every library header the sources include), so that nothing built here can use
+# one unseen
+mkdir -p "$T/bin" "$T/hide" "$T/full" "$T/lib" "$T/nohydra"
+cat > "$T/bin/pkg-config" <<PC
+#!/bin/sh
+echo "\$*" >> "$T/pkg-config.log"
+exit 1
+PC
+chmod +x "$T/bin/pkg-config"
+for h in $(grep -rhoE '#include <(yaml|jansson|curl/|n?curses|sqlite3|gsl/|libnetfilter)[^>]*>' \
+	--include='*.[ch]' . | sed -e 's/.*<\(.*\)>/\1/' | sort -u); do
+	mkdir -p "$(dirname "$T/hide/$h")"
+	echo "#error $h: not on this node" > "$T/hide/$h"
+done
+nodepath="$T/bin:$PATH"
+
+(cd "$T/full" && PATH=$nodepath "$SRC/configure" > out 2>&1)
+check_eq "plain configure fails on that node" "$?" 1
+out=$(cat "$T/full/out")
+check_eq "naming every missing library at once" \
+	"$(grep -c '^configure: error: library not found by pkg-config: ' "$T/full/out")" 6
+for lib in "yaml-0.1 libyaml-dev" "libcurl libcurl4-openssl-dev" \
+	"ncursesw or ncurses libncurses-dev" "jansson libjansson-dev" "sqlite3 libsqlite3-dev" \
+	"gsl libgsl-dev"; do
+	check_match "and $lib" "$out" \
+		"library not found by pkg-config: ${lib% *} \(Debian package: ${lib##* }\)"
+done
+debs="libyaml-dev libcurl4-openssl-dev libncurses-dev libjansson-dev libsqlite3-dev libgsl-dev"
+check_match "with one apt-get line for all of them" "$out" "apt-get install $debs$"
+check_match "saying that --libgrt-only builds the runtime alone" \
+	"$(tr '\n' ' ' < "$T/full/out")" \
+	"or build and install libgrt alone, the runtime MPI .*: \\./configure --libgrt-only"
+check "and writes no Makefile" test ! -e "$T/full/Makefile"
+
+rm -f "$T/pkg-config.log"
+(cd "$T/lib" && PATH=$nodepath CFLAGS="-I$T/hide" "$SRC/configure" --libgrt-only \
+	--prefix=/opt/grt > out 2>&1)
+check_eq "configure --libgrt-only succeeds there" "$?" 0
+out=$(cat "$T/lib/out")
+check_match "saying it writes a Makefile for libgrt alone" "$out" \
+	"^configure: wrote Makefile for libgrt alone \(prefix /opt/grt,"
+check_match "and that gridsubmit is not built" "$out" "^ +gridsubmit is not built$"
+check "without asking pkg-config for anything" test ! -e "$T/pkg-config.log"
+check "nor leaving a placeholder in the Makefile" \
+	sh -c "! grep -q '@[A-Z_]*@' '$T/lib/Makefile'"
+smpi=$(sed -n 's/^HAVE_SMPI *= *//p' "$T/lib/Makefile")
+
+# lmake ARGS...: make with the libgrt-only Makefile, from this tree into $T/b
+lmake() {
+	env -u MAKEFLAGS -u MAKELEVEL make -C "$SRC" -f "$T/lib/Makefile" B="$T/b" "$@"
+}
+lmake -j2 > "$T/make.out" 2>&1
+rc=$?
+check_eq "make builds there" "$rc" 0
+[ "$rc" -eq 0 ] || tail -n 20 "$T/make.out" | sed -e 's/^/#   /'
+check "make builds libgrt.a" test -f "$T/b/libgrt.a"
+check "make builds no gridsubmit" test ! -e "$T/b/gridsubmit"
+check_eq "make compiles the runtime and nothing else" \
+	"$(find "$T/b" -name '*.o' | grep -v "^$T/b/\(smpi/\)\{0,1\}obj/runtime/")" ""
+if [ "$smpi" = yes ]; then
+	check "make builds the SMPI twin, smpi/libgrt.a" test -f "$T/b/smpi/libgrt.a"
+else
+	skip "make builds the SMPI twin" \
+		"SimGrid's smpicc is not here (Debian package: libsimgrid-dev)"
+fi
+
+R=$T/root
+P=$R/opt/grt
+lmake DESTDIR="$R" install > "$T/install.out" 2>&1
+check_eq "make install DESTDIR=... there" "$?" 0
+want=$(for f in runtime/include/grt/*.h; do echo "include/grt/${f##*/}"; done
+	printf '%s\n' lib/libgrt.a lib/pkgconfig/libgrt.pc
+	[ "$smpi" = yes ] && printf '%s\n' lib/libgrt-smpi.a lib/pkgconfig/libgrt-smpi.pc)
+check_eq "make install installs exactly the library, its headers and pkg-config files" \
+	"$(cd "$P" 2>/dev/null && find . ! -type d | sed -e 's|^\./||' | sort)" \
+	"$(printf '%s\n' "$want" | sort)"
+check_eq "and nothing outside the prefix" "$(find "$R" ! -type d ! -path "$P/*")" ""
+
+# a user's master-worker program: the sum of the squares of 0..999, built with mpicc and
+# the installed libgrt's pkg-config flags, run on 2 ranks (a master and a worker)
+cat > "$T/squares.c" <<'C'
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <grt/grt.h>
+
+static int
+compute(void *ctx, int round, int64_t start, int64_t count, const void *in, size_t inlen,
+    grt_buf *out)
+{
+	int64_t i, s = 0;
+
+	for (i = start; i < start + count; i++)
+		s += i * i;
+	return grt_buf_append(out, &s, sizeof s);
+}
+
+static int
+merge(void *ctx, int round, int64_t start, int64_t count, const void *res, size_t len)
+{
+	int64_t s;
+
+	if (len != sizeof s)
+		return -1;
+	memcpy(&s, res, sizeof s);
+	*(int64_t *)ctx += s;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	int64_t total = 0;
+	struct grt_app app = { .units = 1000, .rounds = 1, .ctx = &total,
+	    .compute = compute, .merge = merge };
+	struct grt_config cfg;
+	struct grt_report rep;
+	char why[256];
+	int rc;
+
+	MPI_Init(&argc, &argv);
+	if ((rc = grt_config_init(&cfg, "fss", why, sizeof why)) != GRT_OK)
+		fprintf(stderr, "squares: %s\n", why);
+	else if ((rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep)) != GRT_OK)
+		fprintf(stderr, "squares: %s\n", grt_strerror(rc));
+	else if (rep.is_master)
+		printf("%s: %" PRId64 "\n", grt_scheme_name(cfg.sched.scheme), total);
+	return grt_end(rc);
+}
+C
+# only the DESTDIR tree: its pkg-config files, their paths moved under $R
+pc() {
+	PKG_CONFIG_LIBDIR="$P/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$R" pkg-config "$@"
+}
+MPICC=$(sed -n 's/^MPICC *= *//p' "$T/lib/Makefile")
+unset GRT_SCHEME GRT_K GRT_ALPHA GRT_SWR GRT_DEADLINE GRT_EVENTS GRT_JOB GRT_RANKMAP \
+	GRT_EVENTS_CHUNKS GRT_MASTER_COMPUTES GRT_ROUNDS
+flags=$(pc --cflags --libs libgrt)
+# shellcheck disable=SC2086 # the flags are separate words
+check "a user's program with <grt/grt.h> builds with mpicc and pkg-config's libgrt" \
+	"$MPICC" -Werror -o "$T/squares" "$T/squares.c" $flags
+check_eq "and runs on 2 ranks: the sum of the squares of 0..999" \
+	"$(timeout -k 5 60 "$MPIEXEC" -n 2 "$T/squares" 2>&1)" "fss: 332833500"
+if [ "$smpi" = yes ]; then
+	flags=$(pc --cflags --libs libgrt-smpi)
+	check_match "pkg-config's libgrt-smpi is the twin" "$flags" "-L$P/lib -lgrt-smpi"
+	# shellcheck disable=SC2086 # the flags are separate words
+	check "the same program builds with smpicc and libgrt-smpi" \
+		smpicc -o "$T/squares-smpi" "$T/squares.c" $flags
+	cat > "$T/platform.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="h" suffix="" radical="0-1" speed="1Gf" bw="125MBps" lat="50us"/>
+</platform>
+XML
+	printf 'h0\nh1\n' > "$T/hosts"
+	check_eq "and runs simulated on 2 hosts, to the same sum" \
+		"$(cd "$T" && TMPDIR=$T timeout -k 5 60 smpirun -np 2 -platform platform.xml \
+		    -hostfile hosts ./squares-smpi 2>/dev/null)" "fss: 332833500"
+fi
+lmake DESTDIR="$R" uninstall > "$T/uninstall.out" 2>&1
+check_eq "make uninstall leaves no file behind" "$?/$(find "$R" ! -type d)" "0/"
+
+# make tests and make check: the runtime's own tests, nothing that needs another library
+lmake -j2 tests > "$T/tests.out" 2>&1
+rc=$?
+check_eq "make tests builds there" "$rc" 0
+[ "$rc" -eq 0 ] || tail -n 20 "$T/tests.out" | sed -e 's/^/#   /'
+check "the runtime's unit tests" test -x "$T/b/tests/runtime/test-scheme"
+check "the runtime's MPI test programs" test -x "$T/b/tests/runtime/mpi/grt-check"
+check "the rank wrapper they are launched through" test -x "$T/b/gridsubmit-rank"
+check "still no gridsubmit" test ! -e "$T/b/gridsubmit"
+check_eq "and no unit test of another part" \
+	"$(find "$T/b/tests" -name 'test-*' | grep -v "^$T/b/tests/runtime/")" ""
+out=$(BUILD="$T/b" sh tests/runtime/test-grt-config.sh 2>&1)
+check_match "which run: test-grt-config.sh passes" "$out" "^ok - "
+check_eq "with no failure" "$(printf '%s\n' "$out" | grep -c '^not ok')" 0
+check_match "make check runs the runtime's tests" "$(lmake -n check 2>&1)" \
+	"TESTS=tests/runtime/ sh tests/run-tests.sh"
+
+# without hydra's mpiexec: libgrt builds and installs; make check says what it needs
+(cd "$T/nohydra" && PATH=$nodepath CFLAGS="-I$T/hide" MPIEXEC=/bin/true "$SRC/configure" \
+	--libgrt-only --prefix=/opt/grt > out 2>&1)
+check_eq "configure --libgrt-only succeeds without hydra's mpiexec" "$?" 0
+check_match "warning that make check will not run" "$(cat "$T/nohydra/out")" \
+	"/bin/true is not MPICH's hydra mpiexec \(Debian package: mpich\)"
+out=$(env -u MAKEFLAGS -u MAKELEVEL make -C "$SRC" -f "$T/nohydra/Makefile" B="$T/b" check 2>&1)
+check_eq "make check then fails" "$?" 2
+check_match "naming MPICH's hydra mpiexec" "$out" \
+	"^make check: the runtime's tests need MPICH's hydra mpiexec, .*\(Debian package: mpich\)$"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # test-install.sh — `make install` into a DESTDIR: the programs, man pages (one for every
 # program installed), site files, the bash and zsh completion and libgrt (library, public
-# headers, pkg-config file) with their modes; a user's own MPI program built with mpicc and
-# pkg-config against that tree runs on 3 ranks and sums right; the installed gridsubmit
+# headers, pkg-config file; its SMPI twin libgrt-smpi where SimGrid is) with their modes; a
+# user's own MPI program built with mpicc and pkg-config against that tree runs on 3 ranks
+# and sums right (with smpicc and libgrt-smpi, it builds too); the installed gridsubmit
 # finds `--sites NAME` in $XDG_CONFIG_HOME/gridsubmit/sites and names the places it searched
 # for an unknown name, and the installed bash completion offers that NAME; `make uninstall`
 # leaves no file behind.
@@ -53,6 +54,15 @@ for f in sites/*.yaml; do
 	check_eq "$f installed, mode 644" "$(mode "$P/share/gridsubmit/$f")" 644
 done
 check "no internal header installed" test ! -e "$P/include/grt/grt-internal.h"
+if [ "$(sed -n 's/^HAVE_SMPI *= *//p' Makefile)" = yes ]; then
+	smpi=yes
+	for f in lib/libgrt-smpi.a lib/pkgconfig/libgrt-smpi.pc; do
+		check_eq "libgrt's SMPI twin: $f installed, mode 644" "$(mode "$P/$f")" 644
+	done
+else
+	smpi=no
+	check "no SMPI twin installed (it was not built)" test ! -e "$P/lib/libgrt-smpi.a"
+fi
 
 # the smallest program of grt.h's own example: the sum of 0..N-1 over N units, gss
 cat > "$T/sum.c" <<'EOF'
@@ -120,6 +130,14 @@ unset GRT_SCHEME GRT_K GRT_ALPHA GRT_SWR GRT_DEADLINE GRT_EVENTS GRT_JOB GRT_RAN
 	GRT_EVENTS_CHUNKS GRT_MASTER_COMPUTES GRT_ROUNDS
 got=$(timeout -k 5 60 "$MPIEXEC" -n 3 "$T/sum" 2>&1)
 check_eq "the program sums 0..999 on 3 ranks" "$got" "gss sum 499500"
+if [ "$smpi" = yes ]; then
+	flags=$(pc --cflags --libs libgrt-smpi)
+	check_match "pkg-config's libgrt-smpi is the SMPI twin" "$flags" \
+		"-I$P/include/grt .*-L$P/lib -lgrt-smpi"
+	# shellcheck disable=SC2086 # the flags are separate words
+	check "smpicc builds the program with libgrt-smpi's flags" \
+		smpicc -o "$T/sum-smpi" "$T/sum.c" $flags
+fi
 
 # --sites NAME: the user's directory, then the installed one
 export XDG_CONFIG_HOME="$T/config"
