@@ -56,7 +56,7 @@ sched_af_recount(struct grt_sched *s)
 	s->learn_updates = 0;
 }
 
-void
+static void
 sched_af_begin(struct grt_sched *s)
 {
 	s->dynamic = 1;
@@ -90,7 +90,7 @@ sched_af_sane(struct grt_sched *s)
 }
 
 /* Worker w starts (on) or stops counting in P: O(1). */
-void
+static void
 sched_af_active(struct grt_sched *s, int w, int on)
 {
 	if (s->round == 0)
@@ -99,8 +99,9 @@ sched_af_active(struct grt_sched *s, int w, int on)
 	sched_af_sane(s);
 }
 
-void
-sched_af_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_calc)
+static void
+sched_af_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_calc,
+    double t_exe)
 {
 	struct sched_learn *l = &s->learn[w];
 	double n = (double)c->count, u = t_calc / n, d;
@@ -123,7 +124,7 @@ sched_af_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double 
 		sched_af_sane(s);
 }
 
-int64_t
+static int64_t
 sched_af_size(struct grt_sched *s, int w)
 {
 	int64_t r = s->n - s->pool_next, p = s->nactive > 0 ? s->nactive : 1;
@@ -141,3 +142,11 @@ sched_af_size(struct grt_sched *s, int w)
 	x = 2 * tr * tr / (mu * (d + 2 * tr + sqrtl(d * d + 4 * d * tr)));
 	return sched_chunk_ceil(x, r);
 }
+
+const struct sched_ops sched_ops_af = {
+	.name = "af",
+	.begin_round = sched_af_begin,
+	.pool_size = sched_af_size,
+	.feedback = sched_af_feedback,
+	.active_changed = sched_af_active,
+};

@@ -18,17 +18,17 @@
 
 #include "runtime/scheme/scheme-int.h"
 
-void
+static void
 sched_awf_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_calc,
     double t_exe)
 {
-	int exe = s->conf.scheme == GRT_SCHEME_AWF_D || s->conf.scheme == GRT_SCHEME_AWF_E;
+	double t = (s->ops->flags & SCHED_T_EXE) ? t_exe : t_calc;
 
-	sched_speed_measure(s, w, (double)c->count, exe ? t_exe : t_calc, s->learn[w].j + 1);
+	sched_speed_measure(s, w, (double)c->count, t, s->learn[w].j + 1);
 }
 
 /* awf-c, awf-e: the chunk of worker w, from the weights as they are now. O(1). */
-int64_t
+static int64_t
 sched_awf_size(struct grt_sched *s, int w)
 {
 	int64_t r = s->n - s->pool_next;
@@ -41,3 +41,41 @@ sched_awf_size(struct grt_sched *s, int w)
 		x = (long double)r / (2.0L * (s->nactive > 0 ? s->nactive : 1));
 	return sched_chunk_ceil(x, r);
 }
+
+const struct sched_ops sched_ops_awf_b = {
+	.name = "awf-b",
+	.check = sched_wf_check,
+	.begin_round = sched_wf_begin,
+	.pool_size = sched_wf_size,
+	.feedback = sched_awf_feedback,
+	.active_changed = sched_speed_active,
+};
+
+const struct sched_ops sched_ops_awf_c = {
+	.name = "awf-c",
+	.check = sched_wf_check,
+	.begin_round = sched_wf_begin,
+	.pool_size = sched_awf_size,
+	.feedback = sched_awf_feedback,
+	.active_changed = sched_speed_active,
+};
+
+const struct sched_ops sched_ops_awf_d = {
+	.name = "awf-d",
+	.flags = SCHED_T_EXE,
+	.check = sched_wf_check,
+	.begin_round = sched_wf_begin,
+	.pool_size = sched_wf_size,
+	.feedback = sched_awf_feedback,
+	.active_changed = sched_speed_active,
+};
+
+const struct sched_ops sched_ops_awf_e = {
+	.name = "awf-e",
+	.flags = SCHED_T_EXE,
+	.check = sched_wf_check,
+	.begin_round = sched_wf_begin,
+	.pool_size = sched_awf_size,
+	.feedback = sched_awf_feedback,
+	.active_changed = sched_speed_active,
+};

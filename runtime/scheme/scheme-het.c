@@ -41,13 +41,13 @@ sched_fold_feedback(struct grt_sched *s)
 	s->mean_exe = m > 0 ? sum / m : 0;
 }
 
-/* Per-unit time of worker i as the rule of this scheme sees it. */
+/* Per-unit time of worker i as the rule sees it: t_calc, plus t_comm for hetcomm (comm). */
 static double
-sched_het_unit(const struct grt_sched *s, int i)
+sched_het_unit(const struct grt_sched *s, int i, int comm)
 {
 	double u = s->calc_unit[i];
 
-	if (s->conf.scheme == GRT_SCHEME_HETCOMM)
+	if (comm)
 		u += s->comm_unit[i];
 	return u;
 }
@@ -62,12 +62,12 @@ static int
 sched_het_raw(struct grt_sched *s)
 {
 	double u, umin = 0, usum = 0, mean;
-	int i, npos = 0;
+	int i, npos = 0, comm = (s->ops->flags & SCHED_T_EXE) != 0;
 
 	for (i = 0; i < s->nw; i++) {
 		if (!sched_is_active(s, i) || !s->measured[i])
 			continue;
-		u = sched_het_unit(s, i);
+		u = sched_het_unit(s, i, comm);
 		if (u > 0 && isfinite(u)) {
 			if (npos == 0 || u < umin)
 				umin = u;
@@ -85,7 +85,7 @@ sched_het_raw(struct grt_sched *s)
 		if (!s->measured[i])
 			u = usum / npos;
 		else {
-			u = sched_het_unit(s, i);
+			u = sched_het_unit(s, i, comm);
 			if (!(u > 0 && isfinite(u)))
 				u = umin;
 		}
@@ -117,8 +117,14 @@ sched_het_order(struct grt_sched *s)
 			s->order[at++] = i;
 }
 
-void
-sched_plan_het(struct grt_sched *s)
+static int
+sched_het_check(const struct grt_sched_conf *conf, int nworkers)
+{
+	return sched_positive(conf->pr, nworkers);
+}
+
+static void
+sched_het_begin(struct grt_sched *s)
 {
 	int i;
 
@@ -136,3 +142,17 @@ sched_plan_het(struct grt_sched *s)
 	sched_het_order(s);
 	sched_layout(s, s->order, s->units);
 }
+
+const struct sched_ops sched_ops_hetcalc = {
+	.name = "hetcalc",
+	.flags = SCHED_ROUNDS,
+	.check = sched_het_check,
+	.begin_round = sched_het_begin,
+};
+
+const struct sched_ops sched_ops_hetcomm = {
+	.name = "hetcomm",
+	.flags = SCHED_ROUNDS | SCHED_T_EXE,
+	.check = sched_het_check,
+	.begin_round = sched_het_begin,
+};

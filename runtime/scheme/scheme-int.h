@@ -10,6 +10,9 @@
  *              GSS phase of ngss/angss/pwd); empty for the purely static schemes.
  * Units are only ever taken from these three places, which are disjoint: each unit of
  * [0, n) is handed out at most once per round, and all of them while a worker asks.
+ *
+ * What differs from scheme to scheme is in its struct sched_ops (below), defined in the
+ * file of its family next to its rules and listed in scheme.c's table.
  */
 #ifndef GRT_SCHEME_INT_H
 #define GRT_SCHEME_INT_H
@@ -40,6 +43,45 @@ struct sched_learn {
 	double un;		/* af: sum n_j */
 };
 
+/*
+ * sched_ops.flags. SCHED_ROUNDS: one chunk per worker a round (grt_scheme_is_rounds).
+ * SCHED_SWR: SWR of N is placed statically (grt_scheme_uses_swr). SCHED_T_EXE: the
+ * family's rule weighs t_exe, send to result, rather than t_calc: awf-d and awf-e; hetcomm,
+ * whose t_calc + t_comm per unit is t_exe's.
+ */
+#define SCHED_ROUNDS	0x1
+#define SCHED_SWR	0x2
+#define SCHED_T_EXE	0x4
+
+/*
+ * One scheme, as scheme.c drives it (in the spirit of hydra's bootstrap servers and of
+ * tmux's cmd_entry). Schemes of one family share functions, and flags tell them apart
+ * where a rule only differs by a choice.
+ * - check: conf's parameters for this scheme, P = nworkers >= 1; 1 when they are in
+ *   range. NULL: the scheme reads none.
+ * - begin_round: plan the round, after scheme.c has emptied first[], units[] and the
+ *   pool and folded the previous round's feedback: reserve first chunks (sched_layout),
+ *   or open the pool ([pool_next, n) with dynamic = 1), or both. It cannot fail.
+ * - pool_size: the size of worker w's next chunk from the pool, >= 1 (grt_sched_next
+ *   clips it to what is left); on the master's hot path, O(1) amortised. NULL when the
+ *   scheme never opens the pool.
+ * - feedback: worker w's chunk c took t_calc and t_exe (both finite, >= 0; fb_* already
+ *   count them), for a scheme that learns at once. NULL: the times only count at the next
+ *   round (sched_fold_feedback), or never (wf's weights are fixed).
+ * - active_changed: worker w starts (on) or stops counting in P, for a scheme that keeps
+ *   sums over the active workers. NULL: none kept.
+ */
+struct sched_ops {
+	const char *name;	/* as in job files */
+	int flags;		/* SCHED_* */
+	int (*check)(const struct grt_sched_conf *conf, int nworkers);
+	void (*begin_round)(struct grt_sched *s);
+	int64_t (*pool_size)(struct grt_sched *s, int w);
+	void (*feedback)(struct grt_sched *s, int w, const struct grt_chunk *c, double t_calc,
+	    double t_exe);
+	void (*active_changed)(struct grt_sched *s, int w, int on);
+};
+
 /* A sort key for the largest-remainder and perf_f orders: key descending, idx ascending. */
 struct sched_key {
 	double key;
@@ -48,6 +90,7 @@ struct sched_key {
 
 struct grt_sched {
 	struct grt_sched_conf conf;	/* conf.pr and conf.cpu point to our copies */
+	const struct sched_ops *ops;	/* conf.scheme's */
 	int nw;				/* P as created: workers are 0..nw-1 */
 	int64_t n;
 	int round;			/* 0 before the first grt_sched_begin_round */
@@ -135,24 +178,18 @@ void sched_sort_keys(struct sched_key *k, int n);
 void sched_select_keys(struct sched_key *k, int n, int top);
 int64_t sched_layout(struct grt_sched *s, const int *order, const int64_t *units);
 
-/* scheme-static.c: static and wstatic */
-void sched_plan_static(struct grt_sched *s);
-void sched_plan_wstatic(struct grt_sched *s);
+/* scheme.c: 1 when all n values are finite and > 0 (or the array is absent) */
+int sched_positive(const double *v, int n);
 
-/* scheme-self.c: the pool's chunk sizes of pss, css, gss, fss, tss */
-void sched_self_begin(struct grt_sched *s);
-int64_t sched_self_size(struct grt_sched *s);
+/* scheme-self.c: gss, whose rule cuts the dynamic phase of ngss, angss and pwd */
+int64_t sched_gss_size(struct grt_sched *s, int w);
 
-/* scheme-ngss.c: ngss and angss */
-void sched_plan_ngss(struct grt_sched *s);
-double sched_angss_alpha(struct grt_sched *s, const double **weights);
+/* scheme-pwd.c: pwd, whose static phase pwd-speed keeps */
+int sched_pwd_check(const struct grt_sched_conf *conf, int nworkers);
+void sched_pwd_begin(struct grt_sched *s);
 
-/* scheme-pwd.c: pwd */
-void sched_plan_pwd(struct grt_sched *s);
-
-/* scheme-het.c: hetcalc and hetcomm */
+/* scheme-het.c: the feedback of a round folded into per-unit estimates (angss reads them) */
 void sched_fold_feedback(struct grt_sched *s);
-void sched_plan_het(struct grt_sched *s);
 
 /* scheme-speed.c: the speed estimates of wf, awf-b..e and pwd-speed */
 void sched_speed_begin(struct grt_sched *s, int use_cpu);
@@ -162,25 +199,10 @@ double sched_speed_est(const struct grt_sched *s, int w);
 double sched_speed_sum(const struct grt_sched *s);
 int64_t sched_chunk_ceil(long double x, int64_t r);
 
-/* scheme-wf.c: wf, and the batches of awf-b and awf-d */
+/* scheme-wf.c: wf, whose batches and weights awf-b..e keep */
+int sched_wf_check(const struct grt_sched_conf *conf, int nworkers);
 void sched_wf_begin(struct grt_sched *s);
 int64_t sched_wf_size(struct grt_sched *s, int w);
-
-/* scheme-awf.c: awf-b..e */
-void sched_awf_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_calc,
-    double t_exe);
-int64_t sched_awf_size(struct grt_sched *s, int w);
-
-/* scheme-af.c: af */
-void sched_af_begin(struct grt_sched *s);
-void sched_af_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_calc);
-void sched_af_active(struct grt_sched *s, int w, int on);
-int64_t sched_af_size(struct grt_sched *s, int w);
-
-/* scheme-pwds.c: pwd-speed */
-void sched_pwds_begin(struct grt_sched *s);
-void sched_pwds_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_exe);
-int64_t sched_pwds_size(struct grt_sched *s, int w);
 
 /* scheme.c: worker w starts (on) or stops counting in P, for the running sums */
 void sched_active_changed(struct grt_sched *s, int w, int on);

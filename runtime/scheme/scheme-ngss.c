@@ -19,13 +19,15 @@
  * (GSS's first chunk is N/P whoever asks); 80% at most keeps a fifth of N for balancing
  * irregular iterations, which seed 002 (4.2) found NGSS needs (alpha 75 was too high).
  */
+#include <math.h>
+
 #include "runtime/scheme/scheme-int.h"
 
 #define ANGSS_ALPHA_MIN	20.0
 #define ANGSS_ALPHA_SPAN	60.0
 
 /* The angss alpha of this round; *weights gets the weights for the first phase. */
-double
+static double
 sched_angss_alpha(struct grt_sched *s, const double **weights)
 {
 	double vmin = 0, vmax = 0, v;
@@ -54,18 +56,57 @@ sched_angss_alpha(struct grt_sched *s, const double **weights)
 	return ANGSS_ALPHA_MIN + ANGSS_ALPHA_SPAN * (1.0 - vmin / vmax);
 }
 
-void
-sched_plan_ngss(struct grt_sched *s)
+static int
+sched_ngss_check(const struct grt_sched_conf *conf, int nworkers)
 {
-	const double *w = s->conf.cpu;
+	return isfinite(conf->alpha) && conf->alpha >= 0 && conf->alpha <= 100 &&
+	    sched_positive(conf->cpu, nworkers);
+}
+
+static int
+sched_angss_check(const struct grt_sched_conf *conf, int nworkers)
+{
+	return sched_positive(conf->cpu, nworkers);
+}
+
+/* The first phase, s->alpha percent of N split by w; the rest is the GSS pool. */
+static void
+sched_ngss_plan(struct grt_sched *s, const double *w)
+{
 	long double a;
 
-	if (s->conf.scheme == GRT_SCHEME_ANGSS)
-		s->alpha = sched_angss_alpha(s, &w);
-	else
-		s->alpha = s->conf.alpha;
 	a = sched_floor((long double)s->alpha * s->n / 100);
 	sched_split_floor(s, a, w, s->units);
 	s->pool_next = sched_layout(s, NULL, s->units);
 	s->dynamic = 1;
 }
+
+static void
+sched_ngss_begin(struct grt_sched *s)
+{
+	s->alpha = s->conf.alpha;
+	sched_ngss_plan(s, s->conf.cpu);
+}
+
+static void
+sched_angss_begin(struct grt_sched *s)
+{
+	const double *w;
+
+	s->alpha = sched_angss_alpha(s, &w);
+	sched_ngss_plan(s, w);
+}
+
+const struct sched_ops sched_ops_ngss = {
+	.name = "ngss",
+	.check = sched_ngss_check,
+	.begin_round = sched_ngss_begin,
+	.pool_size = sched_gss_size,
+};
+
+const struct sched_ops sched_ops_angss = {
+	.name = "angss",
+	.check = sched_angss_check,
+	.begin_round = sched_angss_begin,
+	.pool_size = sched_gss_size,
+};

@@ -9,8 +9,17 @@
 
 #include "runtime/scheme/scheme-int.h"
 
+/* also pwd-speed's */
+int
+sched_pwd_check(const struct grt_sched_conf *conf, int nworkers)
+{
+	return isfinite(conf->swr) && conf->swr >= 0 && conf->swr <= 1 &&
+	    sched_positive(conf->pr, nworkers);
+}
+
+/* also pwd-speed's static phase */
 void
-sched_plan_pwd(struct grt_sched *s)
+sched_pwd_begin(struct grt_sched *s)
 {
 	sched_split_floor(s, (long double)s->conf.swr * s->n, s->conf.pr, s->units);
 	s->pool_next = sched_layout(s, NULL, s->units);
@@ -42,3 +51,11 @@ grt_swr_from_samples(const double *t, int n)
 	r = lo / hi;
 	return r < 0 ? 0 : r > 1 ? 1 : r;
 }
+
+const struct sched_ops sched_ops_pwd = {
+	.name = "pwd",
+	.flags = SCHED_SWR,
+	.check = sched_pwd_check,
+	.begin_round = sched_pwd_begin,
+	.pool_size = sched_gss_size,
+};

@@ -14,20 +14,21 @@
 
 #include "runtime/scheme/scheme-int.h"
 
-void
+static void
 sched_pwds_begin(struct grt_sched *s)
 {
-	sched_plan_pwd(s);
+	sched_pwd_begin(s);
 	sched_speed_begin(s, 0);
 }
 
-void
-sched_pwds_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_exe)
+static void
+sched_pwds_feedback(struct grt_sched *s, int w, const struct grt_chunk *c, double t_calc,
+    double t_exe)
 {
 	sched_speed_measure(s, w, (double)c->count, t_exe, 1.0);
 }
 
-int64_t
+static int64_t
 sched_pwds_size(struct grt_sched *s, int w)
 {
 	int64_t r = s->n - s->pool_next, p = s->nactive > 0 ? s->nactive : 1;
@@ -37,3 +38,13 @@ sched_pwds_size(struct grt_sched *s, int w)
 		return sched_ceil_div(r, p);	/* GSS */
 	return sched_chunk_ceil((long double)r * e / sum, r);
 }
+
+const struct sched_ops sched_ops_pwd_speed = {
+	.name = "pwd-speed",
+	.flags = SCHED_SWR,
+	.check = sched_pwd_check,
+	.begin_round = sched_pwds_begin,
+	.pool_size = sched_pwds_size,
+	.feedback = sched_pwds_feedback,
+	.active_changed = sched_speed_active,
+};

@@ -17,15 +17,21 @@
 
 #include "runtime/scheme/scheme-int.h"
 
-void
+/* pss, css, gss, fss: the whole of [0, n) is the pool */
+static void
 sched_self_begin(struct grt_sched *s)
+{
+	s->dynamic = 1;
+	s->pool_next = 0;
+}
+
+static void
+sched_tss_begin(struct grt_sched *s)
 {
 	uint64_t n2, fl, nn;
 	int64_t f, p;
 
-	s->fss_left = 0;
-	if (s->conf.scheme != GRT_SCHEME_TSS)
-		return;
+	sched_self_begin(s);
 	p = s->nactive > 0 ? s->nactive : 1;
 	f = s->n > 0 ? sched_ceil_div(s->n, 2 * p) : 1;
 	/* 2N fits in uint64_t for any int64_t N */
@@ -36,28 +42,82 @@ sched_self_begin(struct grt_sched *s)
 	s->tss_d = nn > 1 ? (int64_t)(((uint64_t)f - 1) / (nn - 1)) : 0;
 }
 
-int64_t
-sched_self_size(struct grt_sched *s)
+static int
+sched_css_check(const struct grt_sched_conf *conf, int nworkers)
 {
-	int64_t r = s->n - s->pool_next, p = s->nactive > 0 ? s->nactive : 1, size;
-
-	switch (s->conf.scheme) {
-	case GRT_SCHEME_PSS:
-		return 1;
-	case GRT_SCHEME_CSS:
-		return s->conf.k;
-	case GRT_SCHEME_FSS:
-		if (s->fss_left <= 0) {
-			s->fss_size = sched_ceil_div(r, 2 * p);
-			s->fss_left = (int)p;
-		}
-		s->fss_left--;
-		return s->fss_size;
-	case GRT_SCHEME_TSS:
-		size = s->tss_cur;
-		s->tss_cur = s->tss_cur - s->tss_d >= 1 ? s->tss_cur - s->tss_d : 1;
-		return size;
-	default:	/* gss, and the dynamic phase of ngss, angss, pwd */
-		return sched_ceil_div(r, p);
-	}
+	return conf->k >= 1;
 }
+
+static int64_t
+sched_pss_size(struct grt_sched *s, int w)
+{
+	return 1;
+}
+
+static int64_t
+sched_css_size(struct grt_sched *s, int w)
+{
+	return s->conf.k;
+}
+
+/* also the dynamic phase of ngss, angss and pwd */
+int64_t
+sched_gss_size(struct grt_sched *s, int w)
+{
+	int64_t r = s->n - s->pool_next, p = s->nactive > 0 ? s->nactive : 1;
+
+	return sched_ceil_div(r, p);
+}
+
+static int64_t
+sched_fss_size(struct grt_sched *s, int w)
+{
+	int64_t r = s->n - s->pool_next, p = s->nactive > 0 ? s->nactive : 1;
+
+	if (s->fss_left <= 0) {
+		s->fss_size = sched_ceil_div(r, 2 * p);
+		s->fss_left = (int)p;
+	}
+	s->fss_left--;
+	return s->fss_size;
+}
+
+static int64_t
+sched_tss_size(struct grt_sched *s, int w)
+{
+	int64_t size = s->tss_cur;
+
+	s->tss_cur = s->tss_cur - s->tss_d >= 1 ? s->tss_cur - s->tss_d : 1;
+	return size;
+}
+
+const struct sched_ops sched_ops_pss = {
+	.name = "pss",
+	.begin_round = sched_self_begin,
+	.pool_size = sched_pss_size,
+};
+
+const struct sched_ops sched_ops_css = {
+	.name = "css",
+	.check = sched_css_check,
+	.begin_round = sched_self_begin,
+	.pool_size = sched_css_size,
+};
+
+const struct sched_ops sched_ops_gss = {
+	.name = "gss",
+	.begin_round = sched_self_begin,
+	.pool_size = sched_gss_size,
+};
+
+const struct sched_ops sched_ops_fss = {
+	.name = "fss",
+	.begin_round = sched_self_begin,
+	.pool_size = sched_fss_size,
+};
+
+const struct sched_ops sched_ops_tss = {
+	.name = "tss",
+	.begin_round = sched_tss_begin,
+	.pool_size = sched_tss_size,
+};

@@ -9,8 +9,8 @@
  */
 #include "runtime/scheme/scheme-int.h"
 
-void
-sched_plan_static(struct grt_sched *s)
+static void
+sched_static_begin(struct grt_sched *s)
 {
 	int64_t c, left = s->n;
 	int i;
@@ -27,9 +27,26 @@ sched_plan_static(struct grt_sched *s)
 	sched_layout(s, NULL, s->units);
 }
 
-void
-sched_plan_wstatic(struct grt_sched *s)
+static int
+sched_wstatic_check(const struct grt_sched_conf *conf, int nworkers)
+{
+	return sched_positive(conf->cpu, nworkers);
+}
+
+static void
+sched_wstatic_begin(struct grt_sched *s)
 {
 	sched_split_largest(s, s->n, s->conf.cpu, s->units, NULL);
 	sched_layout(s, NULL, s->units);
 }
+
+const struct sched_ops sched_ops_static = {
+	.name = "static",
+	.begin_round = sched_static_begin,
+};
+
+const struct sched_ops sched_ops_wstatic = {
+	.name = "wstatic",
+	.check = sched_wstatic_check,
+	.begin_round = sched_wstatic_begin,
+};

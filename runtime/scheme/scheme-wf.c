@@ -17,6 +17,15 @@
 
 #include "runtime/scheme/scheme-int.h"
 
+/* also awf-b..e's: the weights are pr[], or cpu[] when there is no pr[] */
+int
+sched_wf_check(const struct grt_sched_conf *conf, int nworkers)
+{
+	return conf->pr != NULL ? sched_positive(conf->pr, nworkers) :
+	    sched_positive(conf->cpu, nworkers);
+}
+
+/* also awf-b..e's */
 void
 sched_wf_begin(struct grt_sched *s)
 {
@@ -40,6 +49,7 @@ sched_wf_batch(struct grt_sched *s)
 	s->wf_sum = sched_speed_sum(s);
 }
 
+/* also awf-b's and awf-d's */
 int64_t
 sched_wf_size(struct grt_sched *s, int w)
 {
@@ -55,3 +65,12 @@ sched_wf_size(struct grt_sched *s, int w)
 		x = (long double)s->wf_r / (2.0L * (s->nactive > 0 ? s->nactive : 1));
 	return sched_chunk_ceil(x, r);
 }
+
+/* wf's weights are fixed: no feedback */
+const struct sched_ops sched_ops_wf = {
+	.name = "wf",
+	.check = sched_wf_check,
+	.begin_round = sched_wf_begin,
+	.pool_size = sched_wf_size,
+	.active_changed = sched_speed_active,
+};

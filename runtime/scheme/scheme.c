@@ -1,8 +1,9 @@
 /*
- * scheme.c — scheme names, the life of a scheme instance and the per-request dispatch.
- * The rules themselves are in scheme-static.c, scheme-self.c, scheme-ngss.c, scheme-pwd.c,
- * scheme-het.c, scheme-wf.c, scheme-awf.c, scheme-af.c and scheme-pwds.c (the last four
- * share scheme-speed.c); doc/schemes.md gives every formula with its source.
+ * scheme.c — the table of schemes, the life of a scheme instance and the per-request
+ * dispatch through the scheme's struct sched_ops (scheme-int.h). The rules themselves, each
+ * family's entries with them, are in scheme-static.c, scheme-self.c, scheme-ngss.c,
+ * scheme-pwd.c, scheme-het.c, scheme-wf.c, scheme-awf.c, scheme-af.c and scheme-pwds.c
+ * (the last four share scheme-speed.c); doc/schemes.md gives every formula with its source.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,17 +13,64 @@
 #include "grt/grt-error.h"
 #include "runtime/scheme/scheme-int.h"
 
-static const char *const sched_names[GRT_SCHEME_COUNT] = {
-	"static", "wstatic", "pss", "css", "gss", "fss", "tss", "ngss", "angss", "pwd",
-	"hetcalc", "hetcomm", "wf", "awf-b", "awf-c", "awf-d", "awf-e", "af", "pwd-speed"
+extern const struct sched_ops sched_ops_static;
+extern const struct sched_ops sched_ops_wstatic;
+extern const struct sched_ops sched_ops_pss;
+extern const struct sched_ops sched_ops_css;
+extern const struct sched_ops sched_ops_gss;
+extern const struct sched_ops sched_ops_fss;
+extern const struct sched_ops sched_ops_tss;
+extern const struct sched_ops sched_ops_ngss;
+extern const struct sched_ops sched_ops_angss;
+extern const struct sched_ops sched_ops_pwd;
+extern const struct sched_ops sched_ops_hetcalc;
+extern const struct sched_ops sched_ops_hetcomm;
+extern const struct sched_ops sched_ops_wf;
+extern const struct sched_ops sched_ops_awf_b;
+extern const struct sched_ops sched_ops_awf_c;
+extern const struct sched_ops sched_ops_awf_d;
+extern const struct sched_ops sched_ops_awf_e;
+extern const struct sched_ops sched_ops_af;
+extern const struct sched_ops sched_ops_pwd_speed;
+
+/* Every scheme of enum grt_scheme, at its value. */
+static const struct sched_ops *const sched_table[GRT_SCHEME_COUNT] = {
+	[GRT_SCHEME_STATIC] = &sched_ops_static,
+	[GRT_SCHEME_WSTATIC] = &sched_ops_wstatic,
+	[GRT_SCHEME_PSS] = &sched_ops_pss,
+	[GRT_SCHEME_CSS] = &sched_ops_css,
+	[GRT_SCHEME_GSS] = &sched_ops_gss,
+	[GRT_SCHEME_FSS] = &sched_ops_fss,
+	[GRT_SCHEME_TSS] = &sched_ops_tss,
+	[GRT_SCHEME_NGSS] = &sched_ops_ngss,
+	[GRT_SCHEME_ANGSS] = &sched_ops_angss,
+	[GRT_SCHEME_PWD] = &sched_ops_pwd,
+	[GRT_SCHEME_HETCALC] = &sched_ops_hetcalc,
+	[GRT_SCHEME_HETCOMM] = &sched_ops_hetcomm,
+	[GRT_SCHEME_WF] = &sched_ops_wf,
+	[GRT_SCHEME_AWF_B] = &sched_ops_awf_b,
+	[GRT_SCHEME_AWF_C] = &sched_ops_awf_c,
+	[GRT_SCHEME_AWF_D] = &sched_ops_awf_d,
+	[GRT_SCHEME_AWF_E] = &sched_ops_awf_e,
+	[GRT_SCHEME_AF] = &sched_ops_af,
+	[GRT_SCHEME_PWD_SPEED] = &sched_ops_pwd_speed,
 };
+
+/* The scheme's entry, NULL when scheme is not one. */
+static const struct sched_ops *
+sched_ops_of(enum grt_scheme scheme)
+{
+	if ((int)scheme < 0 || scheme >= GRT_SCHEME_COUNT)
+		return NULL;
+	return sched_table[scheme];
+}
 
 const char *
 grt_scheme_name(enum grt_scheme scheme)
 {
-	if ((int)scheme < 0 || scheme >= GRT_SCHEME_COUNT)
-		return NULL;
-	return sched_names[scheme];
+	const struct sched_ops *ops = sched_ops_of(scheme);
+
+	return ops != NULL ? ops->name : NULL;
 }
 
 int
@@ -33,7 +81,7 @@ grt_scheme_from_name(const char *name)
 	if (name == NULL)
 		return -1;
 	for (i = 0; i < GRT_SCHEME_COUNT; i++)
-		if (strcasecmp(name, sched_names[i]) == 0)
+		if (strcasecmp(name, sched_table[i]->name) == 0)
 			return i;
 	return -1;
 }
@@ -41,17 +89,20 @@ grt_scheme_from_name(const char *name)
 int
 grt_scheme_is_rounds(enum grt_scheme scheme)
 {
-	return scheme == GRT_SCHEME_HETCALC || scheme == GRT_SCHEME_HETCOMM;
+	const struct sched_ops *ops = sched_ops_of(scheme);
+
+	return ops != NULL && (ops->flags & SCHED_ROUNDS);
 }
 
 int
 grt_scheme_uses_swr(enum grt_scheme scheme)
 {
-	return scheme == GRT_SCHEME_PWD || scheme == GRT_SCHEME_PWD_SPEED;
+	const struct sched_ops *ops = sched_ops_of(scheme);
+
+	return ops != NULL && (ops->flags & SCHED_SWR);
 }
 
-/* 1 when all n values are finite and > 0 (or the array is absent). */
-static int
+int
 sched_positive(const double *v, int n)
 {
 	int i;
@@ -62,47 +113,6 @@ sched_positive(const double *v, int n)
 		if (!isfinite(v[i]) || v[i] <= 0)
 			return 0;
 	return 1;
-}
-
-static int
-sched_check(const struct grt_sched_conf *conf, int nworkers, int64_t n)
-{
-	if (conf == NULL || nworkers < 1 || n < 0)
-		return 0;
-	switch (conf->scheme) {
-	case GRT_SCHEME_CSS:
-		return conf->k >= 1;
-	case GRT_SCHEME_NGSS:
-		return isfinite(conf->alpha) && conf->alpha >= 0 && conf->alpha <= 100 &&
-		    sched_positive(conf->cpu, nworkers);
-	case GRT_SCHEME_WSTATIC:
-	case GRT_SCHEME_ANGSS:
-		return sched_positive(conf->cpu, nworkers);
-	case GRT_SCHEME_PWD:
-	case GRT_SCHEME_PWD_SPEED:
-		return isfinite(conf->swr) && conf->swr >= 0 && conf->swr <= 1 &&
-		    sched_positive(conf->pr, nworkers);
-	case GRT_SCHEME_WF:
-	case GRT_SCHEME_AWF_B:
-	case GRT_SCHEME_AWF_C:
-	case GRT_SCHEME_AWF_D:
-	case GRT_SCHEME_AWF_E:
-		/* the weights are pr[], or cpu[] when there is no pr[] */
-		return conf->pr != NULL ? sched_positive(conf->pr, nworkers) :
-		    sched_positive(conf->cpu, nworkers);
-	case GRT_SCHEME_HETCALC:
-	case GRT_SCHEME_HETCOMM:
-		return sched_positive(conf->pr, nworkers);
-	case GRT_SCHEME_STATIC:
-	case GRT_SCHEME_PSS:
-	case GRT_SCHEME_GSS:
-	case GRT_SCHEME_FSS:
-	case GRT_SCHEME_TSS:
-	case GRT_SCHEME_AF:
-		return 1;
-	default:
-		return 0;
-	}
 }
 
 static double *
@@ -123,11 +133,14 @@ sched_copy(const double *v, int n, int *bad)
 grt_sched *
 grt_sched_new(const struct grt_sched_conf *conf, int nworkers, int64_t n, int *err)
 {
+	const struct sched_ops *ops;
 	grt_sched *s;
 	size_t p;
 	int bad = 0, i;
 
-	if (!sched_check(conf, nworkers, n)) {
+	ops = conf != NULL ? sched_ops_of(conf->scheme) : NULL;
+	if (ops == NULL || nworkers < 1 || n < 0 ||
+	    (ops->check != NULL && !ops->check(conf, nworkers))) {
 		if (err != NULL)
 			*err = GRT_EINVAL;
 		return NULL;
@@ -139,6 +152,7 @@ grt_sched_new(const struct grt_sched_conf *conf, int nworkers, int64_t n, int *e
 	}
 	p = (size_t)nworkers;
 	s->conf = *conf;
+	s->ops = ops;
 	s->conf.pr = sched_copy(conf->pr, nworkers, &bad);
 	s->conf.cpu = sched_copy(conf->cpu, nworkers, &bad);
 	s->nw = nworkers;
@@ -233,43 +247,7 @@ grt_sched_begin_round(grt_sched *s)
 		s->fb_units[i] = 0;
 		s->fb_calc[i] = s->fb_exe[i] = 0;
 	}
-	switch (s->conf.scheme) {
-	case GRT_SCHEME_STATIC:
-		sched_plan_static(s);
-		break;
-	case GRT_SCHEME_WSTATIC:
-		sched_plan_wstatic(s);
-		break;
-	case GRT_SCHEME_NGSS:
-	case GRT_SCHEME_ANGSS:
-		sched_plan_ngss(s);
-		break;
-	case GRT_SCHEME_PWD:
-		sched_plan_pwd(s);
-		break;
-	case GRT_SCHEME_HETCALC:
-	case GRT_SCHEME_HETCOMM:
-		sched_plan_het(s);
-		break;
-	case GRT_SCHEME_WF:
-	case GRT_SCHEME_AWF_B:
-	case GRT_SCHEME_AWF_C:
-	case GRT_SCHEME_AWF_D:
-	case GRT_SCHEME_AWF_E:
-		sched_wf_begin(s);
-		break;
-	case GRT_SCHEME_AF:
-		sched_af_begin(s);
-		break;
-	case GRT_SCHEME_PWD_SPEED:
-		sched_pwds_begin(s);
-		break;
-	default:
-		s->dynamic = 1;
-		s->pool_next = 0;
-		sched_self_begin(s);
-		break;
-	}
+	s->ops->begin_round(s);
 	return s->round;
 }
 
@@ -277,27 +255,6 @@ void
 grt_sched_order(const grt_sched *s, int *order)
 {
 	memcpy(order, s->order, (size_t)s->nw * sizeof *order);
-}
-
-/* The size of worker w's next chunk from the pool (the caller clips it to what is left). */
-static int64_t
-sched_pool_size(struct grt_sched *s, int w)
-{
-	switch (s->conf.scheme) {
-	case GRT_SCHEME_WF:
-	case GRT_SCHEME_AWF_B:
-	case GRT_SCHEME_AWF_D:
-		return sched_wf_size(s, w);
-	case GRT_SCHEME_AWF_C:
-	case GRT_SCHEME_AWF_E:
-		return sched_awf_size(s, w);
-	case GRT_SCHEME_AF:
-		return sched_af_size(s, w);
-	case GRT_SCHEME_PWD_SPEED:
-		return sched_pwds_size(s, w);
-	default:
-		return sched_self_size(s);
-	}
 }
 
 int
@@ -314,7 +271,7 @@ grt_sched_next(grt_sched *s, int w, struct grt_chunk *c)
 		*c = s->orphan[--s->norphan];
 	else if (s->dynamic && s->pool_next < s->n) {
 		left = s->n - s->pool_next;
-		size = sched_pool_size(s, w);
+		size = s->ops->pool_size(s, w);
 		if (size > left)
 			size = left;
 		c->start = s->pool_next;
@@ -336,42 +293,15 @@ grt_sched_feedback(grt_sched *s, int w, const struct grt_chunk *c, double t_calc
 	s->fb_units[w] += c->count;
 	s->fb_calc[w] += t_calc;
 	s->fb_exe[w] += t_exe;
-	switch (s->conf.scheme) {
-	case GRT_SCHEME_AWF_B:
-	case GRT_SCHEME_AWF_C:
-	case GRT_SCHEME_AWF_D:
-	case GRT_SCHEME_AWF_E:
-		sched_awf_feedback(s, w, c, t_calc, t_exe);
-		break;
-	case GRT_SCHEME_AF:
-		sched_af_feedback(s, w, c, t_calc);
-		break;
-	case GRT_SCHEME_PWD_SPEED:
-		sched_pwds_feedback(s, w, c, t_exe);
-		break;
-	default:	/* wf's weights are fixed; the rest fold fb_* at the next round */
-		break;
-	}
+	if (s->ops->feedback != NULL)
+		s->ops->feedback(s, w, c, t_calc, t_exe);
 }
 
 void
 sched_active_changed(struct grt_sched *s, int w, int on)
 {
-	switch (s->conf.scheme) {
-	case GRT_SCHEME_WF:
-	case GRT_SCHEME_AWF_B:
-	case GRT_SCHEME_AWF_C:
-	case GRT_SCHEME_AWF_D:
-	case GRT_SCHEME_AWF_E:
-	case GRT_SCHEME_PWD_SPEED:
-		sched_speed_active(s, w, on);
-		break;
-	case GRT_SCHEME_AF:
-		sched_af_active(s, w, on);
-		break;
-	default:
-		break;
-	}
+	if (s->ops->active_changed != NULL)
+		s->ops->active_changed(s, w, on);
 }
 
 void
