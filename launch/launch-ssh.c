@@ -75,7 +75,7 @@ launch_write_launcher(const struct gs_sites *sites, const struct job_state *st,
 	fprintf(f, "gs_checks=%s\n", q);
 	free(q);
 	ssh = remote_tool_argv("ssh", config, 0, &n);
-	fputs("remote_ssh() {\n\tssh", f);
+	fputs("gs_ssh() {\n\tssh", f);
 	for (i = 1; i < n; i++) {
 		q = remote_quote(ssh[i]);
 		fprintf(f, " %s", q);
