@@ -542,7 +542,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
     const struct job_state *st)
 {
 	struct stage_dir *d, **use;
-	size_t nd, nu = 0, i, k, nf = 0;
+	size_t nd, nu = 0, i, k, nf = 0, len;
 	char *config, *local, (*dest)[PATH_MAX], **have;
 	struct fanout_task *t;
 	int r, *taken;
@@ -571,7 +571,11 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 	dest = xcalloc(nu * job->nstage_out + 1, sizeof *dest);
 	taken = xcalloc(job->nstage_out + 1, sizeof *taken);
 	for (i = 0; i < job->nstage_out; i++) {
-		xasprintf(&local, "%s/%s", st->dir, job->stage_out[i]);
+		/* "res/" names the directory res: its copies are res and res.HOST, not in it */
+		len = strlen(job->stage_out[i]);
+		while (len > 1 && job->stage_out[i][len - 1] == '/')
+			len--;
+		xasprintf(&local, "%s/%.*s", st->dir, (int)len, job->stage_out[i]);
 		taken[i] = stat(local, &sb) == 0;
 		for (k = 0; k < nu; k++) {
 			char *from, *part, *src[1];

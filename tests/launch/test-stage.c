@@ -37,7 +37,7 @@ static const char job_yaml[] =
     "program: prog\n"
     "ranks: 3\n"
     "stage_in: [input.dat, run.sh, inputs/]\n"
-    "stage_out: [out.txt, res, only-a.txt, here.txt, sub/deep.txt, nobody.txt]\n";
+    "stage_out: [out.txt, res/, only-a.txt, here.txt, sub/deep.txt, nobody.txt]\n";
 
 static const char sites_yaml[] =
     "sites:\n"
@@ -628,7 +628,7 @@ test_stage_out(const struct gs_sites *sites, const struct gs_job *job,
 	    "copy of the node of the lowest rank (node-b)");
 	ok(holds(st->dir, "out.txt.node-a", "from a\n"), "the other's is DIR/NAME.node-a");
 	ok(holds(st->dir, "res/r.txt", "b\n") && holds(st->dir, "res.node-a/r.txt", "a\n"),
-	    "a directory: whole, the same way");
+	    "a directory (named res/ in the job file): whole, the same way");
 	ok(holds(st->dir, "only-a.txt", "only a\n"), "a file on one node only: DIR/NAME");
 	ok(holds(st->dir, "here.txt", "rank 0's\n") && holds(st->dir, "here.txt.node-b",
 	    "b's\n"), "what rank 0 wrote in DIR stays; the node's copy is DIR/NAME.HOST");
