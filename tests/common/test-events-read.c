@@ -1,4 +1,7 @@
-/* test-tui-read.c — the console's event reader: cleaning, parsing, partial and bad lines. */
+/*
+ * test-events-read.c — the one events reader (common/events-read.h) that the console, status
+ * and experiments share: cleaning, parsing, partial and bad lines.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
