@@ -21,8 +21,8 @@
 #include "common/clock.h"
 #include "common/home.h"
 #include "common/log.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
-#include "remote/fanout.h"
 #include "remote/remote.h"
 
 /* What runs on a login host: the nodes, then the partitions (the default one starred). */
@@ -364,12 +364,12 @@ slurm_site_unread(struct gs_sites *sites, size_t site, const char *why)
 
 /* Why a login host's ssh failed: its last line of stderr, else the status. */
 static void
-slurm_task_why(const struct fanout_task *t, double timeout, char *why, size_t whylen)
+slurm_task_why(const struct proc_task *t, double timeout, char *why, size_t whylen)
 {
 	char line[512];
 
-	fanout_last_line(t->err, line, sizeof line);
-	if (t->status == FANOUT_DEADLINE)
+	proc_last_line(t->err, line, sizeof line);
+	if (t->status == PROC_DEADLINE)
 		snprintf(why, whylen, "no answer within %g s", timeout);
 	else if (line[0] != '\0')
 		snprintf(why, whylen, "%s", line);
@@ -380,7 +380,7 @@ slurm_task_why(const struct fanout_task *t, double timeout, char *why, size_t wh
 int
 slurm_inventory(struct gs_sites *sites, double timeout)
 {
-	struct fanout_task *tasks;
+	struct proc_task *tasks;
 	struct slurm_node *sn;
 	char *config, *part, why[1024];
 	const char *state;
@@ -419,7 +419,7 @@ slurm_inventory(struct gs_sites *sites, double timeout)
 			tasks[i].argv = remote_ssh_argv_raw(config, sc->ssh.user, sc->login,
 			    SLURM_INVENTORY_CMD);
 	}
-	fanout_run(tasks, sites->nsites, clock_mono() + timeout, NULL);
+	proc_run_all(tasks, sites->nsites, clock_mono() + timeout, NULL);
 	unlink(config);
 	free(config);
 	for (i = 0; i < sites->nsites; i++) {
@@ -440,7 +440,7 @@ slurm_inventory(struct gs_sites *sites, double timeout)
 		slurm_site_unread(sites, i, why);
 		failed++;
 	}
-	fanout_free(tasks, sites->nsites);
+	proc_free(tasks, sites->nsites);
 	free(tasks);
 	return failed;
 }

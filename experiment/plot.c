@@ -12,31 +12,21 @@
  * file the user gets, and a failed or killed gnuplot never leaves a half-written image
  * under a final name.
  */
-#include <sys/types.h>
-#include <sys/wait.h>
-
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
+#include "common/proc.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
 #include "experiment/exp.h"
 #include "experiment/plot.h"
 
-extern char **environ;
-
-#define PLOT_TIMEOUT_MS	30000
-/* gnuplot's stderr kept for the message; the rest is read and dropped */
-#define PLOT_ERRMAX	8192
+#define PLOT_TIMEOUT	30	/* seconds */
 
 struct plot_axis {
 	int numeric;		/* every x is a finite number */
@@ -46,15 +36,6 @@ struct plot_axis {
 	size_t ncats;
 	size_t catlen;		/* their total length, to decide whether to turn the labels */
 };
-
-static double
-plot_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* s as a whole is a finite number (strtod; leading blanks allowed, nothing after it). */
 static int
@@ -427,45 +408,19 @@ plot_error_line(char *err, char *why, size_t whylen)
 	free(c);
 }
 
-/* Read what there is on fd into err; 0 at end of file. */
-static int
-plot_drain(int fd, char *err, size_t *len)
-{
-	char buf[4096];
-	ssize_t n;
-	size_t take;
-
-	for (;;) {
-		if ((n = read(fd, buf, sizeof buf)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return errno == EAGAIN || errno == EWOULDBLOCK ? 1 : 0;
-		}
-		if (n == 0)
-			return 0;
-		take = (size_t)n < PLOT_ERRMAX - 1 - *len ? (size_t)n : PLOT_ERRMAX - 1 - *len;
-		memcpy(err + *len, buf, take);
-		*len += take;
-	}
-}
-
 /*
  * Run gnuplot on dir/BASE.gp with dir as its working directory, stdin and stdout
- * /dev/null, stderr read here; killed after PLOT_TIMEOUT_MS. Returns 0 when it exited 0.
+ * /dev/null, stderr read here (common/proc.h); killed after PLOT_TIMEOUT seconds. Returns
+ * 0 when it exited 0.
  */
 static int
 plot_run(const struct plot_spec *p, char *why, size_t whylen)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t sa;
-	sigset_t none, dfl;
-	struct pollfd pfd;
-	char *argv[6], *set, *script, err[PLOT_ERRMAX];
-	size_t setlen, errlen = 0;
-	double left, deadline;
-	int fds[2], st = 0, e, timedout = 0, fd;
-	pid_t pid, r;
+	struct proc_task t;
+	char *argv[6], *set, *script;
+	size_t setlen;
 	FILE *f;
+	int rc = -1;
 
 	if ((f = open_memstream(&set, &setlen)) == NULL) {
 		snprintf(why, whylen, "gnuplot: %s", strerror(errno));
@@ -490,104 +445,33 @@ plot_run(const struct plot_spec *p, char *why, size_t whylen)
 	argv[4] = script;
 	argv[5] = NULL;
 
-	if (pipe2(fds, O_CLOEXEC) == -1) {
-		snprintf(why, whylen, "gnuplot: pipe: %s", strerror(errno));
-		free(set);
-		free(script);
-		return -1;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	posix_spawn_file_actions_addchdir_np(&fa, p->dir);
-	/*
-	 * gnuplot starts with no signal blocked and the usual ones at their defaults, whatever
-	 * the caller blocks (for a signalfd) or ignores
-	 */
-	posix_spawnattr_init(&sa);
-	sigemptyset(&none);
-	posix_spawnattr_setsigmask(&sa, &none);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGHUP);
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGPIPE);
-	sigaddset(&dfl, SIGTERM);
-	posix_spawnattr_setsigdefault(&sa, &dfl);
-	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	e = posix_spawnp(&pid, "gnuplot", &fa, &sa, argv, environ);
-	posix_spawnattr_destroy(&sa);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
+	memset(&t, 0, sizeof t);
+	t.argv = argv;
+	t.dir = p->dir;
+	t.flags = PROC_OUT_NULL;
+	proc_run_all(&t, 1, clock_mono() + PLOT_TIMEOUT, NULL);
 	free(set);
 	free(script);
-	if (e != 0) {
-		close(fds[0]);
-		if (e == ENOENT)
-			snprintf(why, whylen, "gnuplot not found: install gnuplot-nox");
-		else
-			snprintf(why, whylen, "cannot run gnuplot: %s", strerror(e));
-		return -1;
-	}
-
-	/*
-	 * Read stderr as it comes, so that a talkative gnuplot never blocks on a full pipe,
-	 * and look at the clock between reads. The pipe may stay open after gnuplot exits
-	 * (a child of its own holding it): the exit is what counts.
-	 */
-	fd = fds[0];
-	fcntl(fd, F_SETFL, O_NONBLOCK);
-	deadline = plot_now_ms() + PLOT_TIMEOUT_MS;
-	for (;;) {
-		if ((r = waitpid(pid, &st, WNOHANG)) == pid)
-			break;
-		if (r == -1 && errno != EINTR) {
-			snprintf(why, whylen, "gnuplot: waitpid: %s", strerror(errno));
-			if (fd != -1)
-				close(fd);
-			return -1;
-		}
-		if ((left = deadline - plot_now_ms()) <= 0) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
-				;
-			timedout = 1;
-			break;
-		}
-		if (left > 20)
-			left = 20;
-		if (fd != -1) {
-			pfd.fd = fd;
-			pfd.events = POLLIN;
-			if (poll(&pfd, 1, (int)left) > 0 && plot_drain(fd, err, &errlen) == 0) {
-				close(fd);
-				fd = -1;
-			}
-		} else
-			poll(NULL, 0, (int)left);
-	}
-	if (fd != -1) {
-		plot_drain(fd, err, &errlen);
-		close(fd);
-	}
-	err[errlen] = '\0';
-
-	if (timedout) {
+	if (t.status == 0)
+		rc = 0;
+	else if (t.error == ENOENT && access(p->dir, F_OK) == 0)
+		snprintf(why, whylen, "gnuplot not found: install gnuplot-nox");
+	else if (t.error != 0)
+		proc_last_line(t.err, why, whylen);
+	else if (t.status == PROC_DEADLINE)
 		snprintf(why, whylen, "gnuplot took more than %d s on %s/%s.gp: killed",
-		    PLOT_TIMEOUT_MS / 1000, p->dir, p->base);
-		return -1;
-	}
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		return 0;
-	if (errlen > 0)
-		plot_error_line(err, why, whylen);
-	else if (WIFEXITED(st))
-		snprintf(why, whylen, "gnuplot exited with status %d on %s/%s.gp",
-		    WEXITSTATUS(st), p->dir, p->base);
+		    PLOT_TIMEOUT, p->dir, p->base);
+	else if (*t.err != '\0')
+		plot_error_line(t.err, why, whylen);
+	else if (t.status < 128)
+		snprintf(why, whylen, "gnuplot exited with status %d on %s/%s.gp", t.status,
+		    p->dir, p->base);
 	else
-		snprintf(why, whylen, "gnuplot killed by signal %d on %s/%s.gp",
-		    WIFSIGNALED(st) ? WTERMSIG(st) : 0, p->dir, p->base);
-	return -1;
+		snprintf(why, whylen, "gnuplot killed by signal %d on %s/%s.gp", t.status - 128,
+		    p->dir, p->base);
+	t.argv = NULL;		/* ours, on the stack */
+	proc_free(&t, 1);
+	return rc;
 }
 
 /*

@@ -167,7 +167,7 @@ jobctl_remote_result(struct jobctl_node *nd, const char *text, const char *err, 
 		return;
 	}
 	nd->state = JOBCTL_NODE_UNREACHABLE;
-	if (status == -1) {
+	if (status == PROC_DEADLINE) {
 		snprintf(nd->detail, sizeof nd->detail, "no answer within %.0f s", limit);
 		return;
 	}
@@ -189,8 +189,10 @@ jobctl_remote_write(const struct job_state *st, const struct jobctl_node *nodes,
 	size_t len = 0, i;
 	FILE *f;
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		fatal("open_memstream");
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		log_warn("%s/%s", st->dir, CHECK_FILE);
+		return;
+	}
 	fprintf(f, "# checked %.3f by gridsubmit cancel: host state stopped left detail\n",
 	    clock_wall());
 	for (i = 0; i < n; i++)

@@ -13,6 +13,7 @@
 
 #include "common/file.h"
 #include "common/log.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "gen/gs-config.h"
 #include "launch/launch-int.h"
@@ -114,21 +115,21 @@ launch_ssh_hostname(const char *config, const char *host, char *target, size_t l
 	/* a node reached through srun: the route toward it is its login host's */
 	char *argv[] = { "ssh", "-F", (char *)config, "-G", "--",
 	    (char *)remote_route_target(host), NULL };
-	struct remote_out ro;
+	struct proc_task pt;
 	char *p;
 
 	*target = '\0';
-	if (remote_run(argv, 10, &ro) != 0) {
-		snprintf(why, whylen, "%s: ssh -G failed: %s", host, ro.err);
-		remote_out_free(&ro);
+	if (proc_run(argv, 10, &pt) != 0) {
+		snprintf(why, whylen, "%s: ssh -G failed: %s", host, pt.err);
+		proc_free(&pt, 1);
 		snprintf(target, len, "%s", host);
 		return -1;
 	}
-	for (p = ro.out; p != NULL && *p != '\0'; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
+	for (p = pt.out; p != NULL && *p != '\0'; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
 	    NULL)
 		if (sscanf(p, "hostname %255s", target) == 1)
 			break;
-	remote_out_free(&ro);
+	proc_free(&pt, 1);
 	if (*target == '\0')
 		snprintf(target, len, "%s", host);
 	return 0;

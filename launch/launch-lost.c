@@ -15,11 +15,11 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
 #include "launch/lease.h"
-#include "remote/fanout.h"
 #include "remote/remote.h"
 
 #define LOST_SILENT_MAX		4096	/* lease connections looked at */
@@ -97,26 +97,26 @@ lost_by_probe(const struct launch_plan *pl, const char *config, const unsigned c
     double timeout, char **why)
 {
 	char *words[] = { "true", NULL }, line[256];
-	struct fanout_task *t;
+	struct proc_task *t;
 	size_t i, n = pl->sites->nnodes;
 
 	t = xcalloc(n + 1, sizeof *t);
 	for (i = 0; i < n; i++)
 		if (want[i] && why[i] == NULL)
 			t[i].argv = remote_ssh_argv(config, NULL, pl->sites->nodes[i].host, words);
-	fanout_run(t, n, clock_mono() + timeout, launch_cancel_requested);
+	proc_run_all(t, n, clock_mono() + timeout, launch_cancel_requested);
 	for (i = 0; i < n; i++) {
 		if (t[i].argv == NULL || t[i].status == 0)
 			continue;
-		if (t[i].status == FANOUT_DEADLINE)
+		if (t[i].status == PROC_DEADLINE)
 			xasprintf(&why[i], "did not answer ssh within %g s", timeout);
-		else if (t[i].status != FANOUT_STOPPED) {
-			fanout_last_line(t[i].err, line, sizeof line);
+		else if (t[i].status != PROC_STOPPED) {
+			proc_last_line(t[i].err, line, sizeof line);
 			xasprintf(&why[i], "did not answer ssh (%s)", *line != '\0' ? line :
 			    "no message");
 		}
 	}
-	fanout_free(t, n);
+	proc_free(t, n);
 	free(t);
 }
 

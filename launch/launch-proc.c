@@ -12,11 +12,11 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
 #include "launch/lease.h"
-#include "remote/remote.h"
 
 #define STRAGGLER_GRACE	10.0	/* seconds ranks may outlive rank 0 */
 #define KILL_GRACE	5.0	/* seconds between SIGTERM and SIGKILL */
@@ -202,7 +202,7 @@ launch_proc_wait(struct launch *l)
 	memset(res, 0, sizeof *res);
 	res->master_exit = -1;
 	/* mpiexec's end wakes us at once; the rest (lease, rank 0's status) every POLL_NS */
-	remote_child_block(&old);
+	proc_child_block(&old);
 	for (;;) {
 		if (launch_reap(pid, &res->mpiexec_status))
 			break;
@@ -229,7 +229,7 @@ launch_proc_wait(struct launch *l)
 			l->watch(l);
 		if (launch_ticker != NULL)
 			launch_ticker(launch_ticker_arg, 0);
-		remote_child_nap(POLL_NS);
+		proc_child_nap(POLL_NS);
 	}
 	if (launch_ticker != NULL)
 		launch_ticker(launch_ticker_arg, 1);

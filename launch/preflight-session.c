@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "common/log.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
@@ -30,19 +30,17 @@ char *
 preflight_session_command(const struct preflight_setup *s, const struct job_state *st,
     const char *addr)
 {
-	char *words[15], *cmd = NULL, *q;
-	size_t len = 0, i;
-	FILE *f;
+	char *words[15], *cmd = xstrdup(""), *q, *more;
+	size_t i;
 
 	preflight_words(s, st, addr, words);
-	if ((f = open_memstream(&cmd, &len)) == NULL)
-		fatal("open_memstream");
 	for (i = 0; words[i] != NULL; i++) {
 		q = remote_quote(words[i]);
-		fprintf(f, "%s%s", i > 0 ? " " : "", q);
+		xasprintf(&more, "%s%s%s", cmd, i > 0 ? " " : "", q);
 		free(q);
+		free(cmd);
+		cmd = more;
 	}
-	fclose(f);
 	return cmd;
 }
 
@@ -124,7 +122,7 @@ session_watch(const struct job_state *st, int *ino, int *chld, sigset_t *old)
 		*ino = -1;
 	}
 	free(path);
-	remote_child_block(old);
+	proc_child_block(old);
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	*chld = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);

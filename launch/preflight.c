@@ -17,13 +17,13 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "gen/embedded-sh-launch.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
 #include "launch/preflight.h"
 #include "launch/stage.h"
-#include "remote/fanout.h"
 #include "remote/remote.h"
 
 #define PREFLIGHT_DEADLINE	25.0	/* ssh's ConnectTimeout (10) + the checks */
@@ -45,16 +45,16 @@ static int
 preflight_local_hashes(char *const files[], size_t n, char hashes[][65])
 {
 	char **argv = xcalloc(n + 2, sizeof *argv), *line, *save = NULL;
-	struct remote_out ro;
+	struct proc_task pt;
 	size_t i;
 	int rc = 0;
 
 	argv[0] = "sha256sum";
 	for (i = 0; i < n; i++)
 		argv[i + 1] = files[i];
-	if (remote_run(argv, 60, &ro) != 0)
+	if (proc_run(argv, 60, &pt) != 0)
 		rc = -1;
-	for (i = 0, line = strtok_r(ro.out, "\n", &save); rc == 0 && i < n;
+	for (i = 0, line = strtok_r(pt.out, "\n", &save); rc == 0 && i < n;
 	    i++, line = strtok_r(NULL, "\n", &save)) {
 		if (line == NULL || strlen(line) < 64) {
 			rc = -1;
@@ -63,7 +63,7 @@ preflight_local_hashes(char *const files[], size_t n, char hashes[][65])
 		memcpy(hashes[i], line, 64);
 		hashes[i][64] = '\0';
 	}
-	remote_out_free(&ro);
+	proc_free(&pt, 1);
 	free(argv);
 	return rc;
 }
@@ -78,13 +78,13 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 	char seen[64] = "", nodir[520] = "";
 
 	r->state = PF_FAILED;
-	if (status == -1) {
+	if (status == PROC_DEADLINE) {
 		snprintf(r->reason, sizeof r->reason, "no answer within %.0f s",
 		    PREFLIGHT_DEADLINE);
 		return;
 	}
 	if (status == 255) {
-		fanout_last_line(err, line, sizeof line);
+		proc_last_line(err, line, sizeof line);
 		snprintf(r->reason, sizeof r->reason, "ssh failed: %.500s", line);
 		return;
 	}
@@ -121,7 +121,7 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 			p++;
 	}
 	if (!ended) {
-		fanout_last_line(err, line, sizeof line);
+		proc_last_line(err, line, sizeof line);
 		snprintf(r->reason, sizeof r->reason, "the checks did not run (status %d): "
 		    "%.500s", status, line);
 	} else if (!proxy_ok)
@@ -194,7 +194,7 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
     const struct preflight_setup *s, struct pf_node *res)
 {
 	size_t *nodes = xcalloc(sites->nnodes + 1, sizeof *nodes), n = 0, i;
-	struct fanout_task *t = xcalloc(sites->nnodes + 1, sizeof *t);
+	struct proc_task *t = xcalloc(sites->nnodes + 1, sizeof *t);
 	char ifname[64], addr[64] = "", why[512];
 	int r;
 
@@ -220,11 +220,11 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 		}
 		nodes[n++] = node;
 	}
-	fanout_run(t, n, clock_mono() + PREFLIGHT_DEADLINE, NULL);
+	proc_run_all(t, n, clock_mono() + PREFLIGHT_DEADLINE, NULL);
 	for (i = 0; i < n; i++)
 		preflight_parse(t[i].out, t[i].err, t[i].status, sites->nodes[nodes[i]].host, s,
 		    &res[nodes[i]]);
-	fanout_free(t, n);
+	proc_free(t, n);
 	free(t);
 	free(nodes);
 }

@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "gen/embedded-sh-launch.h"
 #include "launch/remote-cancel.h"
-#include "remote/fanout.h"
 #include "remote/remote.h"
 
 /* The ssh of remote.c, but a connection of its own: a shared one may hang on a dead link. */
@@ -35,7 +35,7 @@ void
 remote_cancel(const char *config, const struct remote_cancel_how *how,
     struct remote_cancel_node *nodes, size_t n)
 {
-	struct fanout_task *t = xcalloc(n + 1, sizeof *t);
+	struct proc_task *t = xcalloc(n + 1, sizeof *t);
 	char grace[32], *words[11];
 	size_t i;
 
@@ -57,7 +57,7 @@ remote_cancel(const char *config, const struct remote_cancel_how *how,
 			t[i].argv = remote_cancel_own(t[i].argv);
 		nodes[i].sent = t[i].argv != NULL;
 	}
-	fanout_run(t, n, clock_mono() + how->limit, NULL);
+	proc_run_all(t, n, clock_mono() + how->limit, NULL);
 	for (i = 0; i < n; i++) {
 		remote_argv_free(t[i].argv);
 		t[i].argv = NULL;
@@ -72,5 +72,5 @@ remote_cancel_free(struct remote_cancel_node *nodes, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		fanout_free(&nodes[i].task, 1);
+		proc_free(&nodes[i].task, 1);
 }

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "remote/fanout.h"
+#include "common/proc.h"
 
 /*
  * Stopping what a job started on its nodes, one ssh per node, in parallel: the one
@@ -30,7 +30,7 @@ struct remote_cancel_node {
 	const char *host;	/* in */
 	const char *dir;	/* in: the job's directory there */
 	int sent;		/* 0: no ssh (invalid host name); task untouched */
-	struct fanout_task task;	/* the ssh's status, stdout and stderr (fanout.h) */
+	struct proc_task task;	/* the ssh's status, stdout and stderr (proc.h) */
 };
 void remote_cancel(const char *config, const struct remote_cancel_how *how,
     struct remote_cancel_node *nodes, size_t n);

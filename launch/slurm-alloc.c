@@ -13,10 +13,10 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "launch/launch.h"
 #include "launch/slurm-site.h"
-#include "remote/fanout.h"
 #include "remote/remote.h"
 
 #define SLURM_CMD_TIMEOUT	30.0	/* seconds for one command on a login host */
@@ -125,7 +125,7 @@ static int
 slurm_login_run(const char *config, const char *login, char *const words[], char *out,
     size_t outlen, char *why, size_t whylen)
 {
-	struct remote_out ro;
+	struct proc_task pt;
 	char **argv, line[512];
 	int rc;
 
@@ -134,19 +134,19 @@ slurm_login_run(const char *config, const char *login, char *const words[], char
 		snprintf(why, whylen, "invalid login host name %s", login);
 		return -1;
 	}
-	rc = remote_run(argv, SLURM_CMD_TIMEOUT, &ro);
+	rc = proc_run(argv, SLURM_CMD_TIMEOUT, &pt);
 	remote_argv_free(argv);
 	if (rc != 0) {
-		fanout_last_line(ro.err, line, sizeof line);
-		if (rc == FANOUT_DEADLINE)
+		proc_last_line(pt.err, line, sizeof line);
+		if (rc == PROC_DEADLINE)
 			snprintf(why, whylen, "%s: %s did not answer within %g s", login, words[0],
 			    SLURM_CMD_TIMEOUT);
 		else
 			snprintf(why, whylen, "%s: %s: %s", login, words[0], *line != '\0' ? line :
 			    "failed with no message");
 	} else
-		snprintf(out, outlen, "%.*s", (int)strcspn(ro.out, "\n"), ro.out);
-	remote_out_free(&ro);
+		snprintf(out, outlen, "%.*s", (int)strcspn(pt.out, "\n"), pt.out);
+	proc_free(&pt, 1);
 	return rc == 0 ? 0 : -1;
 }
 

@@ -16,13 +16,13 @@
 #include "common/clock.h"
 #include "common/fstree.h"
 #include "common/log.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "gen/embedded-sh-launch.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
 #include "launch/remote-cancel.h"
 #include "launch/stage.h"
-#include "remote/fanout.h"
 #include "remote/remote.h"
 
 #define STAGE_DEADLINE	600.0	/* seconds for all copies of one phase */
@@ -210,9 +210,9 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 	size_t nloc = job->nstage_in + 2, i, k, w, same;
 	char **loc = xcalloc(nloc + 6, sizeof *loc), (*hash)[65], **words, **rel;
 	char *names[2], *base = job_path_base(job->program), *l, *save = NULL;
-	struct fanout_task *t = xcalloc(n + 1, sizeof *t);
+	struct proc_task *t = xcalloc(n + 1, sizeof *t);
 	const char *bad;
-	struct remote_out ro;
+	struct proc_task pt;
 	double t0;
 	int nfail = 0;
 
@@ -223,11 +223,11 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 	loc[w++] = (char *)rankexec;
 	for (i = 0; i < job->nstage_in; i++)
 		loc[w++] = in[i];
-	if (remote_run(loc, 60, &ro) == 0)
-		for (i = 0, l = strtok_r(ro.out, "\n", &save); i < nloc && l != NULL;
+	if (proc_run(loc, 60, &pt) == 0)
+		for (i = 0, l = strtok_r(pt.out, "\n", &save); i < nloc && l != NULL;
 		    i++, l = strtok_r(NULL, "\n", &save))
 			snprintf(hash[i], sizeof hash[i], "%.64s", l);
-	remote_out_free(&ro);
+	proc_free(&pt, 1);
 	xasprintf(&names[0], "bin/%s", base);
 	names[1] = "bin/gridsubmit-rank";
 	rel = xcalloc(job->nstage_in + 1, sizeof *rel);
@@ -249,7 +249,7 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 			t[k].argv = remote_ssh_argv(config, NULL, d[k]->host, words);
 	}
 	t0 = clock_mono();
-	fanout_run(t, n, t0 + STAGE_DEADLINE, launch_cancel_requested);
+	proc_run_all(t, n, t0 + STAGE_DEADLINE, launch_cancel_requested);
 	for (k = 0; k < n; k++) {
 		if (t[k].argv == NULL)
 			continue;
@@ -269,7 +269,7 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 		stage_log(st, "verify %s %zu %.3f %s", d[k]->host, same, t[k].ended - t0,
 		    d[k]->failed ? "failed" : "ok");
 	}
-	fanout_free(t, n);
+	proc_free(t, n);
 	free(t);
 	free(names[0]);
 	free(base);
@@ -288,7 +288,7 @@ static int
 stage_copy_phase(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
     size_t n, int phase, const char *config, const char *rankexec, char *const in[])
 {
-	struct fanout_task *t = xcalloc(n + 1, sizeof *t);
+	struct proc_task *t = xcalloc(n + 1, sizeof *t);
 	long long *bytes = xcalloc(n + 1, sizeof *bytes);
 	size_t *nfiles = xcalloc(n + 1, sizeof *nfiles), i, k, nsrc;
 	const char *dest = phase == 0 ? "/bin" : "";
@@ -324,7 +324,7 @@ stage_copy_phase(const struct gs_job *job, const struct job_state *st, struct st
 		free(to);
 	}
 	t0 = clock_mono();
-	fanout_run(t, n, t0 + STAGE_DEADLINE, launch_cancel_requested);
+	proc_run_all(t, n, t0 + STAGE_DEADLINE, launch_cancel_requested);
 	for (k = 0; k < n; k++) {
 		if (t[k].argv == NULL)
 			continue;
@@ -333,19 +333,19 @@ stage_copy_phase(const struct gs_job *job, const struct job_state *st, struct st
 		    "ok" : "failed", d[k]->dir, dest);
 		if (t[k].status == 0)
 			continue;
-		if (t[k].status == FANOUT_STOPPED)
+		if (t[k].status == PROC_STOPPED)
 			snprintf(line, sizeof line, "cancelled");
-		else if (t[k].status == FANOUT_DEADLINE)
+		else if (t[k].status == PROC_DEADLINE)
 			snprintf(line, sizeof line, "not done within %.0f s", STAGE_DEADLINE);
 		else
-			fanout_last_line(t[k].err, line, sizeof line);
+			proc_last_line(t[k].err, line, sizeof line);
 		snprintf(d[k]->why, sizeof d[k]->why, "staging: copying %zu file%s (%lld "
 		    "bytes) to %s%s failed: %s", nfiles[k], nfiles[k] == 1 ? "" : "s",
 		    bytes[k], d[k]->dir, dest, line);
 		d[k]->failed = 1;
 		nfail++;
 	}
-	fanout_free(t, n);
+	proc_free(t, n);
 	free(t);
 	free(bytes);
 	free(nfiles);
@@ -395,7 +395,7 @@ stage_dirs_write(const struct job_state *st, const struct stage_dir *d, size_t n
 	int rc;
 
 	if ((f = open_memstream(&text, &len)) == NULL)
-		fatal("open_memstream");
+		return -1;
 	fprintf(f, "# the job's own directories on nodes that do not share this one "
 	    "(stage.h):\n# host directory program-staged gridsubmit-rank-staged\n");
 	for (i = 0; i < n; i++) {
@@ -499,7 +499,7 @@ static char **
 stage_out_have(const struct gs_job *job, const struct job_state *st, struct stage_dir **use,
     size_t nu, const char *config)
 {
-	struct fanout_task *t = xcalloc(nu + 1, sizeof *t);
+	struct proc_task *t = xcalloc(nu + 1, sizeof *t);
 	char **have = xcalloc(nu + 1, sizeof *have), **words;
 	size_t i, k, w, len;
 	const char *p;
@@ -517,7 +517,7 @@ stage_out_have(const struct gs_job *job, const struct job_state *st, struct stag
 		words[w] = NULL;
 		t[k].argv = remote_ssh_argv(config, NULL, use[k]->host, words);
 	}
-	fanout_run(t, nu, clock_mono() + CLEAN_DEADLINE, NULL);
+	proc_run_all(t, nu, clock_mono() + CLEAN_DEADLINE, NULL);
 	for (k = 0; k < nu; k++) {
 		have[k] = xcalloc(job->nstage_out + 1, 1);
 		if (t[k].argv == NULL || t[k].status != 0) {
@@ -531,7 +531,7 @@ stage_out_have(const struct gs_job *job, const struct job_state *st, struct stag
 			p += len + (p[len] == '\n');
 		}
 	}
-	fanout_free(t, nu);
+	proc_free(t, nu);
 	free(t);
 	free(words);
 	return have;
@@ -544,7 +544,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 	struct stage_dir *d, **use;
 	size_t nd, nu = 0, i, k, nf = 0, len;
 	char *config, *local, (*dest)[PATH_MAX], **have;
-	struct fanout_task *t;
+	struct proc_task *t;
 	int r, *taken;
 	double t0;
 	struct stat sb;
@@ -599,7 +599,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 		free(local);
 	}
 	t0 = clock_mono();
-	fanout_run(t, nf, t0 + STAGE_DEADLINE, NULL);
+	proc_run_all(t, nf, t0 + STAGE_DEADLINE, NULL);
 	for (i = 0; i < nf; i++) {
 		size_t files;
 		char *part;
@@ -616,7 +616,7 @@ stage_out(const struct gs_sites *sites, const struct gs_placement *p, const stru
 		}
 		free(part);
 	}
-	fanout_free(t, nf);
+	proc_free(t, nf);
 	for (k = 0; k < nu; k++)
 		free(have[k]);
 	free(have);

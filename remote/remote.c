@@ -1,25 +1,20 @@
 /*
- * remote.c — running local tools from argument vectors, and the ssh command line of
- * doc/reliability.md ("SSH"): batch mode, strict host keys with a managed known_hosts, connect
- * timeout, keepalives, no forwarding, only the given identity, connection sharing in a
- * 0700 directory, "--" before the host and every remote word quoted for POSIX sh.
+ * remote.c — the ssh command line of doc/reliability.md ("SSH"): batch mode, strict host
+ * keys with a managed known_hosts, connect timeout, keepalives, no forwarding, only the
+ * given identity, connection sharing in a 0700 directory, "--" before the host and every
+ * remote word quoted for POSIX sh.
  */
 #include <sys/stat.h>
 
 #include <ctype.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "common/clock.h"
 #include "common/home.h"
-#include "common/log.h"
 #include "common/xmalloc.h"
-#include "remote/fanout.h"
 #include "remote/remote.h"
 
 static const char *const remote_ssh_options[] = {
@@ -35,50 +30,6 @@ static const char *const remote_ssh_options[] = {
 	"-o", "ControlPersist=60",
 	NULL
 };
-
-int
-remote_run(char *const argv[], double timeout, struct remote_out *ro)
-{
-	struct fanout_task t;
-
-	memset(&t, 0, sizeof t);
-	t.argv = (char **)argv;
-	fanout_run(&t, 1, timeout > 0 ? clock_mono() + timeout : 0, NULL);
-	ro->status = t.status;
-	ro->out = t.out;
-	ro->err = t.err;
-	return ro->status;
-}
-
-void
-remote_out_free(struct remote_out *ro)
-{
-	free(ro->out);
-	free(ro->err);
-	memset(ro, 0, sizeof *ro);
-}
-
-void
-remote_child_block(sigset_t *old)
-{
-	sigset_t chld;
-
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, old);
-}
-
-void
-remote_child_nap(long ns)
-{
-	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
-	sigset_t chld;
-
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	/* blocked SIGCHLD stays pending (even at SIG_DFL): a child's end wakes us at once */
-	sigtimedwait(&chld, NULL, &ts);
-}
 
 char *
 remote_quote(const char *word)

@@ -1,17 +1,12 @@
 /*
- * remote.h — local tools run from argument vectors (never a shell string), and commands
- * on nodes over ssh with the options of doc/reliability.md ("SSH"): one place builds the ssh
- * command line, so preflight, staging, cleanup and hydra's launcher use the same one.
+ * remote.h — commands on nodes over ssh with the options of doc/reliability.md ("SSH"):
+ * one place builds the ssh command line, so preflight, staging, cleanup and hydra's
+ * launcher use the same one. They run locally through common/proc.h.
  */
 #ifndef GS_REMOTE_H
 #define GS_REMOTE_H
 
-#include <sys/types.h>
-
-#include <signal.h>
 #include <stddef.h>
-
-#include "remote/fanout.h"
 
 /* How one host is reached: a site file's ssh: settings (gridsubmit-sites(5)). */
 struct remote_ssh {
@@ -27,28 +22,6 @@ struct remote_host {
 	const char *host;
 	const struct remote_ssh *ssh;
 };
-
-struct remote_out {
-	int status;		/* exit code, 128+N for signal N, -1 when timed out (killed) */
-	char *out;		/* stdout, NUL-terminated (capped at 1 MiB) */
-	char *err;		/* stderr, NUL-terminated (capped at 64 KiB) */
-};
-
-/*
- * Run argv (execvp) with stdin from /dev/null, capture its output, wait at most timeout
- * seconds (<= 0: no limit), then kill it: the fan-out of one (fanout.h). Returns
- * ro->status.
- */
-int remote_run(char *const argv[], double timeout, struct remote_out *ro);
-void remote_out_free(struct remote_out *ro);
-
-/*
- * Waiting for children without polling: block SIGCHLD (the old mask in *old, to restore
- * with sigprocmask), then nap up to ns nanoseconds or until a child ends. Nothing may be
- * forked while it is blocked (the child would inherit the mask).
- */
-void remote_child_block(sigset_t *old);
-void remote_child_nap(long ns);
 
 /* The word quoted for POSIX sh: 'a'\''b'. Allocated. */
 char *remote_quote(const char *word);

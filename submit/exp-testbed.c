@@ -10,44 +10,39 @@
  * point is simulated the testbed is not brought up for them (the simulator needs no node):
  * its derived file is used when it is up already, else F itself (doc/experiments.md).
  */
-#include <sys/wait.h>
-
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/log.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "store/jobstore.h"
 #include "submit/exp-run.h"
 
-/* gridsubmit testbed VERB FILE, its output appended to log; its exit status, or -1. */
+/*
+ * gridsubmit testbed VERB FILE, its output appended to log (common/proc.h); its exit
+ * status, or -1 (said) when it could not be run. It stays in our process group: a ^C
+ * that stops the experiment stops it too.
+ */
 static int
 et_testbed(const char *verb, const char *file, const char *log)
 {
-	char *argv[] = { "gridsubmit", "testbed", (char *)verb, (char *)file, NULL };
-	posix_spawn_file_actions_t fa;
-	extern char **environ;
-	int status, rc;
-	pid_t pid;
+	char *argv[] = { "/proc/self/exe", "testbed", (char *)verb, (char *)file, NULL };
+	struct proc_task t;
+	int rc;
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log, O_WRONLY | O_CREAT |
-	    O_APPEND, 0644);
-	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-	rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0)
-		return -1;
-	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	memset(&t, 0, sizeof t);
+	t.argv = argv;
+	t.log = log;
+	t.flags = PROC_CALLER_GROUP;
+	proc_run_all(&t, 1, 0, NULL);
+	if (t.error != 0)
+		log_warnx("gridsubmit testbed %s: %s", verb, strtok(t.err, "\n"));
+	rc = t.error != 0 ? -1 : t.status;
+	t.argv = NULL;		/* ours, on the stack */
+	proc_free(&t, 1);
+	return rc;
 }
 
 char *

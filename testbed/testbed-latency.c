@@ -21,13 +21,11 @@
  */
 #include <sys/prctl.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +33,6 @@
 #include <unistd.h>
 
 #include "common/file.h"
-#include "common/log.h"
 #include "common/xmalloc.h"
 #include "testbed/testbed.h"
 
@@ -85,13 +82,19 @@ tb_delay_start(struct testbed *tb, struct tb_node *tn, const char *prog, double 
 	int p[2];
 
 	snprintf(delay, sizeof delay, "%.6f", ms);
+	if (pipe2(p, O_CLOEXEC) == -1)
+		return tb_syserr("%s: cannot start the delay line", tn->node->host);
 	xasprintf(&nspath, "/run/netns/%s", tn->netns);
 	xasprintf(&log, "%s/delay.log", tn->dir);
-	if (pipe2(p, O_CLOEXEC) == -1)
-		fatal("pipe");
 	fflush(NULL);
-	if ((pid = fork()) == -1)
-		fatal("fork");
+	if ((pid = fork()) == -1) {
+		tb_syserr("%s: cannot start the delay line", tn->node->host);
+		close(p[0]);
+		close(p[1]);
+		free(nspath);
+		free(log);
+		return -1;
+	}
 	if (pid == 0) {
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
 			_exit(127);
@@ -107,8 +110,14 @@ tb_delay_start(struct testbed *tb, struct tb_node *tn, const char *prog, double 
 		_exit(127);
 	}
 	close(p[1]);
-	tb_manifest_add(tb, "pid %ld %lld delay %s", (long)pid, tb_proc_start(pid),
-	    tn->node->host);
+	if (tb_manifest_add(tb, "pid %ld %lld delay %s", (long)pid, tb_proc_start(pid),
+	    tn->node->host) == -1) {
+		tb_kill_unrecorded(pid);
+		close(p[0]);
+		free(nspath);
+		free(log);
+		return -1;
+	}
 	pfd.fd = p[0];
 	pfd.events = POLLIN;
 	n = 0;
@@ -187,34 +196,21 @@ tb_delay_rules(struct tb_node *tn, const char *iptables)
 
 /*
  * 1 when this kernel has sch_netem (a module some kernels lack): tried on the loopback of
- * a network namespace of the child's own, which dies with it, so nothing is left to undo.
+ * a network namespace of the probe's own (util-linux's unshare -n), which goes with it, so
+ * nothing is left to undo.
  */
 static int
 tb_netem_probe(void)
 {
 	char *tc;
-	pid_t pid;
-	int st, nul;
+	int rc;
 
 	if ((tc = tb_which("tc")) == NULL)
 		return 0;
-	fflush(NULL);
-	if ((pid = fork()) == -1)
-		fatal("fork");
-	if (pid == 0) {
-		if (unshare(CLONE_NEWNET) == -1 || (nul = open("/dev/null", O_RDWR)) == -1)
-			_exit(127);
-		dup2(nul, STDIN_FILENO);
-		dup2(nul, STDOUT_FILENO);
-		dup2(nul, STDERR_FILENO);
-		execl(tc, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms",
-		    (char *)NULL);
-		_exit(127);
-	}
+	rc = tb_run_quiet("unshare", "-n", tc, "qdisc", "add", "dev", "lo", "root", "netem",
+	    "delay", "1ms", NULL);
 	free(tc);
-	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
-		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	return rc == 0;
 }
 
 /* What the delay line lacks on this host (NULL: nothing), and the tools it found. */
@@ -288,8 +284,9 @@ tb_latency_node(struct testbed *tb, struct tb_node *tn)
 		    tb_delay_rules(tn, iptables) == -1)
 			rc = -1;
 	}
-	tb_manifest_add(tb, "latency %s %s %.15g", tn->node->host, tb_latency_name(tn->lat_how),
-	    site->latency_ms);
+	if (tb_manifest_add(tb, "latency %s %s %.15g", tn->node->host,
+	    tb_latency_name(tn->lat_how), site->latency_ms) == -1)
+		rc = -1;
 	free(prog);
 	free(iptables);
 	free(sysctl);

@@ -21,8 +21,8 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
-#include "remote/remote.h"
 #include "testbed/testbed.h"
 
 static const char *const tb_slurm_tools[][2] = {
@@ -294,7 +294,7 @@ tb_slurm_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char **
 	argv[0] = prog;
 	*pid = tb_spawn(tb, tn, what, argv, NULL);
 	free(prog);
-	return 0;
+	return *pid == -1 ? -1 : 0;
 }
 
 /* Wait until path exists while pid lives; 0, or -1 (said, with the log to read). */
@@ -329,7 +329,7 @@ tb_slurm_wait_idle(struct testbed *tb, const struct tb_slurm *sl)
 	double until = clock_mono() + TB_SLURM_IDLE_WAIT;
 	struct timespec ts = { 0, 200000000L };
 	char *env, *argv[16];
-	struct remote_out ro;
+	struct proc_task pt;
 	size_t i, idle, total;
 	int rc, last;
 
@@ -349,7 +349,7 @@ tb_slurm_wait_idle(struct testbed *tb, const struct tb_slurm *sl)
 	argv[12] = "%N %T %E";
 	argv[13] = NULL;
 	for (;;) {
-		rc = remote_run(argv, 10, &ro);
+		rc = proc_run(argv, 10, &pt);
 		last = clock_mono() > until;
 		idle = total = 0;
 		for (i = 0; i < tb->n; i++) {
@@ -360,7 +360,7 @@ tb_slurm_wait_idle(struct testbed *tb, const struct tb_slurm *sl)
 			if ((size_t)tb->nodes[i].node->site != sl->site)
 				continue;
 			total++;
-			text = xstrdup(rc == 0 ? ro.out : "");
+			text = xstrdup(rc == 0 ? pt.out : "");
 			for (line = strtok_r(text, "\n", &save); line != NULL;
 			    line = strtok_r(NULL, "\n", &save)) {
 				size_t hl = strlen(host);
@@ -377,7 +377,7 @@ tb_slurm_wait_idle(struct testbed *tb, const struct tb_slurm *sl)
 			else if (last && rc != 0)
 				fprintf(stderr, "gridsubmit testbed: site %s: sinfo on %s failed: "
 				    "%s (see %s/slurmctld.log)\n", tb->sites.sites[sl->site].name,
-				    sc->login, *ro.err != '\0' ? ro.err : "timed out", sl->dir);
+				    sc->login, *pt.err != '\0' ? pt.err : "timed out", sl->dir);
 			else if (last)
 				fprintf(stderr, "gridsubmit testbed: site %s: Slurm's node %s is %s "
 				    "after %.0f s, not idle%s%s (see %s/slurmd-%s.log)\n",
@@ -389,7 +389,7 @@ tb_slurm_wait_idle(struct testbed *tb, const struct tb_slurm *sl)
 			if (last && rc != 0)
 				break;
 		}
-		remote_out_free(&ro);
+		proc_free(&pt, 1);
 		if (idle == total || last)
 			break;
 		nanosleep(&ts, NULL);
@@ -407,8 +407,10 @@ tb_slurm_site_up(struct testbed *tb, struct tb_slurm *sl)
 	pid_t pid;
 	int k;
 
-	tb_manifest_add(tb, "slurm %zu %s %s %s %s %s", sl->site,
-	    tb->sites.sites[sl->site].name, sl->host.host, sl->tn.addr, sl->tn.netns, sl->conf);
+	if (tb_manifest_add(tb, "slurm %zu %s %s %s %s %s", sl->site,
+	    tb->sites.sites[sl->site].name, sl->host.host, sl->tn.addr, sl->tn.netns,
+	    sl->conf) == -1)
+		return -1;
 	xasprintf(&path, "%s/ctld", sl->dir);
 	k = tb_mkdir(path, 0700);
 	free(path);

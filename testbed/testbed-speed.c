@@ -179,9 +179,9 @@ tb_speed_plan(struct testbed *tb)
 
 /*
  * After the cgroups are set up: the scale chosen, on one line (the range for a large
- * grid), and in the manifest for `status`.
+ * grid), and in the manifest for `status`; 0, or -1 (said) when the manifest cannot take it.
  */
-void
+int
 tb_speed_report(struct testbed *tb)
 {
 	const struct gs_sites *gs = &tb->sites;
@@ -190,13 +190,12 @@ tb_speed_report(struct testbed *tb)
 	char scale[32];
 
 	if (tb->cg_version == 0)
-		return;
-	if (!tb->speeds) {
-		tb_manifest_add(tb, "speeds off");
-		return;
-	}
+		return 0;
+	if (!tb->speeds)
+		return tb_manifest_add(tb, "speeds off");
 	tb_speed_fmt(scale, sizeof scale, tb->cpu_per_mhz);
-	tb_manifest_add(tb, "speeds on %.15g", tb->cpu_per_mhz);
+	if (tb_manifest_add(tb, "speeds on %.15g", tb->cpu_per_mhz) == -1)
+		return -1;
 	fprintf(stderr, "gridsubmit testbed: CPU speeds emulated at scale %s CPU/MHz:", scale);
 	for (i = 0; i < gs->nnodes; i++) {
 		sum += tb->cpus[i];
@@ -213,6 +212,7 @@ tb_speed_report(struct testbed *tb)
 		    gs->nodes[hi].host, tb->cpus[hi]);
 	fprintf(stderr, " (sum %.2f of %g CPUs, %.2f kept for the master and the delay "
 	    "line)\n", sum, tb->host_cpus, tb->host_cpus - sum);
+	return 0;
 }
 
 /* Without a cgroup cpu controller: why, and what is lost. */

@@ -24,7 +24,6 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "common/log.h"
 #include "common/xmalloc.h"
 #include "remote/remote.h"
 #include "testbed/testbed.h"
@@ -34,7 +33,8 @@ static int tb_join_mounts(const struct tb_node *);
 static const char *const tb_tools[][2] = {
 	{ "ip", "iproute2" }, { "tc", "iproute2" }, { "sshd", "openssh-server" },
 	{ "ssh-keygen", "openssh-client" }, { "ssh", "openssh-client" },
-	{ "prometheus-node-exporter", "prometheus-node-exporter" }, { NULL, NULL }
+	{ "prometheus-node-exporter", "prometheus-node-exporter" }, { "unshare", "util-linux" },
+	{ NULL, NULL }
 };
 
 /* The absolute path of a tool in $PATH (plus the sbin directories), or NULL. */
@@ -128,8 +128,9 @@ tb_write_value(const char *dir, const char *file, const char *value)
 /*
  * The cgroup parent of the testbed: v2 when the unified hierarchy has the cpu controller,
  * else v1's cpu hierarchy (Debian 12 VMs often boot hybrid), else none (no CPU quotas).
+ * -1 (said) only when the manifest cannot take it.
  */
-static void
+static int
 tb_cgroup_setup(struct testbed *tb)
 {
 	char buf[512] = "";
@@ -152,9 +153,10 @@ tb_cgroup_setup(struct testbed *tb)
 	}
 	if (tb->cg_version == 0) {
 		tb_speed_unavailable(tb, "no usable cgroup cpu controller");
-		return;
+		return 0;
 	}
-	tb_manifest_add(tb, "cgroup %s", tb->cg_root);
+	if (tb_manifest_add(tb, "cgroup %s", tb->cg_root) == -1)
+		return -1;
 	if (tb_mkdir(tb->cg_root, 0755) == -1 || (tb->cg_version == 2 &&
 	    tb_write_value(tb->cg_root, "cgroup.subtree_control", "+cpu") == -1)) {
 		char *why;
@@ -164,6 +166,7 @@ tb_cgroup_setup(struct testbed *tb)
 		free(why);
 		tb->cg_version = 0;
 	}
+	return 0;
 }
 
 /* The node's quota, as tb_speed_plan chose it (testbed-speed.c). */
@@ -179,10 +182,11 @@ tb_cgroup_node(struct testbed *tb, struct tb_node *tn)
 	if (quota < (long)(TB_CPU_MIN * TB_CG_PERIOD + 0.5))
 		quota = (long)(TB_CPU_MIN * TB_CG_PERIOD + 0.5);
 	xasprintf(&tn->cgroup, "%s/%s", tb->cg_root, tn->node->host);
-	tb_manifest_add(tb, "cgroup %s", tn->cgroup);
-	if (tb_mkdir(tn->cgroup, 0755) == -1)
+	if (tb_manifest_add(tb, "cgroup %s", tn->cgroup) == -1 ||
+	    tb_mkdir(tn->cgroup, 0755) == -1 ||
+	    tb_manifest_add(tb, "cpu %s %.15g", tn->node->host,
+	    (double)quota / TB_CG_PERIOD) == -1)
 		return -1;
-	tb_manifest_add(tb, "cpu %s %.15g", tn->node->host, (double)quota / TB_CG_PERIOD);
 	if (tb->cg_version == 2) {
 		snprintf(val, sizeof val, "%ld %d", quota, TB_CG_PERIOD);
 		if (tb_write_value(tn->cgroup, "cpu.max", val) == -1)
@@ -207,7 +211,8 @@ bad:
  * host, its cgroup, a session of its own, output to DIR/nodes/HOST/WHAT.log. argv NULL: the
  * child runs the load generator instead of a program. The pid goes to the manifest. On a
  * node of a Slurm site, SLURM_CONF is set; a private_fs node's slurmd joins the mount
- * namespace of its sshd, so that a step sees the node's files as a session does.
+ * namespace of its sshd, so that a step sees the node's files as a session does. -1 (said)
+ * when there is no process, or it cannot be recorded (then it is killed).
  */
 pid_t
 tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const argv[],
@@ -219,8 +224,12 @@ tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const a
 	xasprintf(&path, "/run/netns/%s", tn->netns);
 	xasprintf(&log, "%s/%s.log", tn->dir, what);
 	fflush(NULL);
-	if ((pid = fork()) == -1)
-		fatal("fork");
+	if ((pid = fork()) == -1) {
+		tb_syserr("%s: cannot start %s", tn->node->host, what);
+		free(path);
+		free(log);
+		return -1;
+	}
 	if (pid == 0) {
 		tb_child_enter(path);
 		if (unshare(CLONE_NEWUTS) == -1 ||
@@ -255,10 +264,13 @@ tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const a
 		dprintf(2, "gridsubmit testbed: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	tb_manifest_add(tb, "pid %ld %lld %s %s", (long)pid, tb_proc_start(pid), what,
-	    tn->node->host);
 	free(path);
 	free(log);
+	if (tb_manifest_add(tb, "pid %ld %lld %s %s", (long)pid, tb_proc_start(pid), what,
+	    tn->node->host) == -1) {
+		tb_kill_unrecorded(pid);
+		return -1;
+	}
 	return pid;
 }
 
@@ -437,7 +449,21 @@ tb_ssh_yaml(const struct testbed *tb, FILE *sf, const char *user, const char *in
 	fprintf(sf, "}");
 }
 
-/* The known_hosts, ssh_config and derived site file of the testbed. */
+/* DIR/NAME of the testbed with text in it; 0, or -1 (said). */
+static int
+tb_client_file(const struct testbed *tb, const char *name, const char *text)
+{
+	char *path;
+	int rc = 0;
+
+	xasprintf(&path, "%s/%s", tb->dir, name);
+	if (tb_write_file(path, text, 0600) == -1)
+		rc = tb_syserr("%s", path);
+	free(path);
+	return rc;
+}
+
+/* The known_hosts, ssh_config and derived site file of the testbed; 0, or -1 (said). */
 static int
 tb_write_client_files(struct testbed *tb, const char *origin)
 {
@@ -445,10 +471,16 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 	size_t khlen = 0, cfglen = 0, i, s;
 	FILE *khf, *cf, *sf;
 	const char *u = getenv("USER");
+	int rc;
 
+	if ((khf = open_memstream(&kh, &khlen)) == NULL)
+		return tb_syserr("the testbed's known_hosts");
+	if ((cf = open_memstream(&cfg, &cfglen)) == NULL) {
+		fclose(khf);
+		free(kh);
+		return tb_syserr("the testbed's ssh_config");
+	}
 	user = xstrdup(geteuid() == 0 ? "root" : u != NULL && remote_user_valid(u) ? u : "root");
-	khf = open_memstream(&kh, &khlen);
-	cf = open_memstream(&cfg, &cfglen);
 	fprintf(cf, "# generated by gridsubmit testbed up: the hosts of testbed %s\n",
 	    tb->name);
 	for (i = 0; i < tb->n; i++)
@@ -459,22 +491,26 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 			return -1;
 	fclose(khf);
 	fclose(cf);
-	xasprintf(&path, "%s/known_hosts", tb->dir);
-	if (tb_write_file(path, kh, 0600) == -1)
-		fatal("%s", path);
-	free(path);
-	xasprintf(&path, "%s/ssh_config", tb->dir);
-	if (tb_write_file(path, cfg, 0600) == -1)
-		fatal("%s", path);
-	free(path);
+	rc = tb_client_file(tb, "known_hosts", kh);
+	if (rc == 0)
+		rc = tb_client_file(tb, "ssh_config", cfg);
 	free(kh);
 	free(cfg);
+	if (rc == -1) {
+		free(user);
+		return -1;
+	}
 
 	/* the derived site file: the same sites, nodes reached through the testbed */
 	xasprintf(&path, "%s/sites.yaml", tb->dir);
 	xasprintf(&tmp, "%s.tmp", path);
-	if ((sf = fopen(tmp, "w")) == NULL)
-		fatal("%s", tmp);
+	if ((sf = fopen(tmp, "w")) == NULL) {
+		tb_syserr("%s", tmp);
+		free(tmp);
+		free(path);
+		free(user);
+		return -1;
+	}
 	fprintf(sf, "# generated by gridsubmit testbed up from %s: the same sites and nodes,\n"
 	    "# reached over ssh in the testbed's namespaces, monitored by their exporters\n",
 	    origin);
@@ -529,12 +565,15 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 			    ", private_fs: true" : "");
 		}
 	}
-	if (fclose(sf) == EOF || rename(tmp, path) == -1)
-		fatal("%s", path);
+	rc = 0;
+	if (fclose(sf) == EOF || rename(tmp, path) == -1) {
+		rc = tb_syserr("%s", path);
+		unlink(tmp);
+	}
 	free(tmp);
 	free(path);
 	free(user);
-	return 0;
+	return rc;
 }
 
 int
@@ -549,10 +588,10 @@ tb_host_net(struct testbed *tb, struct tb_node *tn)
 	if (tb_keygen(p, tn->node->host) == -1)
 		return -1;
 	free(p);
-	tb_manifest_add(tb, "netns %s", tn->netns);
-	if (tb_run("ip", "netns", "add", tn->netns, NULL) == -1)
+	if (tb_manifest_add(tb, "netns %s", tn->netns) == -1 ||
+	    tb_run("ip", "netns", "add", tn->netns, NULL) == -1 ||
+	    tb_manifest_add(tb, "veth %s", tn->veth) == -1)
 		return -1;
-	tb_manifest_add(tb, "veth %s", tn->veth);
 	snprintf(cidr, sizeof cidr, "%s/16", tn->addr);
 	if (tb_run("ip", "link", "add", tn->veth, "type", "veth", "peer", "name", tn->peer,
 	    NULL) == -1 ||
@@ -577,7 +616,7 @@ tb_host_sshd(struct testbed *tb, struct tb_node *tn)
 	char *argv[6];
 
 	if (tb_sshd_config(tb, tn) == -1)
-		fatal("%s/sshd_config", tn->dir);
+		return tb_syserr("%s/sshd_config", tn->dir);
 	if ((argv[0] = tb_which("sshd")) == NULL)
 		return -1;
 	argv[1] = "-D";
@@ -588,7 +627,7 @@ tb_host_sshd(struct testbed *tb, struct tb_node *tn)
 	tn->sshd_pid = (long)tb_spawn(tb, tn, "sshd", argv, NULL);
 	free(argv[0]);
 	free(argv[4]);
-	return 0;
+	return tn->sshd_pid == -1 ? -1 : 0;
 }
 
 static int
@@ -606,8 +645,11 @@ tb_node_up(struct testbed *tb, struct tb_node *tn)
 	xasprintf(&prom, "%s/load.prom", textdir);
 	xasprintf(&p, "# emulated load of %s (gridsubmit testbed)\nnode_load1 %.6g\n",
 	    tn->node->host, tn->node->emulate.load);
-	if (tb_write_file(prom, p, 0644) == -1)
-		fatal("%s", prom);
+	if (tb_write_file(prom, p, 0644) == -1) {
+		tb_syserr("%s", prom);
+		free(p);
+		return -1;
+	}
 	free(p);
 	if (tb_cgroup_node(tb, tn) == -1 || tb_host_sshd(tb, tn) == -1)
 		return -1;
@@ -628,12 +670,11 @@ tb_node_up(struct testbed *tb, struct tb_node *tn)
 	free(argv[0]);
 	free(textarg);
 
-	if (tn->node->emulate.load > 0)
+	if (pid != -1 && tn->node->emulate.load > 0)
 		pid = tb_spawn(tb, tn, "load", NULL, prom);
-	(void)pid;
 	free(prom);
 	free(textdir);
-	return 0;
+	return pid == -1 ? -1 : 0;
 }
 
 static int tb_build(struct testbed *);
@@ -684,14 +725,20 @@ tb_build(struct testbed *tb)
 		return -1;
 	free(key);
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600)) == -1 ||
-	    (tb->manifest = fdopen(fd, "a")) == NULL)
-		fatal("%s", path);
+	    (tb->manifest = fdopen(fd, "a")) == NULL) {
+		tb_syserr("%s", path);
+		if (fd != -1)
+			close(fd);
+		free(path);
+		return -1;
+	}
 	free(path);
-	tb_manifest_add(tb, "testbed %s %s", tb->name, tb->tag);
+	if (tb_manifest_add(tb, "testbed %s %s", tb->name, tb->tag) == -1)
+		return -1;
 
 	/* /run/sshd: sshd's privilege separation directory, missing where sshd never ran */
 	if (mkdir("/run/sshd", 0755) == -1 && errno != EEXIST)
-		fatal("cannot create /run/sshd");
+		return tb_syserr("cannot create /run/sshd");
 	xasprintf(&key, "%s/id_ed25519", tb->dir);
 	if (tb_keygen(key, "gridsubmit-testbed") == -1)
 		return -1;
@@ -707,20 +754,21 @@ tb_build(struct testbed *tb)
 
 		xasprintf(&line, "no-agent-forwarding,no-port-forwarding,no-X11-forwarding "
 		    "%s gridsubmit-testbed\n", path);
-		if (tb_write_file(key, line, 0600) == -1)
-			fatal("%s", key);
+		rc = tb_write_file(key, line, 0600) == -1 ? tb_syserr("%s", key) : 0;
 		free(line);
 	}
 	free(key);
 	free(path);
+	if (rc == -1)
+		return -1;
 
-	tb_manifest_add(tb, "bridge %s", tb->bridge);
-	if (tb_run("ip", "link", "add", tb->bridge, "type", "bridge", NULL) == -1 ||
+	if (tb_manifest_add(tb, "bridge %s", tb->bridge) == -1 ||
+	    tb_run("ip", "link", "add", tb->bridge, "type", "bridge", NULL) == -1 ||
 	    tb_run("ip", "addr", "add", TB_BRIDGE_ADDR "/16", "dev", tb->bridge, NULL) == -1 ||
 	    tb_run("ip", "link", "set", tb->bridge, "up", NULL) == -1)
 		return -1;
-	tb_cgroup_setup(tb);
-	tb_speed_report(tb);
+	if (tb_cgroup_setup(tb) == -1 || tb_speed_report(tb) == -1)
+		return -1;
 
 	if (tb_slurm_dirs(tb) == -1)
 		return -1;
@@ -753,8 +801,8 @@ tb_build(struct testbed *tb)
 				tn->slurm_conf = tb_slurm_of(tb, n->site)->conf;
 				tn->slurm_dir = tb_slurm_of(tb, n->site)->dir;
 			}
-			tb_manifest_add(tb, "node %s %s %s %zu", n->host, tn->addr, tn->netns, s);
-			if (tb_node_up(tb, tn) == -1)
+			if (tb_manifest_add(tb, "node %s %s %s %zu", n->host, tn->addr,
+			    tn->netns, s) == -1 || tb_node_up(tb, tn) == -1)
 				return -1;
 			tb->n++;
 			k++;
@@ -776,6 +824,5 @@ tb_build(struct testbed *tb)
 	}
 	if (tb_slurm_up(tb) == -1 || tb_write_client_files(tb, tb->sites.path) == -1)
 		return -1;
-	tb_manifest_add(tb, "up");
-	return 0;
+	return tb_manifest_add(tb, "up");
 }

@@ -1,7 +1,11 @@
-/* testbed-util.c — running ip/tc from argument vectors, the manifest, names, waits. */
+/*
+ * testbed-util.c — running ip/tc from argument vectors (common/proc.h), the manifest,
+ * names, waits.
+ */
 #include <sys/socket.h>
 #include <sched.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -18,10 +22,9 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "common/log.h"
+#include "common/proc.h"
 #include "common/pstat.h"
 #include "common/xmalloc.h"
-#include "remote/remote.h"
 #include "testbed/testbed.h"
 
 #define TB_MAXARGS	64
@@ -31,7 +34,7 @@ static int
 tb_vrun(int quiet, const char *argv0, va_list ap)
 {
 	char *argv[TB_MAXARGS], line[1024] = "";
-	struct remote_out ro;
+	struct proc_task pt;
 	size_t n = 0;
 	const char *a;
 	int rc;
@@ -40,7 +43,7 @@ tb_vrun(int quiet, const char *argv0, va_list ap)
 	while ((a = va_arg(ap, const char *)) != NULL && n < TB_MAXARGS - 1)
 		argv[n++] = (char *)a;
 	argv[n] = NULL;
-	rc = remote_run(argv, TB_CMD_TIMEOUT, &ro);
+	rc = proc_run(argv, TB_CMD_TIMEOUT, &pt);
 	if (rc != 0 && !quiet) {
 		size_t i, len = 0;
 		char *e;
@@ -48,12 +51,12 @@ tb_vrun(int quiet, const char *argv0, va_list ap)
 		for (i = 0; i < n && len < sizeof line - 2; i++)
 			len += (size_t)snprintf(line + len, sizeof line - len, "%s%s",
 			    i ? " " : "", argv[i]);
-		if ((e = strchr(ro.err, '\n')) != NULL)
+		if ((e = strchr(pt.err, '\n')) != NULL)
 			*e = '\0';
 		fprintf(stderr, "gridsubmit testbed: %s: %s\n", line,
-		    rc == -1 ? "timed out" : *ro.err != '\0' ? ro.err : "failed");
+		    rc == PROC_DEADLINE ? "timed out" : *pt.err != '\0' ? pt.err : "failed");
 	}
-	remote_out_free(&ro);
+	proc_free(&pt, 1);
 	return rc == 0 ? 0 : -1;
 }
 
@@ -83,9 +86,10 @@ tb_run_quiet(const char *argv0, ...)
 
 /*
  * One line of the manifest, made durable before the thing it names is created: after a
- * crash, `down` finds everything that may exist (and ignores what does not).
+ * crash, `down` finds everything that may exist (and ignores what does not). So nothing
+ * is created when it fails.
  */
-void
+int
 tb_manifest_add(struct testbed *tb, const char *fmt, ...)
 {
 	va_list ap;
@@ -95,7 +99,23 @@ tb_manifest_add(struct testbed *tb, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', tb->manifest);
 	if (fflush(tb->manifest) == EOF || fdatasync(fileno(tb->manifest)) == -1)
-		fatal("%s/manifest", tb->dir);
+		return tb_syserr("%s/manifest", tb->dir);
+	return 0;
+}
+
+int
+tb_syserr(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	fprintf(stderr, "gridsubmit testbed: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(e));
+	errno = e;
+	return -1;
 }
 
 /* FNV-1a of the name: the tag that keeps interface names short and distinct. */
@@ -172,6 +192,15 @@ tb_wait_port(const char *addr, int port, double seconds)
 			return -1;
 		nanosleep(&ts, NULL);
 	}
+}
+
+void
+tb_kill_unrecorded(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+		;
 }
 
 void

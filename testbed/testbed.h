@@ -81,15 +81,27 @@ struct testbed {
 	size_t nslurm;
 };
 
-/* testbed-util.c */
-int tb_run(const char *what, ...);		/* NULL-terminated argv; 0 or -1 (reported) */
-int tb_run_quiet(const char *what, ...);	/* same, no report */
-void tb_manifest_add(struct testbed *tb, const char *fmt, ...)
+/*
+ * testbed-util.c. The testbed's functions say what failed on stderr themselves, as
+ * "gridsubmit testbed: ...", and return -1 (or NULL): "(said)" below; its caller, `gridsubmit
+ * testbed`, takes down what was built and exits.
+ */
+int tb_run(const char *what, ...);		/* NULL-terminated argv; 0 or -1 (said) */
+int tb_run_quiet(const char *what, ...);	/* same, nothing said */
+/* The manifest's next line, durable; 0 or -1 (said): then what it names must not be made. */
+int tb_manifest_add(struct testbed *tb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Say "gridsubmit testbed: WHAT: strerror(errno)"; returns -1, errno kept. */
+int tb_syserr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tb_names(struct testbed *tb, const char *name);
 long long tb_proc_start(long pid);		/* /proc/PID/stat start time, -1 if gone */
 int tb_write_file(const char *path, const char *text, int mode);
 int tb_wait_port(const char *addr, int port, double seconds);
+/*
+ * A process forked for a host that the manifest could not record (`down` would not find
+ * it): killed, with its session, and reaped.
+ */
+void tb_kill_unrecorded(pid_t pid);
 /*
  * In a child forked for a node (_exit(127) on failure): a session of its own with default
  * signal actions, in the network namespace at nspath; then stdin from /dev/null and
@@ -112,7 +124,8 @@ int tb_host_net(struct testbed *tb, struct tb_node *tn);
 int tb_host_sshd(struct testbed *tb, struct tb_node *tn);
 /*
  * Fork a process into a host (testbed-up.c): its namespaces and cgroup, SLURM_CONF when it
- * has one; argv NULL runs the load generator. The pid goes to the manifest as WHAT.
+ * has one; argv NULL runs the load generator. The pid goes to the manifest as WHAT; -1
+ * (said) when it cannot be started or recorded.
  */
 pid_t tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const argv[],
     const char *promfile);
@@ -147,13 +160,13 @@ const char *tb_latency_name(int how);
  * testbed-speed.c (doc/testbed.md, "Relative speeds"): before anything is built, every
  * node's quota in tb->cpus, from cpu_mhz × cores × emulate.cpu_scale on one scale that fits
  * this host (tb->speeds), else cpu_scale × cores; -1 (each node said, and what to do) when
- * a quota would be below TB_CPU_MIN. Then the scale line and its manifest entry; the
- * warning when no cgroup cpu controller is usable; the CPUs a node has (for its load); its
- * cpu_scale in the derived site file, describing the quota applied.
+ * a quota would be below TB_CPU_MIN. Then the scale line and its manifest entry (0, or -1
+ * said); the warning when no cgroup cpu controller is usable; the CPUs a node has (for its
+ * load); its cpu_scale in the derived site file, describing the quota applied.
  */
 double tb_host_cpus(void);
 int tb_speed_plan(struct testbed *tb);
-void tb_speed_report(struct testbed *tb);
+int tb_speed_report(struct testbed *tb);
 void tb_speed_unavailable(const struct testbed *tb, const char *why);
 double tb_node_cpus(const struct testbed *tb, const struct tb_node *tn);
 double tb_speed_cpu_scale(const struct testbed *tb, const struct gs_node *n);

@@ -4,6 +4,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,15 +40,16 @@ crt_on_signal(int sig)
 	errno = saved;
 }
 
-static void
+/* 0, or -1 with errno when there is no pipe for the signals (nothing is caught then). */
+static int
 crt_signals_on(void)
 {
 	struct sigaction sa;
 	int i;
 
-	if (crt_pipe[0] == -1) {
-		if (pipe2(crt_pipe, O_CLOEXEC | O_NONBLOCK) == -1)
-			fatal("pipe");
+	if (crt_pipe[0] == -1 && pipe2(crt_pipe, O_CLOEXEC | O_NONBLOCK) == -1) {
+		crt_pipe[0] = crt_pipe[1] = -1;
+		return -1;
 	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = crt_on_signal;
@@ -58,6 +60,7 @@ crt_signals_on(void)
 	 */
 	for (i = 0; i < CRT_NSIG; i++)
 		sigaction(crt_signals[i], &sa, &crt_oldact[i]);
+	return 0;
 }
 
 static void
@@ -156,14 +159,20 @@ crt_setup(int want_color)
 }
 
 int
-crt_init(int want_color)
+crt_init(int want_color, char *why, size_t whylen)
 {
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(why, whylen, "top needs a terminal (use --once or --json for text)");
 		return -1;
+	}
 	setlocale(LC_ALL, "");
-	crt_signals_on();
+	if (crt_signals_on() == -1) {
+		snprintf(why, whylen, "top: a pipe for signals: %s", strerror(errno));
+		return -1;
+	}
 	if (initscr() == NULL) {
 		crt_signals_off();
+		snprintf(why, whylen, "top needs a terminal (use --once or --json for text)");
 		return -1;
 	}
 	crt_setup(want_color);

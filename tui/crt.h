@@ -38,10 +38,11 @@ extern int crt_color_on;
 extern int crt_utf8;
 
 /*
- * Take the terminal (stdin/stdout). want_color 0 forces monochrome. Returns 0, or -1 when
- * standard input or output is not a terminal.
+ * Take the terminal (stdin/stdout). want_color 0 forces monochrome. Returns 0, or -1 with
+ * why when standard input or output is not a terminal (or curses cannot use it), or the
+ * signals cannot be caught.
  */
-int crt_init(int want_color);
+int crt_init(int want_color, char *why, size_t whylen);
 /* Curses on an off-screen terminal of h x w (the benchmark): TERM=xterm, output to out. */
 int crt_init_offscreen(FILE *out, int h, int w, int want_color);
 /* Give the terminal back; safe to call more than once and from log_atfatal/atexit. */

@@ -1,42 +1,59 @@
 /* tui-cancel.c — running F9's cancel command and reading its answer (tui-cancel.h). */
-#include <sys/wait.h>
-
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/proc.h"
 #include "common/text.h"
+#include "common/xmalloc.h"
 #include "tui/tui-cancel.h"
 
-extern char **environ;
+/* Forget the command: its out and err (empty: it wrote to the file), the file; not argv. */
+static void
+tui_cancel_clear(struct tui_cancel *c)
+{
+	free(c->task.out);
+	free(c->task.err);
+	if (c->out != NULL)
+		fclose(c->out);
+	memset(c, 0, sizeof *c);
+}
 
 int
 tui_cancel_start(struct tui_cancel *c, char *const *argv)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	int rc, fd;
+	const char *tmp = getenv("TMPDIR");
+	char *path;
+	int fd, rc, e;
 
 	memset(c, 0, sizeof *c);
-	if ((c->out = tmpfile()) == NULL)
+	xasprintf(&path, "%s/gridsubmit-cancel.XXXXXX", tmp != NULL && *tmp == '/' ? tmp :
+	    "/tmp");
+	if ((fd = mkostemp(path, O_CLOEXEC)) == -1 || (c->out = fdopen(fd, "r")) == NULL) {
+		e = errno;
+		if (fd != -1) {
+			close(fd);
+			unlink(path);
+		}
+		free(path);
+		errno = e;
 		return -1;
-	fd = fileno(c->out);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, fd, STDERR_FILENO);
-	posix_spawnattr_init(&at);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID);
-	rc = posix_spawn(&c->pid, argv[0], &fa, &at, argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0) {
-		fclose(c->out);
-		memset(c, 0, sizeof *c);
-		errno = rc;
+	}
+	c->task.argv = (char **)argv;
+	c->task.log = path;
+	c->task.flags = PROC_SESSION;
+	rc = proc_start(&c->task);
+	e = errno;
+	/* the command has it open (or never will): the name is not needed any more */
+	unlink(path);
+	free(path);
+	c->task.log = NULL;
+	if (rc == -1) {
+		tui_cancel_clear(c);
+		errno = e;
 		return -1;
 	}
 	return 0;
@@ -66,23 +83,19 @@ tui_cancel_poll(struct tui_cancel *c, char *msg, size_t len)
 {
 	char first[256], last[256];
 	int status;
-	pid_t r;
 
-	if (c->pid <= 0)
-		return 0;
-	while ((r = waitpid(c->pid, &status, WNOHANG)) == -1 && errno == EINTR)
-		;
-	if (r == 0)
+	if (c->out == NULL || proc_poll(&c->task) == 0)
 		return 0;
 	tui_cancel_lines(c->out, first, last, sizeof first);
-	if (r > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	status = c->task.status;
+	if (status == 0)
 		snprintf(msg, len, "%s", *first ? first : "cancelled");
-	else if (r > 0 && WIFEXITED(status))
-		snprintf(msg, len, "cancel failed (exit %d): %s", WEXITSTATUS(status), last);
+	else if (c->task.error != 0)
+		snprintf(msg, len, "cancel failed: %s", strerror(c->task.error));
+	else if (status < 128)
+		snprintf(msg, len, "cancel failed (exit %d): %s", status, last);
 	else
-		snprintf(msg, len, "cancel failed: %s", r > 0 ? "killed by a signal" :
-		    strerror(errno));
-	fclose(c->out);
-	memset(c, 0, sizeof *c);
+		snprintf(msg, len, "cancel failed: killed by signal %d", status - 128);
+	tui_cancel_clear(c);
 	return 1;
 }

@@ -1,23 +1,25 @@
 /*
  * tui-cancel.h — F9: the job's cancel command (gridsubmit cancel ID), run beside the
- * console so that it keeps drawing, and what the command said, for the key bar.
+ * console so that it keeps drawing (common/proc.h, without waiting), and what the command
+ * said, for the key bar.
  */
 #ifndef TUI_CANCEL_H
 #define TUI_CANCEL_H
 
 #include <stddef.h>
 #include <stdio.h>
-#include <sys/types.h>
+
+#include "common/proc.h"
 
 struct tui_cancel {
-	pid_t pid;		/* the command, 0 when none runs */
-	FILE *out;		/* its stdout and stderr */
+	struct proc_task task;	/* the command while it runs */
+	FILE *out;		/* its stdout and stderr: a file of its own, already unlinked */
 };
 
 /*
- * Start argv (argv[0] is the program) in a session of its own, so that it finishes
- * whatever happens to the console (q, a signal, the end of run --top). Returns 0, or -1
- * with errno set.
+ * Start argv (argv[0] is the program) in a session of its own, its output to a file
+ * rather than a pipe, so that it finishes whatever happens to the console (q, a signal,
+ * the end of run --top, the terminal's). Returns 0, or -1 with errno set.
  */
 int tui_cancel_start(struct tui_cancel *c, char *const *argv);
 

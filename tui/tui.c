@@ -201,6 +201,7 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 	struct pollfd pfd[2];
 	double now, next_draw = 0, wait;
 	int more = 0, rc, shown_end = 0, ret;
+	char why[256];
 
 	memset(&t, 0, sizeof t);
 	t.path = events_path;
@@ -220,9 +221,9 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 		log_warn("%s", events_path);
 		return -1;
 	}
-	if (crt_init(!opts->no_color) == -1) {
+	if (crt_init(!opts->no_color, why, sizeof why) == -1) {
 		evreader_free(t.r);
-		log_warnx("top needs a terminal (use --once or --json for text)");
+		log_warnx("%s", why);
 		return -1;
 	}
 	t.v.color = crt_color_on;
