@@ -81,6 +81,15 @@ void job_free(struct gs_job *job);
  */
 char *job_path_base(const char *path);
 
+/*
+ * job-files.c: where stage_in item i is read from, relative to the job file's directory,
+ * trailing slashes dropped (allocated); and, before a job is made, the check that every
+ * stage_in item exists and is a file or a directory: 0, or -1 with why naming the first
+ * that is not ("stage_in: PATH: No such file or directory").
+ */
+char *job_stage_in_source(const struct gs_job *job, size_t i);
+int job_stage_in_check(const struct gs_job *job, char *why, size_t whylen);
+
 /* The runtime parameter key's value, or NULL. */
 const char *job_runtime_get(const struct gs_job *job, const char *key);
 /* Set (or replace) a runtime parameter, e.g. from --scheme. */

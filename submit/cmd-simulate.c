@@ -4,7 +4,7 @@
  *
  * The job is loaded, ranked and placed exactly as `run` would (the same rank map, PF and
  * PR, from the site file's values: no live metrics), then its program's SMPI build runs
- * under smpirun on a platform made of the placement (launcher-smpi.c). It gets a job
+ * under smpirun on a platform made of the placement (launchers/smpi.c). It gets a job
  * directory like any job (state.json, events.jsonl in simulated seconds, stdout), so that
  * status, top --replay and experiments read it unchanged. It ends with the simulated
  * makespan and the efficiency against the divisible-load bound of the run's own workers.
