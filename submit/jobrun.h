@@ -27,7 +27,7 @@ struct jobrun_args {
 	int restarts;		/* --restarts, or -1: the job file's restarts: */
 	int quiet;		/* run -q: none of gridsubmit's own lines but errors */
 	int now;		/* --now: start without waiting for free slots (slots.h) */
-	/* an experiment's parameters laid over the job file (job_load_file_overlay), or NULL */
+	/* an experiment's parameters over the job file (job_load_file_overlay_errs), or NULL */
 	const struct ydoc_node *overlay;
 	const char *overlay_origin;	/* the experiment file, named in their errors */
 	/* gridsubmit simulate: the job on SimGrid (simulate.h), or NULL for a real run */
