@@ -19,6 +19,7 @@
 #include "experiment/exp-metrics.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
+#include "submit/opt-job.h"
 
 static const struct option simulate_longopts[] = {
 	{ "sites", required_argument, NULL, 's' },
@@ -78,7 +79,7 @@ simulate_parse(int argc, char **argv, struct simulate_args *a)
 			a->run.sites = optarg;
 			break;
 		case 'S':
-			a->run.scheme = jobrun_scheme_arg(cmd, optarg);
+			a->run.scheme = opt_scheme(cmd, optarg);
 			break;
 		case 'n':
 			a->run.ranks = (int)cmd_parse_int(cmd, "--ranks", optarg, 1, 100000);
