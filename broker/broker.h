@@ -84,6 +84,15 @@ int broker_place_fit(const struct gs_sites *sites, struct gs_ranking *ranking, i
  */
 int broker_capacity(const struct gs_sites *sites, const struct gs_ranking *ranking);
 
+/*
+ * place-host.c: the host of rank r of p (its node's, or the master's for a rank placed on
+ * no node; NULL: this host); 1 when a rank of p runs on another host than this one
+ * (remote_host_is_local), or when a node of sites is on another host.
+ */
+const char *broker_rank_host(const struct gs_sites *sites, const struct gs_placement *p, int r);
+int broker_placement_remote(const struct gs_sites *sites, const struct gs_placement *p);
+int broker_sites_remote(const struct gs_sites *sites);
+
 /* Hydra hostfile: "host:n" lines in rank order (consecutive ranks on a host grouped). */
 int broker_write_hostfile(const struct gs_sites *sites, const struct gs_placement *p, FILE *f);
 /* Rank map: "rank node site pf pr cpu_mhz" lines, as read by libgrt (grt.h). */

@@ -702,36 +702,6 @@ job_load_file_errs(const char *path, struct gs_job *out, struct gs_errlist *errs
 	return job_load_file_overlay_errs(path, NULL, NULL, out, errs);
 }
 
-int
-job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *out,
-    struct gs_error *err)
-{
-	struct gs_errlist errs;
-	int rc;
-
-	if ((rc = job_load_buffer_errs(name, buf, len, out, &errs)) == -1)
-		errlist_first(&errs, err);
-	return rc;
-}
-
-int
-job_load_file_overlay(const char *path, const struct ydoc_node *overlay, const char *origin,
-    struct gs_job *out, struct gs_error *err)
-{
-	struct gs_errlist errs;
-	int rc;
-
-	if ((rc = job_load_file_overlay_errs(path, overlay, origin, out, &errs)) == -1)
-		errlist_first(&errs, err);
-	return rc;
-}
-
-int
-job_load_file(const char *path, struct gs_job *out, struct gs_error *err)
-{
-	return job_load_file_overlay(path, NULL, NULL, out, err);
-}
-
 static void
 jl_free_kv(struct gs_kv *kv, size_t n)
 {

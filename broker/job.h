@@ -52,27 +52,22 @@ struct gs_job {
 };
 
 /*
- * Load a job file. Returns 0, or -1 with every error of the file in errs, as
- * sites_load_file_errs() does; the variants without _errs give the first error only.
+ * Load a job file, or (_buffer) len bytes of buf named name. Returns 0, or -1 with every
+ * error of the file in errs, as sites_load_file_errs() does.
  */
 struct gs_errlist;
 int job_load_file_errs(const char *path, struct gs_job *out, struct gs_errlist *errs);
-int job_load_file(const char *path, struct gs_job *out, struct gs_error *err);
 int job_load_buffer_errs(const char *name, const char *buf, size_t len, struct gs_job *out,
     struct gs_errlist *errs);
-int job_load_buffer(const char *name, const char *buf, size_t len, struct gs_job *out,
-    struct gs_error *err);
 /*
  * The same with the mapping overlay laid over the file's top level first (ydoc_merge), its
  * nodes' errors naming origin (and listed after the file's own): how an experiment sets a
  * run's parameters (args, runtime keys, ranks, ...) without a job file of its own, so that
- * the job file's relative paths keep their meaning. overlay NULL: job_load_file.
+ * the job file's relative paths keep their meaning. overlay NULL: job_load_file_errs.
  */
 struct ydoc_node;
 int job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
     const char *origin, struct gs_job *out, struct gs_errlist *errs);
-int job_load_file_overlay(const char *path, const struct ydoc_node *overlay,
-    const char *origin, struct gs_job *out, struct gs_error *err);
 void job_free(struct gs_job *job);
 
 /*
@@ -80,6 +75,15 @@ void job_free(struct gs_job *job);
  * its last component, trailing slashes dropped. Allocated.
  */
 char *job_path_base(const char *path);
+
+/*
+ * job-files.c: where stage_in item i is read from, relative to the job file's directory,
+ * trailing slashes dropped (allocated); and, before a job is made, the check that every
+ * stage_in item exists and is a file or a directory: 0, or -1 with why naming the first
+ * that is not ("stage_in: PATH: No such file or directory").
+ */
+char *job_stage_in_source(const struct gs_job *job, size_t i);
+int job_stage_in_check(const struct gs_job *job, char *why, size_t whylen);
 
 /* The runtime parameter key's value, or NULL. */
 const char *job_runtime_get(const struct gs_job *job, const char *key);

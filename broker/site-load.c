@@ -632,29 +632,6 @@ sites_load_file_errs(const char *path, struct gs_sites *out, struct gs_errlist *
 	return rc;
 }
 
-int
-sites_load_buffer(const char *name, const char *buf, size_t len, struct gs_sites *out,
-    struct gs_error *err)
-{
-	struct gs_errlist errs;
-	int rc;
-
-	if ((rc = sites_load_buffer_errs(name, buf, len, out, &errs)) == -1)
-		errlist_first(&errs, err);
-	return rc;
-}
-
-int
-sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err)
-{
-	struct gs_errlist errs;
-	int rc;
-
-	if ((rc = sites_load_file_errs(path, out, &errs)) == -1)
-		errlist_first(&errs, err);
-	return rc;
-}
-
 void
 sl_ssh_free(struct remote_ssh *ssh)
 {

@@ -117,8 +117,6 @@ struct gs_sites {
  */
 struct gs_errlist;
 int sites_load_file_errs(const char *path, struct gs_sites *out, struct gs_errlist *errs);
-/* The same with the file's first error only, in err. */
-int sites_load_file(const char *path, struct gs_sites *out, struct gs_error *err);
 
 /* 1 when a --sites argument is a NAME: not empty, no '/', no ".yaml" suffix. */
 int sites_arg_is_name(const char *arg);
@@ -137,11 +135,8 @@ char **sites_names(size_t *n);
 /* The same from memory; name is used in error messages. */
 int sites_load_buffer_errs(const char *name, const char *buf, size_t len,
     struct gs_sites *out, struct gs_errlist *errs);
-int sites_load_buffer(const char *name, const char *buf, size_t len, struct gs_sites *out,
-    struct gs_error *err);
 /* The embedded default, sites/localhost.yaml as built into the program. */
 int sites_load_default_errs(struct gs_sites *out, struct gs_errlist *errs);
-int sites_load_default(struct gs_sites *out, struct gs_error *err);
 void sites_free(struct gs_sites *s);
 
 /*

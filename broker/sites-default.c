@@ -17,10 +17,3 @@ sites_load_default_errs(struct gs_sites *out, struct gs_errlist *errs)
 	return sites_load_buffer_errs(SITES_DEFAULT_NAME, embedded_localhost_yaml,
 	    embedded_localhost_yaml_len, out, errs);
 }
-
-int
-sites_load_default(struct gs_sites *out, struct gs_error *err)
-{
-	return sites_load_buffer(SITES_DEFAULT_NAME, embedded_localhost_yaml,
-	    embedded_localhost_yaml_len, out, err);
-}

@@ -18,7 +18,6 @@
 #include "broker/errlist.h"
 #include "broker/errsink.h"
 #include "broker/job.h"
-#include "common/log.h"
 #include "common/suggest.h"
 #include "common/xmalloc.h"
 #include "experiment/exp.h"
@@ -132,32 +131,45 @@ el_path(struct el_ctx *c, const char *key, const struct ydoc_node *n)
 	return abs;
 }
 
-/* A scalar's text, or a collection as JSON (for the store, the reports and {name}). */
+/*
+ * A scalar's text, or a collection as JSON (for the store, the reports and {name}); NULL
+ * when jansson runs out of memory.
+ */
 static json_t *
 el_json(const struct ydoc_node *n)
 {
-	json_t *j;
+	json_t *j = NULL;
 	size_t i;
+	int rc = 0;
 
 	switch (n->type) {
 	case YDOC_SCALAR:
 		return json_string(n->value);
 	case YDOC_SEQ:
-		j = json_array();
-		for (i = 0; i < n->nitems; i++)
-			json_array_append_new(j, el_json(n->items[i]));
-		return j;
+		if ((j = json_array()) != NULL)
+			for (i = 0; i < n->nitems && rc == 0; i++)
+				rc = json_array_append_new(j, el_json(n->items[i]));
+		break;
 	case YDOC_MAP:
-		j = json_object();
-		for (i = 0; i < n->npairs; i++)
-			json_object_set_new(j, n->pairs[i].key->value, el_json(n->pairs[i].value));
-		return j;
+		if ((j = json_object()) != NULL)
+			for (i = 0; i < n->npairs && rc == 0; i++)
+				rc = json_object_set_new(j, n->pairs[i].key->value,
+				    el_json(n->pairs[i].value));
+		break;
 	}
-	return json_null();
+	if (rc != 0) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
+/*
+ * el_json's text (allocated). jansson out of memory is an error of the load, at n, not an
+ * exit (a library's callers decide); the text is then empty and the load goes on.
+ */
 static char *
-el_text(const struct ydoc_node *n)
+el_text(struct el_ctx *c, const struct ydoc_node *n)
 {
 	json_t *j;
 	char *s;
@@ -165,10 +177,12 @@ el_text(const struct ydoc_node *n)
 	if (n->type == YDOC_SCALAR)
 		return xstrdup(n->value);
 	j = el_json(n);
-	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	s = j != NULL ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(j);
-	if (s == NULL)
-		fatalx("out of memory");
+	if (s == NULL) {
+		errsink_error(&c->sink, n, "out of memory writing the value as JSON");
+		s = xstrdup("");
+	}
 	return s;
 }
 
@@ -198,7 +212,7 @@ el_param(struct el_ctx *c, const struct ydoc_node *k, const struct ydoc_node *v,
 	p->texts = xcalloc(v->nitems, sizeof *p->texts);
 	for (j = 0; j < v->nitems; j++) {
 		p->values[j] = v->items[j];
-		p->texts[j] = el_text(v->items[j]);
+		p->texts[j] = el_text(c, v->items[j]);
 		p->nvalues = j + 1;
 	}
 	return rc;
@@ -646,7 +660,7 @@ el_baseline(struct el_ctx *c, const struct ydoc_node *n)
 			    key->value);
 			continue;
 		}
-		text = el_text(v);
+		text = el_text(c, v);
 		e->baseline_keys[e->nbaseline] = xstrdup(key->value);
 		e->baseline_vals[e->nbaseline++] = text;
 		/* a parameter without values has its error already */
@@ -851,25 +865,9 @@ exp_load_errs(const char *path, struct exp *e, struct gs_errlist *errs)
 }
 
 int
-exp_load(const char *path, struct exp *e, struct gs_error *err)
+exp_load_stored(const char *copy, const char *orig, struct exp *e, struct gs_errlist *errs)
 {
-	struct gs_errlist errs;
-	int rc;
-
-	if ((rc = exp_load_errs(path, e, &errs)) == -1)
-		errlist_first(&errs, err);
-	return rc;
-}
-
-int
-exp_load_stored(const char *copy, const char *orig, struct exp *e, struct gs_error *err)
-{
-	struct gs_errlist errs;
-	int rc;
-
-	if ((rc = el_load_file(copy, orig, 1, e, &errs)) == -1)
-		errlist_first(&errs, err);
-	return rc;
+	return el_load_file(copy, orig, 1, e, errs);
 }
 
 void

@@ -107,7 +107,7 @@ ep_substitute(const struct exp *e, const char *s, size_t point, int rep, uint64_
 			snprintf(num, sizeof num, "%d", rep), val = num;
 		else if (strcmp(name, "point") == 0)
 			snprintf(num, sizeof num, "%zu", point + 1), val = num;
-		/* not a {name} (exp_load checked every one): the '{' is text */
+		/* not a {name} (exp_load_errs checked every one): the '{' is text */
 		xasprintf(&t, "%s%.*s%s", out, (int)(open - p), p, val != NULL ? val : "{");
 		free(out);
 		out = t;

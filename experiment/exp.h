@@ -1,7 +1,7 @@
 /*
  * exp.h — scripted batch experiments (doc/experiments.md): an experiment file read into a
  * model, its points (the matrix's cross product, or zip's pairs) and runs, each point's
- * parameters as the overlay laid on the job file (job_load_file_overlay), and the
+ * parameters as the overlay laid on the job file (job_load_file_overlay_errs), and the
  * metrics of a finished run read from its job directory.
  */
 #ifndef GS_EXP_H
@@ -105,14 +105,13 @@ struct exp {
  */
 struct gs_errlist;
 int exp_load_errs(const char *path, struct exp *e, struct gs_errlist *errs);
-/* The same with the first of those errors only, in err as "file:line:col: message". */
-int exp_load(const char *path, struct exp *e, struct gs_error *err);
 /*
  * The copy of an experiment file kept in its results directory (for report and show),
  * read as if it were orig: relative paths resolve against orig's directory, and the job
- * file need not exist any more (its points are not loaded).
+ * file need not exist any more (its points are not loaded). Errors as exp_load_errs.
  */
-int exp_load_stored(const char *copy, const char *orig, struct exp *e, struct gs_error *err);
+int exp_load_stored(const char *copy, const char *orig, struct exp *e,
+    struct gs_errlist *errs);
 void exp_free(struct exp *e);
 
 /* Point p's value index of each parameter (npoints = product, or the zip length). */

@@ -80,7 +80,7 @@ jobctl_remote_nodes(const struct job_state *st, struct jobctl_node **nodes)
 		if ((colon = strchr(line, ':')) != NULL)
 			*colon = '\0';
 		if (!remote_host_valid(line) || strlen(line) >= sizeof (*nodes)->host ||
-		    launch_host_is_local(line))
+		    remote_host_is_local(line))
 			continue;
 		for (i = 0; i < n && strcmp((*nodes)[i].host, line) != 0; i++)
 			;

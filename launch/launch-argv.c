@@ -12,6 +12,7 @@
 #include "launch/launch.h"
 #include "launch/lease.h"
 #include "launch/stage.h"
+#include "remote/remote.h"
 #include "simulate/simulate.h"
 
 struct argv_builder {
@@ -44,9 +45,9 @@ static const struct stage_dir *
 launch_rank_dir(const struct gs_sites *sites, const struct gs_placement *p, int r,
     const struct stage_dir *sd, size_t nsd)
 {
-	const char *host = launch_rank_host(sites, p, r);
+	const char *host = broker_rank_host(sites, p, r);
 
-	if (nsd == 0 || launch_host_is_local(host))
+	if (nsd == 0 || remote_host_is_local(host))
 		return NULL;
 	return stage_dirs_find(sd, nsd, host);
 }
@@ -271,7 +272,7 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
     const struct job_state *st, const struct launch_hold *hold, char *why, size_t whylen)
 {
 	struct argv_builder b = { NULL, 0, 0 };
-	int remote = launch_is_remote(sites, p);
+	int remote = broker_placement_remote(sites, p);
 	char *path;
 
 	argv_add(&b, GS_MPIEXEC);

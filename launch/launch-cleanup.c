@@ -73,7 +73,7 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 	size_t i, n = 0, nsd = 0, *which;
 	int r, *seen;
 
-	if (!launch_is_remote(sites, p))
+	if (!broker_placement_remote(sites, p))
 		return;
 	/* a node with a job directory of its own has its record there (stage.h) */
 	if (stage_dirs_read(st->dir, &sd, &nsd) == -1)
@@ -90,7 +90,7 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 			continue;
 		seen[node] = 1;
 		host = sites->nodes[node].host;
-		if (launch_host_is_local(host) || launch_host_ended_by_slurm(st, host))
+		if (remote_host_is_local(host) || launch_host_ended_by_slurm(st, host))
 			continue;
 		d = stage_dirs_find(sd, nsd, host);
 		if (d == NULL && launch_session_left_nothing(st, host))

@@ -1,10 +1,12 @@
-/* launch-host.c — where ranks run: this host or another, the paths of the rank wrapper and of hydra's proxy, the route toward a node */
+/*
+ * launch-host.c — the paths of the rank wrapper and of hydra's proxy, and the route toward
+ * a node.
+ */
 
 #include <arpa/inet.h>
 
 #include <errno.h>
 #include <ifaddrs.h>
-#include <limits.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,49 +22,6 @@
 #include "launch/launch.h"
 #include "launch/stage.h"
 #include "remote/remote.h"
-
-/* A host this machine answers for without ssh: the fork launcher can start it. */
-int
-launch_host_is_local(const char *host)
-{
-	char me[HOST_NAME_MAX + 1];
-
-	if (host == NULL)
-		return 1;
-	if (strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
-	    strcmp(host, "::1") == 0)
-		return 1;
-	return gethostname(me, sizeof me) == 0 && strcasecmp(me, host) == 0;
-}
-
-const char *
-launch_rank_host(const struct gs_sites *sites, const struct gs_placement *p, int r)
-{
-	return p->ranks[r].node == BROKER_NODE_NONE ? sites->master :
-	    sites->nodes[p->ranks[r].node].host;
-}
-
-int
-launch_is_remote(const struct gs_sites *sites, const struct gs_placement *p)
-{
-	int r;
-
-	for (r = 0; r < p->nranks; r++)
-		if (!launch_host_is_local(launch_rank_host(sites, p, r)))
-			return 1;
-	return 0;
-}
-
-int
-launch_sites_remote(const struct gs_sites *sites)
-{
-	size_t i;
-
-	for (i = 0; i < sites->nnodes; i++)
-		if (!launch_host_is_local(sites->nodes[i].host))
-			return 1;
-	return 0;
-}
 
 /*
  * gridsubmit-rank lives next to the gridsubmit binary (build dir, or the install's bin);

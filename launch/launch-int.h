@@ -10,8 +10,11 @@
 #include "launch/launch.h"
 #include "store/jobstore.h"
 
-/* The host of rank r of p: its node's, or the master's for a rank placed on no node. */
-const char *launch_rank_host(const struct gs_sites *sites, const struct gs_placement *p, int r);
+/*
+ * The ssh launcher (launchers/ssh.c), whose steps the slurm launcher runs inside its
+ * allocations, on the same launch and with the same private state.
+ */
+extern const struct launcher launcher_ssh;
 
 /*
  * A launch that starts mpiexec before the nodes are checked (doc/architecture.md,
@@ -37,7 +40,7 @@ char **launch_argv(const struct gs_sites *sites, const struct gs_job *job,
 void launch_argv_free(char **argv);
 
 /*
- * smpirun's argument vector for a simulated job (launcher-smpi.c): env(1) with the job's
+ * smpirun's argument vector for a simulated job (launchers/smpi.c): env(1) with the job's
  * environment as under hydra (less what only hydra needs), then smpirun on DIR/platform.xml
  * and DIR/hostfile.smpi with gridsubmit's SimGrid settings and the user's, then the SMPI build
  * of the program (program) and the job's arguments.
@@ -109,7 +112,7 @@ pid_t launch_proc_start(char **argv, const struct job_state *st);
  * the whole process group (SIGTERM, then SIGKILL after a grace period); once rank 0 has
  * ended (DIR/master.status written by gridsubmit-rank), ranks that are still there after
  * a grace period are killed, because after a failure hydra never exits until its last rank
- * does; l->watch, when set, is called with the ticker.
+ * does; l->watch, when set, is called with the ticker (l->watch_arg its argument).
  */
 void launch_proc_wait(struct launch *l);
 

@@ -57,7 +57,7 @@ lost_remote_nodes(const struct launch_plan *pl, unsigned char *want)
 		size_t node = pl->place->ranks[r].node;
 
 		if (node == BROKER_NODE_NONE || want[node] ||
-		    launch_host_is_local(pl->sites->nodes[node].host) ||
+		    remote_host_is_local(pl->sites->nodes[node].host) ||
 		    (pl->sites->master != NULL &&
 		    strcmp(pl->sites->nodes[node].host, pl->sites->master) == 0))
 			continue;

@@ -226,7 +226,7 @@ launch_proc_wait(struct launch *l)
 			break;
 		}
 		if (l->watch != NULL)
-			l->watch(l);
+			l->watch(l, l->watch_arg);
 		if (launch_ticker != NULL)
 			launch_ticker(launch_ticker_arg, 0);
 		proc_child_nap(POLL_NS);

@@ -114,9 +114,9 @@ launch_ssh_setup(const struct gs_sites *sites, const struct gs_placement *p,
 	if (sites_write_ssh_config(sites, net->config, why, whylen) == -1)
 		return -1;
 	for (r = 0; r < p->nranks; r++) {
-		const char *host = launch_rank_host(sites, p, r);
+		const char *host = broker_rank_host(sites, p, r);
 
-		if (launch_host_is_local(host))
+		if (remote_host_is_local(host))
 			continue;
 		if (launch_route(net->config, host, net->iface, sizeof net->iface, net->addr,
 		    sizeof net->addr, why, whylen) == -1)

@@ -2,16 +2,17 @@
  * launch.h — launching and controlling a placed job: the one interface the command line
  * uses (doc/architecture.md, "The launcher interface").
  *
- * A plan (sites, job, ranking, placement, the job's directory and id) goes to a launcher:
- * "fork" when every rank runs on this host (hydra's fork launcher), "ssh" when some run
+ * A plan (sites, job, ranking, placement, the job's directory and id) goes to the first
+ * launcher of launcher.c's table that takes it: "smpi" when the plan is simulated (smpirun
+ * on a SimGrid platform of the placement, simulate.h; it starts smpirun, not mpiexec, and
+ * no wrapper), "slurm" when some ranks run on nodes of a Slurm site (the ssh launcher
+ * inside the allocations that hold those nodes, slurm-site.h), "ssh" when some run
  * elsewhere (hydra's ssh launcher through a script of ours, with preflight, staging, the
- * ranks' lease and the cleanup of every node), "smpi" when the plan is simulated
- * (smpirun on a SimGrid platform of the placement, simulate.h; it starts smpirun, not
- * mpiexec, and no wrapper), "slurm" when some run on nodes of a Slurm site (the ssh
- * launcher inside the allocations that hold those nodes, slurm-site.h). Both start mpiexec from an argument vector
- * (never a shell) in its own process group, every rank wrapped by gridsubmit-rank, and
- * record the job's phases in its state.json (store/jobstore.h) as it goes. The command line
- * records the final verdict.
+ * ranks' lease and the cleanup of every node), else "fork" (every rank on this host,
+ * hydra's fork launcher). Each starts its one process from an argument vector (never a
+ * shell) in its own process group, every mpiexec rank wrapped by gridsubmit-rank, and
+ * records the job's phases in its state.json (store/jobstore.h) as it goes. The command
+ * line records the final verdict.
  */
 #ifndef GS_LAUNCH_H
 #define GS_LAUNCH_H
@@ -59,17 +60,20 @@ struct launch;
 struct sim_opts;
 
 /*
- * One way of reaching nodes, in the spirit of hydra's bootstrap servers. Each step gets
- * the launch; prepare and start return a launch_status with why set on failure.
+ * One way of reaching nodes, in the spirit of hydra's bootstrap servers; launcher.c lists
+ * them in the order they are tried. Each step gets the launch; prepare and start return a
+ * launch_status with why set on failure.
+ * - match: 1 when this launcher takes the plan (the first that does is used);
  * - prepare: everything before mpiexec (staging, preflight, the mpiexec command);
  * - start: start mpiexec (the launch's pid is set on LAUNCH_OK);
  * - wait: supervise mpiexec to its end (a cancel signal stops it) and fill the result;
  * - cancel: call off a prepared launch that will not start, or stop a started one;
  * - cleanup: after the end, nothing of the job left anywhere, its outputs collected;
- * - release: free what prepare allocated (whatever step was reached).
+ * - release: free what prepare allocated (whatever step was reached), l->priv included.
  */
 struct launcher {
 	const char *name;
+	int (*match)(const struct launch_plan *plan);
 	int (*prepare)(struct launch *l, char *why, size_t whylen);
 	int (*start)(struct launch *l, char *why, size_t whylen);
 	void (*wait)(struct launch *l);
@@ -78,31 +82,26 @@ struct launcher {
 	void (*release)(struct launch *l);
 };
 
-extern const struct launcher launcher_fork;
-extern const struct launcher launcher_ssh;
-extern const struct launcher launcher_smpi;
-extern const struct launcher launcher_slurm;
-
-struct launch_ssh;		/* the ssh launcher's own state (launcher-ssh.c) */
-struct slurm_watch;		/* the slurm launcher's watch (slurm-site.h) */
-
 struct launch {
 	struct launch_plan plan;
 	const struct launcher *ops;
 	char **argv;		/* mpiexec's */
 	pid_t pid;		/* mpiexec, once started */
 	struct launch_result res;
-	struct launch_ssh *ssh;
-	/* the launcher's own look, about every 50 ms while mpiexec runs (NULL: none) */
-	void (*watch)(struct launch *l);
-	struct slurm_watch *slurm;	/* the slurm launcher's (launcher-slurm.c) */
+	/*
+	 * The launcher's own state: its prepare allocates it, its release frees it, and no one
+	 * else looks inside. A launcher that runs another's steps shares that one's state.
+	 */
+	void *priv;
+	/* the launcher's own look, watch(l, watch_arg) about every 50 ms while mpiexec runs */
+	void (*watch)(struct launch *l, void *arg);
+	void *watch_arg;
 };
 
 /*
- * Choose the launcher for plan (smpi when it is simulated, else slurm when a rank runs on
- * a Slurm site, else ssh when one runs on another host), copy the stage_in
- * files into the job directory and run the launcher's prepare. l is initialised (free it
- * with launch_free whatever the result).
+ * Choose the launcher for plan (the first of launcher.c's table whose match takes it),
+ * copy the stage_in files into the job directory and run the launcher's prepare. l is
+ * initialised (free it with launch_free whatever the result).
  */
 int launch_prepare(struct launch *l, const struct launch_plan *plan, char *why,
     size_t whylen);
@@ -134,12 +133,6 @@ size_t launch_lost_nodes(struct launch *l, double timeout, char **why);
 void launch_cancel(struct launch *l);
 
 void launch_free(struct launch *l);
-
-/* 1 when host is this machine (no ssh needed). */
-int launch_host_is_local(const char *host);
-/* 1 when a rank of p runs on another host; launch_sites_remote: a node of sites does. */
-int launch_is_remote(const struct gs_sites *sites, const struct gs_placement *p);
-int launch_sites_remote(const struct gs_sites *sites);
 
 /* Install the handlers that turn SIGINT/SIGTERM/SIGHUP into a cancel of the running job. */
 void launch_catch_signals(void);

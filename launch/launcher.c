@@ -1,6 +1,7 @@
 /*
- * launcher.c — the launcher interface (launch.h): choosing a launcher for a plan and the
- * steps every launcher shares (the stage_in files here, the job's command files, phases).
+ * launcher.c — the launcher interface (launch.h): the table of launchers, choosing one for
+ * a plan, and the steps every launcher shares (the stage_in files here, the job's command
+ * files, phases).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,8 +14,20 @@
 #include "launch/jobctl.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
-#include "launch/slurm-site.h"
 #include "launch/stage.h"
+
+/*
+ * Every launcher (launchers/NAME.c), in the order they are tried: the first whose match
+ * takes the plan launches it, so the more particular come first and fork, which takes
+ * any plan, comes last. A new way of reaching nodes is a file there and a line here.
+ */
+extern const struct launcher launcher_smpi, launcher_slurm, launcher_fork;
+static const struct launcher *const launchers[] = {
+	&launcher_smpi,		/* the plan is simulated */
+	&launcher_slurm,	/* a rank on a node of a Slurm site */
+	&launcher_ssh,		/* a rank on another host */
+	&launcher_fork,		/* every rank here */
+};
 
 void
 launch_phase(struct launch *l, enum job_phase phase)
@@ -79,12 +92,18 @@ launch_write_command(struct launch *l, const struct launch_hold *hold, char *why
 int
 launch_prepare(struct launch *l, const struct launch_plan *plan, char *why, size_t whylen)
 {
+	size_t i;
+
 	memset(l, 0, sizeof *l);
 	l->plan = *plan;
 	l->pid = -1;
-	l->ops = plan->sim != NULL ? &launcher_smpi :
-	    slurm_placement_uses(plan->sites, plan->place) ? &launcher_slurm :
-	    launch_is_remote(plan->sites, plan->place) ? &launcher_ssh : &launcher_fork;
+	for (i = 0; i < sizeof launchers / sizeof launchers[0] && l->ops == NULL; i++)
+		if (launchers[i]->match(plan))
+			l->ops = launchers[i];
+	if (l->ops == NULL) {
+		snprintf(why, whylen, "no launcher takes this placement");
+		return LAUNCH_FAILED;
+	}
 	/* the stage_in files are needed here in any case (rank 0 runs here) */
 	if (stage_in_local(plan->job, plan->st, why, whylen) != 0)
 		return LAUNCH_FAILED;

@@ -158,7 +158,7 @@ preflight_session_wait(const struct gs_sites *sites, const struct gs_placement *
 			if (node == BROKER_NODE_NONE || done[node])
 				continue;
 			host = sites->nodes[node].host;
-			if (launch_host_is_local(host))
+			if (remote_host_is_local(host))
 				continue;
 			switch (session_node(st, s, host, why, whylen)) {
 			case 1:

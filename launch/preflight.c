@@ -203,7 +203,7 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 		char *words[15];
 
 		if (node == BROKER_NODE_NONE || res[node].state != PF_UNCHECKED ||
-		    launch_host_is_local(sites->nodes[node].host))
+		    remote_host_is_local(sites->nodes[node].host))
 			continue;
 		res[node].state = PF_FAILED;	/* until its answer says otherwise */
 		/* hydra gives every proxy one address to connect back to: the -iface one */
@@ -384,7 +384,7 @@ preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_rankin
 	size_t len, i;
 
 	memset(pf, 0, sizeof *pf);
-	if (!launch_is_remote(sites, p))
+	if (!broker_placement_remote(sites, p))
 		return 0;
 	if (preflight_setup_make(sites, job, st, &s, why, whylen) == -1) {
 		preflight_setup_free(&s);

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -30,42 +29,6 @@
 #define DIRS_FILE	"remote-dirs"
 #define REMOTE_JOBS	"/.gridsubmit/jobs/"
 
-/* Where stage_in item i is read from: relative to the job file's directory (allocated). */
-static char *
-stage_in_source(const struct gs_job *job, size_t i)
-{
-	char *c = xstrdup(job->path), *src;
-	size_t n;
-
-	xasprintf(&src, "%s/%s", dirname(c), job->stage_in[i]);
-	free(c);
-	for (n = strlen(src); n > 1 && src[n - 1] == '/'; n--)
-		src[n - 1] = '\0';
-	return src;
-}
-
-int
-stage_in_check(const struct gs_job *job, char *why, size_t whylen)
-{
-	struct stat sb;
-	char *src;
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; i < job->nstage_in && rc == 0; i++) {
-		src = stage_in_source(job, i);
-		if (stat(src, &sb) == -1) {
-			snprintf(why, whylen, "stage_in: %s: %s", src, strerror(errno));
-			rc = -1;
-		} else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
-			snprintf(why, whylen, "stage_in: %s: not a regular file or directory", src);
-			rc = -1;
-		}
-		free(src);
-	}
-	return rc;
-}
-
 int
 stage_in_local(const struct gs_job *job, const struct job_state *st, char *why, size_t whylen)
 {
@@ -74,7 +37,7 @@ stage_in_local(const struct gs_job *job, const struct job_state *st, char *why, 
 	int rc = 0;
 
 	for (i = 0; i < job->nstage_in && rc == 0; i++) {
-		src = stage_in_source(job, i);
+		src = job_stage_in_source(job, i);
 		base = job_path_base(job->stage_in[i]);
 		xasprintf(&dst, "%s/%s", st->dir, base);
 		if ((rc = fstree_copy(src, dst, msg, sizeof msg)) != 0)

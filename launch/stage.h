@@ -33,14 +33,9 @@ struct stage_dir {
 };
 
 /*
- * Before a job is made: every stage_in item exists (relative to the job file) and is a
- * file or a directory. 0, or -1 + why naming the first that is not.
- */
-int stage_in_check(const struct gs_job *job, char *why, size_t whylen);
-
-/*
  * Copy the stage_in files and directories into DIR (every job, before anything remote),
- * each whole or not at all (common/fstree.h). 0, or -1 + why.
+ * each whole or not at all (common/fstree.h), from where the job file has them
+ * (job_stage_in_source). 0, or -1 + why.
  */
 int stage_in_local(const struct gs_job *job, const struct job_state *st, char *why,
     size_t whylen);

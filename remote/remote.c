@@ -8,9 +8,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "common/home.h"
@@ -78,6 +80,19 @@ remote_host_valid(const char *name)
 			return 0;
 	}
 	return label > 0;
+}
+
+int
+remote_host_is_local(const char *host)
+{
+	char me[HOST_NAME_MAX + 1];
+
+	if (host == NULL)
+		return 1;
+	if (strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
+	    strcmp(host, "::1") == 0)
+		return 1;
+	return gethostname(me, sizeof me) == 0 && strcasecmp(me, host) == 0;
 }
 
 int

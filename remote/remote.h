@@ -29,6 +29,12 @@ char *remote_quote(const char *word);
 /* 1 when name is a valid host name: [A-Za-z0-9.-], no leading '-', labels <= 63, <= 253. */
 int remote_host_valid(const char *name);
 
+/*
+ * 1 when host is this machine, reached without ssh: NULL (no host named), localhost,
+ * 127.*, ::1, or this host's name (any case).
+ */
+int remote_host_is_local(const char *host);
+
 /* A user name ssh and hydra can take: [A-Za-z0-9._-], not starting with '-'. */
 int remote_user_valid(const char *user);
 

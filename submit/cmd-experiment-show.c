@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "broker/errlist.h"
 #include "common/jsonout.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -38,15 +39,15 @@ struct ces {
 static char *
 ces_dir_of(const char *arg)
 {
-	struct gs_error err;
+	struct gs_errlist errs;
 	struct exp e;
 	char *dir;
 
 	if (strchr(arg, '/') == NULL && strstr(arg, ".yaml") == NULL &&
 	    strstr(arg, ".yml") == NULL)
 		return cmd_experiment_dir(arg);
-	if (exp_load_stored(arg, arg, &e, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
+	if (exp_load_stored(arg, arg, &e, &errs) != 0) {
+		errlist_print(&errs, stderr);
 		exit(EXIT_INPUT);
 	}
 	dir = cmd_experiment_dir(e.name);
@@ -57,7 +58,7 @@ ces_dir_of(const char *arg)
 static int
 ces_open(const char *arg, struct ces *c)
 {
-	struct gs_error err;
+	struct gs_errlist errs;
 	char *path, *copy, *file = NULL, hash[17], why[1024];
 	int rc;
 
@@ -81,11 +82,11 @@ ces_open(const char *arg, struct ces *c)
 		return EXIT_INPUT;
 	}
 	xasprintf(&copy, "%s/experiment.yaml", c->dir);
-	rc = exp_load_stored(copy, file, &c->e, &err);
+	rc = exp_load_stored(copy, file, &c->e, &errs);
 	free(copy);
 	free(file);
 	if (rc != 0) {
-		fprintf(stderr, "%s\n", err.msg);
+		errlist_print(&errs, stderr);
 		return EXIT_INPUT;
 	}
 	c->names = exp_metric_names(&c->e, &c->nnames);

@@ -210,6 +210,7 @@ static int
 ce_check_sim(const struct exp *e, const char *name)
 {
 	const struct exp_param *mode;
+	struct gs_errlist errs;
 	struct ydoc_node *o;
 	struct gs_error err;
 	struct gs_job job;
@@ -221,11 +222,11 @@ ce_check_sim(const struct exp *e, const char *name)
 		if (exp_point_mode(e, p) != EXP_MODE_SIMULATE)
 			continue;
 		o = exp_overlay(e, p, 1, 0);
-		rc = job_load_file_overlay(e->job, o, e->path, &job, &err);
+		rc = job_load_file_overlay_errs(e->job, o, e->path, &job, &errs);
 		ydoc_free(o);
 		if (rc != 0) {
-			/* exp_load loaded it: the job file changed since */
-			fprintf(stderr, "%s\n", err.msg);
+			/* exp_load_errs loaded it: the job file changed since */
+			errlist_print(&errs, stderr);
 			return -1;
 		}
 		if ((path = sim_program(job.program, why, sizeof why)) == NULL) {

@@ -28,7 +28,6 @@
 #include "common/pstat.h"
 #include "common/xmalloc.h"
 #include "launch/jobctl.h"
-#include "launch/stage.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
 #include "submit/userconf.h"
@@ -148,7 +147,7 @@ resume_load(struct jobrun *jr)
 		    strerror(errno));
 		return -1;
 	}
-	if (stage_in_check(&jr->job, why, sizeof why) != 0) {
+	if (job_stage_in_check(&jr->job, why, sizeof why) != 0) {
 		log_warnx("%s: %s", jr->job.path, why);
 		return -1;
 	}

@@ -14,17 +14,12 @@
  * -q leaves only the errors.
  */
 #include <stdio.h>
-#include <string.h>
 
-#include <strings.h>
-
-#include "common/suggest.h"
-#include "grt/grt-keys.h"
-#include "grt/scheme.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
+#include "submit/opt-job.h"
 
-/* submit's are the same but --top (cmd-submit.c); the values are jobrun_parse's */
+/* submit's are the same but --top (cmd-submit.c); the values are opt_job_parse's */
 static const struct option run_longopts[] = {
 	{ "sites", required_argument, NULL, 's' },
 	{ "scheme", required_argument, NULL, 'S' },
@@ -38,99 +33,6 @@ static const struct option run_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-const char *
-jobrun_scheme_arg(const struct cmd_entry *cmd, const char *arg)
-{
-	const char *names[GRT_SCHEME_COUNT + 1], *guess;
-	char list[512];
-	size_t o = 0;
-	int i;
-
-	if ((i = grt_scheme_from_name(arg)) >= 0)
-		return grt_scheme_name(i);
-	list[0] = '\0';
-	for (i = 0; i < GRT_SCHEME_COUNT; i++) {
-		names[i] = grt_scheme_name(i);
-		if (o < sizeof list)
-			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
-			    names[i]);
-	}
-	names[i] = NULL;
-	if ((guess = suggest_closest(arg, names)) != NULL)
-		cmd_usage_error(cmd, "--scheme: unknown scheme '%s' (did you mean '%s'?)", arg,
-		    guess);
-	cmd_usage_error(cmd, "--scheme: unknown scheme '%s' (one of: %s)", arg, list);
-}
-
-const char *
-jobrun_migration_arg(const struct cmd_entry *cmd, const char *arg)
-{
-	static const char *const names[] = { GRT_MIGRATION_NAMES, NULL };
-	const char *guess;
-	int i;
-
-	for (i = 0; names[i] != NULL; i++)
-		if (strcasecmp(arg, names[i]) == 0)
-			return names[i];
-	if (strcasecmp(arg, "rotate") == 0)
-		cmd_usage_error(cmd, "--migration: policy 'rotate' is for the tests only "
-		    "(GRT_MIGRATION); one of: none, load-diff, load-abs");
-	if ((guess = suggest_closest(arg, names)) != NULL)
-		cmd_usage_error(cmd, "--migration: unknown policy '%s' (did you mean '%s'?)", arg,
-		    guess);
-	cmd_usage_error(cmd, "--migration: unknown policy '%s' (one of: none, load-diff, "
-	    "load-abs)", arg);
-}
-
-/*
- * Options shared with submit: --sites, --scheme, --migration, --ranks, --no-metrics,
- * --restarts, --now (and run's --top and -q), as the command's entry lists them.
- */
-void
-jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
-    int *top)
-{
-	int c;
-
-	memset(a, 0, sizeof *a);
-	a->metrics = 1;
-	a->restarts = -1;
-	while ((c = cmd_getopt(argc, argv, cmd)) != -1) {
-		switch (c) {
-		case 's':
-			a->sites = optarg;
-			break;
-		case 'S':
-			a->scheme = jobrun_scheme_arg(cmd, optarg);
-			break;
-		case 'G':
-			a->migration = jobrun_migration_arg(cmd, optarg);
-			break;
-		case 'n':
-			a->ranks = (int)cmd_parse_int(cmd, "--ranks", optarg, 1, 100000);
-			break;
-		case 't':
-			*top = 1;
-			break;
-		case 'M':
-			a->metrics = 0;
-			break;
-		case 'q':
-			a->quiet = 1;
-			break;
-		case 'R':
-			a->restarts = (int)cmd_parse_int(cmd, "--restarts", optarg, 0, 1000);
-			break;
-		case 'W':
-			a->now = 1;
-			break;
-		}
-	}
-	if (optind != argc - 1)
-		cmd_usage_error(cmd, optind >= argc ? "missing JOB.yaml" : "one job file at a time");
-	a->job = argv[optind];
-}
-
 static int
 cmd_run_exec(int argc, char **argv)
 {
@@ -138,7 +40,7 @@ cmd_run_exec(int argc, char **argv)
 	struct jobrun jr;
 	int top = 0, code;
 
-	jobrun_parse(argc, argv, &cmd_run_entry, &a, &top);
+	opt_job_parse(argc, argv, &cmd_run_entry, &a, &top);
 	/* the supervisor is this process from the start: mpiexec may start with the preflight */
 	a.speculate = 1;
 	if ((code = jobrun_prepare(&a, &jr)) == EXIT_OK) {

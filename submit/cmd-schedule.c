@@ -25,7 +25,7 @@
 #include "common/xmalloc.h"
 #include "grt/scheme.h"
 #include "submit/cmd.h"
-#include "submit/jobrun.h"
+#include "submit/opt-job.h"
 
 extern const struct cmd_entry cmd_schedule_entry;
 
@@ -120,12 +120,11 @@ sched_parse_list(const char *opt, const char *arg, int p, double min, int strict
 	return v;
 }
 
-/* --scheme's scheme, or a usage error with "did you mean" (the one check: jobrun.h). */
+/* --scheme's scheme, or a usage error with "did you mean" (the one check: opt-job.h). */
 static enum grt_scheme
 sched_parse_scheme(const char *name)
 {
-	return (enum grt_scheme)grt_scheme_from_name(jobrun_scheme_arg(&cmd_schedule_entry,
-	    name));
+	return (enum grt_scheme)grt_scheme_from_name(opt_scheme(&cmd_schedule_entry, name));
 }
 
 /* 1 for the self-scheduling schemes that learn from t_calc and t_exe apart. */

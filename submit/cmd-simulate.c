@@ -4,7 +4,7 @@
  *
  * The job is loaded, ranked and placed exactly as `run` would (the same rank map, PF and
  * PR, from the site file's values: no live metrics), then its program's SMPI build runs
- * under smpirun on a platform made of the placement (launcher-smpi.c). It gets a job
+ * under smpirun on a platform made of the placement (launchers/smpi.c). It gets a job
  * directory like any job (state.json, events.jsonl in simulated seconds, stdout), so that
  * status, top --replay and experiments read it unchanged. It ends with the simulated
  * makespan and the efficiency against the divisible-load bound of the run's own workers.
@@ -19,6 +19,7 @@
 #include "experiment/exp-metrics.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
+#include "submit/opt-job.h"
 
 static const struct option simulate_longopts[] = {
 	{ "sites", required_argument, NULL, 's' },
@@ -78,7 +79,7 @@ simulate_parse(int argc, char **argv, struct simulate_args *a)
 			a->run.sites = optarg;
 			break;
 		case 'S':
-			a->run.scheme = jobrun_scheme_arg(cmd, optarg);
+			a->run.scheme = opt_scheme(cmd, optarg);
 			break;
 		case 'n':
 			a->run.ranks = (int)cmd_parse_int(cmd, "--ranks", optarg, 1, 100000);

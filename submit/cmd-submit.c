@@ -3,16 +3,11 @@
  *
  * Does what run does up to the launch in the foreground (load, rank, place, write the job
  * directory), so that input errors are reported here with their exit code. Then it forks
- * a supervisor in a session of its own (stdin /dev/null, output to DIR/supervisor.log) that
- * launches mpiexec, supervises it and records the end. The id is printed alone on stdout,
- * and only once state.json naming the supervisor is on disk: `id=$(gridsubmit submit
- * job.yaml)` then `gridsubmit wait "$id"`.
+ * a supervisor in a session of its own (detach.h: stdin /dev/null, output to
+ * DIR/supervisor.log) that launches mpiexec, supervises it and records the end. The id is
+ * printed alone on stdout, and only once state.json naming the supervisor is on disk:
+ * `id=$(gridsubmit submit job.yaml)` then `gridsubmit wait "$id"`.
  */
-#include <sys/stat.h>
-
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +17,14 @@
 #include "common/log.h"
 #include "common/pstat.h"
 #include "common/xmalloc.h"
-#include "launch/jobctl.h"
 #include "submit/cmd.h"
+#include "submit/detach.h"
 #include "submit/jobrun.h"
+#include "submit/opt-job.h"
 
 extern const struct cmd_entry cmd_submit_entry;
 
-/* --json: getopt sets it (jobrun_parse takes run's options and leaves this one alone) */
+/* --json: getopt sets it (opt_job_parse takes run's options and leaves this one alone) */
 static int submit_json;
 
 /* run's options but --top: a submitted job is watched with gridsubmit top ID */
@@ -44,63 +40,26 @@ static const struct option submit_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* The supervisor's stdio: nothing from the terminal, everything to DIR/supervisor.log. */
-static int
-cmd_submit_detach(const struct job_state *st, int keep)
-{
-	char *path;
-	int fd;
-
-	if (setsid() == -1)
-		return -1;
-	if ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1 || dup2(fd, STDIN_FILENO) == -1)
-		return -1;
-	close(fd);
-	xasprintf(&path, "%s/supervisor.log", st->dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	free(path);
-	if (fd == -1 || dup2(fd, STDOUT_FILENO) == -1 || dup2(fd, STDERR_FILENO) == -1)
-		return -1;
-	close(fd);
-	/* whatever else the caller left open (a pipe of $(...)) must not be held by us */
-	if (keep > 3)
-		close_range(3, (unsigned)keep - 1, 0);
-	close_range((unsigned)keep + 1, ~0U, 0);
-	return 0;
-}
-
 /*
- * The supervisor: record itself in state.json (durably), tell the parent through ok_fd,
- * then launch and supervise the job. Never returns.
+ * The supervisor (detach.h; its stdio: nothing from the terminal, everything to
+ * DIR/supervisor.log): record itself in state.json (durably), tell the parent through
+ * ok_fd, then launch and supervise the job. Returns its exit code.
  */
-static noreturn void
-cmd_submit_supervise(struct jobrun *jr, int ok_fd)
+static int
+cmd_submit_supervise(void *arg, int ok_fd)
 {
+	struct jobrun *jr = arg;
 	struct job_state *st = &jr->st;
-	sigset_t none;
 	int code;
 
-	/*
-	 * What the caller ignored or blocked must not reach the supervisor: an ignored SIGCHLD
-	 * would reap mpiexec behind launch_wait's back.
-	 */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGCHLD, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	/* a cancel that comes right after submit returns is a cancel of the job */
-	launch_catch_signals();
-	if (cmd_submit_detach(st, ok_fd) == -1)
-		_exit(EXIT_LAUNCH);
 	st->supervisor_pid = (long)getpid();
 	st->supervisor_start = pstat_start_time(getpid());
 	if (jobstore_write_state(st) != 0) {
 		log_warn("%s/state.json", st->dir);
-		_exit(EXIT_LAUNCH);
+		return EXIT_LAUNCH;
 	}
 	if (write(ok_fd, "k", 1) != 1)
-		_exit(EXIT_LAUNCH);
+		return EXIT_LAUNCH;
 	close(ok_fd);
 	printf("gridsubmit: job %s (%s): %d ranks, scheme %s; supervisor pid %ld\n", st->id,
 	    st->name, st->ranks, st->scheme, st->supervisor_pid);
@@ -108,39 +67,28 @@ cmd_submit_supervise(struct jobrun *jr, int ok_fd)
 	code = jobrun_execute(jr, 0);
 	printf("gridsubmit: job %s %s (exit %d)%s%s\n", st->id, job_phase_name(st->phase), code,
 	    st->reason != NULL ? ": " : "", st->reason != NULL ? st->reason : "");
-	fflush(stdout);
-	_exit(code);
+	return code;
 }
 
 static int
 cmd_submit_exec(int argc, char **argv)
 {
+	struct detach d = { .append = 1, .session = 1 };
 	struct jobrun_args a;
 	struct jobrun jr;
-	char c, why[512];
-	int code, fds[2];
-	ssize_t n;
-	pid_t pid;
+	char said[8], why[512], *log;
+	int code;
 
-	jobrun_parse(argc, argv, &cmd_submit_entry, &a, NULL);
+	opt_job_parse(argc, argv, &cmd_submit_entry, &a, NULL);
 	if ((code = jobrun_prepare(&a, &jr)) != EXIT_OK) {
 		jobrun_free(&jr);
 		return code;
 	}
-	if (pipe2(fds, O_CLOEXEC) == -1)
-		fatal("pipe");
-	fflush(NULL);
-	if ((pid = fork()) == -1)
-		fatal("fork");
-	if (pid == 0) {
-		close(fds[0]);
-		cmd_submit_supervise(&jr, fds[1]);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], &c, 1)) == -1 && errno == EINTR)
-		;
-	close(fds[0]);
-	if (n != 1) {
+	xasprintf(&log, "%s/supervisor.log", jr.st.dir);
+	d.log = log;
+	detach_start(&d, cmd_submit_supervise, &jr, said, sizeof said);
+	free(log);
+	if (said[0] != 'k') {
 		/* the supervisor died before it was recorded: the job will never run */
 		log_warnx("job %s: the supervisor did not start; see %s/supervisor.log",
 		    jr.st.id, jr.st.dir);

@@ -6,19 +6,16 @@
  * does for a point of mode simulate, with its own job directory and id, and its output in
  * the experiment's logs/. The parent records each change of the run's state in the store
  * (one transaction each) and reads the metrics from the job directory when the child ends.
- * The child is the job's supervisor: Ctrl-C reaches it with the terminal's process group
- * and cancels the job; when the parent dies (SIGKILL) the child gets SIGTERM
+ * The child is the job's supervisor (detach.h): Ctrl-C reaches it with the terminal's
+ * process group and cancels the job; when the parent dies (SIGKILL) the child gets SIGTERM
  * (PR_SET_PDEATHSIG) and cancels the job too, so a killed experiment leaves no job
  * behind. The next run of the command resumes: it settles runs left "running" (a job that
  * ended done is kept; otherwise the run is interrupted) and runs every run that is not
  * done.
  */
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,6 +29,7 @@
 #include "common/xmalloc.h"
 #include "experiment/exp-metrics.h"
 #include "launch/jobctl.h"
+#include "submit/detach.h"
 #include "submit/exp-run.h"
 #include "submit/jobrun.h"
 
@@ -57,33 +55,32 @@ er_load_before(const struct jobrun *jr)
 	return n > 0 ? sum / n : NAN;
 }
 
+/* What a run's child needs (detach.h): the experiment and the run. */
+struct er_job {
+	const struct exp_runner *x;
+	const struct exp_run *r;
+};
+
 /*
  * The child: one job, as `run` does it (or, for a point of mode simulate, as `simulate`
- * does it, seeded with the run's seed), its id and load told through fd. Never returns.
+ * does it, seeded with the run's seed), its id and load told through fd ("ID LOAD").
+ * Returns the job's exit code.
  */
-static noreturn void
-er_child(const struct exp_runner *x, const struct exp_run *r, pid_t parent, int fd)
+static int
+er_child(void *arg, int fd)
 {
+	const struct er_job *j = arg;
+	const struct exp_runner *x = j->x;
+	const struct exp_run *r = j->r;
 	struct jobrun_args a;
 	struct sim_opts so;
 	struct jobrun jr;
-	char *log, line[96];
-	int code, out;
+	char line[96];
+	int code;
 
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		_exit(EXIT_CANCELLED);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	launch_catch_signals();
 	/* the experiment's lock is the experiment's: a job left behind must not hold it */
 	if (x->lock_fd >= 0)
 		close(x->lock_fd);
-	xasprintf(&log, "%s/logs/run-%lld.log", x->dir, (long long)r->id);
-	out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out == -1 || dup2(out, STDOUT_FILENO) == -1 || dup2(out, STDERR_FILENO) == -1)
-		_exit(EXIT_LAUNCH);
 	memset(&a, 0, sizeof a);
 	a.job = x->e->job;
 	a.sites = x->sites;
@@ -100,44 +97,24 @@ er_child(const struct exp_runner *x, const struct exp_run *r, pid_t parent, int 
 	if (jr.st.id[0] != '\0') {
 		snprintf(line, sizeof line, "%s %.17g\n", jr.st.id, er_load_before(&jr));
 		if (write(fd, line, strlen(line)) < 0)
-			_exit(EXIT_LAUNCH);
+			return EXIT_LAUNCH;
 	}
 	close(fd);
 	if (code == EXIT_OK) {
 		code = jobrun_execute(&jr, 0);
 		jobrun_report(&jr, code);
 	}
-	fflush(NULL);
-	_exit(code);
+	return code;
 }
 
-/* What the child said before its job started: "ID LOAD". */
+/* What the child said before its job started: "ID LOAD", or nothing. */
 static void
-er_read_id(int fd, char *id, size_t idlen, double *load)
+er_read_id(const char *said, char *id, size_t idlen, double *load)
 {
-	char buf[96];
-	size_t n = 0;
-	ssize_t k;
+	size_t n = strcspn(said, " ");
 
-	while (n < sizeof buf - 1 && (k = read(fd, buf + n, sizeof buf - 1 - n)) != 0) {
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			break;
-		n += (size_t)k;
-	}
-	buf[n] = '\0';
-	*load = NAN;
-	id[0] = '\0';
-	if (n > 0) {
-		char *sp = strchr(buf, ' ');
-
-		if (sp != NULL) {
-			*sp = '\0';
-			*load = strtod(sp + 1, NULL);
-		}
-		snprintf(id, idlen, "%.31s", buf);
-	}
+	*load = said[n] == ' ' ? strtod(said + n + 1, NULL) : NAN;
+	snprintf(id, idlen, "%.*s", (int)n, said);
 }
 
 /*
@@ -204,26 +181,21 @@ er_job_reason(const char *job_id, int code)
 int
 exp_runner_one(struct exp_runner *x, const struct exp_run *r)
 {
-	char id[32], why[1024], *reason;
+	struct er_job j = { x, r };
+	struct detach d = { .append = 0, .session = 0 };
+	char id[32], said[96], why[1024], *reason, *log;
 	enum exp_run_state state;
-	int fds[2], code;
 	double load;
-	pid_t pid, me = getpid();
+	int code;
+	pid_t pid;
 
 	if (exp_store_start(x->store, r->id, clock_wall(), why, sizeof why) != 0)
 		fatalx("%s", why);
-	if (pipe2(fds, O_CLOEXEC) == -1)
-		fatal("pipe");
-	fflush(NULL);
-	if ((pid = fork()) == -1)
-		fatal("fork");
-	if (pid == 0) {
-		close(fds[0]);
-		er_child(x, r, me, fds[1]);
-	}
-	close(fds[1]);
-	er_read_id(fds[0], id, sizeof id, &load);
-	close(fds[0]);
+	xasprintf(&log, "%s/logs/run-%lld.log", x->dir, (long long)r->id);
+	d.log = log;
+	pid = detach_start(&d, er_child, &j, said, sizeof said);
+	free(log);
+	er_read_id(said, id, sizeof id, &load);
 	if (id[0] != '\0' && exp_store_job(x->store, r->id, id, why, sizeof why) != 0)
 		fatalx("%s", why);
 	if (launch_cancel_requested())

@@ -9,10 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "broker/broker.h"
 #include "broker/metrics.h"
 #include "broker/slurm-nodes.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "remote/remote.h"
 #include "submit/jobrun.h"
 
 /*
@@ -26,8 +28,8 @@ jobrun_master_here(struct gs_sites *sites)
 {
 	char me[256];
 
-	if (!launch_sites_remote(sites) || (sites->master != NULL &&
-	    launch_host_is_local(sites->master)))
+	if (!broker_sites_remote(sites) || (sites->master != NULL &&
+	    remote_host_is_local(sites->master)))
 		return;
 	if (gethostname(me, sizeof me) != 0 || !remote_host_valid(me))
 		snprintf(me, sizeof me, "localhost");

@@ -23,12 +23,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "broker/broker.h"
 #include "common/clock.h"
 #include "common/events-read.h"
 #include "common/log.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
 #include "launch/launch.h"
+#include "remote/remote.h"
 #include "submit/jobrun.h"
 
 #define RESTART_PROBE_TIMEOUT	5.0	/* seconds for every node to answer `ssh HOST true` */
@@ -63,7 +65,7 @@ restart_may_exclude(const struct jobrun *jr, const struct restart_find *f, size_
 	if (node >= f->n || f->rank[node] < 0)
 		return 0;
 	host = jr->sites.nodes[node].host;
-	if (launch_host_is_local(host) || jr->place.ranks[0].node == node)
+	if (remote_host_is_local(host) || jr->place.ranks[0].node == node)
 		return 0;
 	return jr->sites.master == NULL || strcmp(host, jr->sites.master) != 0;
 }
@@ -189,7 +191,7 @@ restart_find(struct jobrun *jr, struct restart_find *f)
 		if (jr->place.ranks[r].node != BROKER_NODE_NONE)
 			f->rank[jr->place.ranks[r].node] = r;
 	lost = xcalloc(f->n + 1, sizeof *lost);
-	if (launch_is_remote(&jr->sites, &jr->place))
+	if (broker_placement_remote(&jr->sites, &jr->place))
 		launch_lost_nodes(&jr->launch, RESTART_PROBE_TIMEOUT, lost);
 	for (i = 0; i < f->n; i++) {
 		if (lost[i] != NULL && restart_may_exclude(jr, f, i)) {

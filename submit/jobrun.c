@@ -22,7 +22,6 @@
 #include "common/xmalloc.h"
 #include "launch/jobctl.h"
 #include "launch/launch.h"
-#include "launch/stage.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
 #include "submit/userconf.h"
@@ -210,7 +209,7 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 		sites_free(sites);
 		return -1;
 	}
-	if (stage_in_check(job, why, sizeof why) != 0) {
+	if (job_stage_in_check(job, why, sizeof why) != 0) {
 		fprintf(stderr, "%s: %s\n", job->path, why);
 		job_free(job);
 		sites_free(sites);

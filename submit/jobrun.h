@@ -27,7 +27,7 @@ struct jobrun_args {
 	int restarts;		/* --restarts, or -1: the job file's restarts: */
 	int quiet;		/* run -q: none of gridsubmit's own lines but errors */
 	int now;		/* --now: start without waiting for free slots (slots.h) */
-	/* an experiment's parameters laid over the job file (job_load_file_overlay), or NULL */
+	/* an experiment's parameters over the job file (job_load_file_overlay_errs), or NULL */
 	const struct ydoc_node *overlay;
 	const char *overlay_origin;	/* the experiment file, named in their errors */
 	/* gridsubmit simulate: the job on SimGrid (simulate.h), or NULL for a real run */
@@ -172,28 +172,6 @@ int jobrun_follow(struct jobrun *jr, int top);
 void jobrun_report(struct jobrun *jr, int code);
 
 void jobrun_free(struct jobrun *jr);
-
-/*
- * Parse the options of run and submit (top is NULL for submit: no --top). --restarts N
- * gives a->restarts (else -1).
- */
-void jobrun_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
-    int *top);
-
-/*
- * The scheme a --scheme option names (any case), canonical; otherwise a usage error of
- * cmd: "unknown scheme 'gs' (did you mean 'gss'?)", or the list of schemes. The one check
- * of --scheme for every command that takes it (run, submit, schedule).
- */
-const char *jobrun_scheme_arg(const struct cmd_entry *cmd, const char *arg);
-
-/*
- * The task-migration policy a --migration option names (none, load-diff, load-abs; any
- * case), canonical; otherwise a usage error of cmd: "unknown policy 'load-dif' (did you
- * mean 'load-diff'?)". rotate, the runtime's policy for the tests, is refused here as in
- * job files.
- */
-const char *jobrun_migration_arg(const struct cmd_entry *cmd, const char *arg);
 
 /*
  * The node-loads feed (jobrun-loads.c; doc/runtime.md, "Node loads"): while the launch

@@ -1,9 +1,16 @@
 /*
- * launcher-fork.c — the "fork" launcher: every rank on this host, started by hydra's own
+ * launchers/fork.c — the "fork" launcher: every rank on this host, started by hydra's own
  * fork launcher. Nothing to check, stage or clean up elsewhere.
  */
 #include "launch/launch-int.h"
 #include "launch/launch.h"
+
+/* Any plan: the last launcher tried (launcher.c), for ranks that are all on this host. */
+static int
+fork_match(const struct launch_plan *plan)
+{
+	return 1;
+}
 
 static int
 fork_prepare(struct launch *l, char *why, size_t whylen)
@@ -28,6 +35,7 @@ fork_nothing(struct launch *l)
 
 const struct launcher launcher_fork = {
 	.name = "fork",
+	.match = fork_match,
 	.prepare = fork_prepare,
 	.start = launch_proc_launch,
 	.wait = fork_wait,

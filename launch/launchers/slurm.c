@@ -1,11 +1,13 @@
 /*
- * launcher-slurm.c — the "slurm" launcher: some ranks on nodes of Slurm sites
+ * launchers/slurm.c — the "slurm" launcher: some ranks on nodes of Slurm sites
  * (slurm-site.h). It is the ssh launcher inside allocations: at the start (in the
  * supervisor), the placed nodes of every Slurm site are allocated (pending until Slurm
  * runs the allocation), then the ssh launcher checks, stages and launches as on any grid,
  * its commands for those nodes becoming srun steps from their login hosts (remote.h,
  * routes); while mpiexec runs, the allocations are watched (slurm-watch.c); after the end,
- * or on a cancel, they are released.
+ * or on a cancel, they are released. Its private state is the ssh launcher's (l->priv,
+ * allocated by ssh's prepare, which runs at the start here, and freed by ssh's release):
+ * the allocations are in the job's state.json, and the watch lives as long as the wait.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,13 @@
 #include "launch/launch.h"
 #include "launch/slurm-site.h"
 #include "remote/remote.h"
+
+/* A rank on a node of a Slurm site. */
+static int
+slurm_match(const struct launch_plan *plan)
+{
+	return slurm_placement_uses(plan->sites, plan->place);
+}
 
 /* DIR/ssh_config, which reaches the login hosts (allocated). */
 static char *
@@ -86,9 +95,9 @@ slurm_start(struct launch *l, char *why, size_t whylen)
 }
 
 static void
-slurm_watch_tick(struct launch *l)
+slurm_watch_tick(struct launch *l, void *w)
 {
-	slurm_watch_poll(l->slurm, l->plan.st);
+	slurm_watch_poll(w, l->plan.st);
 }
 
 /*
@@ -102,18 +111,18 @@ slurm_wait(struct launch *l)
 	char *config = slurm_config(l);
 
 	if (slurm_watch_start(&w, l->plan.st, config) == 0) {
-		l->slurm = &w;
 		l->watch = slurm_watch_tick;
+		l->watch_arg = &w;
 	} else
 		log_warn("job %s: cannot watch its Slurm allocations", l->plan.st->id);
 	free(config);
 	launcher_ssh.wait(l);
-	if (l->slurm != NULL) {
+	if (l->watch != NULL) {
 		slurm_watch_poll(&w, l->plan.st);
 		slurm_watch_stop(&w);
 	}
-	l->slurm = NULL;
 	l->watch = NULL;
+	l->watch_arg = NULL;
 }
 
 static void
@@ -140,6 +149,7 @@ slurm_cleanup(struct launch *l)
 
 const struct launcher launcher_slurm = {
 	.name = "slurm",
+	.match = slurm_match,
 	.prepare = slurm_prepare,
 	.start = slurm_start,
 	.wait = slurm_wait,

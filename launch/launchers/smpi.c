@@ -1,5 +1,5 @@
 /*
- * launcher-smpi.c — the "smpi" launcher: the placed job simulated by SimGrid's smpirun on
+ * launchers/smpi.c — the "smpi" launcher: the placed job simulated by SimGrid's smpirun on
  * a platform made of its placement (simulate.h, doc/simulate.md). Every rank is a thread
  * of one smpirun process on this host, in the job directory, so there is nothing to stage,
  * check or clean up elsewhere, and no gridsubmit-rank: rank 0's end is smpirun's, which
@@ -16,6 +16,13 @@
 #include "launch/launch-int.h"
 #include "launch/launch.h"
 #include "simulate/simulate.h"
+
+/* A simulated plan (gridsubmit simulate, an experiment's point of mode simulate). */
+static int
+smpi_match(const struct launch_plan *plan)
+{
+	return plan->sim != NULL;
+}
 
 static int
 smpi_prepare(struct launch *l, char *why, size_t whylen)
@@ -78,6 +85,7 @@ smpi_nothing(struct launch *l)
 
 const struct launcher launcher_smpi = {
 	.name = "smpi",
+	.match = smpi_match,
 	.prepare = smpi_prepare,
 	.start = launch_proc_launch,
 	.wait = smpi_wait,

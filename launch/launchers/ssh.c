@@ -1,5 +1,5 @@
 /*
- * launcher-ssh.c — the "ssh" launcher: some ranks on other hosts, reached by hydra's ssh
+ * launchers/ssh.c — the "ssh" launcher: some ranks on other hosts, reached by hydra's ssh
  * launcher through DIR/ssh-launcher. Before mpiexec, every node is checked and staged to
  * (preflight.h, stage.h); while the job runs, its ranks hold a lease on this process
  * (lease.h); after it, nothing of the job is left on any node and the stage_out files are
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "broker/broker.h"
 #include "common/xmalloc.h"
 #include "launch/gate.h"
 #include "launch/launch-int.h"
@@ -21,18 +22,27 @@
 #include "launch/lease.h"
 #include "launch/preflight.h"
 #include "launch/stage.h"
+#include "remote/remote.h"
 
+/* The launcher's own state, l->priv (the slurm launcher's too: it runs these steps). */
 struct launch_ssh {
 	struct gate gate;	/* rank 0's, for a speculative launch (path NULL: none) */
 	struct preflight_setup checks;	/* what the nodes' sessions check */
 	char *check_cmd;	/* the command they run (preflight_session_command) */
 };
 
+/* A rank on another host. */
+static int
+ssh_match(const struct launch_plan *plan)
+{
+	return broker_placement_remote(plan->sites, plan->place);
+}
+
 /* Forget the speculative launch's hold (gate, checks); mpiexec has ended or never ran. */
 static void
 ssh_unhold(struct launch *l)
 {
-	struct launch_ssh *s = l->ssh;
+	struct launch_ssh *s = l->priv;
 
 	if (s == NULL)
 		return;
@@ -82,7 +92,7 @@ static int
 ssh_hold(struct launch *l, struct launch_hold *hold)
 {
 	const struct launch_plan *pl = &l->plan;
-	struct launch_ssh *s = l->ssh;
+	struct launch_ssh *s = l->priv;
 	char why[1024], ifname[64], addr[64];
 	int r;
 
@@ -91,9 +101,9 @@ ssh_hold(struct launch *l, struct launch_hold *hold)
 	    preflight_setup_make(pl->sites, pl->job, pl->st, &s->checks, why, sizeof why) != 0)
 		return -1;
 	for (r = 0; r < pl->place->nranks; r++) {
-		const char *host = launch_rank_host(pl->sites, pl->place, r);
+		const char *host = broker_rank_host(pl->sites, pl->place, r);
 
-		if (launch_host_is_local(host))
+		if (remote_host_is_local(host))
 			continue;
 		if (launch_route(s->checks.config, host, ifname, sizeof ifname, addr,
 		    sizeof addr, why, sizeof why) == -1)
@@ -119,11 +129,12 @@ static int
 ssh_prepare(struct launch *l, char *why, size_t whylen)
 {
 	struct launch_hold hold = { NULL, NULL };
+	struct launch_ssh *s;
 	struct preflight pf;
 
-	l->ssh = xcalloc(1, sizeof *l->ssh);
-	l->ssh->gate.fd = -1;
-	l->ssh->checks.fd = -1;
+	l->priv = s = xcalloc(1, sizeof *s);
+	s->gate.fd = -1;
+	s->checks.fd = -1;
 	/* from here on, things exist on the nodes: a cancel must clean them up */
 	launch_catch_signals();
 	launch_phase(l, JOB_STAGING);
@@ -139,7 +150,7 @@ ssh_prepare(struct launch *l, char *why, size_t whylen)
 		stage_cleanup(l->plan.st);
 		return LAUNCH_FAILED;
 	}
-	if (l->ssh->gate.path == NULL)
+	if (s->gate.path == NULL)
 		launch_phase(l, JOB_LAUNCHING);
 	return LAUNCH_OK;
 }
@@ -201,7 +212,7 @@ static int
 ssh_speculate(struct launch *l, char *why, size_t whylen)
 {
 	const struct launch_plan *pl = &l->plan;
-	struct launch_ssh *s = l->ssh;
+	struct launch_ssh *s = l->priv;
 	struct preflight pf;
 	char swhy[1024];
 	int rc, go;
@@ -238,7 +249,9 @@ ssh_speculate(struct launch *l, char *why, size_t whylen)
 static int
 ssh_start(struct launch *l, char *why, size_t whylen)
 {
-	if (l->ssh->gate.path != NULL)
+	const struct launch_ssh *s = l->priv;
+
+	if (s->gate.path != NULL)
 		return ssh_speculate(l, why, whylen);
 	return ssh_spawn(l, why, whylen);
 }
@@ -281,12 +294,13 @@ static void
 ssh_release(struct launch *l)
 {
 	ssh_unhold(l);
-	free(l->ssh);
-	l->ssh = NULL;
+	free(l->priv);
+	l->priv = NULL;
 }
 
 const struct launcher launcher_ssh = {
 	.name = "ssh",
+	.match = ssh_match,
 	.prepare = ssh_prepare,
 	.start = ssh_start,
 	.wait = ssh_wait,

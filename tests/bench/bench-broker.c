@@ -2,7 +2,7 @@
  * bench-broker.c — timings for tests/bench/bench-broker.sh:
  *
  *   bench-broker rank FILE REPS     REPS trials, each a bare libyaml parse (event loop) of
- *                                   FILE and a sites_load_file + broker_rank (with
+ *                                   FILE and a sites_load_file_errs + broker_rank (with
  *                                   requirements) of it, back to back (which goes first
  *                                   alternates; each timed run follows an untimed one of
  *                                   its kind, so that it finds the heap as it leaves it);
@@ -23,6 +23,7 @@
 #include <yaml.h>
 
 #include "broker/broker.h"
+#include "broker/errlist.h"
 #include "broker/metrics.h"
 
 static double
@@ -69,12 +70,13 @@ bench_rank(const char *path)
 	struct gs_sites s;
 	struct gs_job job;
 	struct gs_ranking rk;
+	struct gs_errlist errs;
 	struct gs_error err;
 	size_t n;
 	double t0 = now(), t1;
 
-	if (sites_load_file(path, &s, &err) == -1) {
-		fprintf(stderr, "%s\n", err.msg);
+	if (sites_load_file_errs(path, &s, &errs) == -1) {
+		errlist_print(&errs, stderr);
 		return -1;
 	}
 	memset(&job, 0, sizeof job);

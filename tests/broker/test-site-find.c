@@ -1,8 +1,8 @@
 /*
  * test-site-find.c — `--sites NAME`: which arguments are names, where a name is looked for
  * (XDG_CONFIG_HOME, then HOME/.config, then the installed share directory), the error for a
- * name found nowhere, sites_load_file() recording the file it resolved, and sites_names()
- * listing the names there are (for the shell completion).
+ * name found nowhere, sites_load_file_errs() recording the file it resolved, and
+ * sites_names() listing the names there are (for the shell completion).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 
 #include "tests/tap.h"
 
+#include "broker/errlist.h"
 #include "broker/site.h"
 #include "common/xmalloc.h"
 #include "gen/gs-config.h"
@@ -45,6 +46,7 @@ test_names(void)
 static void
 test_find(void)
 {
+	struct gs_errlist errs;
 	struct gs_error err;
 	struct gs_sites s;
 	char path[256], want[1024];
@@ -82,11 +84,14 @@ test_find(void)
 	    "HOME/.config/gridsubmit/sites searched instead");
 
 	setenv("XDG_CONFIG_HOME", dir, 1);
-	if (is_int(sites_load_file("mine", &s, &err), 0, "sites_load_file loads a name")) {
+	if (is_int(sites_load_file_errs("mine", &s, &errs), 0,
+	    "sites_load_file_errs loads a name")) {
 		is_str(s.path, path, "and records the resolved file");
 		sites_free(&s);
-	} else
+	} else {
+		errlist_first(&errs, &err);
 		printf("#   %s\n", err.msg);
+	}
 	unlink(path);
 	snprintf(path, sizeof path, "%s/gridsubmit/sites", dir);
 	rmdir(path);

@@ -12,6 +12,7 @@
 
 #include "tests/tap.h"
 
+#include "broker/errlist.h"
 #include "broker/job.h"
 #include "broker/site.h"
 #include "broker/slurm-nodes.h"
@@ -157,6 +158,19 @@ static const char site_auto[] =
     "    link: {bandwidth_mbps: 10}\n"
     "    nodes: [{host: last1}]\n";
 
+/* Load the site file text named name; err gets its first error (an empty one when none). */
+static int
+load(const char *name, const char *text, struct gs_sites *s, struct gs_error *err)
+{
+	struct gs_errlist errs;
+	int rc;
+
+	memset(err, 0, sizeof *err);
+	if ((rc = sites_load_buffer_errs(name, text, strlen(text), s, &errs)) == -1)
+		errlist_first(&errs, err);
+	return rc;
+}
+
 /* nodes: auto on the default partition: c1-c3, between lab1 and last1. */
 static void
 test_auto(const char *text)
@@ -169,8 +183,8 @@ test_auto(const char *text)
 	char why[256], *part;
 	size_t n;
 
-	if (!is_int(sites_load_buffer("auto.yaml", site_auto, strlen(site_auto), &s, &err), 0,
-	    "nodes: auto loads (%s)", err.msg))
+	if (!is_int(load("auto.yaml", site_auto, &s, &err), 0, "nodes: auto loads (%s)",
+	    err.msg))
 		return;
 	sc = s.sites[1].sched;
 	ok(sc != NULL && sc->auto_nodes, "hpc has a scheduler with nodes: auto");
@@ -239,8 +253,8 @@ test_listed(const char *text)
 	char why[256], *part;
 	size_t n;
 
-	if (!is_int(sites_load_buffer("listed.yaml", site_listed, strlen(site_listed), &s,
-	    &err), 0, "listed Slurm nodes load (%s)", err.msg))
+	if (!is_int(load("listed.yaml", site_listed, &s, &err), 0,
+	    "listed Slurm nodes load (%s)", err.msg))
 		return;
 	if (slurm_nodes_parse(text, &sn, &n, &part, why, sizeof why) == -1) {
 		sites_free(&s);

@@ -34,15 +34,20 @@ put(const char *name, const char *text)
 	fclose(f);
 }
 
+/* Load text as DIR/exp.yaml; err gets the first error only (errlist_first). */
 static int
 load(const char *text, struct exp *e, struct gs_error *err)
 {
+	struct gs_errlist errs;
 	char path[PATH_MAX + 64];
+	int rc;
 
 	put("exp.yaml", text);
 	snprintf(path, sizeof path, "%s/exp.yaml", dir);
 	memset(err, 0, sizeof *err);
-	return exp_load(path, e, err);
+	if ((rc = exp_load_errs(path, e, &errs)) == -1)
+		errlist_first(&errs, err);
+	return rc;
 }
 
 /* The job of point p (rep, seed) as a run would load it. */
@@ -50,8 +55,8 @@ static int
 job_of(const struct exp *e, size_t p, int rep, uint64_t seed, struct gs_job *job)
 {
 	struct ydoc_node *o = exp_overlay(e, p, rep, seed);
-	struct gs_error err;
-	int rc = job_load_file_overlay(e->job, o, e->path, job, &err);
+	struct gs_errlist errs;
+	int rc = job_load_file_overlay_errs(e->job, o, e->path, job, &errs);
 
 	ydoc_free(o);
 	return rc;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "broker/broker.h"
+#include "broker/errlist.h"
 #include "common/xmalloc.h"
 #include "gen/gs-config.h"
 #include "launch/launch-int.h"
@@ -171,6 +172,7 @@ main(void)
 	struct gs_job job;
 	struct gs_ranking ranking;
 	struct gs_placement place;
+	struct gs_errlist errs;
 	struct gs_error err;
 	struct job_state st;
 	struct launch_plan pl;
@@ -184,13 +186,19 @@ main(void)
 	snprintf(st.id, sizeof st.id, "42");
 	st.dir = dir;
 	st.t0 = 1795500000.123;
-	if (sites_load_default(&sites, &err) != 0 || job_load_file(jobfile, &job, &err) != 0 ||
-	    broker_rank(&sites, &job, &ranking, &err) != 0 ||
+	if (sites_load_default_errs(&sites, &errs) != 0 ||
+	    job_load_file_errs(jobfile, &job, &errs) != 0) {
+		errlist_first(&errs, &err);
+		printf("not ok - the plan: %s\n", err.msg);
+		return 1;
+	}
+	if (broker_rank(&sites, &job, &ranking, &err) != 0 ||
 	    broker_place(&sites, &ranking, job.ranks, &place, &err) != 0) {
 		printf("not ok - the plan: %s\n", err.msg);
 		return 1;
 	}
-	ok(!launch_is_remote(&sites, &place), "the embedded default places every rank here");
+	ok(!broker_placement_remote(&sites, &place),
+	    "the embedded default places every rank here");
 	pl = (struct launch_plan){ &sites, &job, &ranking, &place, &st, 0, NULL, 0 };
 	test_local_argv(&pl);
 	test_hold(&pl);

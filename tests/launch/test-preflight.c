@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "broker/broker.h"
+#include "broker/errlist.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "launch/preflight.h"
@@ -219,6 +220,7 @@ test_no_remote(const struct gs_job *job)
 	struct gs_ranking ranking;
 	struct gs_placement place;
 	struct gs_error err;
+	struct gs_errlist errs;
 	struct job_state st;
 	struct preflight pf;
 	char why[1024] = "", *shared, *config;
@@ -228,7 +230,13 @@ test_no_remote(const struct gs_job *job)
 	snprintf(st.id, sizeof st.id, "8");
 	st.dir = in_tmp("jobs/local");
 	mkdir(st.dir, 0700);
-	if (sites_load_default(&sites, &err) != 0 || broker_rank(&sites, job, &ranking,
+	if (sites_load_default_errs(&sites, &errs) != 0) {
+		errlist_first(&errs, &err);
+		ok(0, "the embedded default loads: %s", err.msg);
+		free(st.dir);
+		return;
+	}
+	if (broker_rank(&sites, job, &ranking,
 	    &err) != 0 || broker_place(&sites, &ranking, job->ranks, &place, &err) != 0) {
 		ok(0, "the embedded default places the job: %s", err.msg);
 		free(st.dir);
@@ -701,6 +709,7 @@ main(void)
 	struct gs_ranking ranking;
 	struct gs_placement place;
 	struct gs_error err;
+	struct gs_errlist errs;
 	struct job_state st;
 	struct preflight_setup s;
 	char why[1024] = "", *p, *jobfile, *sitesfile;
@@ -722,10 +731,16 @@ main(void)
 	jobfile = in_tmp("job.yaml");
 	sitesfile = in_tmp("sites.yaml");
 	memset(&err, 0, sizeof err);
+	errlist_init(&errs, "");
 	if (mkdir(st.dir, 0700) == -1 || write_files() != 0 ||
-	    job_load_file(jobfile, &job, &err) != 0 ||
-	    sites_load_file(sitesfile, &sites, &err) != 0 ||
-	    broker_rank(&sites, &job, &ranking, &err) != 0 ||
+	    job_load_file_errs(jobfile, &job, &errs) != 0 ||
+	    sites_load_file_errs(sitesfile, &sites, &errs) != 0) {
+		errlist_first(&errs, &err);
+		printf("not ok - the test's job and nodes: %s\n", err.msg);
+		remove_tmp();
+		return 1;
+	}
+	if (broker_rank(&sites, &job, &ranking, &err) != 0 ||
 	    broker_place(&sites, &ranking, job.ranks, &place, &err) != 0) {
 		printf("not ok - the test's job and nodes: %s\n", err.msg);
 		remove_tmp();

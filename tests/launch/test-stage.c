@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "broker/broker.h"
+#include "broker/errlist.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "launch/stage.h"
@@ -226,18 +227,18 @@ test_stage_in_check(const struct gs_job *job)
 	struct gs_job bad = *job;
 	char why[1024] = "", *items[1], *fifo = in_tmp("src/fifo"), *want;
 
-	is_int(stage_in_check(job, why, sizeof why), 0, "every stage_in item is there: the "
+	is_int(job_stage_in_check(job, why, sizeof why), 0, "every stage_in item is there: the "
 	    "job may be made (%s)", why);
 	items[0] = "missing.dat";
 	bad.stage_in = items;
 	bad.nstage_in = 1;
 	xasprintf(&want, "stage_in: %s/src/missing.dat: No such file or directory", tmp);
-	ok(stage_in_check(&bad, why, sizeof why) == -1 && strcmp(why, want) == 0,
+	ok(job_stage_in_check(&bad, why, sizeof why) == -1 && strcmp(why, want) == 0,
 	    "a missing item: refused, its path named (%s)", why);
 	free(want);
 	if (mkfifo(fifo, 0600) == 0) {
 		items[0] = "fifo";
-		ok(stage_in_check(&bad, why, sizeof why) == -1 &&
+		ok(job_stage_in_check(&bad, why, sizeof why) == -1 &&
 		    strstr(why, "fifo: not a regular file or directory") != NULL,
 		    "a FIFO: refused (%s)", why);
 		unlink(fifo);
@@ -711,6 +712,7 @@ main(void)
 	struct gs_sites sites;
 	struct gs_job job;
 	struct gs_error err;
+	struct gs_errlist errs;
 	struct job_state st;
 	char *p, *jobfile;
 	int rc = 0;
@@ -727,9 +729,11 @@ main(void)
 	mkdir(st.dir, 0700);
 	jobfile = in_tmp("src/job.yaml");
 	memset(&err, 0, sizeof err);
-	if (write_sources() != 0 || job_load_file(jobfile, &job, &err) != 0 ||
-	    sites_load_buffer("sites.yaml", sites_yaml, sizeof sites_yaml - 1, &sites,
-	    &err) != 0) {
+	errlist_init(&errs, "");
+	if (write_sources() != 0 || job_load_file_errs(jobfile, &job, &errs) != 0 ||
+	    sites_load_buffer_errs("sites.yaml", sites_yaml, sizeof sites_yaml - 1, &sites,
+	    &errs) != 0) {
+		errlist_first(&errs, &err);
 		printf("not ok - the test's job and nodes: %s\n", err.msg);
 		rc = 1;
 	} else {

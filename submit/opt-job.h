@@ -1,0 +1,35 @@
+/*
+ * opt-job.h — the options that more than one command takes for a job (opt-job.c): the
+ * whole set of run and submit, and the checked values of --scheme (run, submit, simulate,
+ * schedule) and --migration (run, submit). A usage error ends the program (cmd.h).
+ */
+#ifndef GS_OPT_JOB_H
+#define GS_OPT_JOB_H
+
+#include "submit/cmd.h"
+#include "submit/jobrun.h"
+
+/*
+ * Parse the options of run and submit into a (top is NULL for submit: no --top), as the
+ * command's entry lists them: --sites, --scheme, --migration, --ranks, --no-metrics,
+ * --restarts (a->restarts, else -1), --now, and run's --top and -q; then the one job file.
+ */
+void opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
+    int *top);
+
+/*
+ * The scheme a --scheme option names (any case), canonical; otherwise a usage error of
+ * cmd: "unknown scheme 'gs' (did you mean 'gss'?)", or the list of schemes. The one check
+ * of --scheme for every command that takes it.
+ */
+const char *opt_scheme(const struct cmd_entry *cmd, const char *arg);
+
+/*
+ * The task-migration policy a --migration option names (none, load-diff, load-abs; any
+ * case), canonical; otherwise a usage error of cmd: "unknown policy 'load-dif' (did you
+ * mean 'load-diff'?)". rotate, the runtime's policy for the tests, is refused here as in
+ * job files.
+ */
+const char *opt_migration(const struct cmd_entry *cmd, const char *arg);
+
+#endif
