@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "remote/remote.h"
@@ -345,7 +346,7 @@ tb_pubkey(const char *path)
 static int
 tb_sshd_config(struct testbed *tb, struct tb_node *tn)
 {
-	char *path, *text;
+	char *text;
 	int rc;
 
 	xasprintf(&text,
@@ -372,9 +373,7 @@ tb_sshd_config(struct testbed *tb, struct tb_node *tn)
 	    tn->node->host, tn->addr, TB_SSH_PORT, tn->dir, tb->dir,
 	    tn->slurm_conf != NULL ? "SetEnv SLURM_CONF=" : "",
 	    tn->slurm_conf != NULL ? tn->slurm_conf : "", tn->slurm_conf != NULL ? "\n" : "");
-	xasprintf(&path, "%s/sshd_config", tn->dir);
-	rc = tb_write_file(path, text, 0600);
-	free(path);
+	rc = file_write_atomic(tn->dir, "sshd_config", text, strlen(text), 0600);
 	free(text);
 	return rc;
 }
@@ -459,14 +458,10 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 			return -1;
 	fclose(khf);
 	fclose(cf);
-	xasprintf(&path, "%s/known_hosts", tb->dir);
-	if (tb_write_file(path, kh, 0600) == -1)
-		fatal("%s", path);
-	free(path);
-	xasprintf(&path, "%s/ssh_config", tb->dir);
-	if (tb_write_file(path, cfg, 0600) == -1)
-		fatal("%s", path);
-	free(path);
+	if (file_write_atomic(tb->dir, "known_hosts", kh, khlen, 0600) == -1)
+		fatal("%s/known_hosts", tb->dir);
+	if (file_write_atomic(tb->dir, "ssh_config", cfg, cfglen, 0600) == -1)
+		fatal("%s/ssh_config", tb->dir);
 	free(kh);
 	free(cfg);
 
@@ -606,7 +601,7 @@ tb_node_up(struct testbed *tb, struct tb_node *tn)
 	xasprintf(&prom, "%s/load.prom", textdir);
 	xasprintf(&p, "# emulated load of %s (gridsubmit testbed)\nnode_load1 %.6g\n",
 	    tn->node->host, tn->node->emulate.load);
-	if (tb_write_file(prom, p, 0644) == -1)
+	if (file_write_atomic(textdir, "load.prom", p, strlen(p), 0644) == -1)
 		fatal("%s", prom);
 	free(p);
 	if (tb_cgroup_node(tb, tn) == -1 || tb_host_sshd(tb, tn) == -1)
@@ -707,7 +702,8 @@ tb_build(struct testbed *tb)
 
 		xasprintf(&line, "no-agent-forwarding,no-port-forwarding,no-X11-forwarding "
 		    "%s gridsubmit-testbed\n", path);
-		if (tb_write_file(key, line, 0600) == -1)
+		if (file_write_atomic(tb->dir, "authorized_keys", line, strlen(line),
+		    0600) == -1)
 			fatal("%s", key);
 		free(line);
 	}

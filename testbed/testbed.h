@@ -88,7 +88,6 @@ void tb_manifest_add(struct testbed *tb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tb_names(struct testbed *tb, const char *name);
 long long tb_proc_start(long pid);		/* /proc/PID/stat start time, -1 if gone */
-int tb_write_file(const char *path, const char *text, int mode);
 int tb_wait_port(const char *addr, int port, double seconds);
 /*
  * In a child forked for a node (_exit(127) on failure): a session of its own with default
