@@ -1,4 +1,7 @@
-/* file.h — a whole small file into memory, with a cap, and back. */
+/*
+ * file.h — a whole small file into memory, with a cap, and back: atomically (the one writer
+ * of every file that others read while it may change), or plainly.
+ */
 #ifndef GS_FILE_H
 #define GS_FILE_H
 
@@ -11,7 +14,28 @@
  */
 int file_read(const char *path, size_t max, char **buf, size_t *len);
 
-/* Make path hold exactly the len bytes at p (created 0644 or truncated); 0, or -1. */
+/*
+ * Replace dir/name (name: no '/') with the len bytes at data, atomically: the bytes go to
+ * a new temporary file in dir, ".NAME.XXXXXX.tmp" (created with O_EXCL, which never opens
+ * an existing file nor follows a link), which gets exactly mode (the umask does not narrow
+ * it), is fsync'd and renamed over dir/name; then dir is fsync'd. A reader sees the old file
+ * or the whole new one, never a part of it, and so does anyone after a crash. On failure
+ * the temporary file is removed and dir/name is left as it was. 0, or -1 with errno.
+ */
+int file_write_atomic(const char *dir, const char *name, const void *data, size_t len,
+    int mode);
+
+/*
+ * Remove the temporary files of dir/name that a file_write_atomic killed in its middle
+ * left (SIGKILL). Call it only when no one writes dir/name any more. 0, or -1 with errno.
+ */
+int file_atomic_sweep(const char *dir, const char *name);
+
+/*
+ * Make path hold exactly the len bytes at p (created 0644 or truncated) with a plain
+ * write: a reader may see it half-written, and a crash may leave it so. For files that no
+ * one reads meanwhile (the tests' own); file_write_atomic for the others. 0, or -1.
+ */
 int file_write(const char *path, const void *p, size_t len);
 
 /*

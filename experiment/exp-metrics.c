@@ -237,13 +237,14 @@ exp_job_metrics(const char *job_id, double *values)
 void
 exp_run_metrics(const struct exp *e, const char *job_id, double *values)
 {
-	char *dir;
+	char *dir, why[1024];
 	size_t i;
 
 	exp_job_metrics(job_id, values);
 	for (i = EXP_NBUILTIN; i < EXP_NBUILTIN + e->nmetrics; i++)
 		values[i] = NAN;
-	if ((dir = jobstore_job_dir(job_id)) == NULL)
+	/* no store, no job: its own metrics stay unknown, as its built-in ones are */
+	if ((dir = jobstore_job_dir(job_id, why, sizeof why)) == NULL)
 		return;
 	em_custom(e, dir, values);
 	free(dir);

@@ -15,6 +15,7 @@
 
 #include "common/xmalloc.h"
 #include "experiment/exp-store.h"
+#include "store/db.h"
 
 #define ES_SCHEMA_VERSION	1
 
@@ -28,6 +29,7 @@ static const char *const es_state_names[] = {
 };
 
 static const char es_schema[] =
+	"PRAGMA foreign_keys = ON;"
 	"CREATE TABLE IF NOT EXISTS experiment ("
 	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
 	"  name TEXT NOT NULL, file TEXT NOT NULL, hash TEXT NOT NULL,"
@@ -55,8 +57,7 @@ exp_run_state_name(enum exp_run_state st)
 static int
 es_fail(struct exp_store *s, char *why, size_t whylen)
 {
-	snprintf(why, whylen, "%s: %s", s->path, sqlite3_errmsg(s->db));
-	return -1;
+	return db_fail(s->db, s->path, why, whylen);
 }
 
 static int
@@ -73,15 +74,7 @@ exp_store_open(const char *path, char *why, size_t whylen)
 	struct exp_store *s = xcalloc(1, sizeof *s);
 
 	s->path = xstrdup(path);
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK || sqlite3_busy_timeout(s->db, 10000) != SQLITE_OK ||
-	    es_exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
-	    "PRAGMA foreign_keys = ON;", why, whylen) == -1 ||
-	    es_exec(s, es_schema, why, whylen) == -1) {
-		if (s->db != NULL && why[0] == '\0')
-			es_fail(s, why, whylen);
-		else if (s->db == NULL)
-			snprintf(why, whylen, "%s: cannot open", path);
+	if ((s->db = db_open(path, es_schema, 10000, why, whylen)) == NULL) {
 		exp_store_close(s);
 		return NULL;
 	}

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "launch/jobctl-remote.h"
@@ -200,7 +201,7 @@ jobctl_remote_write(const struct job_state *st, const struct jobctl_node *nodes,
 		    jobctl_node_state_name(nodes[i].state), nodes[i].stopped, nodes[i].left,
 		    nodes[i].detail[0] != '\0' ? nodes[i].detail : "-");
 	fclose(f);
-	if (jobstore_write_file(st->dir, CHECK_FILE, buf, len) != 0)
+	if (file_write_atomic(st->dir, CHECK_FILE, buf, len, 0644) != 0)
 		log_warn("%s/%s", st->dir, CHECK_FILE);
 	free(buf);
 }

@@ -2,13 +2,12 @@
  * launch-ssh.c — the ssh side of a multi-site launch: the job's ssh_config, hydra's
  * launcher script, the interface toward the nodes
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file.h"
 #include "common/xmalloc.h"
 #include "gen/embedded-sh-launch.h"
 #include "launch/launch-int.h"
@@ -90,8 +89,7 @@ launch_write_launcher(const struct gs_sites *sites, const struct job_state *st,
 	fputs(strchr(sh_ssh_launcher, '\n') + 1, f);
 	fclose(f);
 	xasprintf(&path, "%s/ssh-launcher", st->dir);
-	if (jobstore_write_file(st->dir, "ssh-launcher", text, len) != 0 ||
-	    chmod(path, 0700) == -1) {
+	if (file_write_atomic(st->dir, "ssh-launcher", text, len, 0700) != 0) {
 		snprintf(why, whylen, "%s: %s", path, strerror(errno));
 		free(path);
 		free(text);

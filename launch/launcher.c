@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file.h"
 #include "common/log.h"
 #include "common/pstat.h"
 #include "common/xmalloc.h"
@@ -58,7 +59,7 @@ launch_write_with(const struct launch *l, const char *name,
 		fclose(f);
 		snprintf(why, whylen, "%s: cannot write the %s (invalid host or user name)",
 		    st->dir, name);
-	} else if (fclose(f) != 0 || jobstore_write_file(st->dir, name, buf, len) != 0)
+	} else if (fclose(f) != 0 || file_write_atomic(st->dir, name, buf, len, 0644) != 0)
 		snprintf(why, whylen, "%s/%s: %s", st->dir, name, strerror(errno));
 	else
 		rc = 0;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "launch/lease.h"
@@ -53,7 +54,7 @@ lease_tag_new(const struct job_state *st, char *why, size_t whylen)
 	for (i = 0; i < sizeof rnd; i++)
 		snprintf(hex + 2 * i, 3, "%02x", rnd[i]);
 	xasprintf(&tag, "%s-%s", st->id, hex);
-	if (jobstore_write_file(st->dir, LEASE_TAG_FILE, tag, strlen(tag)) != 0) {
+	if (file_write_atomic(st->dir, LEASE_TAG_FILE, tag, strlen(tag), 0644) != 0) {
 		snprintf(why, whylen, "%s/%s: %s", st->dir, LEASE_TAG_FILE, strerror(errno));
 		free(tag);
 		return NULL;

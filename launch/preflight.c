@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/log.h"
 #include "common/proc.h"
 #include "common/xmalloc.h"
@@ -349,7 +350,7 @@ preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
 	close(rfd);
 	for (k = 0; k < 16; k++)
 		snprintf(s->token + 2 * k, 3, "%02x", rnd[k]);
-	if (jobstore_write_file(st->dir, ".shared", s->token, strlen(s->token)) != 0) {
+	if (file_write_atomic(st->dir, ".shared", s->token, strlen(s->token), 0644) != 0) {
 		snprintf(why, whylen, "%s/.shared: %s", st->dir, strerror(errno));
 		return -1;
 	}

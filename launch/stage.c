@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/fstree.h"
 #include "common/log.h"
 #include "common/proc.h"
@@ -373,7 +374,7 @@ stage_dirs_write(const struct job_state *st, const struct stage_dir *d, size_t n
 		rc = unlink(path) == -1 && errno != ENOENT ? -1 : 0;
 		free(path);
 	} else
-		rc = jobstore_write_file(st->dir, DIRS_FILE, text, len);
+		rc = file_write_atomic(st->dir, DIRS_FILE, text, len, 0644);
 	free(text);
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/file.h"
 #include "common/xmalloc.h"
 #include "simulate/simulate.h"
 #include "store/jobstore.h"
@@ -307,7 +308,7 @@ sim_write_hostfile(const struct gs_sites *sites, const struct gs_placement *p,
 		free(buf);
 		return -1;
 	}
-	if ((rc = jobstore_write_file(dir, "hostfile.smpi", buf, len)) != 0)
+	if ((rc = file_write_atomic(dir, "hostfile.smpi", buf, len, 0644)) != 0)
 		snprintf(why, whylen, "%s/hostfile.smpi: %s", dir, strerror(errno));
 	free(buf);
 	return rc;
@@ -350,7 +351,7 @@ sim_write_platform(const struct gs_sites *sites, const struct gs_placement *p,
 		snprintf(why, whylen, "%s/platform.xml: cannot write it", dir);
 		rc = -1;
 	}
-	if (rc == 0 && (rc = jobstore_write_file(dir, "platform.xml", buf, len)) != 0)
+	if (rc == 0 && (rc = file_write_atomic(dir, "platform.xml", buf, len, 0644)) != 0)
 		snprintf(why, whylen, "%s/platform.xml: %s", dir, strerror(errno));
 	free(buf);
 	return rc;

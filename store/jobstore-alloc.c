@@ -50,24 +50,29 @@ jobstore_alloc_set_state(struct job_alloc *a, const char *state, const char *rea
 	a->reason = reason != NULL && *reason != '\0' ? xstrdup(reason) : NULL;
 }
 
-void
+int
 jobstore_allocs_to_json(const struct job_state *st, json_t *o)
 {
 	json_t *arr = json_array(), *hosts;
 	size_t i, j;
+	int rc = 0;
 
-	for (i = 0; i < st->nallocs; i++) {
+	for (i = 0; i < st->nallocs && rc == 0; i++) {
 		const struct job_alloc *a = &st->allocs[i];
 
 		hosts = json_array();
-		for (j = 0; j < a->nhosts; j++)
-			json_array_append_new(hosts, json_string(a->hosts[j]));
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o}",
-		    "site", a->site, "login", a->login, "id", a->id, "hosts", hosts,
+		for (j = 0; j < a->nhosts && rc == 0; j++)
+			rc = json_array_append_new(hosts, json_string(a->hosts[j]));
+		rc |= json_array_append_new(arr, json_pack(
+		    "{s:s, s:s, s:s, s:o, s:s, s:o, s:o}", "site", a->site, "login", a->login, "id", a->id, "hosts", hosts,
 		    "state", a->state, "reason", jsonout_str(a->reason),
 		    "released", jsonout_str(alloc_end_names[a->released])));
 	}
-	json_object_set_new(o, "allocations", arr);
+	if (rc != 0) {
+		json_decref(arr);
+		return -1;
+	}
+	return json_object_set_new(o, "allocations", arr);
 }
 
 /*

@@ -1,7 +1,8 @@
 /*
  * jobstore-restart.c — the fields of state.json about relaunches (doc/restarts.md) and what
  * `gridsubmit resume` needs to load a job again: "t0", "restarts", "restarts_max",
- * "restart_log", "sites_file", "ranks_option", "metrics".
+ * "restart_log", "sites_file", "ranks_option", "metrics". The restart log and counts are
+ * encoded with the rest of the job's state (jobstore_state_json), the others here.
  */
 #include <jansson.h>
 #include <limits.h>
@@ -56,33 +57,35 @@ jobstore_restart_log_json(const struct job_state *st)
 {
 	json_t *log, *ex;
 	size_t i, j;
+	int rc = 0;
 
 	log = json_array();
-	for (i = 0; i < st->nrestart_log; i++) {
+	for (i = 0; i < st->nrestart_log && rc == 0; i++) {
 		const struct job_restart *r = &st->restart_log[i];
 
 		ex = json_array();
-		for (j = 0; j < r->nexcluded; j++)
-			json_array_append_new(ex, json_string(r->excluded[j]));
-		json_array_append_new(log, json_pack("{s:o, s:s, s:o}", "time",
+		for (j = 0; j < r->nexcluded && rc == 0; j++)
+			rc = json_array_append_new(ex, json_string(r->excluded[j]));
+		rc |= json_array_append_new(log, json_pack("{s:o, s:s, s:o}", "time",
 		    jobstore_json_time(r->time), "reason", r->reason, "excluded", ex));
+	}
+	if (rc != 0) {
+		json_decref(log);
+		return NULL;
 	}
 	return log;
 }
 
-void
-jobstore_restarts_to_json(const struct job_state *st, json_t *o)
+int
+jobstore_resume_to_json(const struct job_state *st, json_t *o)
 {
-	json_t *log = jobstore_restart_log_json(st);
-
-	json_object_set_new(o, "t0", jobstore_json_time(st->t0));
-	json_object_set_new(o, "restarts", json_integer(st->restarts));
-	json_object_set_new(o, "restarts_max", json_integer(st->restarts_max));
-	json_object_set_new(o, "restart_log", log);
-	json_object_set_new(o, "sites_file", jsonout_str(st->sites_file));
-	json_object_set_new(o, "ranks_option", st->ranks_option > 0 ?
-	    json_integer(st->ranks_option) : json_null());
-	json_object_set_new(o, "metrics", json_boolean(!st->no_metrics));
+	if (json_object_set_new(o, "t0", jobstore_json_time(st->t0)) != 0 ||
+	    json_object_set_new(o, "sites_file", jsonout_str(st->sites_file)) != 0 ||
+	    json_object_set_new(o, "ranks_option", st->ranks_option > 0 ?
+	    json_integer(st->ranks_option) : json_null()) != 0 ||
+	    json_object_set_new(o, "metrics", json_boolean(!st->no_metrics)) != 0)
+		return -1;
+	return 0;
 }
 
 /* A whole number from lo to hi (absent or null: *v stays); -1 for anything else. */

@@ -19,7 +19,6 @@
 #include "common/file.h"
 #include "common/home.h"
 #include "common/jsonout.h"
-#include "common/log.h"
 #include "common/xmalloc.h"
 #include "store/jobstore.h"
 
@@ -42,124 +41,174 @@ job_phase_final(enum job_phase p)
 	return p >= JOB_DONE;
 }
 
-/* mkdir -p with mode for the created parts */
-static void
-jobstore_mkdirs(const char *path, mode_t mode)
-{
-	if (home_mkdirs(path, mode) == -1)
-		fatal("cannot create %s", path);
-}
-
-const char *
-jobstore_root(void)
-{
-	char why[1024];
-	const char *root;
-
-	if ((root = home_root(why, sizeof why)) == NULL)
-		fatalx("%s", why);
-	return root;
-}
-
+/* Job ids in numeric order: shorter first, then as text (ids are canonical). */
 static int
-jobstore_fsync_dir(const char *dir)
+jobstore_cmp_id(const void *a, const void *b)
 {
-	int fd, rc;
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t lx = strlen(x), ly = strlen(y);
 
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x, y);
 }
 
-int
-jobstore_write_file(const char *dir, const char *name, const void *data, size_t len)
+/* The lock of the ids (jobs/.lock): its descriptor (close it to unlock), or -1 with why. */
+static int
+jobstore_lock_ids(const char *jobs, char *why, size_t whylen)
 {
-	char tmp[PATH_MAX], path[PATH_MAX];
-	const char *p = data;
-	int fd, saved;
-	ssize_t n;
+	char *path;
+	int fd;
 
-	if (snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name) >= (int)sizeof tmp ||
-	    snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) == -1)
-		return -1;
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	if (fsync(fd) == -1)
-		goto fail;
-	if (close(fd) == -1) {
+	xasprintf(&path, "%s/.lock", jobs);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1 ||
+	    flock(fd, LOCK_EX) == -1) {
+		snprintf(why, whylen, "%s: cannot lock: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
 		fd = -1;
-		goto fail;
 	}
-	fd = -1;
-	if (rename(tmp, path) == -1)
-		goto fail;
-	return jobstore_fsync_dir(dir);
-fail:
-	saved = errno;
-	if (fd != -1)
-		close(fd);
-	unlink(tmp);
-	errno = saved;
-	return -1;
+	free(path);
+	return fd;
 }
 
 /*
- * The next id comes from jobs/next-id under an exclusive lock, and is written back before
- * the directory is made: a crash in between skips an id but never hands one out twice.
+ * The ids of the job directories of jobs (ROOT/jobs), oldest first; 0 (none when jobs is
+ * missing), or -1 with why.
  */
-void
-jobstore_create(struct job_state *st)
+static int
+jobstore_scan(const char *jobs, char ***ids, size_t *n, char *why, size_t whylen)
 {
-	char *jobs, *lockpath, *dir, buf[32];
+	size_t cap = 0;
+	struct dirent *de;
+	char id[32];
+	DIR *d;
+
+	*ids = NULL;
+	*n = 0;
+	if ((d = opendir(jobs)) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(why, whylen, "%s: %s", jobs, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		/* only canonical ids: next-id, .lock and strays are not jobs */
+		if (jobstore_parse_id(de->d_name, id, sizeof id) != 0 ||
+		    strcmp(id, de->d_name) != 0)
+			continue;
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			*ids = xreallocarray(*ids, cap, sizeof **ids);
+		}
+		(*ids)[(*n)++] = xstrdup(id);
+	}
+	closedir(d);
+	if (*n > 0)
+		qsort(*ids, *n, sizeof **ids, jobstore_cmp_id);
+	return 0;
+}
+
+#define JOBSTORE_ID_MAX	999999999999999999LL	/* 18 digits: jobstore_parse_id's bound */
+
+/*
+ * The id jobs/next-id says (under the ids' lock), or when it is missing, one more than
+ * the highest job directory's: a next-id lost never makes an id that was handed out come
+ * back while its directory is there. 0, or -1 with why (a next-id that is no number).
+ */
+static int
+jobstore_next_id(const char *jobs, long long *id, char *why, size_t whylen)
+{
+	char *path, *buf, *end, **ids;
+	size_t len, n;
+	int rc = 0;
+
+	xasprintf(&path, "%s/next-id", jobs);
+	if (file_read(path, 64, &buf, &len) == 0) {
+		errno = 0;
+		*id = strtoll(buf, &end, 10);
+		if (end == buf || errno != 0 || *id < 1 || *id > JOBSTORE_ID_MAX ||
+		    strspn(end, " \t\r\n") != strlen(end)) {
+			snprintf(why, whylen, "%s: corrupt (expected a job number); fix or "
+			    "remove it", path);
+			rc = -1;
+		}
+		free(buf);
+	} else if (errno == ENOENT) {
+		if ((rc = jobstore_scan(jobs, &ids, &n, why, whylen)) == 0)
+			*id = n > 0 ? strtoll(ids[n - 1], NULL, 10) + 1 : 1;
+		jobstore_list_free(ids, n);
+	} else {
+		snprintf(why, whylen, "%s: %s", path, errno == EFBIG ?
+		    "corrupt (expected a job number); fix or remove it" : strerror(errno));
+		rc = -1;
+	}
+	free(path);
+	return rc;
+}
+
+/*
+ * The next id is taken from jobs/next-id under the lock, its directory made, and next-id
+ * written back: a crash in between leaves an empty directory that the next job skips
+ * (mkdir fails), so an id is never handed out twice. A directory whose state.json cannot
+ * be written is removed, and its id stays skipped.
+ */
+int
+jobstore_create(struct job_state *st, char *why, size_t whylen)
+{
+	char *jobs, *dir = NULL, buf[32];
+	const char *root;
 	long long id = 1;
-	FILE *f;
 	int lfd;
 
-	xasprintf(&jobs, "%s/jobs", jobstore_root());
-	jobstore_mkdirs(jobs, 0700);
-	xasprintf(&lockpath, "%s/.lock", jobs);
-	if ((lfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1)
-		fatal("%s", lockpath);
-	if (flock(lfd, LOCK_EX) == -1)
-		fatal("cannot lock %s", lockpath);
-	xasprintf(&dir, "%s/next-id", jobs);
-	if ((f = fopen(dir, "r")) != NULL) {
-		if (fscanf(f, "%lld", &id) != 1 || id < 1)
-			fatalx("%s: corrupt (expected a job number); fix or remove it", dir);
-		fclose(f);
-	} else if (errno != ENOENT)
-		fatal("%s", dir);
-	free(dir);
+	if ((root = home_root(why, whylen)) == NULL)
+		return -1;
+	xasprintf(&jobs, "%s/jobs", root);
+	if (home_mkdirs(jobs, 0700) == -1) {
+		snprintf(why, whylen, "cannot create %s: %s", jobs, strerror(errno));
+		free(jobs);
+		return -1;
+	}
+	if ((lfd = jobstore_lock_ids(jobs, why, whylen)) == -1 ||
+	    jobstore_next_id(jobs, &id, why, whylen) == -1)
+		goto fail;
 	for (;; id++) {
 		xasprintf(&dir, "%s/%lld", jobs, id);
 		if (mkdir(dir, 0700) == 0)
 			break;
-		if (errno != EEXIST)
-			fatal("cannot create %s", dir);
+		if (errno != EEXIST || id >= JOBSTORE_ID_MAX) {
+			snprintf(why, whylen, "cannot create %s: %s", dir, strerror(errno));
+			goto fail;
+		}
 		free(dir);
 	}
 	snprintf(buf, sizeof buf, "%lld\n", id + 1);
-	if (jobstore_write_file(jobs, "next-id", buf, strlen(buf)) == -1)
-		fatal("cannot write %s/next-id", jobs);
-	flock(lfd, LOCK_UN);
+	if (file_write_atomic(jobs, "next-id", buf, strlen(buf), 0644) == -1) {
+		snprintf(why, whylen, "%s/next-id: cannot write: %s", jobs, strerror(errno));
+		rmdir(dir);
+		goto fail;
+	}
 	close(lfd);
+	lfd = -1;
 	snprintf(st->id, sizeof st->id, "%lld", id);
 	st->dir = dir;
-	free(lockpath);
+	if (jobstore_write_state(st) == -1) {
+		snprintf(why, whylen, "%s/state.json: cannot write: %s", dir, strerror(errno));
+		rmdir(dir);
+		st->id[0] = '\0';
+		st->dir = NULL;
+		goto fail;
+	}
 	free(jobs);
+	return 0;
+fail:
+	if (lfd != -1)
+		close(lfd);
+	free(dir);
+	free(jobs);
+	return -1;
 }
 
 void
@@ -190,44 +239,75 @@ jobstore_json_time(double t)
 	return buf[0] != '\0' ? json_string(buf) : json_null();
 }
 
-int
-jobstore_write_state(const struct job_state *st)
+json_t *
+jobstore_state_json(const struct job_state *st)
 {
 	json_t *o;
-	char *text, *line;
-	int rc;
 
-	o = json_pack("{s:i, s:s, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:i, s:o, s:I, s:I, s:i,"
-	    " s:i, s:I, s:f, s:I, s:I}",
-	    "schema_version", 1,
-	    "id", st->id,
+	o = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:I, s:i, s:i, s:o}",
+	    "id", jsonout_id(st->id),
 	    "name", jsonout_str(st->name),
-	    "job_file", jsonout_str(st->job_file),
 	    "state", job_phase_name(st->phase),
 	    "reason", jsonout_str(st->reason),
 	    "submitted", jobstore_json_time(st->submitted),
 	    "started", jobstore_json_time(st->started),
 	    "ended", jobstore_json_time(st->ended),
+	    "job_file", jsonout_str(st->job_file),
 	    "ranks", st->ranks,
 	    "scheme", jsonout_str(st->scheme),
 	    "supervisor_pid", (json_int_t)st->supervisor_pid,
+	    "restarts", st->restarts,
+	    "restarts_max", st->restarts_max,
+	    "restart_log", jobstore_restart_log_json(st));
+	if (o != NULL && jobstore_allocs_to_json(st, o) == -1) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
+}
+
+/*
+ * state.json: schema_version first, the job's state as status shows it, then what only
+ * the store keeps. "exit_code" is mpiexec's here (status calls it "mpiexec_exit").
+ */
+static char *
+jobstore_state_text(const struct job_state *st)
+{
+	json_t *o, *state, *kept;
+	char *text = NULL, *line = NULL;
+
+	o = json_pack("{s:i}", "schema_version", JOBSTORE_SCHEMA_VERSION);
+	state = jobstore_state_json(st);
+	kept = json_pack("{s:I, s:I, s:I, s:i, s:i, s:I, s:f}",
 	    "mpiexec_pid", (json_int_t)st->mpiexec_pid,
+	    "supervisor_start", (json_int_t)st->supervisor_start,
+	    "mpiexec_start", (json_int_t)st->mpiexec_start,
 	    "exit_code", st->exit_code,
 	    "failed_ranks", st->failed_ranks,
 	    "requeued", (json_int_t)st->requeued,
-	    "makespan", st->makespan,
-	    "supervisor_start", (json_int_t)st->supervisor_start,
-	    "mpiexec_start", (json_int_t)st->mpiexec_start);
-	if (o != NULL) {
-		jobstore_restarts_to_json(st, o);
-		jobstore_allocs_to_json(st, o);
-	}
-	if (o == NULL || (text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(9))) == NULL)
-		fatalx("cannot build the job state");
+	    "makespan", st->makespan);
+	if (o != NULL && state != NULL && kept != NULL && json_object_update(o, state) == 0 &&
+	    json_object_update(o, kept) == 0 && jobstore_resume_to_json(st, o) == 0 &&
+	    (text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(9))) != NULL)
+		xasprintf(&line, "%s\n", text);
+	json_decref(kept);
+	json_decref(state);
 	json_decref(o);
-	xasprintf(&line, "%s\n", text);
-	rc = jobstore_write_file(st->dir, "state.json", line, strlen(line));
-	free(line);
+	free(text);
+	return line;
+}
+
+int
+jobstore_write_state(const struct job_state *st)
+{
+	char *text;
+	int rc;
+
+	if ((text = jobstore_state_text(st)) == NULL) {
+		errno = EILSEQ;
+		return -1;
+	}
+	rc = file_write_atomic(st->dir, "state.json", text, strlen(text), 0644);
 	free(text);
 	return rc;
 }
@@ -267,11 +347,14 @@ jobstore_parse_id(const char *arg, char *id, size_t idlen)
 }
 
 char *
-jobstore_job_dir(const char *id)
+jobstore_job_dir(const char *id, char *why, size_t whylen)
 {
+	const char *root;
 	char *dir;
 
-	xasprintf(&dir, "%s/jobs/%s", jobstore_root(), id);
+	if ((root = home_root(why, whylen)) == NULL)
+		return NULL;
+	xasprintf(&dir, "%s/jobs/%s", root, id);
 	return dir;
 }
 
@@ -310,9 +393,8 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 {
 	json_int_t sup = 0, mpi = 0, supst = 0, mpist = 0, ranks = 0, code = -1, failed = 0;
 	json_int_t requeued = 0, version;
-	char *phase = NULL, *id = NULL;
+	char *phase = NULL, id[32];
 	const struct jobstore_field fields[] = {
-		{ "id", 's', 1, &id },
 		{ "state", 's', 1, &phase },
 		{ "name", 's', 0, &st->name },
 		{ "job_file", 's', 0, &st->job_file },
@@ -346,10 +428,29 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 		    path);
 		return JOBSTORE_BAD;
 	}
-	if ((version = json_integer_value(v)) != 1) {
+	if ((version = json_integer_value(v)) < 1 || version > JOBSTORE_SCHEMA_VERSION) {
 		snprintf(why, whylen, "%s: job state of schema_version %lld, this gridsubmit "
-		    "reads version 1%s", path, (long long)version,
-		    version > 1 ? " (written by a newer gridsubmit?)" : "");
+		    "reads versions 1 to %d%s", path, (long long)version,
+		    JOBSTORE_SCHEMA_VERSION, version > JOBSTORE_SCHEMA_VERSION ?
+		    " (written by a newer gridsubmit?)" : "");
+		return JOBSTORE_BAD;
+	}
+	/* the id: a string in version 1 ("12"), a number since */
+	v = json_object_get(o, "id");
+	if (v == NULL || json_is_null(v)) {
+		snprintf(why, whylen, "%s: corrupt job state: \"id\" is missing", path);
+		return JOBSTORE_BAD;
+	}
+	if (version == 1 ? !json_is_string(v) : !json_is_integer(v)) {
+		snprintf(why, whylen, "%s: corrupt job state: \"id\" has the wrong type", path);
+		return JOBSTORE_BAD;
+	}
+	if (version == 1)
+		snprintf(id, sizeof id, "%s", json_string_value(v));
+	else
+		snprintf(id, sizeof id, "%lld", (long long)json_integer_value(v));
+	if (jobstore_parse_id(id, st->id, sizeof st->id) != 0) {
+		snprintf(why, whylen, "%s: corrupt job state: bad \"id\"", path);
 		return JOBSTORE_BAD;
 	}
 	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
@@ -392,10 +493,6 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 		snprintf(why, whylen, "%s: corrupt job state: unknown state '%.40s'", path, phase);
 		goto bad;
 	}
-	if (jobstore_parse_id(id, st->id, sizeof st->id) != 0) {
-		snprintf(why, whylen, "%s: corrupt job state: bad \"id\"", path);
-		goto bad;
-	}
 	if (ranks < 0 || ranks > INT_MAX || sup < 0 || mpi < 0 || supst < 0 || mpist < 0 ||
 	    failed < 0 || failed > INT_MAX || code < INT_MIN || code > INT_MAX) {
 		snprintf(why, whylen, "%s: corrupt job state: a number is out of range", path);
@@ -411,7 +508,6 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 	st->failed_ranks = (int)failed;
 	st->requeued = requeued;
 	free(phase);
-	free(id);
 	if (jobstore_restarts_from_json(o, st, path, why, whylen) != JOBSTORE_OK)
 		return JOBSTORE_BAD;
 	return jobstore_allocs_from_json(o, st, path, why, whylen);
@@ -419,7 +515,6 @@ type:
 	snprintf(why, whylen, "%s: corrupt job state: \"%s\" has the wrong type", path, f->key);
 bad:
 	free(phase);
-	free(id);
 	return JOBSTORE_BAD;
 }
 
@@ -458,9 +553,10 @@ jobstore_read_state(const char *id_or_dir, struct job_state *st, char *why, size
 	st->exit_code = -1;
 	if (strchr(id_or_dir, '/') != NULL)
 		dir = xstrdup(id_or_dir);
-	else if (jobstore_parse_id(id_or_dir, id, sizeof id) == 0)
-		dir = jobstore_job_dir(id);
-	else {
+	else if (jobstore_parse_id(id_or_dir, id, sizeof id) == 0) {
+		if ((dir = jobstore_job_dir(id, why, whylen)) == NULL)
+			return JOBSTORE_ERROR;
+	} else {
 		snprintf(why, whylen, "'%.40s' is not a job id (ids are numbers: see gridsubmit "
 		    "list)", id_or_dir);
 		return JOBSTORE_NOJOB;
@@ -505,51 +601,21 @@ jobstore_read_state(const char *id_or_dir, struct job_state *st, char *why, size
 	return JOBSTORE_OK;
 }
 
-static int
-jobstore_cmp_id(const void *a, const void *b)
+int
+jobstore_list(char ***ids, size_t *n, char *why, size_t whylen)
 {
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	size_t lx = strlen(x), ly = strlen(y);
+	const char *root;
+	char *jobs;
+	int rc;
 
-	if (lx != ly)
-		return lx < ly ? -1 : 1;
-	return strcmp(x, y);
-}
-
-char **
-jobstore_list(size_t *n)
-{
-	char *jobs, **ids = NULL, id[32];
-	size_t cap = 0;
-	struct dirent *de;
-	DIR *d;
-
+	*ids = NULL;
 	*n = 0;
-	xasprintf(&jobs, "%s/jobs", jobstore_root());
-	if ((d = opendir(jobs)) == NULL) {
-		if (errno != ENOENT)
-			fatal("%s", jobs);
-		free(jobs);
-		return NULL;
-	}
-	while ((de = readdir(d)) != NULL) {
-		/* only canonical ids: next-id, .lock and strays are not jobs */
-		if (jobstore_parse_id(de->d_name, id, sizeof id) != 0 ||
-		    strcmp(id, de->d_name) != 0)
-			continue;
-		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			ids = xreallocarray(ids, cap, sizeof *ids);
-		}
-		ids[(*n)++] = xstrdup(id);
-	}
-	closedir(d);
+	if ((root = home_root(why, whylen)) == NULL)
+		return -1;
+	xasprintf(&jobs, "%s/jobs", root);
+	rc = jobstore_scan(jobs, ids, n, why, whylen);
 	free(jobs);
-	if (*n > 0)
-		qsort(ids, *n, sizeof *ids, jobstore_cmp_id);
-	return ids;
+	return rc;
 }
 
 void
@@ -559,16 +625,21 @@ jobstore_list_free(char **ids, size_t n)
 }
 
 int
-jobstore_latest_id(char *id, size_t idlen)
+jobstore_latest_id(char *id, size_t idlen, char *why, size_t whylen)
 {
+	const char *root;
 	char **ids;
 	size_t n;
-	int rc = -1;
+	int rc = JOBSTORE_OK;
 
-	ids = jobstore_list(&n);
-	if (n > 0) {
+	if ((root = home_root(why, whylen)) == NULL ||
+	    jobstore_list(&ids, &n, why, whylen) == -1)
+		return JOBSTORE_ERROR;
+	if (n > 0)
 		snprintf(id, idlen, "%s", ids[n - 1]);
-		rc = 0;
+	else {
+		snprintf(why, whylen, "no job yet in %s/jobs", root);
+		rc = JOBSTORE_NOJOB;
 	}
 	jobstore_list_free(ids, n);
 	return rc;
@@ -596,7 +667,7 @@ jobstore_record_end(struct job_state *st, enum job_phase phase, const char *reas
 	struct job_state now;
 	int fd, rc;
 
-	/* the lock keeps two recorders from sharing the temp file; the supervisor is gone */
+	/* the re-read and the write under the lock: of two recorders, the second sees the end */
 	if ((fd = jobstore_lock(st->dir, why, whylen)) == -1)
 		return -1;
 	if (jobstore_read_state(st->dir, &now, why, whylen) != JOBSTORE_OK) {

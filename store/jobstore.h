@@ -1,7 +1,9 @@
 /*
- * jobstore.h — the job directories: $GRIDSUBMIT_HOME (or $XDG_STATE_HOME/gridsubmit, or
- * ~/.local/state/gridsubmit) / jobs / ID /. Ids are never reused. The state file is written
- * atomically (temp, fsync, rename, fsync the directory), so a crash never leaves half of it.
+ * jobstore.h — the job directories: the state directory (common/home.h: $GRIDSUBMIT_HOME,
+ * or $XDG_STATE_HOME/gridsubmit, or ~/.local/state/gridsubmit) / jobs / ID /. Ids are never
+ * reused. The state file, state.json, is written atomically (common/file.h), so a crash
+ * never leaves half of it. A library: every function returns a code, with a reason where
+ * the caller needs one, and never ends the process; the command line says and exits.
  */
 #ifndef GS_JOBSTORE_H
 #define GS_JOBSTORE_H
@@ -98,13 +100,31 @@ double jobstore_parse_time(const char *s);
 /* For JSON documents: a time as jobstore_format_time, or null for 0. */
 json_t *jobstore_json_time(double t);
 
-/* The store's root, created (0700) if needed; dies with a message when unusable. */
-const char *jobstore_root(void);
+/*
+ * A new job: the next id (jobs/next-id, under the store's lock) and its directory, with st
+ * (filled by the caller, st->id and st->dir excepted) written as its first state.json.
+ * Fills st->id and st->dir and returns 0; or -1 with why, and then nothing of the job is
+ * left: an id taken is skipped, never handed out again. When jobs/next-id is missing, ids
+ * go on after the highest job directory; a next-id that is not a number is refused.
+ */
+int jobstore_create(struct job_state *st, char *why, size_t whylen);
 
-/* A new job: a fresh id and its directory. Fills st->id and st->dir. */
-void jobstore_create(struct job_state *st);
+/*
+ * The job's state as state.json and `status --json` both hold it (gridsubmit-json(5)):
+ * id (a number), name, state, reason, submitted, started, ended, job_file, ranks, scheme,
+ * supervisor_pid, restarts, restarts_max, restart_log and allocations. NULL when it cannot
+ * be built (a text that is not UTF-8, or out of memory).
+ */
+json_t *jobstore_state_json(const struct job_state *st);
 
-/* Write st to DIR/state.json atomically. Returns 0, or -1 with errno. */
+/* The schema_version of the state.json this gridsubmit writes (1 is read too). */
+#define JOBSTORE_SCHEMA_VERSION	2
+
+/*
+ * Write st to DIR/state.json atomically: jobstore_state_json and what only the store keeps
+ * (pids' start times, mpiexec's exit status, what resume needs). Returns 0, or -1 with errno
+ * (EILSEQ: the document cannot be built).
+ */
 int jobstore_write_state(const struct job_state *st);
 
 /*
@@ -114,16 +134,14 @@ int jobstore_write_state(const struct job_state *st);
  */
 int jobstore_set_phase(struct job_state *st, enum job_phase phase, const char *reason);
 
-/* Write a whole file atomically in dir (temp + fsync + rename). Returns 0 or -1. */
-int jobstore_write_file(const char *dir, const char *name, const void *data, size_t len);
-
 void job_state_free(struct job_state *st);
 
 /*
- * The restart fields of st into the state document o, and back (jobstore-restart.c);
- * decoding returns JOBSTORE_OK, or JOBSTORE_BAD with why.
+ * The fields of state.json that resume needs (t0, sites_file, ranks_option, metrics) into
+ * the state document o (0, or -1 when one cannot be set), and back with the restart fields
+ * (jobstore-restart.c); decoding returns JOBSTORE_OK, or JOBSTORE_BAD with why.
  */
-void jobstore_restarts_to_json(const struct job_state *st, json_t *o);
+int jobstore_resume_to_json(const struct job_state *st, json_t *o);
 int jobstore_restarts_from_json(json_t *o, struct job_state *st, const char *path, char *why,
     size_t whylen);
 void jobstore_restarts_free(struct job_state *st);
@@ -131,17 +149,21 @@ void jobstore_restarts_free(struct job_state *st);
 /*
  * jobstore-alloc.c: the "allocations" field of state.json. jobstore_alloc_add appends one
  * (copies of its strings; state "SUBMITTED") and returns it; set_state records Slurm's
- * state and reason (NULL: none) in it.
+ * state and reason (NULL: none) in it; to_json sets the field in o (0, or -1 when it
+ * cannot be built).
  */
 struct job_alloc *jobstore_alloc_add(struct job_state *st, const char *site,
     const char *login, const char *id, char *const *hosts, size_t nhosts);
 void jobstore_alloc_set_state(struct job_alloc *a, const char *state, const char *reason);
-void jobstore_allocs_to_json(const struct job_state *st, json_t *o);
+int jobstore_allocs_to_json(const struct job_state *st, json_t *o);
 int jobstore_allocs_from_json(json_t *o, struct job_state *st, const char *path, char *why,
     size_t whylen);
 void jobstore_allocs_free(struct job_state *st);
 
-/* The restart log as state.json and status --json hold it: [{time, reason, excluded}]. */
+/*
+ * The restart log as state.json and status --json hold it: [{time, reason, excluded}];
+ * NULL when it cannot be built.
+ */
 json_t *jobstore_restart_log_json(const struct job_state *st);
 
 /* Add a restart to st's log (not written: jobstore_write_state does). */
@@ -162,6 +184,7 @@ enum {
 	JOBSTORE_OK = 0,
 	JOBSTORE_NOJOB = -1,	/* no such job (or a malformed id) */
 	JOBSTORE_BAD = -2,	/* the state file is missing, torn, corrupt or unreadable */
+	JOBSTORE_ERROR = -3,	/* the store cannot be used (home.h: no place, not ours) */
 };
 
 /*
@@ -170,26 +193,34 @@ enum {
  */
 int jobstore_parse_id(const char *arg, char *id, size_t idlen);
 
-/* The directory of job id (allocated); the job need not exist. */
-char *jobstore_job_dir(const char *id);
+/*
+ * The directory of job id (allocated); the job need not exist. NULL with why when the store
+ * cannot be used.
+ */
+char *jobstore_job_dir(const char *id, char *why, size_t whylen);
 
 /*
- * Read a job's state.json, by id ("12") or by directory (anything with a '/'). Fills st
- * (free with job_state_free) and returns JOBSTORE_OK; otherwise returns JOBSTORE_NOJOB or
- * JOBSTORE_BAD with a message for the user in why ("job 12: no such job", or the file's
- * path and what is wrong with it). Never dies on bad content.
+ * Read a job's state.json (schema_version 1, whose id is a string, or 2), by id ("12") or
+ * by directory (anything with a '/'). Fills st (free with job_state_free) and returns
+ * JOBSTORE_OK; otherwise returns JOBSTORE_NOJOB, JOBSTORE_BAD or JOBSTORE_ERROR with a
+ * message for the user in why ("job 12: no such job", or the file's path and what is wrong
+ * with it). Never dies on bad content.
  */
 int jobstore_read_state(const char *id_or_dir, struct job_state *st, char *why,
     size_t whylen);
 
-/* The highest job id in the store into id; 0, or -1 when there is no job. */
-int jobstore_latest_id(char *id, size_t idlen);
+/*
+ * The highest job id in the store into id: JOBSTORE_OK; JOBSTORE_NOJOB when there is no
+ * job ("no job yet in ROOT/jobs" in why), or JOBSTORE_ERROR with why.
+ */
+int jobstore_latest_id(char *id, size_t idlen, char *why, size_t whylen);
 
 /*
- * The ids of every job directory, oldest (smallest) first: an allocated array of
- * allocated strings, its length in *n. Free with jobstore_list_free.
+ * The ids of every job directory, oldest (smallest) first, into *ids: an allocated array
+ * of allocated strings (NULL when there is none), its length in *n. 0, or -1 with why
+ * (*ids NULL, *n 0). Free with jobstore_list_free.
  */
-char **jobstore_list(size_t *n);
+int jobstore_list(char ***ids, size_t *n, char *why, size_t whylen);
 void jobstore_list_free(char **ids, size_t n);
 
 /*

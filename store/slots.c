@@ -10,8 +10,9 @@
 
 #include <sqlite3.h>
 
+#include "common/home.h"
 #include "common/xmalloc.h"
-#include "store/jobstore.h"
+#include "store/db.h"
 #include "store/slots.h"
 
 /* most jobs named in a reason's "held by" */
@@ -32,8 +33,7 @@ static const char slots_schema[] =
 static int
 slots_fail(struct slots *s, char *why, size_t whylen)
 {
-	snprintf(why, whylen, "%s: %s", s->path, sqlite3_errmsg(s->db));
-	return -1;
+	return db_fail(s->db, s->path, why, whylen);
 }
 
 static int
@@ -103,18 +103,14 @@ slots_long(struct slots *s, sqlite3_stmt *st, long *v, char *why, size_t whylen)
 struct slots *
 slots_open(char *why, size_t whylen)
 {
-	struct slots *s = xcalloc(1, sizeof *s);
+	const char *root;
+	struct slots *s;
 
-	why[0] = '\0';
-	xasprintf(&s->path, "%s/slots.db", jobstore_root());
-	if (sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-	    NULL) != SQLITE_OK || sqlite3_busy_timeout(s->db, 30000) != SQLITE_OK ||
-	    slots_exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;", why,
-	    whylen) == -1 || slots_exec(s, slots_schema, why, whylen) == -1) {
-		if (s->db == NULL)
-			snprintf(why, whylen, "%s: cannot open", s->path);
-		else if (why[0] == '\0')
-			slots_fail(s, why, whylen);
+	if ((root = home_root(why, whylen)) == NULL)
+		return NULL;
+	s = xcalloc(1, sizeof *s);
+	xasprintf(&s->path, "%s/slots.db", root);
+	if ((s->db = db_open(s->path, slots_schema, 30000, why, whylen)) == NULL) {
 		slots_close(s);
 		return NULL;
 	}

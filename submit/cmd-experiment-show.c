@@ -19,7 +19,6 @@
 #include "common/xmalloc.h"
 #include "experiment/exp-metrics.h"
 #include "experiment/exp-report.h"
-#include "store/jobstore.h"
 #include "submit/cmd-experiment.h"
 #include "submit/cmd.h"
 
@@ -161,7 +160,7 @@ ces_list(int argc, char **argv)
 
 	if (argc > 2 || (argc == 2 && !json))
 		cmd_usage_error(&cmd_experiment_entry, "list takes only --json");
-	xasprintf(&root, "%s/experiments", jobstore_root());
+	xasprintf(&root, "%s/experiments", cmd_home());
 	n = scandir(root, &ents, NULL, alphasort);
 	if (!json)
 		printf("%-24s %6s %6s %6s %8s  %s\n", "NAME", "RUNS", "DONE", "FAILED", "PENDING",

@@ -33,7 +33,6 @@
 #include "experiment/exp-report.h"
 #include "launch/launch.h"
 #include "simulate/simulate.h"
-#include "store/jobstore.h"
 #include "submit/cmd-experiment.h"
 #include "submit/cmd.h"
 #include "submit/exp-run.h"
@@ -59,7 +58,7 @@ cmd_experiment_dir(const char *name)
 {
 	char *dir;
 
-	xasprintf(&dir, "%s/experiments/%s", jobstore_root(), name);
+	xasprintf(&dir, "%s/experiments/%s", cmd_home(), name);
 	return dir;
 }
 
@@ -146,7 +145,7 @@ ce_store(const struct exp *e, const char *dir, uint64_t *seed)
 	if (exp_store_init(s, e, *seed, why, sizeof why) != 0)
 		fatalx("%s", why);
 	if (file_read(e->path, YDOC_MAX_BYTES, &buf, &len) != 0 ||
-	    jobstore_write_file(dir, "experiment.yaml", buf, len) != 0)
+	    file_write_atomic(dir, "experiment.yaml", buf, len, 0644) != 0)
 		fatal("cannot keep a copy of %s in %s", e->path, dir);
 	free(buf);
 	return s;
@@ -373,7 +372,7 @@ ce_run(const struct ce_opts *o)
 		exp_free(&e);
 		return EXIT_OK;
 	}
-	xasprintf(&root, "%s/experiments", jobstore_root());
+	xasprintf(&root, "%s/experiments", cmd_home());
 	ce_mkdir(root);
 	free(root);
 	ce_mkdir(dir);

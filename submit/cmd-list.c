@@ -344,7 +344,10 @@ cmd_list_exec(int argc, char **argv)
 			for (o.nfields = 0; o.nfields < LF_COUNT; o.nfields++)
 				o.fields[o.nfields] = (enum list_field)o.nfields;
 	}
-	ids = jobstore_list(&n);
+	if (jobstore_list(&ids, &n, why, sizeof why) == -1) {
+		log_warnx("%s", why);
+		return EXIT_FAILED;
+	}
 	if (o.json)
 		jobs = json_array();
 	else

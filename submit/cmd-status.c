@@ -21,7 +21,6 @@
 
 #include "common/events-read.h"
 #include "common/jsonout.h"
-#include "common/log.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
 #include "launch/jobctl-remote.h"
@@ -363,11 +362,15 @@ status_exit_code(const struct job_state *st)
 	    EXIT_FAILED;
 }
 
-/* The status document (gridsubmit-json(5)); jsonout_print puts schema_version first. */
+/*
+ * The status document (gridsubmit-json(5)): the job's state as state.json holds it
+ * (jobstore_state_json), then what status finds live; jsonout_print puts schema_version
+ * first. NULL when it cannot be built (jsonout_print says so).
+ */
 static json_t *
 status_json(const struct job_state *st, const struct status_info *si)
 {
-	json_t *o, *rankmap, *failed, *progress, *nodes;
+	json_t *o, *live, *rankmap, *failed, *progress, *nodes;
 	int i, final = job_phase_final(st->phase);
 	size_t k;
 
@@ -389,18 +392,7 @@ status_json(const struct job_state *st, const struct status_info *si)
 	progress = si->have_start ? json_pack("{s:I, s:I, s:i}",
 	    "units_done", (json_int_t)si->done, "units_total", (json_int_t)si->total,
 	    "rounds", si->rounds) : json_null();
-	o = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:o,"
-	    " s:o, s:o, s:I, s:o, s:I, s:I, s:s, s:o, s:o, s:o}",
-	    "id", jsonout_id(st->id),
-	    "name", jsonout_str(st->name),
-	    "state", job_phase_name(st->phase),
-	    "reason", jsonout_str(st->reason),
-	    "submitted", jobstore_json_time(st->submitted),
-	    "started", jobstore_json_time(st->started),
-	    "ended", jobstore_json_time(st->ended),
-	    "job_file", jsonout_str(st->job_file),
-	    "ranks", st->ranks,
-	    "scheme", jsonout_str(st->scheme),
+	live = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:s, s:o, s:o, s:o}",
 	    "makespan", st->phase == JOB_DONE || st->makespan > 0 ?
 	    jsonout_num(st->makespan) : json_null(),
 	    "exit_code", final ? json_integer(status_exit_code(st)) : json_null(),
@@ -409,18 +401,17 @@ status_json(const struct job_state *st, const struct status_info *si)
 	    "failed_ranks", failed,
 	    "requeued", (json_int_t)si->requeued,
 	    "rankmap", rankmap,
-	    "supervisor_pid", (json_int_t)st->supervisor_pid,
 	    "leftover_processes", (json_int_t)si->leftover,
 	    "dir", st->dir,
 	    "supervisor_alive", json_boolean(si->supervisor_alive),
 	    "remote_nodes", nodes,
 	    "remote_checked", jobstore_json_time(si->checked));
-	if (o == NULL)
-		fatalx("cannot build the status document");
-	json_object_set_new(o, "restarts", json_integer(st->restarts));
-	json_object_set_new(o, "restarts_max", json_integer(st->restarts_max));
-	json_object_set_new(o, "restart_log", jobstore_restart_log_json(st));
-	jobstore_allocs_to_json(st, o);
+	o = jobstore_state_json(st);
+	if (o != NULL && (live == NULL || json_object_update(o, live) != 0)) {
+		json_decref(o);
+		o = NULL;
+	}
+	json_decref(live);
 	return o;
 }
 

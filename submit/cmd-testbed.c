@@ -24,7 +24,6 @@
 #include "broker/site.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "store/jobstore.h"
 #include "submit/cmd.h"
 #include "testbed/testbed.h"
 
@@ -153,11 +152,11 @@ cmd_testbed_exec(int argc, char **argv)
 		free(tb.name);
 		return EXIT_FAILED;
 	}
-	xasprintf(&tb.dir, "%s/testbed", jobstore_root());
+	xasprintf(&tb.dir, "%s/testbed", cmd_home());
 	if (access(tb.dir, F_OK) != 0 && mkdir(tb.dir, 0700) == -1)
 		fatal("cannot create %s", tb.dir);
 	free(tb.dir);
-	xasprintf(&tb.dir, "%s/testbed/%s", jobstore_root(), tb.name);
+	xasprintf(&tb.dir, "%s/testbed/%s", cmd_home(), tb.name);
 
 	if (strcmp(verb, "status") == 0)
 		rc = tb_status(tb.dir, json);

@@ -163,9 +163,10 @@ cmd_wait_exec(int argc, char **argv)
 			break;
 		/* one job waited for on a terminal: its progress line (progress.h) */
 		if (!shown && n == 1 && !json && w[0].id[0] != '\0') {
-			char *dir = jobstore_job_dir(w[0].id);
+			char why[1024], *dir = jobstore_job_dir(w[0].id, why, sizeof why);
 
-			pg = progress_open(dir, w[0].id);
+			/* the store was used a moment ago: without it, no progress line */
+			pg = dir != NULL ? progress_open(dir, w[0].id) : NULL;
 			free(dir);
 			shown = 1;
 		}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/home.h"
 #include "common/log.h"
 #include "common/suggest.h"
 #include "launch/jobctl.h"
@@ -136,9 +137,9 @@ cmd_open_job(const char *arg, struct job_state *st, int refresh)
 
 	memset(st, 0, sizeof *st);
 	if (arg == NULL) {
-		if (jobstore_latest_id(id, sizeof id) == -1) {
-			log_warnx("no job yet in %s/jobs", jobstore_root());
-			return EXIT_USAGE;
+		if ((rc = jobstore_latest_id(id, sizeof id, why, sizeof why)) != JOBSTORE_OK) {
+			log_warnx("%s", why);
+			return rc == JOBSTORE_NOJOB ? EXIT_USAGE : EXIT_FAILED;
 		}
 		arg = id;
 	} else if (jobstore_parse_id(arg, id, sizeof id) == -1) {
@@ -148,9 +149,21 @@ cmd_open_job(const char *arg, struct job_state *st, int refresh)
 	}
 	if ((rc = jobstore_read_state(arg, st, why, sizeof why)) != JOBSTORE_OK) {
 		log_warnx("%s", why);
-		return rc == JOBSTORE_NOJOB ? EXIT_USAGE : EXIT_INPUT;
+		return rc == JOBSTORE_NOJOB ? EXIT_USAGE : rc == JOBSTORE_BAD ? EXIT_INPUT :
+		    EXIT_FAILED;
 	}
 	if (refresh && jobctl_refresh(st, why, sizeof why) == -1)
 		log_warnx("job %s: %s", st->id, why);
 	return EXIT_OK;
+}
+
+const char *
+cmd_home(void)
+{
+	const char *root;
+	char why[1024];
+
+	if ((root = home_root(why, sizeof why)) == NULL)
+		fatalx("%s", why);
+	return root;
 }

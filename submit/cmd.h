@@ -81,9 +81,13 @@ double cmd_parse_double(const struct cmd_entry *cmd, const char *opt, const char
  * The job a command names: its id (or the latest job when arg is NULL), its state read
  * and, when refresh is 1, refreshed (jobctl_refresh). Errors are printed ("gridsubmit:
  * job 12: no such job"); returns EXIT_OK, EXIT_USAGE (not a job id, no such job, no job
- * at all) or EXIT_INPUT (state.json missing, torn or corrupt).
+ * at all), EXIT_INPUT (state.json missing, torn or corrupt) or EXIT_FAILED (the store
+ * cannot be used: no place for it, world-writable).
  */
 struct job_state;
 int cmd_open_job(const char *arg, struct job_state *st, int refresh);
+
+/* The state directory (common/home.h); when it cannot be used, says why and exits 1. */
+const char *cmd_home(void);
 
 #endif

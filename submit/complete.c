@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "broker/site.h"
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "grt/grt-keys.h"
 #include "grt/scheme.h"
@@ -113,7 +114,7 @@ complete_exec(int argc, char **argv)
 {
 	const struct cmd_entry *const *c, *cmd = NULL;
 	const char *const *a;
-	char **v;
+	char **v, why[1024];
 	size_t n, i;
 	int s;
 
@@ -141,7 +142,10 @@ complete_exec(int argc, char **argv)
 			printf(" %s", *a);
 		printf("\n");
 	} else if (strcmp(argv[0], "jobs") == 0 && argc == 1) {
-		v = jobstore_list(&n);
+		if (jobstore_list(&v, &n, why, sizeof why) == -1) {
+			log_warnx("%s", why);
+			return EXIT_FAILED;
+		}
 		for (i = 0; i < n; i++)
 			printf("%s\n", v[i]);
 		jobstore_list_free(v, n);

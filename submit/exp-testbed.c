@@ -17,7 +17,7 @@
 #include "common/log.h"
 #include "common/proc.h"
 #include "common/xmalloc.h"
-#include "store/jobstore.h"
+#include "submit/cmd.h"
 #include "submit/exp-run.h"
 
 /*
@@ -54,7 +54,7 @@ exp_testbed_up(const struct exp *e, const char *dir, int *brought_up)
 
 	*brought_up = 0;
 	xasprintf(&log, "%s/testbed.log", dir);
-	xasprintf(&sites, "%s/testbed/%.*s/sites.yaml", jobstore_root(), len, base);
+	xasprintf(&sites, "%s/testbed/%.*s/sites.yaml", cmd_home(), len, base);
 	if (et_testbed("status", e->sites, log) != 0) {
 		if (!exp_has_real_points(e)) {
 			fprintf(stderr, "gridsubmit experiment: every run is simulated, on %s "

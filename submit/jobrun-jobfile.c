@@ -20,6 +20,7 @@
 
 #include "broker/yaml-doc.h"
 #include "broker/yaml-emit.h"
+#include "common/file.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "submit/cmd.h"
@@ -302,7 +303,7 @@ jf_write_job(const struct jobrun_args *a, struct jobrun *jr)
 	jf_stage_in(root, job, &head);
 	if (ydoc_emit(root, head, &out, &len) == -1)
 		fatalx("%s/job.yaml: the job file cannot be written as YAML", st->dir);
-	if (jobstore_write_file(st->dir, "job.yaml", out, len) != 0)
+	if (file_write_atomic(st->dir, "job.yaml", out, len, 0644) != 0)
 		fatal("%s/job.yaml", st->dir);
 	ydoc_free(root);
 	free(head);
@@ -375,7 +376,7 @@ jf_write_sites(struct jobrun *jr)
 	}
 	if (ydoc_emit(root, head, &out, &len) == -1)
 		fatalx("%s/sites.yaml: the site file cannot be written as YAML", st->dir);
-	if (jobstore_write_file(st->dir, "sites.yaml", out, len) != 0)
+	if (file_write_atomic(st->dir, "sites.yaml", out, len, 0644) != 0)
 		fatal("%s/sites.yaml", st->dir);
 	ydoc_free(root);
 	free(head);

@@ -33,7 +33,6 @@
 #define LOADS_PERIOD		1.0	/* seconds between two rewrites of DIR/loads */
 #define LOADS_CONNECT_TIMEOUT	0.5
 #define LOADS_TIMEOUT		0.8	/* a fetch ends within the period */
-#define LOADS_TMP		".loads.tmp"
 
 /* 1 when the job asks for task migration: runtime.migration set and not none. */
 static int
@@ -69,13 +68,13 @@ loads_placed(struct gs_sites *sites, const struct gs_placement *pl, int only)
 }
 
 /*
- * DIR/loads replaced at once (a temporary file renamed): "NODE LOAD1" per node read.
- * Returns 0, or -1 with errno set.
+ * DIR/loads replaced at once (file_write_atomic): "NODE LOAD1" per node read. Returns 0,
+ * or -1 with errno set.
  */
 static int
 loads_write(const struct gs_sites *sites, const char *dir)
 {
-	char *text = xstrdup("# gridsubmit node loads\n"), *t, *tmp, *path;
+	char *text = xstrdup("# gridsubmit node loads\n"), *t;
 	const struct gs_node *n;
 	size_t i;
 	int rc;
@@ -88,11 +87,7 @@ loads_write(const struct gs_sites *sites, const char *dir)
 		free(text);
 		text = t;
 	}
-	xasprintf(&tmp, "%s/%s", dir, LOADS_TMP);
-	xasprintf(&path, "%s/loads", dir);
-	rc = file_write(tmp, text, strlen(text)) != 0 || rename(tmp, path) != 0 ? -1 : 0;
-	free(path);
-	free(tmp);
+	rc = file_write_atomic(dir, "loads", text, strlen(text), 0644);
 	free(text);
 	return rc;
 }
@@ -164,7 +159,6 @@ jobrun_loads_start(struct jobrun *jr)
 void
 jobrun_loads_stop(const struct jobrun *jr, pid_t pid)
 {
-	char *tmp;
 	int status;
 
 	if (pid <= 0)
@@ -172,8 +166,7 @@ jobrun_loads_stop(const struct jobrun *jr, pid_t pid)
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
-	xasprintf(&tmp, "%s/%s", jr->st.dir, LOADS_TMP);
-	if (unlink(tmp) == -1 && errno != ENOENT)
-		log_warn("%s", tmp);
-	free(tmp);
+	/* killed in the middle of a write, the feed left its temporary file */
+	if (file_atomic_sweep(jr->st.dir, "loads") == -1)
+		log_warn("%s: the temporary files of loads", jr->st.dir);
 }

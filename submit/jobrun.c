@@ -341,6 +341,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	const char *scheme;
 	struct job_state *st = &jr->st;
 	struct gs_error err;
+	char why[1024];
 	int code;
 
 	memset(jr, 0, sizeof *jr);
@@ -361,7 +362,6 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	}
 	if (a->sim != NULL && (code = jobrun_sim_check(jr)) != EXIT_OK)
 		return code;
-	jobstore_create(st);
 	st->name = xstrdup(jr->job.name);
 	st->job_file = realpath(jr->job.path, NULL);
 	st->ranks = jr->place.nranks;
@@ -376,7 +376,11 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 		st->sites_file = realpath(jr->sites.path, NULL);
 	scheme = job_runtime_get(&jr->job, "scheme");
 	st->scheme = xstrdup(scheme != NULL ? scheme : "gss");
-	jobrun_state(st, JOB_BROKERING, NULL);
+	st->phase = JOB_BROKERING;
+	if (jobstore_create(st, why, sizeof why) == -1) {
+		log_warnx("%s", why);
+		return EXIT_FAILED;
+	}
 	jobrun_write_files(a, jr);
 	return jobrun_ready(jr);
 }

@@ -27,8 +27,8 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "common/home.h"
 #include "common/xmalloc.h"
-#include "store/jobstore.h"
 #include "testbed/testbed.h"
 
 /* Top-level directories that hold what every site has installed: left visible. */
@@ -119,8 +119,8 @@ bad:
 int
 tb_private_fs(const struct testbed *tb, const struct tb_node *tn)
 {
-	const char *host = tn->node->host;
-	char *keys, *path, self[PATH_MAX], *slash;
+	const char *host = tn->node->host, *store;
+	char *keys, *path, self[PATH_MAX], *slash, why[1024];
 	int kfd, dfd, sfd = -1, rc = 0;
 	struct dirent *de;
 	ssize_t n;
@@ -159,10 +159,15 @@ tb_private_fs(const struct testbed *tb, const struct tb_node *tn)
 	if (rc == 0)
 		rc = tb_fs_hide(host, "/var/tmp");
 	/* the job store and the build tree, wherever they are (unless installed in /usr) */
-	xasprintf(&path, "%s/jobs", jobstore_root());
-	if (rc == 0)
+	if (rc == 0 && (store = home_root(why, sizeof why)) == NULL) {
+		dprintf(2, "gridsubmit testbed: %s: private_fs: %s\n", host, why);
+		rc = -1;
+	}
+	if (rc == 0) {
+		xasprintf(&path, "%s/jobs", store);
 		rc = tb_fs_hide(host, path);
-	free(path);
+		free(path);
+	}
 	if (rc == 0 && (n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
 		self[n] = '\0';
 		if ((slash = strrchr(self, '/')) != NULL)

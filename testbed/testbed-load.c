@@ -26,6 +26,8 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/file.h"
+#include "common/xmalloc.h"
 #include "remote/remote.h"
 #include "testbed/testbed.h"
 
@@ -55,15 +57,16 @@ load_job(double work)
 	_exit(0);
 }
 
+/* dir/name (the node's textfile directory and its load.prom) replaced at once. */
 static void
-load_write(const char *promfile, double load1, int running, long dropped)
+load_write(const char *dir, const char *name, double load1, int running, long dropped)
 {
 	char text[256];
 
 	snprintf(text, sizeof text, "# emulated load (gridsubmit testbed)\nnode_load1 %.4f\n"
 	    "gridsubmit_testbed_load_jobs %d\ngridsubmit_testbed_load_dropped %ld\n", load1,
 	    running, dropped);
-	tb_write_file(promfile, text, 0644);
+	file_write_atomic(dir, name, text, strlen(text), 0644);
 }
 
 void
@@ -74,11 +77,15 @@ tb_load_main(const char *promfile, double load, double interval, double cpus, un
 	const double decay = exp(-1.0 / 60.0);
 	struct timespec ts = { 0, 100000000L };
 	int running = 0, st, most = (int)(LOAD_MAX_FACTOR * load) + LOAD_MAX_EXTRA;
+	const char *slash = strrchr(promfile, '/');
+	char *dir = slash != NULL ? xstrndup(promfile, (size_t)(slash - promfile)) :
+	    xstrdup(".");
+	const char *name = slash != NULL ? slash + 1 : promfile;
 	long dropped = 0;
 
 	next = clock_mono() - interval * log(1.0 - erand48(xs));
 	tick = clock_mono() + 1;
-	load_write(promfile, avg, running, dropped);
+	load_write(dir, name, avg, running, dropped);
 	for (;;) {
 		double now = clock_mono();
 
@@ -97,7 +104,7 @@ tb_load_main(const char *promfile, double load, double interval, double cpus, un
 		}
 		if (now >= tick) {
 			avg = avg * decay + running * (1 - decay);
-			load_write(promfile, avg, running, dropped);
+			load_write(dir, name, avg, running, dropped);
 			tick += 1;
 		}
 		nanosleep(&ts, NULL);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/log.h"
 #include "common/proc.h"
 #include "common/xmalloc.h"
@@ -272,7 +273,7 @@ tb_slurm_conf(struct testbed *tb, const struct tb_slurm *sl)
 			fprintf(f, "%s%s", k++ ? "," : "", tb->nodes[i].node->host);
 	fprintf(f, " Default=YES MaxTime=INFINITE State=UP\n");
 	fclose(f);
-	rc = tb_write_file(sl->conf, text, 0644);
+	rc = file_write_atomic(sl->dir, "slurm.conf", text, strlen(text), 0644);
 	if (rc == -1)
 		fprintf(stderr, "gridsubmit testbed: cannot write %s: %s\n", sl->conf,
 		    strerror(errno));

@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "common/xmalloc.h"
 #include "remote/remote.h"
 #include "testbed/testbed.h"
@@ -357,7 +358,7 @@ tb_pubkey(const char *path)
 static int
 tb_sshd_config(struct testbed *tb, struct tb_node *tn)
 {
-	char *path, *text;
+	char *text;
 	int rc;
 
 	xasprintf(&text,
@@ -384,9 +385,7 @@ tb_sshd_config(struct testbed *tb, struct tb_node *tn)
 	    tn->node->host, tn->addr, TB_SSH_PORT, tn->dir, tb->dir,
 	    tn->slurm_conf != NULL ? "SetEnv SLURM_CONF=" : "",
 	    tn->slurm_conf != NULL ? tn->slurm_conf : "", tn->slurm_conf != NULL ? "\n" : "");
-	xasprintf(&path, "%s/sshd_config", tn->dir);
-	rc = tb_write_file(path, text, 0600);
-	free(path);
+	rc = file_write_atomic(tn->dir, "sshd_config", text, strlen(text), 0600);
 	free(text);
 	return rc;
 }
@@ -449,18 +448,13 @@ tb_ssh_yaml(const struct testbed *tb, FILE *sf, const char *user, const char *in
 	fprintf(sf, "}");
 }
 
-/* DIR/NAME of the testbed with text in it; 0, or -1 (said). */
+/* DIR/NAME of the testbed with the len bytes of text in it; 0, or -1 (said). */
 static int
-tb_client_file(const struct testbed *tb, const char *name, const char *text)
+tb_client_file(const struct testbed *tb, const char *name, const char *text, size_t len)
 {
-	char *path;
-	int rc = 0;
-
-	xasprintf(&path, "%s/%s", tb->dir, name);
-	if (tb_write_file(path, text, 0600) == -1)
-		rc = tb_syserr("%s", path);
-	free(path);
-	return rc;
+	if (file_write_atomic(tb->dir, name, text, len, 0600) == -1)
+		return tb_syserr("%s/%s", tb->dir, name);
+	return 0;
 }
 
 /* The known_hosts, ssh_config and derived site file of the testbed; 0, or -1 (said). */
@@ -491,9 +485,9 @@ tb_write_client_files(struct testbed *tb, const char *origin)
 			return -1;
 	fclose(khf);
 	fclose(cf);
-	rc = tb_client_file(tb, "known_hosts", kh);
+	rc = tb_client_file(tb, "known_hosts", kh, khlen);
 	if (rc == 0)
-		rc = tb_client_file(tb, "ssh_config", cfg);
+		rc = tb_client_file(tb, "ssh_config", cfg, cfglen);
 	free(kh);
 	free(cfg);
 	if (rc == -1) {
@@ -645,7 +639,7 @@ tb_node_up(struct testbed *tb, struct tb_node *tn)
 	xasprintf(&prom, "%s/load.prom", textdir);
 	xasprintf(&p, "# emulated load of %s (gridsubmit testbed)\nnode_load1 %.6g\n",
 	    tn->node->host, tn->node->emulate.load);
-	if (tb_write_file(prom, p, 0644) == -1) {
+	if (file_write_atomic(textdir, "load.prom", p, strlen(p), 0644) == -1) {
 		tb_syserr("%s", prom);
 		free(p);
 		return -1;
@@ -754,7 +748,8 @@ tb_build(struct testbed *tb)
 
 		xasprintf(&line, "no-agent-forwarding,no-port-forwarding,no-X11-forwarding "
 		    "%s gridsubmit-testbed\n", path);
-		rc = tb_write_file(key, line, 0600) == -1 ? tb_syserr("%s", key) : 0;
+		rc = file_write_atomic(tb->dir, "authorized_keys", line, strlen(line), 0600) ==
+		    -1 ? tb_syserr("%s", key) : 0;
 		free(line);
 	}
 	free(key);

@@ -142,30 +142,6 @@ tb_proc_start(long pid)
 	return (long long)ps.start;
 }
 
-int
-tb_write_file(const char *path, const char *text, int mode)
-{
-	char *tmp;
-	int fd, rc = 0;
-	size_t len = strlen(text);
-
-	xasprintf(&tmp, "%s.tmp", path);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) == -1) {
-		free(tmp);
-		return -1;
-	}
-	if (write(fd, text, len) != (ssize_t)len || fchmod(fd, (mode_t)mode) == -1)
-		rc = -1;
-	if (close(fd) == -1)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) == -1)
-		rc = -1;
-	if (rc != 0)
-		unlink(tmp);
-	free(tmp);
-	return rc;
-}
-
 /* 0 when addr:port accepts a TCP connection within the time, else -1. */
 int
 tb_wait_port(const char *addr, int port, double seconds)

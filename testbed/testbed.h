@@ -95,7 +95,6 @@ int tb_manifest_add(struct testbed *tb, const char *fmt, ...)
 int tb_syserr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tb_names(struct testbed *tb, const char *name);
 long long tb_proc_start(long pid);		/* /proc/PID/stat start time, -1 if gone */
-int tb_write_file(const char *path, const char *text, int mode);
 int tb_wait_port(const char *addr, int port, double seconds);
 /*
  * A process forked for a host that the manifest could not record (`down` would not find

@@ -207,13 +207,14 @@ in_tmp(const char *name)
 static int
 job_make(struct job_state *st, enum job_phase phase, pid_t pid, unsigned long long start)
 {
+	char why[1024];
+
 	memset(st, 0, sizeof *st);
-	jobstore_create(st);
 	st->phase = phase;
 	st->supervisor_pid = pid;
 	st->supervisor_start = start;
 	st->exit_code = -1;
-	return jobstore_write_state(st);
+	return jobstore_create(st, why, sizeof why);
 }
 
 static int

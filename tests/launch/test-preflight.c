@@ -28,6 +28,7 @@
 #include "broker/broker.h"
 #include "broker/errlist.h"
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/xmalloc.h"
 #include "launch/preflight.h"
 #include "launch/stage.h"
@@ -317,7 +318,7 @@ test_setup(const struct gs_sites *sites, const struct gs_job *job, const struct 
 	} else
 		ok(0, "a second setup: %s", why);
 	preflight_setup_free(&again);
-	if (jobstore_write_file(st->dir, ".shared", s->token, strlen(s->token)) != 0)
+	if (file_write_atomic(st->dir, ".shared", s->token, strlen(s->token), 0644) != 0)
 		ok(0, "the first token back in DIR/.shared");
 	free(path);
 }

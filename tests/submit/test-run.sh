@@ -28,7 +28,8 @@ check_eq "rankmap: one line per rank" "$(grep -vc '^#' "$D/rankmap")" 4
 check_eq "state: done" "$(jq -r .state "$D/state.json")" "done"
 check_eq "state: exit code 0" "$(jq -r .exit_code "$D/state.json")" 0
 check_eq "state: 4 ranks" "$(jq -r .ranks "$D/state.json")" 4
-check_eq "state: schema_version 1" "$(jq -r .schema_version "$D/state.json")" 1
+check_eq "state: schema_version 2, the id a number" \
+	"$(jq -c '[.schema_version, .id]' "$D/state.json")" "[2,1]"
 check_match "state: ISO 8601 times" "$(jq -r .ended "$D/state.json")" "^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T"
 
 # the image equals one computed by a single process, outside libgrt's distribution
