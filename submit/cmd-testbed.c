@@ -1,7 +1,8 @@
 /*
  * cmd-testbed.c — gridsubmit testbed up|status|down SITES.yaml: an emulated grid on this
  * host (root only; doc/testbed.md). `up` gives every node of the site file a network
- * namespace on a bridge (10.213.0.0/16), sshd with its own hostname and generated keys,
+ * namespace on a bridge (a free /16 of 10.213-10.244: testbeds of other names are up side by
+ * side), sshd with its own hostname and generated keys,
  * tc shaping of its link from its site's link (latency: netem, or a delay line where the
  * kernel has no netem), a CPU quota that emulates the node's relative speed (cpu_mhz ×
  * cores × emulate.cpu_scale on one scale that fits this host; --no-speeds or
@@ -62,8 +63,8 @@ tb_print_up(const struct testbed *tb)
 {
 	size_t i;
 
-	printf("gridsubmit testbed: %s up: %zu node%s on bridge %s (%s/16)%s\n", tb->name,
-	    tb->n, tb->n == 1 ? "" : "s", tb->bridge, TB_BRIDGE_ADDR,
+	printf("gridsubmit testbed: %s up: %zu node%s on bridge %s (%s.0.1/16)%s\n", tb->name,
+	    tb->n, tb->n == 1 ? "" : "s", tb->bridge, tb->net,
 	    tb->cg_version ? "" : ", no CPU quotas");
 	for (i = 0; i < tb->n; i++) {
 		const struct tb_node *tn = &tb->nodes[i];
@@ -145,7 +146,6 @@ cmd_testbed_exec(int argc, char **argv)
 	if (!tb_name_valid(tb.name))
 		cmd_usage_error(&cmd_testbed_entry, "'%s' cannot name a testbed (letters, digits, "
 		    "'.', '_', '-'; use --name)", tb.name);
-	tb_names(&tb, tb.name);
 	if (strcmp(verb, "status") != 0 && geteuid() != 0) {
 		fprintf(stderr, "gridsubmit testbed: %s needs root (network namespaces, "
 		    "cgroups, sshd); run it as root, e.g. with sudo\n", verb);
@@ -157,6 +157,7 @@ cmd_testbed_exec(int argc, char **argv)
 		fatal("cannot create %s", tb.dir);
 	free(tb.dir);
 	xasprintf(&tb.dir, "%s/testbed/%s", cmd_home(), tb.name);
+	tb_names(&tb, tb.dir);
 
 	if (strcmp(verb, "status") == 0)
 		rc = tb_status(tb.dir, json);
@@ -209,9 +210,10 @@ const struct cmd_entry cmd_testbed_entry = {
 	"testbed", "up|status|down SITES.yaml [--name NAME] [--json] [--no-speeds]",
 	"an emulated grid on this host: namespaces, sshd, tc, cgroups (root)",
 	"  up SITES.yaml         build it: per node a network namespace on a bridge\n"
-	"                        (10.213.0.0/16), sshd, link shaping, CPU quota, load,\n"
-	"                        node_exporter; writes $GRIDSUBMIT_HOME/testbed/NAME/{ssh_config,\n"
-	"                        known_hosts,sites.yaml}; the quotas emulate the nodes'\n"
+	"                        (a free /16 of 10.213-10.244), sshd, link shaping, CPU quota,\n"
+	"                        load, node_exporter; writes\n"
+	"                        $GRIDSUBMIT_HOME/testbed/NAME/{ssh_config,known_hosts,\n"
+	"                        sites.yaml}; the quotas emulate the nodes'\n"
 	"                        relative speeds (cpu_mhz x cores x cpu_scale, scaled to fit\n"
 	"                        this host; exit 3 when a node's would be below 0.01 CPU)\n"
 	"  status SITES.yaml     per node: sshd and exporter up or down (exit 1 if any is\n"

@@ -53,6 +53,7 @@ struct tb_manifest {
 	int speeds_off;		/* "speeds off": --no-speeds */
 	int up;
 	char name[256];
+	char net[8];		/* "net NET"; TB_NET_OLD in a manifest without it */
 };
 
 static void
@@ -71,6 +72,7 @@ tb_manifest_read(const char *dir, struct tb_manifest *m)
 	FILE *f;
 
 	memset(m, 0, sizeof *m);
+	snprintf(m->net, sizeof m->net, "%s", TB_NET_OLD);
 	xasprintf(&path, "%s/manifest", dir);
 	f = fopen(path, "r");
 	free(path);
@@ -118,6 +120,8 @@ tb_manifest_read(const char *dir, struct tb_manifest *m)
 			continue;
 		else if (strcmp(line, "speeds off") == 0)
 			m->speeds_off = 1;
+		else if (sscanf(line, "net %7s", m->net) == 1)
+			continue;
 		else if (strcmp(line, "up") == 0)
 			m->up = 1;
 		else
@@ -551,8 +555,8 @@ tb_status(const char *dir, int json)
 		doc = json_pack("{s:s, s:b, s:o}", "name", m.name, "complete", m.up, "nodes",
 		    nodes);
 	} else {
-		printf("testbed %s: %s, %s/16 on the bridge", m.name, m.up ? "built" :
-		    "half built (run down)", TB_BRIDGE_ADDR);
+		printf("testbed %s: %s, %s.0.1/16 on the bridge", m.name, m.up ? "built" :
+		    "half built (run down)", m.net);
 		if (m.cpu_per_mhz > 0) {
 			char scale[32];
 

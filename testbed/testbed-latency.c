@@ -144,12 +144,12 @@ tb_delay_start(struct testbed *tb, struct tb_node *tn, const char *prog, double 
  * them for a way to reach the node.
  */
 static int
-tb_delay_detour(struct tb_node *tn, const char *sysctl)
+tb_delay_detour(const struct testbed *tb, struct tb_node *tn, const char *sysctl)
 {
 	const char *ns = tn->netns;
 	char net[32], v6a[64], v6b[64];
 
-	snprintf(net, sizeof net, "%s.0.0/16", TB_PREFIX);
+	snprintf(net, sizeof net, "%s.0.0/16", tb->net);
 	if (tb_run("ip", "-n", ns, "link", "add", DL_OUT, "type", "veth", "peer", "name", DL_IN,
 	    NULL) == -1 ||
 	    tb_run("ip", "-n", ns, "link", "set", DL_IN, "address", DL_IN_MAC, NULL) == -1)
@@ -279,7 +279,7 @@ tb_latency_node(struct testbed *tb, struct tb_node *tn)
 		rc = -1;
 	} else {
 		tn->lat_how = TB_LAT_DELAY;
-		if (tb_delay_detour(tn, sysctl) == -1 ||
+		if (tb_delay_detour(tb, tn, sysctl) == -1 ||
 		    tb_delay_start(tb, tn, prog, site->latency_ms) == -1 ||
 		    tb_delay_rules(tn, iptables) == -1)
 			rc = -1;

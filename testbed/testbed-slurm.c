@@ -146,7 +146,7 @@ tb_slurm_plan(struct testbed *tb)
 		sl->host.emulate.cpu_scale = 1;
 		sl->tn.node = &sl->host;
 		/* at most 254 sites (tb_up) of 253 nodes (tb_slurm_refused) */
-		snprintf(sl->tn.addr, sizeof sl->tn.addr, TB_PREFIX ".%u.%u",
+		snprintf(sl->tn.addr, sizeof sl->tn.addr, "%s.%u.%u", tb->net,
 		    (unsigned)((s + 1) % 256), (unsigned)((tb_site_nodes(tb, s) + 1) % 256));
 		snprintf(sl->tn.netns, sizeof sl->tn.netns, "gs-%s-%s", tb->tag, sc->login);
 		snprintf(sl->tn.veth, sizeof sl->tn.veth, "gs%sl%u", tb->tag,

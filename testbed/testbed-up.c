@@ -1,10 +1,11 @@
 /*
  * testbed-up.c — build the emulated grid of a site file (doc/testbed.md): a bridge with
- * 10.213.0.1/16, per node a network namespace joined by a veth pair, 10.213.S.N, its link
- * shaped with tc (htb rate from bandwidth_mbps, netem delay from latency_ms when the kernel
- * has sch_netem, else a delay line: testbed-latency.c), a cgroup CPU quota that emulates
- * the node's relative speed (testbed-speed.c), and in the namespace (with its own UTS
- * hostname): sshd with generated keys, a node_exporter, a background load generator.
+ * NET.0.1/16 (a free /16: testbed-net.c), per node a network namespace joined by a veth
+ * pair, NET.S.N, its link shaped with tc (htb rate from bandwidth_mbps, netem delay from
+ * latency_ms when the kernel has sch_netem, else a delay line: testbed-latency.c), a cgroup
+ * CPU quota that emulates the node's relative speed (testbed-speed.c), and in the namespace
+ * (with its own UTS hostname): sshd with generated keys, a node_exporter, a background load
+ * generator.
  * A site behind Slurm gets its login host and Slurm daemons after that (testbed-slurm.c).
  * Every step is written to the manifest before it is taken.
  */
@@ -13,9 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -75,28 +73,6 @@ tb_check_tools(void)
 		free(p);
 	}
 	return bad ? -1 : 0;
-}
-
-/* 1 when some interface already has the bridge's address (another testbed is up). */
-static int
-tb_address_in_use(void)
-{
-	struct ifaddrs *ifa, *i;
-	char buf[INET_ADDRSTRLEN];
-	int used = 0;
-
-	if (getifaddrs(&ifa) == -1)
-		return 0;
-	for (i = ifa; i != NULL; i = i->ifa_next) {
-		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET)
-			continue;
-		inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, buf,
-		    sizeof buf);
-		if (strcmp(buf, TB_BRIDGE_ADDR) == 0)
-			used = 1;
-	}
-	freeifaddrs(ifa);
-	return used;
 }
 
 int
@@ -677,8 +653,11 @@ static int tb_build(struct testbed *);
 int
 tb_up(struct testbed *tb)
 {
-	int rc = tb_build(tb);
+	int rc;
 
+	tb->net_lock = -1;
+	rc = tb_build(tb);
+	tb_net_release(tb);
 	tb_slurm_free(tb);
 	return rc;
 }
@@ -696,8 +675,6 @@ tb_build(struct testbed *tb)
 		return -1;
 	if (tb_speed_plan(tb) == -1)
 		return TB_UP_REFUSED;
-	if ((rc = tb_slurm_plan(tb)) != 0)
-		return rc;
 	xasprintf(&path, "%s/manifest", tb->dir);
 	if (access(path, F_OK) == 0) {
 		fprintf(stderr, "gridsubmit testbed: %s is up (or was left half up): run "
@@ -705,11 +682,11 @@ tb_build(struct testbed *tb)
 		free(path);
 		return -1;
 	}
-	if (tb_address_in_use()) {
-		fprintf(stderr, "gridsubmit testbed: %s is in use: another testbed is up; "
-		    "take it down first (gridsubmit testbed down)\n", TB_BRIDGE_ADDR);
+	/* the addresses of the plan below are in the net */
+	rc = -1;
+	if (tb_net_take(tb) == -1 || (rc = tb_slurm_plan(tb)) != 0) {
 		free(path);
-		return -1;
+		return rc == TB_UP_REFUSED ? rc : -1;
 	}
 	/* a Slurm site's: other users' batch jobs pass through to its spool (testbed-slurm.c) */
 	if (tb_mkdir(tb->dir, tb->nslurm > 0 ? 0711 : 0700) == -1)
@@ -727,7 +704,8 @@ tb_build(struct testbed *tb)
 		return -1;
 	}
 	free(path);
-	if (tb_manifest_add(tb, "testbed %s %s", tb->name, tb->tag) == -1)
+	if (tb_manifest_add(tb, "testbed %s %s", tb->name, tb->tag) == -1 ||
+	    tb_manifest_add(tb, "net %s", tb->net) == -1)
 		return -1;
 
 	/* /run/sshd: sshd's privilege separation directory, missing where sshd never ran */
@@ -757,10 +735,15 @@ tb_build(struct testbed *tb)
 	if (rc == -1)
 		return -1;
 
-	if (tb_manifest_add(tb, "bridge %s", tb->bridge) == -1 ||
+	xasprintf(&key, "%s.0.1/16", tb->net);
+	rc = tb_manifest_add(tb, "bridge %s", tb->bridge) == -1 ||
 	    tb_run("ip", "link", "add", tb->bridge, "type", "bridge", NULL) == -1 ||
-	    tb_run("ip", "addr", "add", TB_BRIDGE_ADDR "/16", "dev", tb->bridge, NULL) == -1 ||
-	    tb_run("ip", "link", "set", tb->bridge, "up", NULL) == -1)
+	    tb_run("ip", "addr", "add", key, "dev", tb->bridge, NULL) == -1 ||
+	    tb_run("ip", "link", "set", tb->bridge, "up", NULL) == -1 ? -1 : 0;
+	free(key);
+	/* the net is this testbed's now: its address is on the bridge */
+	tb_net_release(tb);
+	if (rc == -1)
 		return -1;
 	if (tb_cgroup_setup(tb) == -1 || tb_speed_report(tb) == -1)
 		return -1;
@@ -787,7 +770,7 @@ tb_build(struct testbed *tb)
 				return -1;
 			}
 			tn->node = n;
-			snprintf(tn->addr, sizeof tn->addr, TB_PREFIX ".%zu.%zu", s + 1, k + 1);
+			snprintf(tn->addr, sizeof tn->addr, "%s.%zu.%zu", tb->net, s + 1, k + 1);
 			snprintf(tn->netns, sizeof tn->netns, "gs-%s-%s", tb->tag, n->host);
 			snprintf(tn->veth, sizeof tn->veth, "gs%sv%zu", tb->tag, tb->n);
 			snprintf(tn->peer, sizeof tn->peer, "gs%sp%zu", tb->tag, tb->n);

@@ -118,14 +118,17 @@ tb_syserr(const char *fmt, ...)
 	return -1;
 }
 
-/* FNV-1a of the name: the tag that keeps interface names short and distinct. */
+/*
+ * FNV-1a of the state directory: the tag that keeps interface names short, and distinct
+ * between testbeds up at the same time (another name, or another user's of the same name).
+ */
 void
-tb_names(struct testbed *tb, const char *name)
+tb_names(struct testbed *tb, const char *dir)
 {
 	unsigned h = 2166136261u;
 	const char *p;
 
-	for (p = name; *p != '\0'; p++)
+	for (p = dir; *p != '\0'; p++)
 		h = (h ^ (unsigned char)*p) * 16777619u;
 	snprintf(tb->tag, sizeof tb->tag, "%04x", (h ^ (h >> 16)) & 0xffff);
 	snprintf(tb->bridge, sizeof tb->bridge, "gs%sbr", tb->tag);

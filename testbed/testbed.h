@@ -15,8 +15,15 @@
 
 #include "broker/site.h"
 
-#define TB_PREFIX	"10.213"	/* the testbed's private /16; the bridge is .0.1 */
-#define TB_BRIDGE_ADDR	TB_PREFIX ".0.1"
+/*
+ * Each testbed takes a private /16 of its own at up, the first free one of 10.213.0.0/16 ..
+ * 10.244.0.0/16 (its bridge at .0.1), so that testbeds of other names or users can be up
+ * side by side; the choice is made under a lock of this host's (testbed-net.c).
+ */
+#define TB_NET_FIRST	213
+#define TB_NET_COUNT	32
+#define TB_NET_OLD	"10.213"	/* the net of a manifest written before the choice */
+#define TB_NET_LOCK	"/run/lock/gridsubmit-testbed.lock"
 #define TB_SSH_PORT	22
 #define TB_EXPORTER_PORT 9100
 #define TB_CG_PERIOD	100000	/* cgroup CPU period (microseconds) */
@@ -28,7 +35,7 @@
 
 struct tb_node {
 	const struct gs_node *node;
-	char addr[16];		/* 10.213.S.N: S = site index + 1, N = node index in site + 1 */
+	char addr[16];		/* NET.S.N: S = site index + 1, N = node index in site + 1 */
 	char netns[300];	/* gs-TAG-HOST */
 	char veth[16];		/* root side, on the bridge */
 	char peer[16];		/* node side before it is renamed eth0 in the namespace */
@@ -62,8 +69,10 @@ struct tb_slurm {
 struct testbed {
 	char *name;
 	char *dir;		/* $GRIDSUBMIT_HOME/testbed/NAME */
-	char tag[5];		/* 4 hex digits from the name: short interface names */
+	char tag[5];		/* 4 hex digits from dir: short interface names */
 	char bridge[16];
+	char net[8];		/* its /16: "10.N" (the bridge is NET.0.1) */
+	int net_lock;		/* TB_NET_LOCK while net is chosen and claimed, else -1 */
 	FILE *manifest;
 	struct gs_sites sites;
 	int loaded;
@@ -93,7 +102,8 @@ int tb_manifest_add(struct testbed *tb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Say "gridsubmit testbed: WHAT: strerror(errno)"; returns -1, errno kept. */
 int tb_syserr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void tb_names(struct testbed *tb, const char *name);
+/* The tag and bridge of the testbed in dir (its state directory, unique on this host). */
+void tb_names(struct testbed *tb, const char *dir);
 long long tb_proc_start(long pid);		/* /proc/PID/stat start time, -1 if gone */
 int tb_wait_port(const char *addr, int port, double seconds);
 /*
@@ -108,6 +118,14 @@ void tb_kill_unrecorded(pid_t pid);
  */
 void tb_child_enter(const char *nspath);
 void tb_child_output(const char *log);
+
+/*
+ * testbed-net.c: take TB_NET_LOCK and choose tb->net, the first /16 no address of this
+ * host is in (held until tb_net_release, once the bridge has NET.0.1: another up then sees
+ * it taken); 0, or -1 (said: none is free, or the lock cannot be had).
+ */
+int tb_net_take(struct testbed *tb);
+void tb_net_release(struct testbed *tb);
 
 /* testbed-up.c: 0, -1 (failed, said), or TB_UP_REFUSED (the file cannot be emulated here) */
 #define TB_UP_REFUSED	(-2)

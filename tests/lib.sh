@@ -86,8 +86,8 @@ need_root() {
 	[ "$(id -u)" -eq 0 ] || { skip "$1" "needs root (network namespaces)"; return 1; }
 }
 
-# need_testbed NAME TOOL...: root, ip netns, the tools, and no other testbed up (they all
-# use 10.213.0.0/16); otherwise a skip line naming the reason, and false
+# need_testbed NAME TOOL...: root, ip netns and the tools; otherwise a skip line naming the
+# reason, and false. Testbeds take a free /16 each: other testbeds may be up meanwhile.
 need_testbed() {
 	name=$1
 	shift
@@ -97,10 +97,18 @@ need_testbed() {
 		PATH="$PATH:/usr/sbin:/sbin" command -v "$tool" >/dev/null 2>&1 ||
 			{ skip "$name" "$tool is not installed (scripts/install-deps)"; return 1; }
 	done
-	if ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
-		skip "$name" "another testbed is up (10.213.0.1 in use)"
-		return 1
-	fi
+}
+
+# tb_tag FILE: the tag of the testbed of site file FILE in this test's store, as `testbed up`
+# makes it (testbed/testbed-util.c, tb_names: FNV-1a of its state directory): what its
+# namespaces (gs-TAG-HOST), links (gsTAG...) and cgroups are named after
+tb_tag() {
+	tt_h=2166136261
+	for tt_c in $(printf '%s' "$GRIDSUBMIT_HOME/testbed/$(basename "$1" .yaml)" |
+	    od -An -v -tu1); do
+		tt_h=$(( ((tt_h ^ tt_c) * 16777619) & 0xffffffff ))
+	done
+	printf '%04x\n' $(( (tt_h ^ (tt_h >> 16)) & 0xffff ))
 }
 
 # crash_up FILE [WORD]: start `gridsubmit testbed up FILE` and kill -9 it once its manifest
@@ -122,8 +130,8 @@ crash_up() {
 }
 
 # testbed_up FILE NAME: `gridsubmit testbed up FILE`, taken down again at exit; passes NAME
-# and sets TB (the testbed's directory) and TAG (its bridge's tag); when up fails, fails
-# NAME with the error, and returns false
+# and sets TB (the testbed's directory), TAG (its tag) and NET (its /16: "10.N"); when up
+# fails, fails NAME with the error, and returns false
 testbed_up() {
 	at_exit "$GS testbed down $1"
 	run_gs testbed up "$1"
@@ -135,6 +143,7 @@ testbed_up() {
 	pass "$2"
 	TB=$GRIDSUBMIT_HOME/testbed/$(basename "$1" .yaml)
 	TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
+	NET=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs[0-9a-f]*br (\([0-9.]*\)\.0\.1\/16).*/\1/p')
 }
 
 # need_smpi NAME PROGRAM: the SMPI build of an example ($BUILD/examples/smpi/PROGRAM, made

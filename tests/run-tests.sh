@@ -5,11 +5,12 @@
 # failure. Last line: "N passed, N failed, N skipped".
 #
 # Tests run JOBS at a time (default 3: most of them wait on processes, pipes and timers, not
-# on a CPU). Tests that must not overlap run one after another in a chain of their own: every
-# test that brings up a testbed (need_testbed: they all use 10.213.0.0/16), and the tests
-# whose header says "# serial: GROUP" (the same GROUP). The longest work starts first: the
-# chains, then the shell tests by size, then the unit tests. Each test's lines are printed
-# together when it ends. TESTS=word runs only the tests whose path contains word.
+# on a CPU; each has its own temporary directory and job store, and each testbed its own
+# network). Tests whose header says "# serial: GROUP" run one after another in a chain of
+# their own (the same GROUP: they share something a test cannot make its own). The longest
+# work starts first: the chains, then the shell tests by size, then the unit tests. Each
+# test's lines are printed together when it ends. TESTS=word runs only the tests whose path
+# contains word.
 BUILD=${BUILD:-build}
 export BUILD
 export MPIEXEC="${MPIEXEC:-mpiexec}"
@@ -73,11 +74,7 @@ run_test() {
 
 # group FILE: the chain a shell test belongs to, or nothing
 group() {
-	g=$(sed -n 's/^# serial: *\([A-Za-z0-9_-]*\).*/\1/p' "$1" | head -n 1)
-	if [ -z "$g" ] && grep -q '^[^#]*need_testbed ' "$1"; then
-		g=testbed
-	fi
-	echo "$g"
+	sed -n 's/^# serial: *\([A-Za-z0-9_-]*\).*/\1/p' "$1" | head -n 1
 }
 
 chosen() {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # test-testbed-latency.sh — a site's link latency_ms on the testbed (root): one way, so the
-# round trip between the master (10.213.0.1) and a node of a 20 ms site is 40 ms, and
+# round trip between the master (NET.0.1, the bridge) and a node of a 20 ms site is 40 ms, and
 # about 0 for a 0 ms site; loopback inside a node is not delayed; bulk transfers both ways
 # still run at the shaped bandwidth; `status` says how latency is emulated; on a kernel
 # without netem the delay line (gridsubmit-delay) dies with `down`, also after a kill -9
@@ -47,6 +47,15 @@ sites:
     nodes:
       - {host: latn1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
 EOF
+# delay_lines: this test's live delay lines (their log is in its testbed's directory; other
+# tests' testbeds may be up meanwhile)
+delay_lines() {
+	for dl_p in $(pgrep -f 'gridsubmit-delay --delay'); do
+		case $(readlink "/proc/$dl_p/fd/1" 2>/dev/null) in
+		"$T"/*) echo "$dl_p" ;;
+		esac
+	done
+}
 testbed_up "$SITES" "testbed up exits 0" || exit 0
 NSF=gs-$TAG-latf1
 NSN=gs-$TAG-latn1
@@ -68,23 +77,23 @@ check_match "status --json: latency and latency_ms per node" "$j" \
 
 # --- round trips: 2 x 20 ms to the far node, about nothing to the near one
 if command -v ping >/dev/null 2>&1; then
-	p=$(ping -n -q -c 10 -i 0.2 10.213.1.1 2>&1)
+	p=$(ping -n -q -c 10 -i 0.2 $NET.1.1 2>&1)
 	set -- $(rtt_stats "$p")
 	check "master->far node: every round trip >= 40 ms, mean < 55 ms (min/avg/max $1/$2/$3 ms)" \
 		sh -c "awk -v a=${1:-0} 'BEGIN { exit !(a >= 40) }' && awk -v a=${2:-0} 'BEGIN { exit !(a < 55) }'"
-	p=$(ping -n -q -c 10 -i 0.2 10.213.2.1 2>&1)
+	p=$(ping -n -q -c 10 -i 0.2 $NET.2.1 2>&1)
 	set -- $(rtt_stats "$p")
 	check "master->near node: mean round trip < 5 ms (min/avg/max $1/$2/$3 ms)" \
 		within "${2:-99}" 0 5
 	# -U: time in user space; the kernel's receive stamp comes before an inbound delay
-	p=$(ip netns exec "$NSF" ping -U -n -q -c 5 -i 0.2 10.213.0.1 2>&1)
+	p=$(ip netns exec "$NSF" ping -U -n -q -c 5 -i 0.2 $NET.0.1 2>&1)
 	set -- $(rtt_stats "$p")
 	check "far node->master: round trip >= 40 ms, mean < 55 ms (min/avg/max $1/$2/$3 ms)" \
 		sh -c "awk -v a=${1:-0} 'BEGIN { exit !(a >= 40) }' && awk -v a=${2:-0} 'BEGIN { exit !(a < 55) }'"
 	p=$(ip netns exec "$NSF" ping -U -n -q -c 5 -i 0.2 127.0.0.1 2>&1)
 	set -- $(rtt_stats "$p")
 	check "loopback in the far node is not delayed (mean $2 ms)" within "${2:-99}" 0 5
-	p=$(ip netns exec "$NSF" ping -U -n -q -c 5 -i 0.2 10.213.1.1 2>&1)
+	p=$(ip netns exec "$NSF" ping -U -n -q -c 5 -i 0.2 $NET.1.1 2>&1)
 	set -- $(rtt_stats "$p")
 	check "the far node's own address is not delayed (mean $2 ms)" within "${2:-99}" 0 5
 else
@@ -115,8 +124,8 @@ if command -v nc >/dev/null 2>&1 && nc -h 2>&1 | grep -q '^[[:space:]]*-N[[:spac
 	}
 	# 32 Mbit at 20 Mbit/s: 1.6 s; at least 13 Mbit/s (2.46 s) and no faster than the
 	# shaping allows (1.39 s): slow start over a 40 ms round trip costs a little
-	for d in "master->far:$NSF:-:10.213.1.1" "far->master:$NSF:$NSF:10.213.0.1" \
-	    "master->near:$NSN:-:10.213.2.1" "near->master:$NSN:$NSN:10.213.0.1"; do
+	for d in "master->far:$NSF:-:$NET.1.1" "far->master:$NSF:$NSF:$NET.0.1" \
+	    "master->near:$NSN:-:$NET.2.1" "near->master:$NSN:$NSN:$NET.0.1"; do
 		name=${d%%:*}
 		rest=${d#*:}
 		ns=${rest%%:*}
@@ -151,7 +160,7 @@ if [ "$how" = "delay line" ]; then
 		"$(cat "$TB/nodes/latf1/delay.log")" 'stopping: [0-9]+ packets delayed.*0 ENOBUFS'
 	if command -v ping >/dev/null 2>&1; then
 		check "without its delay line the far node is unreachable (nothing bypasses it)" \
-			sh -c "! ping -n -q -c 2 -W 1 10.213.1.1"
+			sh -c "! ping -n -q -c 2 -W 1 $NET.1.1"
 	fi
 	run_gs testbed status "$SITES"
 	check_match "status: the far node's delay line is not running, the node is down" \
@@ -160,7 +169,7 @@ fi
 run_gs testbed down "$SITES"
 check_eq "down exits 0" "$rc" 0
 left=""
-for p in $DPIDS $(pgrep -f 'gridsubmit-delay --delay'); do alive "$p" && left="$left $p"; done
+for p in $DPIDS $(delay_lines); do alive "$p" && left="$left $p"; done
 check_eq "no delay line left after down" "$left" ""
 check "no namespace left" sh -c "! ip netns list | grep -q gs-$TAG-"
 
@@ -172,7 +181,7 @@ if [ "$how" = "delay line" ]; then
 	run_gs testbed down "$SITES"
 	check_eq "down after a crashed up exits 0" "$rc" 0
 	left=""
-	for p in $DPIDS $(pgrep -f 'gridsubmit-delay --delay'); do alive "$p" && left="$left $p"; done
+	for p in $DPIDS $(delay_lines); do alive "$p" && left="$left $p"; done
 	check_eq "no delay line left after a crashed up and down" "$left" ""
 	check "no namespace left after a crashed up" sh -c "! ip netns list | grep -q gs-$TAG-"
 fi

@@ -163,7 +163,7 @@ check_match "and simulate" "$err" "gridsubmit simulate"
 check "and not the fast node" lacks "$err" "node .unf1"
 check "nothing built: no state directory" test ! -e "$GRIDSUBMIT_HOME/testbed/uneven"
 check "no namespace" lacks "$(ip netns list)" "-(unf1|unc1)( |$)"
-check "no bridge address" lacks "$(ip -o addr show)" " 10\.213\.0\.1/"
+check "no bridge" lacks "$(ip -o link show)" " gs$(tb_tag "$T/uneven.yaml")br[:@]"
 run_gs testbed status "$T/uneven.yaml"
 check_match "status: not up" "$rc:$out" '^1:.*not up'
 run_gs testbed down "$T/uneven.yaml"

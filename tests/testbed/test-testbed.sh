@@ -55,7 +55,7 @@ check "a changed host key is refused and runs nothing" test ! -e "$T/changed-key
 # the node's address on its own interface
 # shellcheck disable=SC2086
 a=$(ip -n "gs-$TAG-tbw1" -o -4 addr show dev eth0 | awk '{print $4}')
-check_eq "node address in its namespace" "$a" "10.213.2.1/16"
+check_eq "node address in its namespace" "$a" "$NET.2.1/16"
 
 # --- shaping: htb at the site's rate, both directions
 q=$(tc class show dev "gs${TAG}v1")
@@ -98,9 +98,9 @@ check_match "ssh sessions run in the node's cgroup" "$(ssh $SSHC tbw1 cat /proc/
 	"gridsubmit-$TAG/tbw1"
 
 # --- emulated load reported by the node's exporter (and its load generator runs)
-l=$(curl -s --max-time 3 http://10.213.2.1:9100/metrics | awk '$1 == "node_load1" {print $2}')
+l=$(curl -s --max-time 3 http://$NET.2.1:9100/metrics | awk '$1 == "node_load1" {print $2}')
 check "the loaded node's exporter reports node_load1 > 0.5 (got $l)" gt "${l:-0}" 0.5
-l=$(curl -s --max-time 3 http://10.213.1.1:9100/metrics | awk '$1 == "node_load1" {print $2}')
+l=$(curl -s --max-time 3 http://$NET.1.1:9100/metrics | awk '$1 == "node_load1" {print $2}')
 check_eq "the idle node's exporter reports node_load1 0" "$l" "0"
 check "a load generator runs in the loaded node" sh -c \
 	"ip netns pids gs-$TAG-tbw1 | xargs -r ps -o comm= -p | grep -q gs-load"
