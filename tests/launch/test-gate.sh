@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-gate.sh — rank 0's start gate (gridsubmit-rank --gate FIFO, submit/gate.h), what lets
+# test-gate.sh — rank 0's start gate (gridsubmit-rank --gate FIFO, launch/gate.h), what lets
 # `gridsubmit run` start mpiexec while its preflight still runs: rank 0's program does not
 # start before the supervisor writes 'g'; 's', or the supervisor's end (the FIFO closed
 # without a byte), ends the wrapper with status 125, without running the program and
