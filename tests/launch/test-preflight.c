@@ -70,32 +70,17 @@ in_tmp(const char *name)
 static int
 write_text(const char *path, const char *text, mode_t mode)
 {
-	FILE *f;
-	int rc;
-
-	if ((f = fopen(path, "w")) == NULL)
-		return -1;
-	rc = fputs(text, f) < 0 ? -1 : 0;
-	if (fclose(f) == EOF)
-		rc = -1;
-	return rc == 0 ? chmod(path, mode) : -1;
+	return file_write(path, text, strlen(text)) == 0 ? chmod(path, mode) : -1;
 }
 
+/* The whole file (allocated), or NULL. */
 static char *
 read_text(const char *path)
 {
-	char *text = NULL;
-	size_t cap = 0;
-	FILE *f;
+	char *text;
+	size_t len;
 
-	if ((f = fopen(path, "r")) == NULL)
-		return NULL;
-	if (getdelim(&text, &cap, '\0', f) == -1) {
-		free(text);
-		text = xstrdup("");
-	}
-	fclose(f);
-	return text;
+	return file_read(path, 1 << 20, &text, &len) == 0 ? text : NULL;
 }
 
 /*

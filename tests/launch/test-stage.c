@@ -24,6 +24,7 @@
 #include "broker/broker.h"
 #include "broker/errlist.h"
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/xmalloc.h"
 #include "launch/stage.h"
 #include "store/jobstore.h"
@@ -62,8 +63,6 @@ static int
 put(const char *path, const char *text, mode_t mode)
 {
 	char *c = xstrdup(path), *p;
-	FILE *f;
-	int rc;
 
 	for (p = strchr(c + 1, '/'); p != NULL; p = strchr(p + 1, '/')) {
 		*p = '\0';
@@ -71,12 +70,7 @@ put(const char *path, const char *text, mode_t mode)
 		*p = '/';
 	}
 	free(c);
-	if ((f = fopen(path, "w")) == NULL)
-		return -1;
-	rc = fputs(text, f) < 0 ? -1 : 0;
-	if (fclose(f) == EOF)
-		rc = -1;
-	return rc == 0 ? chmod(path, mode) : -1;
+	return file_write(path, text, strlen(text)) == 0 ? chmod(path, mode) : -1;
 }
 
 /* put() of DIR/NAME */
@@ -96,18 +90,10 @@ put_in(const char *dir, const char *name, const char *text, mode_t mode)
 static char *
 slurp(const char *path)
 {
-	char *text = NULL;
-	size_t cap = 0;
-	FILE *f;
+	char *text;
+	size_t len;
 
-	if ((f = fopen(path, "r")) == NULL)
-		return NULL;
-	if (getdelim(&text, &cap, '\0', f) == -1) {
-		free(text);
-		text = xstrdup("");
-	}
-	fclose(f);
-	return text;
+	return file_read(path, 1 << 20, &text, &len) == 0 ? text : NULL;
 }
 
 /* 1 when DIR/NAME holds exactly text. */

@@ -152,59 +152,8 @@ check_eq "make install installs exactly the library, its headers and pkg-config 
 	"$(printf '%s\n' "$want" | sort)"
 check_eq "and nothing outside the prefix" "$(find "$R" ! -type d ! -path "$P/*")" ""
 
-# a user's master-worker program: the sum of the squares of 0..999, built with mpicc and
-# the installed libgrt's pkg-config flags, run on 2 ranks (a master and a worker)
-cat > "$T/squares.c" <<'C'
-#include <inttypes.h>
-#include <stdio.h>
-#include <string.h>
-
-#include <grt/grt.h>
-
-static int
-compute(void *ctx, int round, int64_t start, int64_t count, const void *in, size_t inlen,
-    grt_buf *out)
-{
-	int64_t i, s = 0;
-
-	for (i = start; i < start + count; i++)
-		s += i * i;
-	return grt_buf_append(out, &s, sizeof s);
-}
-
-static int
-merge(void *ctx, int round, int64_t start, int64_t count, const void *res, size_t len)
-{
-	int64_t s;
-
-	if (len != sizeof s)
-		return -1;
-	memcpy(&s, res, sizeof s);
-	*(int64_t *)ctx += s;
-	return 0;
-}
-
-int
-main(int argc, char **argv)
-{
-	int64_t total = 0;
-	struct grt_app app = { .units = 1000, .rounds = 1, .ctx = &total,
-	    .compute = compute, .merge = merge };
-	struct grt_config cfg;
-	struct grt_report rep;
-	char why[256];
-	int rc;
-
-	MPI_Init(&argc, &argv);
-	if ((rc = grt_config_init(&cfg, "fss", why, sizeof why)) != GRT_OK)
-		fprintf(stderr, "squares: %s\n", why);
-	else if ((rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep)) != GRT_OK)
-		fprintf(stderr, "squares: %s\n", grt_strerror(rc));
-	else if (rep.is_master)
-		printf("%s: %" PRId64 "\n", grt_scheme_name(cfg.sched.scheme), total);
-	return grt_end(rc);
-}
-C
+# a user's master-worker program (tests/project/grt-sum.c), built with mpicc and the
+# installed libgrt's pkg-config flags, run on 2 ranks (a master and a worker)
 # only the DESTDIR tree: its pkg-config files, their paths moved under $R
 pc() {
 	PKG_CONFIG_LIBDIR="$P/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$R" pkg-config "$@"
@@ -215,15 +164,15 @@ unset GRT_SCHEME GRT_K GRT_ALPHA GRT_SWR GRT_DEADLINE GRT_EVENTS GRT_JOB GRT_RAN
 flags=$(pc --cflags --libs libgrt)
 # shellcheck disable=SC2086 # the flags are separate words
 check "a user's program with <grt/grt.h> builds with mpicc and pkg-config's libgrt" \
-	"$MPICC" -Werror -o "$T/squares" "$T/squares.c" $flags
-check_eq "and runs on 2 ranks: the sum of the squares of 0..999" \
-	"$(timeout -k 5 60 "$MPIEXEC" -n 2 "$T/squares" 2>&1)" "fss: 332833500"
+	"$MPICC" -Werror -o "$T/grt-sum" "$SRC/tests/project/grt-sum.c" $flags
+check_eq "and runs on 2 ranks: the sum of 0..999" \
+	"$(timeout -k 5 60 "$MPIEXEC" -n 2 "$T/grt-sum" fss 2>&1)" "fss sum 499500"
 if [ "$smpi" = yes ]; then
 	flags=$(pc --cflags --libs libgrt-smpi)
 	check_match "pkg-config's libgrt-smpi is the twin" "$flags" "-L$P/lib -lgrt-smpi"
 	# shellcheck disable=SC2086 # the flags are separate words
 	check "the same program builds with smpicc and libgrt-smpi" \
-		smpicc -o "$T/squares-smpi" "$T/squares.c" $flags
+		smpicc -o "$T/grt-sum-smpi" "$SRC/tests/project/grt-sum.c" $flags
 	cat > "$T/platform.xml" <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -234,7 +183,7 @@ XML
 	printf 'h0\nh1\n' > "$T/hosts"
 	check_eq "and runs simulated on 2 hosts, to the same sum" \
 		"$(cd "$T" && TMPDIR=$T timeout -k 5 60 smpirun -np 2 -platform platform.xml \
-		    -hostfile hosts ./squares-smpi 2>/dev/null)" "fss: 332833500"
+		    -hostfile hosts ./grt-sum-smpi fss 2>/dev/null)" "fss sum 499500"
 fi
 lmake DESTDIR="$R" uninstall > "$T/uninstall.out" 2>&1
 check_eq "make uninstall leaves no file behind" "$?/$(find "$R" ! -type d)" "0/"

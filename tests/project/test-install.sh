@@ -64,58 +64,9 @@ else
 	check "no SMPI twin installed (it was not built)" test ! -e "$P/lib/libgrt-smpi.a"
 fi
 
-# the smallest program of grt.h's own example: the sum of 0..N-1 over N units, gss
-cat > "$T/sum.c" <<'EOF'
-#include <inttypes.h>
-#include <stdio.h>
-#include <string.h>
-
-#include <grt.h>
-
-static int
-compute(void *ctx, int round, int64_t start, int64_t count, const void *in, size_t inlen,
-    grt_buf *out)
-{
-	int64_t i, s = 0;
-
-	for (i = start; i < start + count; i++)
-		s += i;
-	return grt_buf_append(out, &s, sizeof s);
-}
-
-static int
-merge(void *ctx, int round, int64_t start, int64_t count, const void *res, size_t len)
-{
-	int64_t s;
-
-	if (len != sizeof s)
-		return -1;
-	memcpy(&s, res, sizeof s);
-	*(int64_t *)ctx += s;
-	return 0;
-}
-
-int
-main(int argc, char **argv)
-{
-	int64_t total = 0;
-	struct grt_app app = { .units = 1000, .rounds = 1, .ctx = &total,
-	    .compute = compute, .merge = merge };
-	struct grt_config cfg;
-	struct grt_report rep;
-	char why[256];
-	int rc;
-
-	MPI_Init(&argc, &argv);
-	if ((rc = grt_config_init(&cfg, "gss", why, sizeof why)) != GRT_OK)
-		fprintf(stderr, "sum: %s\n", why);
-	else if ((rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep)) != GRT_OK)
-		fprintf(stderr, "sum: %s\n", grt_strerror(rc));
-	else if (rep.is_master)
-		printf("%s sum %" PRId64 "\n", grt_scheme_name(cfg.sched.scheme), total);
-	return grt_end(rc);
-}
-EOF
+# a user's program (tests/project/grt-sum.c, <grt/grt.h>), and one that includes "grt.h"
+# as programs written before the headers' folder did
+printf '#include "grt.h"\nint main(void) { return grt_end(GRT_OK); }\n' > "$T/old.c"
 # only the DESTDIR tree: its pkg-config file, its paths moved under $R
 pc() {
 	PKG_CONFIG_LIBDIR="$P/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$R" pkg-config "$@"
@@ -125,10 +76,12 @@ flags=$(pc --cflags --libs libgrt)
 check_match "pkg-config points into the DESTDIR tree" "$flags" "-I$P/include/grt .*-L$P/lib -lgrt"
 # shellcheck disable=SC2086 # the flags are separate words
 check "mpicc builds a program with pkg-config's flags" \
-	"$MPICC" -o "$T/sum" "$T/sum.c" $flags
+	"$MPICC" -o "$T/sum" "$SRC/tests/project/grt-sum.c" $flags
+# shellcheck disable=SC2086 # the flags are separate words
+check "and one that includes \"grt.h\"" "$MPICC" -o "$T/old" "$T/old.c" $flags
 unset GRT_SCHEME GRT_K GRT_ALPHA GRT_SWR GRT_DEADLINE GRT_EVENTS GRT_JOB GRT_RANKMAP \
 	GRT_EVENTS_CHUNKS GRT_MASTER_COMPUTES GRT_ROUNDS
-got=$(timeout -k 5 60 "$MPIEXEC" -n 3 "$T/sum" 2>&1)
+got=$(timeout -k 5 60 "$MPIEXEC" -n 3 "$T/sum" gss 2>&1)
 check_eq "the program sums 0..999 on 3 ranks" "$got" "gss sum 499500"
 if [ "$smpi" = yes ]; then
 	flags=$(pc --cflags --libs libgrt-smpi)
@@ -136,7 +89,7 @@ if [ "$smpi" = yes ]; then
 		"-I$P/include/grt .*-L$P/lib -lgrt-smpi"
 	# shellcheck disable=SC2086 # the flags are separate words
 	check "smpicc builds the program with libgrt-smpi's flags" \
-		smpicc -o "$T/sum-smpi" "$T/sum.c" $flags
+		smpicc -o "$T/sum-smpi" "$SRC/tests/project/grt-sum.c" $flags
 fi
 
 # --sites NAME: the user's directory, then the installed one
