@@ -108,6 +108,12 @@ argv_ssh(struct argv_builder *b, const struct gs_sites *sites, const struct gs_p
 	xasprintf(&key, "%s:0", net.addr);
 	argv_genv(b, LEASE_ENV, key);
 	free(key);
+	/*
+	 * rank 0's UCX on that interface alone (gridsubmit-rank makes it UCX_NET_DEVICES): on a
+	 * host with other networks (another testbed's bridge, a VPN), UCX offers the nodes
+	 * addresses they cannot reach, and their MPI_Init fails
+	 */
+	argv_genv(b, "GRIDSUBMIT_MASTER_IFACE", net.iface);
 	launch_net_free(&net);
 	return 0;
 }
