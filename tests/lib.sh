@@ -130,7 +130,7 @@ crash_up() {
 }
 
 # testbed_up FILE NAME: `gridsubmit testbed up FILE`, taken down again at exit; passes NAME
-# and sets TB (the testbed's directory), TAG (its tag) and NET (its /16: "10.N"); when up
+# and sets TB (the testbed's directory) and, as testbed_names does, TAG and NET; when up
 # fails, fails NAME with the error, and returns false
 testbed_up() {
 	at_exit "$GS testbed down $1"
@@ -142,8 +142,16 @@ testbed_up() {
 	fi
 	pass "$2"
 	TB=$GRIDSUBMIT_HOME/testbed/$(basename "$1" .yaml)
+	testbed_names
+}
+
+# testbed_names: from what `testbed up` said ($out), TAG (its tag), NET (its /16: "10.N")
+# and NETRE (NET as a regular expression); another up of the same file keeps its tag but may
+# get another network
+testbed_names() {
 	TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
 	NET=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs[0-9a-f]*br (\([0-9.]*\)\.0\.1\/16).*/\1/p')
+	NETRE=$(printf '%s\n' "$NET" | sed -e 's/\./\\./g')
 }
 
 # need_smpi NAME PROGRAM: the SMPI build of an example ($BUILD/examples/smpi/PROGRAM, made

@@ -61,8 +61,7 @@ EOF
 
 where="this host, fork launcher"
 SITES_ARG=""
-if [ "$(id -u)" -eq 0 ] && ip netns list >/dev/null 2>&1 &&
-	! ip -o addr show 2>/dev/null | grep -q ' 10\.213\.0\.1/'; then
+if [ "$(id -u)" -eq 0 ] && ip netns list >/dev/null 2>&1; then
 	cat > "$T/bench3.yaml" <<'EOF'
 sites:
   - name: fast

@@ -217,7 +217,7 @@ check_eq "mandelbrot runs on the 4 nodes" "$(ns_count mandelbrot)" 4
 check "the ranks carry the job's tag" sh -c "grep -qzx 'GRIDSUBMIT_JOB=$(cat "$J/$id/job-tag")' \
 	/proc/$(ns_procs | awk '$3 == "mandelbrot" { print $2; exit }')/environ"
 check_match "and its lease" "$(tr '\0' '\n' < "/proc/$(ns_procs |
-	awk '$3 == "mandelbrot" { print $2; exit }')/environ")" '^GRIDSUBMIT_LEASE=10\.213\.0\.1:[0-9]+$'
+	awk '$3 == "mandelbrot" { print $2; exit }')/environ")" "^GRIDSUBMIT_LEASE=$NETRE\\.0\\.1:[0-9]+\$"
 kill -9 "$(supervisor "$id")"
 t0=$(now)
 within 10 "supervisor SIGKILLed: nothing of the job anywhere within 10 s" nothing_left "$id"
@@ -291,7 +291,7 @@ t1=$(date +%s)
 check_eq "cancel with orw1 unreachable: exit 1" "$rc" 1
 check "in bounded time ($((t1 - t0)) s < 40 s)" test $((t1 - t0)) -lt 40
 check_match "cancel names orw1 and why" "$err" \
-	"job $id: orw1: unreachable \\(ssh: connect to host 10\\.213\\.3\\.1 port 22: Connection refused\\): its processes could not be checked"
+	"job $id: orw1: unreachable \\(ssh: connect to host $NETRE\\.3\\.1 port 22: Connection refused\\): its processes could not be checked"
 check_match "the other nodes are clean" "$out" \
 	"^job $id: remote nodes: orf1 clean \\(3 processes stopped\\), orf2 clean \\(3 processes stopped\\), ore1 clean \\(3 processes stopped\\), orw1 unreachable$"
 check_eq "orw1's frozen processes are still there (cancel did not reach them)" \

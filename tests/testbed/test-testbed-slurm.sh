@@ -31,7 +31,7 @@ testbed_up "$SITES" "up of sites/hpc.yaml exits 0" || exit 0
 t1=$(date +%s.%N)
 echo "# up took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
 check_match "up says the Slurm cluster is up" "$err" \
-	"site hpc: Slurm cluster gs${TAG}s2 up in .*slurmctld on hpc-login \(10\.213\.2\.3\)"
+	"site hpc: Slurm cluster gs${TAG}s2 up in .*slurmctld on hpc-login \($NETRE\.2\.3\)"
 # on HOST CMD: CMD on a host of the testbed $TB, over ssh, as gridsubmit reaches it
 on() {
 	# shellcheck disable=SC2029 # CMD is expanded there, as written
@@ -45,7 +45,7 @@ login() {
 # --- the login host: its own hostname, address, SLURM_CONF; not a node of the derived file
 check_eq "ssh to hpc-login lands in its own hostname" "$(login hostname)" "hpc-login"
 check_match "hpc-login has the address after the site's nodes" \
-	"$(login 'ip -4 -o addr show dev eth0')" ' 10\.213\.2\.3/16 '
+	"$(login 'ip -4 -o addr show dev eth0')" " $NETRE\\.2\\.3/16 "
 # shellcheck disable=SC2016 # expanded on hpc-login
 check_eq "sessions on hpc-login have SLURM_CONF" "$(login 'echo $SLURM_CONF')" \
 	"$TB/slurm/hpc-login/slurm.conf"
@@ -64,7 +64,7 @@ check_eq "srun -N2 runs on hpc1 and hpc2 (their hostnames)" \
 	"$(login 'srun -N2 -l hostname' | sort)" "0: hpc1
 1: hpc2"
 step=$(login "srun -N1 -w hpc2 sh -c 'ip -4 -o addr show dev eth0; cat /proc/self/cgroup'")
-check_match "a step on hpc2 runs in hpc2's network namespace" "$step" ' 10\.213\.2\.2/16 '
+check_match "a step on hpc2 runs in hpc2's network namespace" "$step" " $NETRE\\.2\\.2/16 "
 if grep -q '^cgroup .*/hpc2$' "$TB/manifest"; then
 	check_match "a step on hpc2 runs in hpc2's cgroup (its CPU quota)" "$step" \
 		"gridsubmit-$TAG/hpc2\$"
@@ -103,7 +103,7 @@ check_match "its slurmstepd runs in hpc1's namespace" "$STEPD" '^[0-9]'
 run_gs testbed status "$SITES"
 check_eq "status exits 0 with every daemon running" "$rc" 0
 check_match "status shows the Slurm daemons running" "$out" \
-	'slurm site hpc: login host hpc-login 10\.213\.2\.3, sshd up, munged running, slurmctld running; slurmd: hpc1 running, hpc2 running'
+	"slurm site hpc: login host hpc-login $NETRE\\.2\\.3, sshd up, munged running, slurmctld running; slurmd: hpc1 running, hpc2 running"
 run_gs testbed status "$SITES" --json
 check_eq "status --json has the daemons" \
 	"$(printf '%s\n' "$out" | jq -c '.slurm[0] | [.login, .sshd, .munged, .slurmctld, .slurmd]')" \

@@ -28,12 +28,11 @@ run_gs testbed up "$SITES"
 check_eq "testbed up exits 0" "$rc" 0
 [ "$rc" -eq 0 ] || printf '%s\n' "$err" | sed -e 's/^/#   /'
 TB=$GRIDSUBMIT_HOME/testbed/tb1
-TAG=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs\([0-9a-f]*\)br.*/\1/p')
-NET=$(printf '%s\n' "$out" | sed -n 's/.*on bridge gs[0-9a-f]*br (\(10\.[0-9]*\)\.0\.1\/16).*/\1/p')
+testbed_names
 check_match "up names its bridge" "$TAG" '^[0-9a-f]{4}$'
 check_eq "its tag is made from its state directory" "$TAG" "$(tb_tag "$SITES")"
 check_match "up names its network, a /16 of 10.213-10.244" "$NET" '^10\.(21[3-9]|2[23][0-9]|24[0-4])$'
-check_match "up lists the nodes with their addresses" "$out" "tbw1 +$NET\\.2\\.1"
+check_match "up lists the nodes with their addresses" "$out" "tbw1 +$NETRE\\.2\\.1"
 
 # --- status: every node's sshd and exporter answer
 run_gs testbed status "$SITES"
