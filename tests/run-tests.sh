@@ -4,19 +4,22 @@
 # name: reason" lines; a test program that dies without saying "not ok" counts as one
 # failure. Last line: "N passed, N failed, N skipped".
 #
-# Tests run JOBS at a time (default 3: most of them wait on processes, pipes and timers, not
+# Tests run JOBS at a time (default 4: most of them wait on processes, pipes and timers, not
 # on a CPU; each has its own temporary directory and job store, and each testbed its own
 # network). Tests whose header says "# serial: GROUP" run one after another in a chain of
-# their own (the same GROUP: they share something a test cannot make its own). The longest
-# work starts first: the chains, then the shell tests by size, then the unit tests. Each
-# test's lines are printed together when it ends. TESTS=word runs only the tests whose path
-# contains word.
+# their own (the same GROUP: they share something a test cannot make its own, or, for the
+# testbed tests, the host's CPUs: two chains, testbed-a and testbed-b, so that at most two
+# testbeds are up at once); "# serial: alone" runs a test after all the others, with nothing
+# beside it (it measures this host's CPU time). The longest work starts first: the chains,
+# then the shell tests by size, then the unit tests. Each test's lines are printed together
+# when it ends, with how long it took. TESTS=word runs only the tests whose path contains
+# word.
 BUILD=${BUILD:-build}
 export BUILD
 export MPIEXEC="${MPIEXEC:-mpiexec}"
 export GS="$BUILD/gridsubmit"
 TIMEOUT=${TEST_TIMEOUT:-600}
-JOBS=${JOBS:-3}
+JOBS=${JOBS:-4}
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/gs-check.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
@@ -28,8 +31,10 @@ run_one() {
 	name=$1
 	shift
 	out=$W/out.$$.$(echo "$name" | tr '/' '_')
+	t0=$(date +%s)
 	timeout -k 10 "$TIMEOUT" "$@" > "$out" 2>&1
 	rc=$?
+	t=$(($(date +%s) - t0))
 	p=$(grep -c '^ok - ' "$out")
 	f=$(grep -c '^not ok - ' "$out")
 	s=$(grep -c '^skip - ' "$out")
@@ -53,7 +58,7 @@ run_one() {
 			echo "not ok - $name: ran no test"
 			f=1
 		fi
-		printf '    %d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
+		printf '    %d passed, %d failed, %d skipped (%d s)\n' "$p" "$f" "$s" "$t"
 	} > "$out.block"
 	flock "$W/print" cat "$out.block"
 	# shellcheck disable=SC2016 # sh -c's own arguments
@@ -86,7 +91,9 @@ chosen() {
 for t in tests/*/test-*.sh; do
 	chosen "$t" || continue
 	g=$(group "$t")
-	if [ -n "$g" ]; then
+	if [ "$g" = alone ]; then
+		echo "$t" >> "$W/alone"
+	elif [ -n "$g" ]; then
 		echo "$t" >> "$W/chain.$g"
 	else
 		echo "$(wc -c < "$t") $t" >> "$W/shell"
@@ -126,6 +133,11 @@ while [ "$k" -lt "$JOBS" ]; do
 	k=$((k + 1))
 done
 wait
+if [ -f "$W/alone" ]; then
+	while IFS= read -r t; do
+		run_test "$t"
+	done < "$W/alone"
+fi
 
 awk '{ p += $1; f += $2; s += $3; if ($2 > 0) failed = failed " " $4 }
 	END { if (failed != "") print "failed:" failed

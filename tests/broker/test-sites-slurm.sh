@@ -5,6 +5,7 @@
 # leaves its site's nodes out, said once; then, as root with Slurm installed, on the
 # testbed's Slurm site (sites/hpc.yaml): a drained node and a busy node as `rank
 # --explain` shows them, and `nodes: auto` reading the nodes from Slurm.
+# serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 BAD=tests/data/bad

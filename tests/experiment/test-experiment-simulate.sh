@@ -16,6 +16,7 @@
 #   testbed and simulate brings it up and runs both on its derived site file, and an
 #   all-simulated experiment uses the derived file of a testbed that is up.
 # Skipped when the SMPI builds are missing (SimGrid not installed).
+# serial: testbed-a (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_smpi "experiment simulate" synthetic || exit 0

@@ -1,4 +1,4 @@
-# lib-kill.sh — helpers of the kill matrix (tests/launch/test-killmatrix.sh) and of the relaunch
+# lib-kill.sh — helpers of the kill matrix (tests/launch/killmatrix.sh) and of the relaunch
 # benchmark (tests/bench/bench-relaunch.sh): a job's events and processes on a testbed
 # (doc/testbed.md), whose nodes share this kernel's PIDs, each in a network namespace
 # gs-TAG-HOST. Sourced, not run; they use the caller's J (the job store's jobs directory)

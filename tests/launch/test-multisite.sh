@@ -4,6 +4,7 @@
 # and the 2 Mbit/s site's per-unit communication time is visibly larger; a node whose sshd
 # is down is reported by preflight and replaced; cancel leaves no process in any namespace;
 # hostile host names and remote words never run anything.
+# serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_testbed "multisite" sshd tc prometheus-node-exporter jq || exit 0

@@ -11,6 +11,7 @@
 #   any namespace or here, and status shows the check;
 # - a node whose sshd is dead: cancel ends in bounded time, exit 1, names the node;
 # - the nodes cut off from this host (links down): the ranks end by the lease timeout.
+# serial: testbed-a (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 RANKEXEC=$SRC/$BUILD/gridsubmit-rank

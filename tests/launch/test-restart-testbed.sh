@@ -8,6 +8,7 @@
 # stderr; nothing of the job is left anywhere.
 # Then with no spare (a 2-node job file whose min_ranks cannot be met): the job fails
 # with the reason, its journal kept.
+# serial: testbed-a (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_testbed "restart on a testbed" sshd jq || exit 0

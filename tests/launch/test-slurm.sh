@@ -7,6 +7,7 @@
 # process, also after the supervisor was killed with -9; a proxy srun cannot start stops
 # mpiexec; an allocation that Slurm ends mid-run (a node set down) shows with Slurm's
 # reason at once, and the job still ends well.
+# serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_testbed "slurm" sshd prometheus-node-exporter jq slurmctld slurmd srun munged || exit 0
@@ -53,7 +54,7 @@ last_job() {
 wait_for() {
 	wf_i=0
 	shift
-	while [ $wf_i -lt 300 ]; do
+	while [ $wf_i -lt 600 ]; do
 		"$@" 2>/dev/null && return 0
 		sleep 0.1
 		wf_i=$((wf_i + 1))

@@ -8,6 +8,7 @@
 # `run` and of a submitted job) or failure; a node whose disk is full, or whose home is
 # read-only, gets one clear error and is replaced (or the job fails fast when it cannot
 # do without it), leaving no process behind; `down` leaves no mount.
+# serial: testbed-a (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_testbed "staging" sshd scp tc prometheus-node-exporter jq cmp sha256sum || exit 0

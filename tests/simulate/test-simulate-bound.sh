@@ -7,6 +7,7 @@
 # does worse than hetcomm. The bound leaves out each rank's first contact (doc/simulate.md,
 # "First contact": 14 ms of this host's CPU, 56 ms on the slowest worker here), so the loop
 # is long enough (12 s of CPU, 2.5 s simulated) for that to be about 2% of the makespan.
+# serial: alone (what it checks depends on this host's CPUs being its own)
 . tests/lib.sh
 
 need_smpi "simulate bound" synthetic || exit 0

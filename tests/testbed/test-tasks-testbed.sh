@@ -10,6 +10,7 @@
 # its rank to the spare, its reason names the policy, the node and its load; the task's
 # steps after it are faster than on the loaded node; the job ends done with ep's --check
 # passing; nothing of the job, nor of the load, is left.
+# serial: alone (what it checks depends on this host's CPUs being its own)
 . tests/lib.sh
 
 need_testbed "task migration on a testbed" sshd jq prometheus-node-exporter || exit 0

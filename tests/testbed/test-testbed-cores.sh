@@ -4,6 +4,7 @@
 # MPI_Finalize over UCX's tcp transport; gridsubmit's jobs no longer call it
 # (GRT_FINALIZE=skip, doc/runtime.md, "Failures"), so nodes with `cores: 2` take two ranks
 # each: every one of 8 runs ends done, at once, with the sequential image.
+# serial: testbed-a (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_testbed "testbed-cores" sshd tc prometheus-node-exporter || exit 0

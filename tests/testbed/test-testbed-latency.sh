@@ -5,6 +5,7 @@
 # still run at the shaped bandwidth; `status` says how latency is emulated; on a kernel
 # without netem the delay line (gridsubmit-delay) dies with `down`, also after a kill -9
 # of `up` halfway through.
+# serial: testbed-a (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 # --- the delay line's own arguments (no root needed: refused before any socket)

@@ -4,6 +4,7 @@
 # itself: here, a copy of the program alone in a directory). On a kernel without sch_netem,
 # `testbed up` of a site file with latency_ms > 0 is refused, naming the site, the key and
 # what to install, before anything is built (root).
+# serial: testbed-a (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_testbed "testbed up without the delay line" sshd ssh-keygen tc \

@@ -7,6 +7,7 @@
 # process, namespace or file, also after a kill -9 halfway through up; the system's Slurm
 # and munge files are never touched; a Slurm site with `nodes: auto` is refused; a
 # private_fs node's steps see its own files, as its ssh sessions do.
+# serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_testbed "testbed slurm" sshd ssh-keygen tc prometheus-node-exporter munged slurmctld \

@@ -5,6 +5,7 @@
 # quotas (and up of the derived file applies the same ones); --no-speeds and
 # GRIDSUBMIT_TESTBED_SPEEDS=off give whole cores as before; a file whose slowest node would
 # get less than 0.01 CPU is refused with exit 3, naming it and simulate, and builds nothing.
+# serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_testbed "testbed speeds" sshd ssh-keygen tc prometheus-node-exporter || exit 0

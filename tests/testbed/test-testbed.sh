@@ -3,6 +3,7 @@
 # bridge, sshd with its own hostname and strict host keys, tc shaping, cgroup CPU quotas,
 # a load generator and node_exporters; `down` leaves nothing behind, also after a kill -9
 # halfway through `up`; hostile host names never run anything.
+# serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 need_testbed "testbed" sshd ssh-keygen tc prometheus-node-exporter || exit 0

@@ -1,8 +1,9 @@
-#!/bin/sh
-# test-killmatrix.sh — the kill matrix of issue 15 (doc/restarts.md) on a testbed of 4 nodes
+# killmatrix.sh — the kill matrix of issue 15 (doc/restarts.md) on a testbed of 4 nodes
 # (root), for what tests/launch/test-restart.sh (this host only) and test-restart-testbed.sh (a
-# node crashing: every process in its namespace killed) do not cover. Jobs of 3 ranks: rank
-# 0 here, one worker on each of the two best nodes (km1, km2), km3 and km4 spare.
+# node crashing: every process in its namespace killed) do not cover. Sourced by its two
+# halves, test-killmatrix-a.sh and test-killmatrix-b.sh, which make check runs side by side,
+# each on a testbed of its own: KM_CASES, set by the half, names its cases. Jobs of 3 ranks:
+# rank 0 here, one worker on each of the two best nodes (km1, km2), km3 and km4 spare.
 # examples/synthetic (one round, --check) for every case; matmul --form a (12 rounds, C
 # checked) where iteration matters: the master killed, a proxy killed, the supervisor
 # killed then resumed. Each case REPEAT times (default 3; `make soak`: 20); the kill comes
@@ -21,10 +22,11 @@
 #           spares take over; the testbed is rebuilt after
 #   over    the same with restarts: 1: failed, every reason in status, the journal kept;
 #           then `resume` (both nodes still down) finishes it on the spares
-# CASES (default all, e.g. "proxy:syn master:mm") picks cases.
+# CASES (e.g. "proxy:syn master:mm") picks cases: each half runs those of its own.
 # Every case ends with: the final state and exit status, the example's check line in the
 # job's stdout, the restart count and excluded nodes in state.json, no process of the job
 # on any node nor here, and every node up again (testbed status, no stopped process).
+# shellcheck shell=sh
 . tests/lib.sh
 . tests/launch/lib-kill.sh
 
@@ -411,12 +413,10 @@ case_over() {
 
 t_all=$(kl_now)
 k=1
-CASES=${CASES:-prog:syn wrap:syn proxy:syn proxy:mm link:syn freeze:syn master:syn master:mm \
-sup:syn sup:mm two:syn over:syn}
 while [ "$k" -le "$REPEAT" ]; do
-	for c in $CASES; do
-		"case_${c%%:*}" "$k" "${c#*:}"
+	for c in $KM_CASES; do
+		case " ${CASES:-$KM_CASES} " in *" $c "*) "case_${c%%:*}" "$k" "${c#*:}" ;; esac
 	done
 	k=$((k + 1))
 done
-echo "# kill matrix: $REPEAT repetitions in $(kl_since "$t_all") s"
+echo "# kill matrix ($KM_CASES): $REPEAT repetitions in $(kl_since "$t_all") s"
