@@ -50,7 +50,7 @@ job() {
 last_job() {
 	ls -d "$GRIDSUBMIT_HOME"/jobs/[0-9]* | sort -t/ -k1 -V | tail -n 1
 }
-# wait_for WHAT CMD...: up to 30 s until CMD succeeds
+# wait_for WHAT CMD...: up to 60 s until CMD succeeds
 wait_for() {
 	wf_i=0
 	shift
