@@ -76,8 +76,9 @@ launch_env_has(const struct gs_job *job, const char *key)
  * but what we list, and what ties the remote ranks to the job. 0, or -1 with why.
  */
 static int
-argv_ssh(struct argv_builder *b, const struct gs_sites *sites, const struct gs_placement *p,
-    const struct job_state *st, const struct launch_hold *hold, char *why, size_t whylen)
+argv_ssh(struct argv_builder *b, const struct gs_sites *sites, const struct gs_job *job,
+    const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
+    char *why, size_t whylen)
 {
 	struct launch_net net;
 	char *path, *key;
@@ -109,11 +110,13 @@ argv_ssh(struct argv_builder *b, const struct gs_sites *sites, const struct gs_p
 	argv_genv(b, LEASE_ENV, key);
 	free(key);
 	/*
-	 * rank 0's UCX on that interface alone (gridsubmit-rank makes it UCX_NET_DEVICES): on a
-	 * host with other networks (another testbed's bridge, a VPN), UCX offers the nodes
-	 * addresses they cannot reach, and their MPI_Init fails
+	 * rank 0's UCX on that interface alone (gridsubmit-rank makes it UCX_NET_DEVICES),
+	 * unless the job chose UCX's devices: on a host with other networks (another testbed's
+	 * bridge, a VPN), UCX offers the nodes addresses they cannot reach, and their MPI_Init
+	 * fails
 	 */
-	argv_genv(b, "GRIDSUBMIT_MASTER_IFACE", net.iface);
+	if (!launch_env_has(job, "UCX_NET_DEVICES"))
+		argv_genv(b, "GRIDSUBMIT_MASTER_IFACE", net.iface);
 	launch_net_free(&net);
 	return 0;
 }
@@ -151,6 +154,13 @@ argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_stat
 	 */
 	if (how->remote && !launch_env_has(job, "UCX_TLS"))
 		how->put(b, "UCX_TLS", "self,tcp");
+	/*
+	 * Every rank on this host: UCX's network devices are loopback alone. UCX opens every
+	 * interface it lists, and one that goes away meanwhile (a container's or a testbed's
+	 * veth) fails MPI_Init with "No such device" (doc/reliability.md, "UCX").
+	 */
+	if (how->hydra && !how->remote && !launch_env_has(job, "UCX_NET_DEVICES"))
+		how->put(b, "UCX_NET_DEVICES", "lo");
 	/* the runtime's parameters (grt.h): GRT_<KEY> for every runtime: key of the job */
 	for (i = 0; i < job->nruntime; i++) {
 		xasprintf(&key, "GRT_%s", job->runtime[i].key);
@@ -287,7 +297,7 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 	if (!remote) {
 		argv_add(&b, "-launcher");
 		argv_add(&b, "fork");
-	} else if (argv_ssh(&b, sites, p, st, hold, why, whylen) != 0) {
+	} else if (argv_ssh(&b, sites, job, p, st, hold, why, whylen) != 0) {
 		launch_argv_free(b.v);
 		return NULL;
 	}

@@ -12,6 +12,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/gs-test.XXXXXX") || exit 1
 export GRIDSUBMIT_HOME="$T/home"
 export GRIDSUBMIT_CONFIG=
 export NO_COLOR=1
+# a test's own mpiexec runs every rank here: loopback alone, as gridsubmit gives such jobs,
+# since the testbeds of tests running meanwhile add and remove interfaces (doc/reliability.md,
+# "UCX"); rank 0 of a testbed job gets its interface toward the nodes whatever this says
+export UCX_NET_DEVICES=lo
 t_cleanups=""
 t_cleanup() {
 	printf '%s\n' "$t_cleanups" | while IFS= read -r c; do

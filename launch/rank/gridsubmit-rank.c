@@ -364,15 +364,16 @@ report_end(int st, const char *status, const char *program)
 
 /*
  * Rank 0's UCX on the supervisor's interface toward the nodes alone (GRIDSUBMIT_MASTER_IFACE,
- * from launch-argv.c), unless the job chose UCX's devices itself: on a host with other
- * networks, UCX would offer the nodes addresses they cannot reach.
+ * from launch-argv.c, which leaves it out when the job chose UCX's devices itself): on a
+ * host with other networks, UCX would offer the nodes addresses they cannot reach. It wins
+ * over a UCX_NET_DEVICES that rank 0 inherited from the supervisor's own environment.
  */
 static void
 master_net(void)
 {
 	const char *iface = getenv("GRIDSUBMIT_MASTER_IFACE");
 
-	if (iface != NULL && *iface != '\0' && getenv("UCX_NET_DEVICES") == NULL)
+	if (iface != NULL && *iface != '\0')
 		setenv("UCX_NET_DEVICES", iface, 1);
 }
 

@@ -83,6 +83,8 @@ test_local_argv(struct launch_plan *pl)
 	ok(find(argv, 1, "-genvnone") < 0 && find(argv, 1, "-launcher-exec") < 0,
 	    "no ssh launcher, no environment filter on this host");
 	ok(!has_genv(argv, "UCX_TLS", "self,tcp"), "no UCX_TLS override on this host");
+	ok(has_genv(argv, "UCX_NET_DEVICES", "lo"),
+	    "every rank here: UCX's network devices are loopback alone");
 	i = find(argv, 1, "-f");
 	p = in_dir("hostfile");
 	ok(i > 0 && strcmp(argv[i + 1], p) == 0, "-f names the job's hostfile");
@@ -120,6 +122,28 @@ test_local_argv(struct launch_plan *pl)
 	is_int(n, 3, "the job's arguments follow, one word each");
 	ok(i > 0 && n == 3 && strcmp(argv[i + 3], "two words") == 0 &&
 	    strcmp(argv[i + 4], "it's") == 0, "arguments are passed as they are, unquoted");
+	launch_argv_free(argv);
+}
+
+/* a job file's UCX_NET_DEVICES is the job's choice: passed, never replaced by loopback */
+static void
+test_job_devices(struct launch_plan *pl)
+{
+	char key[] = "UCX_NET_DEVICES", value[] = "eth0";
+	struct gs_kv mine[] = { { key, value } };
+	struct gs_job job = *pl->job;
+	char why[1024] = "", **argv;
+	int i, n = 0;
+
+	job.env = mine;
+	job.nenv = 1;
+	argv = launch_argv(pl->sites, &job, pl->place, pl->st, NULL, why, sizeof why);
+	ok(argv != NULL && has_genv(argv, "UCX_NET_DEVICES", "eth0"),
+	    "a job's own UCX_NET_DEVICES is passed (%s)", why);
+	for (i = 1; argv != NULL && argv[i] != NULL; i++)
+		if (strcmp(argv[i], "UCX_NET_DEVICES") == 0)
+			n++;
+	is_int(n, 1, "and is the only one");
 	launch_argv_free(argv);
 }
 
@@ -201,6 +225,7 @@ main(void)
 	    "the embedded default places every rank here");
 	pl = (struct launch_plan){ &sites, &job, &ranking, &place, &st, 0, NULL, 0 };
 	test_local_argv(&pl);
+	test_job_devices(&pl);
 	test_hold(&pl);
 	test_write_command(&pl);
 	broker_placement_free(&place);
