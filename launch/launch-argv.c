@@ -76,7 +76,7 @@ launch_env_has(const struct gs_job *job, const char *key)
  * but what we list, and what ties the remote ranks to the job. 0, or -1 with why.
  */
 static int
-argv_ssh(struct argv_builder *b, const struct gs_sites *sites, const struct gs_job *job,
+argv_ssh(struct argv_builder *b, struct argv_builder *env, const struct gs_sites *sites,
     const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
     char *why, size_t whylen)
 {
@@ -110,13 +110,15 @@ argv_ssh(struct argv_builder *b, const struct gs_sites *sites, const struct gs_j
 	argv_genv(b, LEASE_ENV, key);
 	free(key);
 	/*
-	 * rank 0's UCX on that interface alone (gridsubmit-rank makes it UCX_NET_DEVICES),
-	 * unless the job chose UCX's devices: on a host with other networks (another testbed's
-	 * bridge, a VPN), UCX offers the nodes addresses they cannot reach, and their MPI_Init
-	 * fails
+	 * UCX of the ranks here on that interface alone: mpiexec's own environment, which
+	 * hydra's local proxy passes on to the ranks of this host whatever -genvnone says,
+	 * and no ssh carries to a node (a job's own -genv UCX_NET_DEVICES wins over it). On a
+	 * host with other networks (another testbed's bridge, a VPN), UCX would offer the
+	 * nodes addresses they cannot reach, and their MPI_Init would fail.
 	 */
-	if (!launch_env_has(job, "UCX_NET_DEVICES"))
-		argv_genv(b, "GRIDSUBMIT_MASTER_IFACE", net.iface);
+	xasprintf(&key, "UCX_NET_DEVICES=%s", net.iface);
+	argv_add(env, key);
+	free(key);
 	launch_net_free(&net);
 	return 0;
 }
@@ -285,9 +287,10 @@ argv_ranks(struct argv_builder *b, const struct gs_sites *sites, const struct gs
 
 char **
 launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct gs_placement *p,
-    const struct job_state *st, const struct launch_hold *hold, char *why, size_t whylen)
+    const struct job_state *st, const struct launch_hold *hold, char ***env, char *why,
+    size_t whylen)
 {
-	struct argv_builder b = { NULL, 0, 0 };
+	struct argv_builder b = { NULL, 0, 0 }, e = { NULL, 0, 0 };
 	int remote = broker_placement_remote(sites, p);
 	char *path;
 
@@ -297,8 +300,9 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 	if (!remote) {
 		argv_add(&b, "-launcher");
 		argv_add(&b, "fork");
-	} else if (argv_ssh(&b, sites, job, p, st, hold, why, whylen) != 0) {
+	} else if (argv_ssh(&b, &e, sites, p, st, hold, why, whylen) != 0) {
 		launch_argv_free(b.v);
+		launch_argv_free(e.v);
 		return NULL;
 	}
 	xasprintf(&path, "%s/hostfile", st->dir);
@@ -308,8 +312,10 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 	argv_env(&b, job, st, &(struct argv_envspec){ argv_genv, remote, 1 });
 	if (argv_ranks(&b, sites, job, p, st, hold, why, whylen) != 0) {
 		launch_argv_free(b.v);
+		launch_argv_free(e.v);
 		return NULL;
 	}
+	*env = e.v;
 	return b.v;
 }
 

@@ -32,11 +32,13 @@ struct launch_hold {
  * options of remote.c and DIR/ssh_config), -iface toward the nodes, -genvnone with explicit
  * -genv, UCX_TLS=self,tcp. Rank 0 then runs on this host (doc/testbed.md, "Launch over
  * ssh").
- * With hold (NULL: none), the job is held until its checks have passed.
+ * With hold (NULL: none), the job is held until its checks have passed. *env: the
+ * "KEY=VALUE" words to add to mpiexec's own environment (NULL-terminated, allocated; NULL
+ * for none), which the ranks of this host inherit and no node sees.
  */
 char **launch_argv(const struct gs_sites *sites, const struct gs_job *job,
     const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
-    char *why, size_t whylen);
+    char ***env, char *why, size_t whylen);
 void launch_argv_free(char **argv);
 
 /*
@@ -104,8 +106,11 @@ void launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placeme
 
 /* mpiexec as a process (launch-proc.c). */
 
-/* Start mpiexec in the job directory, output to DIR/stdout and DIR/stderr; -1: no fork. */
-pid_t launch_proc_start(char **argv, const struct job_state *st);
+/*
+ * Start mpiexec in the job directory, output to DIR/stdout and DIR/stderr, with the
+ * "KEY=VALUE" words of env (NULL: none) added to its environment; -1: no fork.
+ */
+pid_t launch_proc_start(char **argv, char **env, const struct job_state *st);
 
 /*
  * Wait for mpiexec (l->pid), its result in l->res. While it runs: a cancel signal stops

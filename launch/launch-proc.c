@@ -69,9 +69,10 @@ launch_cancel_requested(void)
 }
 
 pid_t
-launch_proc_start(char **argv, const struct job_state *st)
+launch_proc_start(char **argv, char **env, const struct job_state *st)
 {
 	pid_t pid, parent = getpid();
+	char **e;
 
 	fflush(NULL);
 	if ((pid = fork()) == -1)
@@ -95,6 +96,8 @@ launch_proc_start(char **argv, const struct job_state *st)
 		 * (sh/ssh-launcher.sh)
 		 */
 		close_range(STDERR_FILENO + 1, ~0U, 0);
+		for (e = env; e != NULL && *e != NULL; e++)
+			putenv(*e);
 		execv(argv[0], argv);
 		fprintf(stderr, "gridsubmit: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -242,7 +245,7 @@ launch_proc_wait(struct launch *l)
 int
 launch_proc_launch(struct launch *l, char *why, size_t whylen)
 {
-	if ((l->pid = launch_proc_start(l->argv, l->plan.st)) == -1) {
+	if ((l->pid = launch_proc_start(l->argv, l->env, l->plan.st)) == -1) {
 		snprintf(why, whylen, "cannot start %s: %s", l->argv[0], strerror(errno));
 		return LAUNCH_FAILED;
 	}

@@ -86,6 +86,7 @@ struct launch {
 	struct launch_plan plan;
 	const struct launcher *ops;
 	char **argv;		/* mpiexec's */
+	char **env;		/* added to mpiexec's environment ("KEY=VALUE"; NULL: none) */
 	pid_t pid;		/* mpiexec, once started */
 	struct launch_result res;
 	/*

@@ -86,7 +86,10 @@ launch_write_command(struct launch *l, const struct launch_hold *hold, char *why
 	if (launch_write_placement(l, why, whylen) != 0)
 		return -1;
 	launch_argv_free(l->argv);
-	l->argv = launch_argv(pl->sites, pl->job, pl->place, pl->st, hold, why, whylen);
+	launch_argv_free(l->env);
+	l->env = NULL;
+	l->argv = launch_argv(pl->sites, pl->job, pl->place, pl->st, hold, &l->env, why,
+	    whylen);
 	return l->argv != NULL ? 0 : -1;
 }
 
@@ -157,6 +160,7 @@ launch_free(struct launch *l)
 	if (l->ops != NULL)
 		l->ops->release(l);
 	launch_argv_free(l->argv);
+	launch_argv_free(l->env);
 	free(l->res.lost);
 	memset(l, 0, sizeof *l);
 }

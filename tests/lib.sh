@@ -14,7 +14,8 @@ export GRIDSUBMIT_CONFIG=
 export NO_COLOR=1
 # a test's own mpiexec runs every rank here: loopback alone, as gridsubmit gives such jobs,
 # since the testbeds of tests running meanwhile add and remove interfaces (doc/reliability.md,
-# "UCX"); rank 0 of a testbed job gets its interface toward the nodes whatever this says
+# "UCX's network devices"); the ranks here of a testbed job get the interface toward its
+# nodes whatever this says
 export UCX_NET_DEVICES=lo
 t_cleanups=""
 t_cleanup() {

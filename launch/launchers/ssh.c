@@ -161,7 +161,7 @@ ssh_spawn(struct launch *l, char *why, size_t whylen)
 {
 	/* here, in the process that lives as long as the job: the ranks' lease */
 	lease_open(l->argv);
-	if ((l->pid = launch_proc_start(l->argv, l->plan.st)) == -1) {
+	if ((l->pid = launch_proc_start(l->argv, l->env, l->plan.st)) == -1) {
 		snprintf(why, whylen, "cannot start %s: %s", l->argv[0], strerror(errno));
 		ssh_unhold(l);
 		stage_cleanup(l->plan.st);

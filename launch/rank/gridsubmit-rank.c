@@ -362,21 +362,6 @@ report_end(int st, const char *status, const char *program)
 	return WEXITSTATUS(st);
 }
 
-/*
- * Rank 0's UCX on the supervisor's interface toward the nodes alone (GRIDSUBMIT_MASTER_IFACE,
- * from launch-argv.c, which leaves it out when the job chose UCX's devices itself): on a
- * host with other networks, UCX would offer the nodes addresses they cannot reach. It wins
- * over a UCX_NET_DEVICES that rank 0 inherited from the supervisor's own environment.
- */
-static void
-master_net(void)
-{
-	const char *iface = getenv("GRIDSUBMIT_MASTER_IFACE");
-
-	if (iface != NULL && *iface != '\0')
-		setenv("UCX_NET_DEVICES", iface, 1);
-}
-
 static const int forwarded[] = { SIGUSR1, SIGTERM, SIGINT, SIGHUP, SIGQUIT };
 
 /*
@@ -462,8 +447,6 @@ main(int argc, char **argv)
 	}
 	if (rank == NULL || strcmp(rank, "0") != 0)
 		status = gate = NULL;
-	else
-		master_net();
 	catch_signals(&orig, &waiting);
 	/* hydra's proxy gone (killed, or the cleanup of a job): the rank goes too */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);

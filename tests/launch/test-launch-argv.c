@@ -69,13 +69,14 @@ in_dir(const char *name)
 static void
 test_local_argv(struct launch_plan *pl)
 {
-	char why[1024] = "", **argv, *p;
+	char why[1024] = "", **argv, **env = NULL, *p;
 	int i, n;
 
-	argv = launch_argv(pl->sites, pl->job, pl->place, pl->st, NULL, why, sizeof why);
+	argv = launch_argv(pl->sites, pl->job, pl->place, pl->st, NULL, &env, why, sizeof why);
 	ok(argv != NULL, "a local plan gives an argument vector (%s)", why);
 	if (argv == NULL)
 		return;
+	ok(env == NULL, "and nothing to add to mpiexec's own environment");
 	is_str(argv[0], GS_MPIEXEC, "argv[0] is the configured mpiexec");
 	ok(find(argv, 1, "-disable-auto-cleanup") > 0, "a rank's exit does not end the job");
 	i = find(argv, 1, "-launcher");
@@ -132,12 +133,12 @@ test_job_devices(struct launch_plan *pl)
 	char key[] = "UCX_NET_DEVICES", value[] = "eth0";
 	struct gs_kv mine[] = { { key, value } };
 	struct gs_job job = *pl->job;
-	char why[1024] = "", **argv;
+	char why[1024] = "", **argv, **env = NULL;
 	int i, n = 0;
 
 	job.env = mine;
 	job.nenv = 1;
-	argv = launch_argv(pl->sites, &job, pl->place, pl->st, NULL, why, sizeof why);
+	argv = launch_argv(pl->sites, &job, pl->place, pl->st, NULL, &env, why, sizeof why);
 	ok(argv != NULL && has_genv(argv, "UCX_NET_DEVICES", "eth0"),
 	    "a job's own UCX_NET_DEVICES is passed (%s)", why);
 	for (i = 1; argv != NULL && argv[i] != NULL; i++)
@@ -151,10 +152,10 @@ static void
 test_hold(struct launch_plan *pl)
 {
 	struct launch_hold hold = { "/tmp/some/.gate", NULL };
-	char why[1024] = "", **argv;
+	char why[1024] = "", **argv, **env = NULL;
 	int i;
 
-	argv = launch_argv(pl->sites, pl->job, pl->place, pl->st, &hold, why, sizeof why);
+	argv = launch_argv(pl->sites, pl->job, pl->place, pl->st, &hold, &env, why, sizeof why);
 	i = argv != NULL ? find(argv, 1, "--gate") : -1;
 	ok(i > 0 && strcmp(argv[i + 1], hold.gate) == 0 && i < find(argv, 1, "--"),
 	    "a held launch: the wrapper waits at the gate before the program");

@@ -103,6 +103,20 @@ check_eq "rank places the job on the hosts run gave hydra" \
 	"$(printf '%s' "$rk" | jq -r '.placement.hosts[] | "\(.host):\(.ranks)"' | sort)" \
 	"$(sed -e 's/ .*//' "$J/hostfile" | sort)"
 
+# UCX's devices (doc/reliability.md, "UCX's network devices"): rank 0, here, on this
+# testbed's bridge alone, although this test's own environment says lo (tests/lib.sh); the
+# rank on a node without the variable. env(1) is no libgrt program: the job "fails" after
+# printing, one environment per rank.
+cat > "$T/env.yaml" <<EOF
+name: env
+program: /usr/bin/env
+ranks: 2
+restarts: 0
+EOF
+run_gs run "$T/env.yaml" --sites "$TB/sites.yaml"
+check_eq "the ranks here use UCX on the bridge toward the nodes alone; a node's rank, its own" \
+	"$(printf '%s\n' "$out" | grep '^UCX_NET_DEVICES=')" "UCX_NET_DEVICES=gs${TAG}br"
+
 # --- 2. remote words are quoted; hostile hosts and users are refused
 L=$J/ssh-launcher
 # the launcher of an ended job refuses where its cleanup left a stop mark (launch.c):
