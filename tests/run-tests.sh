@@ -23,7 +23,19 @@ JOBS=${JOBS:-4}
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/gs-check.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
-trap 'exit 130' INT TERM
+# interrupted: every test running stops (timeout passes TERM on: a testbed test takes its
+# testbed down), then the lanes; the tests run in process groups of their own, which the
+# terminal's Ctrl-C does not reach
+stop_all() {
+	for f in "$W"/*.pid; do
+		[ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null
+	done
+	# shellcheck disable=SC2086 # a list of pids
+	[ -z "${lanes:-}" ] || kill -TERM $lanes 2>/dev/null
+	wait
+	exit 130
+}
+trap stop_all INT TERM
 
 # run_one NAME COMMAND...: run one test, print its block (under a lock: blocks never mix),
 # and record "passed failed skipped NAME" in $W/results
@@ -33,8 +45,11 @@ run_one() {
 	out=$W/out.$$.$(echo "$name" | tr '/' '_')
 	t0=$(date +%s)
 	# stdin from /dev/null: a test that reads it (an ssh) would eat the rest of a chain's list
-	timeout -k 10 "$TIMEOUT" "$@" < /dev/null > "$out" 2>&1
+	timeout -k 10 "$TIMEOUT" "$@" < /dev/null > "$out" 2>&1 &
+	echo $! > "$out.pid"
+	wait $!
 	rc=$?
+	rm -f "$out.pid"
 	t=$(($(date +%s) - t0))
 	p=$(grep -c '^ok - ' "$out")
 	f=$(grep -c '^not ok - ' "$out")
@@ -116,8 +131,10 @@ done
 # lane: take the next line of the queue until there is none
 lane() {
 	while :; do
+		# a lock file of its own: sed -i puts a new file in the queue's place, and a lock
+		# on the queue itself would be on the old one (two lanes, one line)
 		# shellcheck disable=SC2016 # sh -c's own arguments
-		item=$(flock "$W/queue" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' sh "$W/queue")
+		item=$(flock "$W/queue.lock" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' sh "$W/queue")
 		case $item in
 		"chain "*)
 			while IFS= read -r t; do
@@ -131,8 +148,10 @@ lane() {
 }
 
 k=0
+lanes=""
 while [ "$k" -lt "$JOBS" ]; do
 	lane &
+	lanes="$lanes $!"
 	k=$((k + 1))
 done
 wait

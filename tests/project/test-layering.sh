@@ -46,12 +46,24 @@ for p in $PRODUCT; do
 		fail "part $p has no line in doc/architecture.md's allowed edges"
 done
 
-# every quoted include of the product, as "FILE:LINE PATH"
-git ls-files -- $(for p in $PRODUCT; do printf '%s/*.c %s/*.h ' "$p" "$p"; done) |
+# the product's files at every depth: git's own patterns, where * crosses '/' (no shell
+# globbing of them: it would keep each part's top level only)
+set -f
+git ls-files -- $(for p in $PRODUCT; do printf '%s/*.c %s/*.h ' "$p" "$p"; done) > "$T/files"
+git ls-files -- $(for p in $PRODUCT; do [ "$p" = submit ] || printf '%s/*.c ' "$p"; done) \
+	> "$T/libfiles"
+set +f
+check "the files include those of sub-folders (launch/launchers/fork.c)" \
+	grep -qx launch/launchers/fork.c "$T/files"
+
+# every include of a product header, "..." or <PART/...>, as "FILE:LINE PATH"
+parts_re=$(echo "$PRODUCT grt gen" | tr ' ' '|')
 while IFS= read -r f; do
 	grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
 		sed -e "s|^\([0-9]*\):.*\"\(.*\)\".*|$f:\1 \2|"
-done > "$T/includes"
+	grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*<($parts_re)/" "$f" |
+		sed -e "s|^\([0-9]*\):.*<\(.*\)>.*|$f:\1 \2|"
+done < "$T/files" > "$T/includes"
 check "the product has includes to check" test -s "$T/includes"
 
 bad=0
@@ -99,9 +111,8 @@ allowed launch store && pass "a declared edge (launch -> store) is allowed" ||
 
 # libraries return codes; only programs (submit/, the rank wrapper, the delay line) exit.
 # common/log.c defines fatal() for them and xmalloc() dies only when memory runs out.
-git ls-files -- $(for p in $PRODUCT; do [ "$p" = submit ] || printf '%s/*.c ' "$p"; done) |
-	grep -v -e '^launch/rank/' -e '^testbed/delay/' -e '^common/log\.c$' \
-	    -e '^common/xmalloc\.c$' |
+grep -v -e '^launch/rank/' -e '^testbed/delay/' -e '^common/log\.c$' \
+    -e '^common/xmalloc\.c$' "$T/libfiles" |
 	xargs grep -nE '(^|[^_a-z])(exit|fatal|fatalx|abort)[[:space:]]*\(' |
 	grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/?\*|//)' > "$T/exits"
 if [ -s "$T/exits" ]; then
