@@ -41,7 +41,7 @@ void errlist_add(struct gs_errlist *l, const struct gs_error *err);
 /* The i-th error in file order (i < l->n); its loc.file is NULL (the message names it). */
 const struct gs_error *errlist_get(const struct gs_errlist *l, size_t i);
 
-/* The first error into err (an empty message when there is none): for one-error callers. */
+/* The first error into err (an empty message when there is none): the tests' checks of one. */
 void errlist_first(const struct gs_errlist *l, struct gs_error *err);
 
 /* Every error, one line each, then "file: too many errors, stopping" when some were dropped. */

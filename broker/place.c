@@ -251,16 +251,6 @@ broker_placement_free(struct gs_placement *p)
 	memset(p, 0, sizeof *p);
 }
 
-static const char *
-place_host(const struct gs_sites *sites, const struct gs_rank_place *rp)
-{
-	if (rp->node == BROKER_NODE_NONE)
-		return sites->master;
-	if (rp->node >= sites->nnodes)
-		return NULL;
-	return sites->nodes[rp->node].host;
-}
-
 /* A user name hydra can read back from "user=NAME" (no spaces, '=' or ':'). */
 static int
 place_user_valid(const char *u)
@@ -284,7 +274,9 @@ broker_write_hostfile(const struct gs_sites *sites, const struct gs_placement *p
 	int r = 0, n;
 
 	while (r < p->nranks) {
-		const char *host = place_host(sites, &p->ranks[r]);
+		/* a placement made elsewhere may name a node the site file lacks */
+		const char *host = p->ranks[r].node == BROKER_NODE_NONE ||
+		    p->ranks[r].node < sites->nnodes ? broker_rank_host(sites, p, r) : NULL;
 		const char *user = NULL;
 
 		if (host == NULL || !remote_host_valid(host)) {

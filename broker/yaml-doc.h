@@ -94,19 +94,16 @@ int ydoc_is_null(const struct ydoc_node *node);
 struct ydoc_node *ydoc_get(const struct ydoc_node *map, const char *key);
 
 /*
- * Check that every key of map is one of known (NULL-terminated); otherwise fill err with
- * "unknown key 'k' (did you mean 'x'?)" at the key and return -1.
+ * Check that every key of map is one of known (NULL-terminated): each unknown key adds
+ * "unknown key 'k' (did you mean 'x'?)" at the key to errs; -1 when there was one.
  */
-int ydoc_check_keys(const char *name, const struct ydoc_node *map, const char *const *known,
-    struct gs_error *err);
-/* The same for every unknown key of map, each one added to errs; -1 when there was one. */
 struct gs_errlist;
 int ydoc_check_keys_all(const char *name, const struct ydoc_node *map,
     const char *const *known, struct gs_errlist *errs);
 /* 1 when key is one of known (NULL-terminated). */
 int ydoc_known(const char *key, const char *const *known);
 /*
- * 1 when map has key, or an unknown key that ydoc_check_keys() takes for a misspelling of
+ * 1 when map has key, or an unknown key that ydoc_check_keys_all() takes for a misspelling of
  * it: that key's error is the one to fix, not a second one saying key is missing.
  */
 int ydoc_given(const struct ydoc_node *map, const char *key, const char *const *known);

@@ -93,20 +93,6 @@ ydoc_unknown_key(const char *name, const struct ydoc_node *k, const char *const 
 }
 
 int
-ydoc_check_keys(const char *name, const struct ydoc_node *map, const char *const *known,
-    struct gs_error *err)
-{
-	size_t i;
-
-	for (i = 0; i < map->npairs; i++)
-		if (!ydoc_known(map->pairs[i].key->value, known)) {
-			ydoc_unknown_key(name, map->pairs[i].key, known, err);
-			return -1;
-		}
-	return 0;
-}
-
-int
 ydoc_check_keys_all(const char *name, const struct ydoc_node *map,
     const char *const *known, struct gs_errlist *errs)
 {

@@ -19,8 +19,10 @@ int file_read(const char *path, size_t max, char **buf, size_t *len);
  * a new temporary file in dir, ".NAME.XXXXXX.tmp" (created with O_EXCL, which never opens
  * an existing file nor follows a link), which gets exactly mode (the umask does not narrow
  * it), is fsync'd and renamed over dir/name; then dir is fsync'd. A reader sees the old file
- * or the whole new one, never a part of it, and so does anyone after a crash. On failure
- * the temporary file is removed and dir/name is left as it was. 0, or -1 with errno.
+ * or the whole new one, never a part of it, and so does anyone after a crash. A failure
+ * before the rename removes the temporary file and leaves dir/name as it was; a failure of
+ * dir's fsync after it leaves the new dir/name in place, not known to survive a crash (the
+ * caller that undoes a creation removes it). 0, or -1 with errno.
  */
 int file_write_atomic(const char *dir, const char *name, const void *data, size_t len,
     int mode);

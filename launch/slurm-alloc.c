@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -158,7 +159,7 @@ slurm_submit(const struct gs_sites *sites, const struct gs_job *job,
 {
 	const struct gs_sched *sc = sites->sites[s].sched;
 	const char **hosts;
-	char **words, id[64], ewhy[768];
+	char **words, id[64] = "", ewhy[768] = "";
 	size_t n;
 
 	if ((n = slurm_site_hosts(sites, p, s, &hosts)) == 0) {
@@ -179,7 +180,12 @@ slurm_submit(const struct gs_sites *sites, const struct gs_job *job,
 	jobstore_alloc_add(st, sites->sites[s].name, sc->login, id, (char *const *)hosts, n);
 	slurm_words_free(words);
 	free(hosts);
-	return jobstore_write_state(st) == 0 ? 0 : -1;
+	if (jobstore_write_state(st) != 0) {
+		snprintf(why, whylen, "%s/state.json: cannot record Slurm job %s: %s", st->dir, id,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -375,10 +381,14 @@ slurm_release(struct job_state *st, const char *config, double settle)
 			continue;
 		}
 		words[1] = a->id;
+		/* one that scancel did not take stays held: a later cancel tries again */
 		if (slurm_login_run(config, a->login, words, out, sizeof out, why,
-		    sizeof why) != 0)
+		    sizeof why) != 0) {
 			fprintf(stderr, "gridsubmit: job %s: cannot release Slurm job %s on site "
-			    "%s: %s\n", st->id, a->id, a->site, why);
+			    "%s: %s (gridsubmit cancel %s tries again)\n", st->id, a->id, a->site,
+			    why, st->id);
+			continue;
+		}
 		a->released = JOB_ALLOC_RELEASED;
 	}
 	/* until Slurm has ended them: then nothing of the job runs on their nodes */

@@ -42,8 +42,9 @@ int slurm_allocate(const struct gs_sites *sites, const struct gs_job *job,
  * Release every allocation of st still held: one Slurm ended is marked so (with its
  * state and reason: its nodes are lost ones; after a failed launch, settle seconds are
  * given to Slurm to say so), the others are scancelled, then waited for (up to 15 s)
- * until Slurm has ended them, when nothing of the job runs on their nodes. st is
- * written; the routes are gone.
+ * until Slurm has ended them, when nothing of the job runs on their nodes; one whose
+ * scancel failed stays held (said on stderr), for a later cancel. st is written; the
+ * routes are gone.
  */
 #define SLURM_SETTLE	5.0
 void slurm_release(struct job_state *st, const char *config, double settle);

@@ -23,7 +23,6 @@
 #include "common/file.h"
 #include "common/xmalloc.h"
 #include "simulate/simulate.h"
-#include "store/jobstore.h"
 
 /* the LAN inside a site when its nodes share the site's link; the master's own link */
 #define SIM_LAN_MBPS	10000.0

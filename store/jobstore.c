@@ -158,7 +158,7 @@ jobstore_next_id(const char *jobs, long long *id, char *why, size_t whylen)
 int
 jobstore_create(struct job_state *st, char *why, size_t whylen)
 {
-	char *jobs, *dir = NULL, buf[32];
+	char *jobs, *dir = NULL, *path, buf[32];
 	const char *root;
 	long long id = 1;
 	int lfd;
@@ -196,7 +196,13 @@ jobstore_create(struct job_state *st, char *why, size_t whylen)
 	st->dir = dir;
 	if (jobstore_write_state(st) == -1) {
 		snprintf(why, whylen, "%s/state.json: cannot write: %s", dir, strerror(errno));
-		rmdir(dir);
+		/* written but its directory not synced: it goes too (file_write_atomic) */
+		xasprintf(&path, "%s/state.json", dir);
+		unlink(path);
+		free(path);
+		if (rmdir(dir) == -1)
+			snprintf(why + strlen(why), whylen - strlen(why),
+			    "; %s could not be removed: %s", dir, strerror(errno));
 		st->id[0] = '\0';
 		st->dir = NULL;
 		goto fail;

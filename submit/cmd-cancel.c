@@ -278,16 +278,14 @@ cancel_one(const char *arg, json_t *jobs)
 {
 	struct job_state st;
 	struct cancel_result r;
-	char id[32];
 	int code;
 
 	/* no refresh: a job whose supervisor is dead is cancelled here, not "failed" */
 	if ((code = cmd_open_job(arg, &st, 0)) != EXIT_OK) {
 		if (jobs != NULL)
 			json_array_append_new(jobs, json_pack("{s:o, s:s, s:s, s:i}", "id",
-			    jsonout_id(arg), "arg", arg, "error", code == EXIT_INPUT ?
-			    "state.json is unreadable or corrupt" : jobstore_parse_id(arg, id,
-			    sizeof id) == 0 ? "no such job" : "not a job id", "exit_code", code));
+			    jsonout_id(arg), "arg", arg, "error", cmd_open_job_error(arg, code),
+			    "exit_code", code));
 		return code;
 	}
 	cancel_job(&st, &r);

@@ -80,15 +80,6 @@ rank_slurm_json(const struct gs_node *n)
 	    "features", jsonout_str(n->features));
 }
 
-/* The host a rank runs on: its node's, or the master host for a master-only rank 0. */
-static const char *
-rank_host(const struct gs_sites *s, const struct gs_placement *pl, int r)
-{
-	size_t node = pl->ranks[r].node;
-
-	return node == BROKER_NODE_NONE ? s->master : s->nodes[node].host;
-}
-
 /* The placement as the text shows it: {host, ranks} in rank order, and the master's host. */
 static json_t *
 rank_placement_json(const struct gs_sites *s, const struct gs_placement *pl)
@@ -100,10 +91,10 @@ rank_placement_json(const struct gs_sites *s, const struct gs_placement *pl)
 		for (n = 1; r + n < pl->nranks && pl->ranks[r + n].node == pl->ranks[r].node; n++)
 			;
 		json_array_append_new(hosts, json_pack("{s:s, s:i, s:i}", "host",
-		    rank_host(s, pl, r), "first_rank", r, "ranks", n));
+		    broker_rank_host(s, pl, r), "first_rank", r, "ranks", n));
 	}
-	return json_pack("{s:i, s:s, s:o}", "ranks", pl->nranks, "master", rank_host(s, pl, 0),
-	    "hosts", hosts);
+	return json_pack("{s:i, s:s, s:o}", "ranks", pl->nranks, "master",
+	    broker_rank_host(s, pl, 0), "hosts", hosts);
 }
 
 /* The ranking and the placement as one document (gridsubmit-json(5)); 0, or -1. */
@@ -207,9 +198,9 @@ rank_print_text(const struct gs_sites *s, const struct gs_job *job,
 			for (n = 1; r + n < pl->nranks && pl->ranks[r + n].node ==
 			    pl->ranks[r].node; n++)
 				;
-			printf(" %s:%d", rank_host(s, pl, r), n);
+			printf(" %s:%d", broker_rank_host(s, pl, r), n);
 		}
-		printf(" (rank 0, the master, on %s)\n", rank_host(s, pl, 0));
+		printf(" (rank 0, the master, on %s)\n", broker_rank_host(s, pl, 0));
 	}
 	if (!a->explain) {
 		if (rk->n > rk->npassing || nstale > 0)

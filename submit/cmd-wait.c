@@ -36,10 +36,11 @@ struct wait_job {
 	const char *arg;	/* as given */
 	char id[32];		/* normalised, "" when arg is not a job id */
 	int done;		/* nothing more to wait for */
-	int code;		/* its exit status: 0, 1, 6, 124, or 2/3 when it cannot be read */
+	int code;		/* its exit status: 0, 1, 6, 124, or 1/2/3 when it cannot be read */
 	char *state;		/* its phase when done (the last seen after a timeout) */
 	char *reason;
 	double ended;
+	int unreadable;		/* code is cmd_open_job's */
 };
 
 /* The job's state, read and refreshed: EXIT_OK, or the code when it cannot be read. */
@@ -51,6 +52,7 @@ wait_poll(struct wait_job *w)
 
 	if ((code = cmd_open_job(w->arg, &st, 1)) != EXIT_OK) {
 		w->done = 1;
+		w->unreadable = 1;
 		w->code = code;
 		return code;
 	}
@@ -86,17 +88,9 @@ wait_print_line(const struct wait_job *w)
 static json_t *
 wait_job_json(const struct wait_job *w)
 {
-	const char *error = NULL;
-	char id[32];
-
-	if (w->code == EXIT_USAGE)
-		error = jobstore_parse_id(w->arg, id, sizeof id) == 0 ? "no such job" :
-		    "not a job id";
-	else if (w->code == EXIT_INPUT)
-		error = "state.json is unreadable or corrupt";
-	if (error != NULL)
+	if (w->unreadable)
 		return json_pack("{s:o, s:s, s:s, s:i}", "id", jsonout_id(w->arg), "arg",
-		    w->arg, "error", error, "exit_code", w->code);
+		    w->arg, "error", cmd_open_job_error(w->arg, w->code), "exit_code", w->code);
 	return json_pack("{s:o, s:s, s:o, s:o, s:i}", "id", jsonout_id(w->id),
 	    "state", w->state, "reason", jsonout_str(w->reason),
 	    "ended", jobstore_json_time(w->ended), "exit_code", w->code);

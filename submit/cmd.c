@@ -158,6 +158,18 @@ cmd_open_job(const char *arg, struct job_state *st, int refresh)
 }
 
 const char *
+cmd_open_job_error(const char *arg, int code)
+{
+	char id[32];
+
+	if (code == EXIT_INPUT)
+		return "state.json is unreadable or corrupt";
+	if (code == EXIT_FAILED)
+		return "the job store cannot be used";
+	return jobstore_parse_id(arg, id, sizeof id) == 0 ? "no such job" : "not a job id";
+}
+
+const char *
 cmd_home(void)
 {
 	const char *root;

@@ -86,6 +86,12 @@ double cmd_parse_double(const struct cmd_entry *cmd, const char *opt, const char
  */
 struct job_state;
 int cmd_open_job(const char *arg, struct job_state *st, int refresh);
+/*
+ * What a --json document says of arg when cmd_open_job gave code (not EXIT_OK): "no such
+ * job", "not a job id", "state.json is unreadable or corrupt" or "the job store cannot be
+ * used" (gridsubmit-json(5)).
+ */
+const char *cmd_open_job_error(const char *arg, int code);
 
 /* The state directory (common/home.h); when it cannot be used, says why and exits 1. */
 const char *cmd_home(void);

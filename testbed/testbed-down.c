@@ -26,9 +26,7 @@
 #include "common/clock.h"
 #include "common/fstree.h"
 #include "common/jsonout.h"
-#include "common/log.h"
 #include "common/xmalloc.h"
-#include "remote/remote.h"
 #include "testbed/testbed.h"
 
 struct tb_manifest {

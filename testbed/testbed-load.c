@@ -28,7 +28,6 @@
 #include "common/clock.h"
 #include "common/file.h"
 #include "common/xmalloc.h"
-#include "remote/remote.h"
 #include "testbed/testbed.h"
 
 #define LOAD_MAX_FACTOR	4

@@ -21,7 +21,6 @@
 
 #include "common/clock.h"
 #include "common/file.h"
-#include "common/log.h"
 #include "common/proc.h"
 #include "common/xmalloc.h"
 #include "testbed/testbed.h"

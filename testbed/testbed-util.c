@@ -119,8 +119,9 @@ tb_syserr(const char *fmt, ...)
 }
 
 /*
- * FNV-1a of the state directory: the tag that keeps interface names short, and distinct
- * between testbeds up at the same time (another name, or another user's of the same name).
+ * FNV-1a of the state directory: the tag that keeps interface names short; two testbeds
+ * up at once (another name, another user's) differ in it but for a hash collision, which up
+ * refuses (testbed-up.c).
  */
 void
 tb_names(struct testbed *tb, const char *dir)

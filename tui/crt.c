@@ -16,7 +16,8 @@ int crt_color_on;
 int crt_utf8;
 
 static int crt_active;
-static SCREEN *crt_screen;
+static SCREEN *crt_screen;	/* the off-screen terminal (crt_init_offscreen) */
+static SCREEN *crt_live;	/* the user's terminal (crt_init) */
 static FILE *crt_in;
 static int crt_pipe[2] = { -1, -1 };
 static volatile sig_atomic_t crt_sig;
@@ -170,11 +171,14 @@ crt_init(int want_color, char *why, size_t whylen)
 		snprintf(why, whylen, "top: a pipe for signals: %s", strerror(errno));
 		return -1;
 	}
-	if (initscr() == NULL) {
+	/* newterm, not initscr: initscr ends the process on a terminal curses cannot use */
+	if ((crt_live = newterm(NULL, stdout, stdin)) == NULL) {
 		crt_signals_off();
-		snprintf(why, whylen, "top needs a terminal (use --once or --json for text)");
+		snprintf(why, whylen, "top: curses cannot use this terminal (TERM=%s; use --once "
+		    "or --json for text)", getenv("TERM") != NULL ? getenv("TERM") : "");
 		return -1;
 	}
+	set_term(crt_live);
 	crt_setup(want_color);
 	return 0;
 }
@@ -206,7 +210,10 @@ crt_done(void)
 		crt_screen = NULL;
 		fclose(crt_in);
 		crt_in = NULL;
-	} else
+	} else {
+		delscreen(crt_live);
+		crt_live = NULL;
 		crt_signals_off();
+	}
 	log_atfatal = NULL;
 }

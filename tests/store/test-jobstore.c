@@ -321,6 +321,7 @@ test_schema1(const char *jobs)
 	    "  \"scheme\": \"gss\",\n  \"supervisor_pid\": 77,\n  \"mpiexec_pid\": 78,\n"
 	    "  \"exit_code\": 0,\n  \"failed_ranks\": 0,\n  \"requeued\": 0,\n"
 	    "  \"makespan\": 1.5,\n  \"supervisor_start\": 5,\n  \"mpiexec_start\": 6\n}\n");
+	why[0] = '\0';
 	is_int(jobstore_read_state("100", &st, why, sizeof why), JOBSTORE_OK,
 	    "a schema-1 state.json (id a string) is read (%s)", why);
 	is_str(st.id, "100", "its id");
@@ -469,7 +470,9 @@ test_writer(void)
 	old = umask(077);
 	is_int(file_write_atomic(dir, "f", "old\n", 4, 0644), 0, "a file written");
 	umask(old);
-	ok(stat(path, &sb) == 0 && (sb.st_mode & 07777) == 0644,
+	memset(&sb, 0, sizeof sb);
+	i = stat(path, &sb);
+	ok(i == 0 && (sb.st_mode & 07777) == 0644,
 	    "with exactly its mode, whatever the umask (%o)", (unsigned)(sb.st_mode & 07777));
 	is_int(count_prefix(dir, ".f."), 0, "no temporary file left");
 	ok(file_write_atomic(dir, "a/b", "x", 1, 0644) == -1 && errno == EINVAL,

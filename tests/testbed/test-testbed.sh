@@ -166,6 +166,17 @@ left=""
 for p in $PIDS; do alive "$p" && left="$left $p"; done
 check_eq "no process left after a crashed up" "$left" ""
 
+# --- a link with our tag's bridge name (another testbed whose tag collides with ours): up
+# refuses, and its cleanup leaves that link alone
+ip link add "gs${TAG}br" type bridge
+at_exit "ip link del gs${TAG}br"
+run_gs testbed up "$SITES"
+check_match "up with the tag of another testbed's bridge is refused, saying so" "$rc:$err" \
+	"^1:.*the link gs${TAG}br exists already: another testbed of this host has the tag $TAG"
+check "the other bridge is left" ip link show "gs${TAG}br"
+check "and nothing of ours stays up" sh -c "! ip netns list | grep -q gs-$TAG- && test ! -e '$TB'"
+ip link del "gs${TAG}br"
+
 # --- hostile host names: rejected before anything runs
 for h in 'x;touch PWNED' '$(touch PWNED)' '-oProxyCommand=touch PWNED' 'a`touch PWNED`'; do
 	printf 'sites:\n  - name: s\n    link: {bandwidth_mbps: 1, latency_ms: 1}\n    nodes:\n      - {host: "%s", cpu_mhz: 1, cores: 1}\n' \
