@@ -95,7 +95,13 @@ launch_proc_start(char **argv, char **env, const struct job_state *st)
 		 * its control socket among them, are then the low ones its launchers close
 		 * (sh/ssh-launcher.sh)
 		 */
-		close_range(STDERR_FILENO + 1, ~0U, 0);
+		if (close_range(STDERR_FILENO + 1, ~0U, 0) == -1) {
+			/* a kernel before 5.9: one by one */
+			long fd, max = sysconf(_SC_OPEN_MAX);
+
+			for (fd = STDERR_FILENO + 1; fd < (max > 0 ? max : 1024); fd++)
+				close((int)fd);
+		}
 		for (e = env; e != NULL && *e != NULL; e++)
 			putenv(*e);
 		execv(argv[0], argv);

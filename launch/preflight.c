@@ -319,7 +319,7 @@ preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
 {
 	char *files[2];
 	unsigned char rnd[16];
-	int rfd, k;
+	int rfd, k, port;
 
 	memset(s, 0, sizeof *s);
 	s->fd = -1;
@@ -338,8 +338,15 @@ preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
 		snprintf(why, whylen, "cannot hash %s and %s here", job->program, s->rankexec);
 		return -1;
 	}
-	snprintf(s->port, sizeof s->port, "%d", preflight_listen(&s->fd));
+	if ((port = preflight_listen(&s->fd)) == 0) {
+		/* ours, not the nodes': each would be failed for "cannot reach this host" */
+		snprintf(why, whylen, "a port for the nodes to reach this host: %s",
+		    strerror(errno));
+		return -1;
+	}
+	snprintf(s->port, sizeof s->port, "%d", port);
 	/* a token in the job directory: a node that reads it back shares our file system */
+	errno = EIO;
 	if ((rfd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1 ||
 	    read(rfd, rnd, sizeof rnd) != (ssize_t)sizeof rnd) {
 		snprintf(why, whylen, "/dev/urandom: %s", strerror(errno));

@@ -22,6 +22,12 @@ tui_cancel_clear(struct tui_cancel *c)
 	memset(c, 0, sizeof *c);
 }
 
+void
+tui_cancel_leave(struct tui_cancel *c)
+{
+	tui_cancel_clear(c);
+}
+
 int
 tui_cancel_start(struct tui_cancel *c, char *const *argv)
 {

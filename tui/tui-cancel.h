@@ -29,4 +29,7 @@ int tui_cancel_start(struct tui_cancel *c, char *const *argv);
  */
 int tui_cancel_poll(struct tui_cancel *c, char *msg, size_t len);
 
+/* The console ends: a command still running goes on by itself; what c holds is freed. */
+void tui_cancel_leave(struct tui_cancel *c);
+
 #endif

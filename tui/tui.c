@@ -301,9 +301,7 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 	}
 	crt_done();
 out:
-	/* a cancel still running goes on by itself (tui_cancel_start) */
-	if (t.cancel.out != NULL)
-		fclose(t.cancel.out);
+	tui_cancel_leave(&t.cancel);
 	event_clear(&t.ev);
 	evreader_free(t.r);
 	view_free(&t.v);

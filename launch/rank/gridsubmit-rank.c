@@ -226,27 +226,34 @@ lease_lost(const char *spec, const char *why, const char *program)
 		kill(parent, SIGTERM);
 }
 
+static const int forwarded[] = { SIGUSR1, SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+
 /*
  * Rank 0's gate: 1 when the supervisor opened it ('g'), 0 when it called the launch off,
- * died, or a signal arrived meanwhile (hydra's proxy stopping the job).
+ * died, or a signal arrived meanwhile (hydra's proxy stopping the job). The signals are
+ * blocked but inside ppoll: one that comes between the check and the wait is not lost.
  */
 static int
 gate_wait(const char *path)
 {
+	sigset_t block, outside;
 	char c;
 	ssize_t n;
-	int fd;
+	size_t i;
+	int fd, opened = 0;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
 		fprintf(stderr, "gridsubmit-rank: %s: gate %s: %s\n", who(), path, strerror(errno));
 		return 0;
 	}
-	for (;;) {
+	sigemptyset(&block);
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &outside);
+	while (!stopping) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
 
-		if (stopping)
-			break;
-		if (poll(&pfd, 1, -1) == -1) {
+		if (ppoll(&pfd, 1, NULL, &outside) == -1) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -254,11 +261,12 @@ gate_wait(const char *path)
 		n = read(fd, &c, 1);
 		if (n == -1 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		close(fd);
-		return n == 1 && c == 'g';
+		opened = n == 1 && c == 'g';
+		break;
 	}
+	sigprocmask(SIG_SETMASK, &outside, NULL);
 	close(fd);
-	return 0;
+	return opened && !stopping;
 }
 
 /* The lease as the wrapper holds it: connecting (until a deadline), held, or none. */
@@ -361,8 +369,6 @@ report_end(int st, const char *status, const char *program)
 	write_status(status, text);
 	return WEXITSTATUS(st);
 }
-
-static const int forwarded[] = { SIGUSR1, SIGTERM, SIGINT, SIGHUP, SIGQUIT };
 
 /*
  * Signals: the forwarded ones and the alarm to our handlers, SIGCHLD blocked except inside

@@ -144,7 +144,7 @@ nothing_left() {
 	for n in $NODES; do
 		[ -z "$(kl_job_procs "$n")" ] || return 1
 	done
-	[ -z "$(kl_local "$J/$id/")$(kl_local "$PAT")" ]
+	[ -z "$(kl_local "$J/$id/")$(kl_ours "$PAT")" ]
 }
 
 # whole: every node up, none stopped, its link up
@@ -196,7 +196,7 @@ verify() {
 				echo "#   $n: $p $(tr '\0' ' ' < "/proc/$p/cmdline" | cut -c1-150)"
 			done
 		done
-		for p in $(kl_local "$J/$id/") $(kl_local "$PAT"); do
+		for p in $(kl_local "$J/$id/") $(kl_ours "$PAT"); do
 			echo "#   here: $p $(tr '\0' ' ' < "/proc/$p/cmdline" | cut -c1-150)"
 		done
 		bad=1

@@ -92,11 +92,21 @@ kl_local() {
 	done
 }
 
-# kl_master PATTERN: rank 0's program (PMI_RANK=0) among the processes matching PATTERN in
-# this host's own network namespace
+# kl_ours PATTERN: those of kl_local's processes that are this test's jobs': their event
+# log (GRT_EVENTS, which every rank gets) is under $T. The other half of the kill matrix
+# runs beside this one, its programs' command lines alike.
+kl_ours() {
+	for kl_p in $(kl_local "$1"); do
+		tr '\0' '\n' < "/proc/$kl_p/environ" 2>/dev/null | grep -qF "GRT_EVENTS=$T/" &&
+			echo "$kl_p"
+	done
+}
+
+# kl_master PATTERN: rank 0's program (PMI_RANK=0) among this test's processes matching
+# PATTERN (kl_ours) in this host's own network namespace
 kl_master() {
 	kl_here=$(readlink /proc/self/ns/net)
-	for kl_p in $(kl_local "$1"); do
+	for kl_p in $(kl_ours "$1"); do
 		[ "$(readlink "/proc/$kl_p/ns/net" 2>/dev/null)" = "$kl_here" ] || continue
 		tr '\0' '\n' < "/proc/$kl_p/environ" 2>/dev/null | grep -qx PMI_RANK=0 && echo "$kl_p"
 	done
