@@ -104,18 +104,29 @@ lease_open(char **argv)
 		}
 	if (value == NULL)
 		return;
-	/* a relaunch of the same job: the same listening socket */
-	if (lease_fd != -1 && getsockname(lease_fd, (struct sockaddr *)&sa, &len) == 0 &&
-	    inet_ntop(AF_INET, &sa.sin_addr, addr, sizeof addr) != NULL) {
-		free(*value);
-		xasprintf(value, "%s:%u", addr, (unsigned)ntohs(sa.sin_port));
-		return;
-	}
-	memset(&sa, 0, sizeof sa);
-	sa.sin_family = AF_INET;
 	snprintf(addr, sizeof addr, "%s", *value);
 	if ((colon = strrchr(addr, ':')) != NULL)
 		*colon = '\0';
+	/*
+	 * a relaunch of the same job toward the same interface: the same listening socket;
+	 * toward another (the nodes replaced, another route), a new one there
+	 */
+	if (lease_fd != -1) {
+		char had[64];
+
+		if (getsockname(lease_fd, (struct sockaddr *)&sa, &len) == 0 &&
+		    inet_ntop(AF_INET, &sa.sin_addr, had, sizeof had) != NULL &&
+		    strcmp(had, addr) == 0) {
+			free(*value);
+			xasprintf(value, "%s:%u", had, (unsigned)ntohs(sa.sin_port));
+			return;
+		}
+		close(lease_fd);
+		lease_fd = -1;
+		len = sizeof sa;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
 	if (colon == NULL || inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
 		log_warnx("no lease for the ranks: '%s' is not an IPv4 address", *value);
 		goto none;

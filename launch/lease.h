@@ -33,7 +33,8 @@ int lease_tag_read(const char *dir, char *buf, size_t len);
  * In the supervisor, before mpiexec starts: listen on the address of the "-genv
  * GRIDSUBMIT_LEASE ADDR:0" of argv and put the port there. When it cannot (a warning is
  * printed) the value becomes empty and the ranks run without a lease. No lease in argv:
- * nothing to do.
+ * nothing to do. A relaunch toward the same address keeps the socket (and its port);
+ * toward another, the socket is replaced by one there.
  */
 void lease_open(char **argv);
 
