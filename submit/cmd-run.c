@@ -56,7 +56,7 @@ cmd_run_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_run_entry = {
 	"run", "JOB.yaml [--sites F] [--scheme S] [--migration P] [--ranks N] [--restarts N] "
-	"[--now] [--top] [--no-metrics] [-q]",
+	"[--now] [--top] [--no-metrics] [-q] [-- ARGS...]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"

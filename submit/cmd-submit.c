@@ -113,7 +113,7 @@ cmd_submit_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_submit_entry = {
 	"submit", "JOB.yaml [--sites F] [--scheme S] [--migration P] [--ranks N] [--restarts N] "
-	"[--now] [--no-metrics] [--json]",
+	"[--now] [--no-metrics] [--json] [-- ARGS...]",
 	"submit a job detached and print its id",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"

@@ -242,6 +242,11 @@ jf_overrides(const struct jobrun_args *a)
 		free(s);
 		s = t;
 	}
+	if (a->nmore_args > 0) {
+		xasprintf(&t, "%s -- %d more args", s, a->nmore_args);
+		free(s);
+		s = t;
+	}
 	if (*s == '\0') {
 		free(s);
 		return xstrdup("none");
@@ -249,6 +254,23 @@ jf_overrides(const struct jobrun_args *a)
 	t = xstrdup(s + 1);
 	free(s);
 	return t;
+}
+
+/* args: the job file's and those after "--" on the command line. */
+static void
+jf_args(struct ydoc_node *root, const struct jobrun_args *a, const struct gs_job *job)
+{
+	struct ydoc_node *seq;
+	size_t i;
+
+	if (a->nmore_args == 0)
+		return;
+	seq = jf_collection(YDOC_SEQ);
+	seq->items = xcalloc(job->nargs + 1, sizeof *seq->items);
+	for (i = 0; i < job->nargs; i++)
+		seq->items[i] = jf_scalar(job->args[i], 0);
+	seq->nitems = seq->cap = job->nargs;
+	ydoc_set(root, "args", seq);
 }
 
 /* DIR/job.yaml: the job as loaded, runnable as it is (the file's comment above). */
@@ -286,6 +308,7 @@ jf_write_job(const struct jobrun_args *a, struct jobrun *jr)
 	jf_set_name(root, job->name);
 	jf_comment(&head, "program: %s (absolute)", job->program);
 	ydoc_set(root, "program", jf_scalar(job->program, 0));
+	jf_args(root, a, job);
 	if (a->ranks > 0) {
 		snprintf(num, sizeof num, "%d", a->ranks);
 		ydoc_set(root, "ranks", jf_scalar(num, 1));

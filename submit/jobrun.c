@@ -194,6 +194,21 @@ jobrun_load_files(const struct jobrun_args *a, const struct gs_config *cfg,
 	return -1;
 }
 
+/* The words after "--" on the command line, after the job file's args. */
+static void
+jobrun_more_args(struct gs_job *job, const struct jobrun_args *a)
+{
+	int i;
+
+	if (a->nmore_args == 0)
+		return;
+	job->args = xreallocarray(job->args, job->nargs + (size_t)a->nmore_args + 1,
+	    sizeof *job->args);
+	for (i = 0; i < a->nmore_args; i++)
+		job->args[job->nargs++] = xstrdup(a->more_args[i]);
+	job->args[job->nargs] = NULL;
+}
+
 int
 jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job)
 {
@@ -224,6 +239,7 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 		job_runtime_set(job, "migration", a->migration);
 	if (a->ranks > 0)
 		job->ranks = job->min_ranks = a->ranks;
+	jobrun_more_args(job, a);
 	return 0;
 }
 

@@ -62,11 +62,19 @@ void
 opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
     int *top)
 {
-	int c;
+	int c, dd;
 
 	memset(a, 0, sizeof *a);
 	a->metrics = 1;
 	a->restarts = -1;
+	/* "JOB.yaml -- ARGS...": ARGS go after the job file's args, never read as options */
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
+		;
+	if (dd < argc) {
+		a->more_args = argv + dd + 1;
+		a->nmore_args = argc - dd - 1;
+		argc = dd;
+	}
 	while ((c = cmd_getopt(argc, argv, cmd)) != -1) {
 		switch (c) {
 		case 's':

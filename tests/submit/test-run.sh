@@ -150,3 +150,24 @@ check_match "the message names the path and the reason" "$err" \
 check_eq "the job failed" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/6/state.json")" failed
 check_eq "no partial copy is left in its directory" \
 	"$(ls -A "$GRIDSUBMIT_HOME/jobs/6" | grep -c tree)" 0
+
+# --- run JOB.yaml -- ARGS: ARGS after the job file's args (the program's last --size wins),
+# recorded in the job directory's job.yaml; two job files are still refused
+# job_args_of FILE: the args of a job.yaml that gridsubmit wrote (a block list), one line
+job_args_of() {
+	awk '/^args:/ { a = 1; next } a && /^- / { sub(/^- /, ""); gsub(/"/, "");
+		printf "%s%s", s, $0; s = " "; next } a { exit }' "$1"
+}
+run_gs run "$T/job.yaml" --no-metrics -- --size 64
+check_eq "run JOB.yaml -- ARGS exits 0" "$rc" 0
+check_match "the program got ARGS after the job file's" "$out" "^mandelbrot: 64x64"
+D=$(ls -d "$GRIDSUBMIT_HOME"/jobs/[0-9]* | sort -t/ -k1 -V | tail -n 1)
+check_eq "job.yaml records the args, the job file's then ARGS" \
+	"$(job_args_of "$D/job.yaml")" "--size 256 --iter 400 --check --out m.pgm --size 64"
+check_match "and says they came from the command line" "$(head -n 5 "$D/job.yaml")" \
+	"command line: .*-- 2 more args"
+run_gs run "$T/job.yaml" "$T/job.yaml"
+check_match "two job files: a usage error" "$rc:$err" "^2:.*one job file at a time"
+run_gs run "$T/job.yaml" --ranks 2 --no-metrics -- --ranks 3
+check_eq "an option after -- is the program's, not run's" "$rc" 1
+check_match "and the program says so" "$out$err" "bad argument '--ranks'"
