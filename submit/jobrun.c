@@ -69,6 +69,7 @@ jobrun_cancelled(struct job_state *st, const char *why)
 
 /* What the events of the last launch say about its end (jobrun_read_end). */
 struct jobrun_end {
+	int started;		/* a start record was seen: the program runs on libgrt */
 	int found;		/* an end record was seen */
 	char status[EV_TEXT_MAX];
 	int nfail;		/* fail records: workers the master lost */
@@ -95,8 +96,10 @@ jobrun_read_end(struct job_state *st, struct jobrun_end *e)
 		return;
 	memset(&ev, 0, sizeof ev);
 	while (evreader_next(r, &ev) == 1) {
-		if (ev.kind == EV_START || ev.kind == EV_RESTART)
+		if (ev.kind == EV_START || ev.kind == EV_RESTART) {
 			memset(e, 0, sizeof *e);
+			e->started = ev.kind == EV_START;
+		}
 		else if (ev.kind == EV_FAIL)
 			e->nfail++;
 		else if (ev.kind == EV_END) {
@@ -282,6 +285,14 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 		jobrun_state(st, JOB_DONE, NULL);
 		jobrun_drop_journal(jr);
 		return EXIT_OK;
+	}
+	if (!e.started) {
+		if (jobrun_verdict_plain(lr, reason, len)) {
+			jobrun_state(st, JOB_DONE, NULL);
+			return EXIT_OK;
+		}
+		*restartable = lr->master_signal > 0 || lr->master_exit < 0;
+		return EXIT_FAILED;
 	}
 	if (lr->master_signal > 0)
 		snprintf(reason, len, "rank 0 died of signal %d", lr->master_signal);

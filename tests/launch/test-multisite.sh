@@ -105,8 +105,8 @@ check_eq "rank places the job on the hosts run gave hydra" \
 
 # UCX's devices (doc/reliability.md, "UCX's network devices"): rank 0, here, on this
 # testbed's bridge alone, although this test's own environment says lo (tests/lib.sh); the
-# rank on a node without the variable. env(1) is no libgrt program: the job "fails" after
-# printing, one environment per rank.
+# rank on a node without the variable. env(1), a program without libgrt, prints one
+# environment per rank.
 cat > "$T/env.yaml" <<EOF
 name: env
 program: /usr/bin/env
