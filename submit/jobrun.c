@@ -99,8 +99,7 @@ jobrun_read_end(struct job_state *st, struct jobrun_end *e)
 		if (ev.kind == EV_START || ev.kind == EV_RESTART) {
 			memset(e, 0, sizeof *e);
 			e->started = ev.kind == EV_START;
-		}
-		else if (ev.kind == EV_FAIL)
+		} else if (ev.kind == EV_FAIL)
 			e->nfail++;
 		else if (ev.kind == EV_END) {
 			snprintf(e->status, sizeof e->status, "%s", ev.text[0] != '\0' ?
