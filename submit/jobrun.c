@@ -272,8 +272,10 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 	struct job_state *st = &jr->st;
 	const struct launch_result *lr = &jr->launch.res;
 	struct jobrun_end e;
+	const char *plain;
 
 	jobrun_read_end(st, &e);
+	plain = e.started ? "" : " (libgrt never started)";
 	st->exit_code = lr->mpiexec_status;
 	*restartable = 0;
 	if (lr->cancelled) {
@@ -285,22 +287,26 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 		jobrun_drop_journal(jr);
 		return EXIT_OK;
 	}
-	if (!e.started) {
-		if (jobrun_verdict_plain(lr, reason, len)) {
-			jobrun_state(st, JOB_DONE, NULL);
-			return EXIT_OK;
-		}
-		*restartable = lr->master_signal > 0 || lr->master_exit < 0;
-		return EXIT_FAILED;
+	/*
+	 * no start record: a program that never started libgrt, judged as mpiexec judges it
+	 * (doc/restarts.md): mpiexec's status is the ranks' exit statuses or'ed, a rank killed
+	 * by signal N counting 128+N through gridsubmit-rank
+	 */
+	if (!e.started && lr->master_exit == 0 && lr->mpiexec_status == 0) {
+		jobrun_state(st, JOB_DONE, NULL);
+		return EXIT_OK;
 	}
 	if (lr->master_signal > 0)
-		snprintf(reason, len, "rank 0 died of signal %d", lr->master_signal);
+		snprintf(reason, len, "rank 0 died of signal %d%s", lr->master_signal, plain);
 	else if (lr->master_exit > 0)
 		snprintf(reason, len, "rank 0 exited with status %d%s", lr->master_exit,
 		    e.found && strcmp(e.status, "ok") != 0 ?
-		    " (the runtime reported a failure)" : "");
-	else if (lr->master_exit == 0)
+		    " (the runtime reported a failure)" : plain);
+	else if (lr->master_exit == 0 && e.started)
 		snprintf(reason, len, "rank 0 exited without the runtime's end record");
+	else if (lr->master_exit == 0)
+		snprintf(reason, len, "a rank failed: mpiexec exited with status %d, the ranks' "
+		    "exit statuses or'ed%s", lr->mpiexec_status, plain);
 	else
 		snprintf(reason, len, "mpiexec exited with status %d before rank 0 ended",
 		    lr->mpiexec_status);

@@ -125,13 +125,6 @@ int jobrun_execute(struct jobrun *jr, int top);
 int jobrun_fail(struct jobrun *jr, int code, const char *reason, int say);
 
 /*
- * A launch whose program never started libgrt (jobrun-plain.c): 1 when every rank exited
- * 0, else 0 with the reason.
- */
-struct launch_result;
-int jobrun_verdict_plain(const struct launch_result *lr, char *reason, size_t len);
-
-/*
  * The launch of jr ended in failure (reason; restartable: 0 when the program itself
  * decided to fail, doc/restarts.md): relaunch it when restarts remain. Finds the failed
  * nodes, places again without them, records the restart and prepares the new launch in

@@ -1,6 +1,6 @@
 # A program that never starts libgrt (a plain MPI program, or any program) is judged as
-# mpiexec judges it (submit/jobrun-plain.c): done when every rank exits 0, failed with the
-# reason otherwise (issue 31, in part).
+# mpiexec judges it (jobrun_verdict, submit/jobrun.c): done when every rank exits 0,
+# failed with the reason otherwise (issue 31, in part).
 . tests/lib.sh
 
 command -v jq >/dev/null 2>&1 || { skip "plain programs" "jq is not installed"; exit 0; }
