@@ -36,6 +36,7 @@ static const struct {
 	{ "scheme", "scheme" },
 	{ "migration", "migration" },
 	{ "replay", "file" },
+	{ "stage-in", "file" },
 };
 
 static const char *const complete_operands[] = {
