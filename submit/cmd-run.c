@@ -89,5 +89,5 @@ const struct cmd_entry cmd_run_entry = {
 	"JOB.yaml -- ARGS appends ARGS to the job file's args. Without a job file, the word\n"
 	"after -- is the program (one without '/' looked up in PATH, as mpiexec does), the\n"
 	"rest its args: gridsubmit run -n 2 -- ./prog --size 64\n",
-	cmd_run_exec, "s:n:q", run_longopts, NULL, CMD_OPERAND_YAML
+	cmd_run_exec, "s:n:q", run_longopts, NULL, CMD_OPERAND_YAML_PROGRAM
 };

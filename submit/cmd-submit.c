@@ -144,5 +144,5 @@ const struct cmd_entry cmd_submit_entry = {
 	"DIR/supervisor.log. Follow with status, wait, logs, top; stop with cancel; continue\n"
 	"a job that failed or whose supervisor died with resume. The operands are run's: a\n"
 	"job file, or -- PROGRAM [ARGS...] without one.\n",
-	cmd_submit_exec, "s:n:", submit_longopts, NULL, CMD_OPERAND_YAML
+	cmd_submit_exec, "s:n:", submit_longopts, NULL, CMD_OPERAND_YAML_PROGRAM
 };
