@@ -85,6 +85,10 @@ check_eq "done, with the runtime's end record" \
 	"$(jq -r .state "$J/$id/state.json"):$(tail -n 1 "$J/$id/events.jsonl" | jq -r .status)" \
 	"done:ok"
 check_eq "the image in its job directory" "$(wc -c < "$J/$id/m.pgm")" $((15 + 128 * 128))
+out=$("$GS" run -q --no-metrics -- "$MANDEL" --size 64 --check 2>"$T/err")
+check_eq "without -n, a libgrt program runs on its master alone: exit 0" "$?" 0
+check_match "every unit computed there, the result checked" "$out" \
+	"^mandelbrot: 64x64, scheme gss, 1 ranks, .*image matches the sequential computation"
 
 # --- mistakes: the exact text, exit 2, no job id taken, nothing started
 # refused WANT-ERR ARGS...: run ARGS is refused with exit 2, its first line of stderr
