@@ -24,6 +24,7 @@
 #include "broker/job.h"
 #include "broker/yaml-doc.h"
 #include "broker/yaml-emit.h"
+#include "common/file.h"
 #include "common/xmalloc.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
@@ -45,42 +46,30 @@ nofile_error(const struct jobrun_args *a, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* dir/word, dir made absolute against the current directory ("" is it). Allocated, or NULL. */
+/* word made absolute against the current directory. Allocated, or NULL. */
 static char *
-nofile_join(const char *dir, size_t dirlen, const char *word)
+nofile_abs(const char *word)
 {
 	char cwd[PATH_MAX], *path;
 
-	if (dirlen > 0 && dir[0] == '/')
-		xasprintf(&path, "%.*s/%s", (int)dirlen, dir, word);
-	else if (getcwd(cwd, sizeof cwd) == NULL)
+	if (word[0] == '/')
+		return xstrdup(word);
+	if (getcwd(cwd, sizeof cwd) == NULL)
 		return NULL;
-	else if (dirlen == 0)
-		xasprintf(&path, "%s/%s", cwd, word);
-	else
-		xasprintf(&path, "%s/%.*s/%s", cwd, (int)dirlen, dir, word);
+	xasprintf(&path, "%s/%s", cwd, word);
 	return path;
-}
-
-/* 1 when path is a regular file this process may execute. */
-static int
-nofile_runnable(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
 }
 
 /*
  * The program as mpiexec and srun find it: a word with a '/' from the current directory,
- * one without in PATH's directories in order (an empty one is the current directory; the
- * first regular file that may be executed wins). Its absolute path (allocated), or NULL
- * with the error printed.
+ * one without in PATH (file_which: its absolute directories in order, the first regular
+ * file that may be executed). Its absolute path (allocated), or NULL with the error
+ * printed.
  */
 static char *
 nofile_program(const struct jobrun_args *a, const char *word)
 {
-	const char *path = getenv("PATH"), *p, *e;
+	const char *path = getenv("PATH");
 	struct stat sb;
 	char *cand;
 
@@ -89,8 +78,7 @@ nofile_program(const struct jobrun_args *a, const char *word)
 		return NULL;
 	}
 	if (strchr(word, '/') != NULL) {
-		cand = word[0] == '/' ? xstrdup(word) : nofile_join("", 0, word);
-		if (cand == NULL)
+		if ((cand = nofile_abs(word)) == NULL)
 			nofile_error(a, "%s: the current directory: %s", word, strerror(errno));
 		else if (stat(cand, &sb) == -1)
 			nofile_error(a, "%s: %s", word, strerror(errno));
@@ -106,17 +94,8 @@ nofile_program(const struct jobrun_args *a, const char *word)
 		return NULL;
 	}
 	/* POSIX leaves a missing PATH to the implementation: glibc's execvp default */
-	for (p = path != NULL ? path : "/bin:/usr/bin";; p = e + 1) {
-		e = strchr(p, ':');
-		if (e == NULL)
-			e = p + strlen(p);
-		if ((cand = nofile_join(p, (size_t)(e - p), word)) != NULL &&
-		    nofile_runnable(cand))
-			return cand;
-		free(cand);
-		if (*e == '\0')
-			break;
-	}
+	if ((cand = file_which(word, path != NULL ? path : "/bin:/usr/bin")) != NULL)
+		return cand;
 	/* mpiexec and srun never run a file of the current directory by its bare name */
 	if (access(word, F_OK) == 0)
 		nofile_error(a, "%s: not found in PATH (give a path to run the file of this "

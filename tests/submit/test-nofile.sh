@@ -120,6 +120,12 @@ refused "gridsubmit run: $T: is a directory, not a program" -- "$T"
 refused "gridsubmit run: data.txt: not found in PATH (give a path to run the file of this directory: ./data.txt)" \
 	-- data.txt
 refused "gridsubmit run: ./data.txt: cannot run it: Permission denied" -- ./data.txt
+cp "$T/bin/greet" "$T/work/greet"
+id=$(next_id)
+out=$(PATH=".:$PATH" "$GS" run --no-metrics -- greet 2>&1)
+check_eq "PATH's relative entries are not searched: exit 2" "$?" 2
+check_eq "the file here is named, not run" "$out:$(next_id)" \
+	"gridsubmit run: greet: not found in PATH (give a path to run the file of this directory: ./greet):$id"
 refused "gridsubmit run: --ranks: '0' is not a whole number from 1 to 100000" \
 	-n 0 -- /bin/true
 refused "gridsubmit run: --ranks: 'x' is not a whole number from 1 to 100000" \
