@@ -3,6 +3,10 @@
  * from opt-job.c's: --name, --stage-in, and which operands make a job (opt-nofile.h).
  * They are only collected here; jobrun-nofile.c checks what they name.
  */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "common/xmalloc.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
@@ -19,11 +23,34 @@ opt_nofile_option(int c, const char *arg, struct jobrun_args *a)
 	a->stage_in[a->nstage_in++] = arg;
 }
 
+/*
+ * 1 when path is a program rather than a job file: it may be executed and starts as one
+ * (an ELF header or "#!"). srun's and mpiexec's habit is the program as the operand.
+ */
+static int
+opt_nofile_is_program(const char *path)
+{
+	char head[4];
+	size_t n = 0;
+	FILE *f;
+
+	if (access(path, X_OK) != 0 || (f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	return (n == 4 && memcmp(head, "\177ELF", 4) == 0) || (n >= 2 && memcmp(head, "#!", 2) == 0);
+}
+
 void
 opt_nofile_operands(const struct cmd_entry *cmd, int argc, char **argv,
     struct jobrun_args *a)
 {
 	a->cmd = cmd->name;
+	if (optind < argc && opt_nofile_is_program(argv[optind]))
+		cmd_usage_error(cmd, "%s is a program, not a job file: put -- before it "
+		    "(gridsubmit %s -- %s%s%s)", argv[optind], cmd->name,
+		    strchr(argv[optind], '/') != NULL ? "" : "./", argv[optind],
+		    optind < argc - 1 ? " ..." : "");
 	if (optind == argc - 1) {
 		a->job = argv[optind];
 		return;

@@ -20,7 +20,8 @@ void opt_nofile_option(int c, const char *arg, struct jobrun_args *a);
  * The operands left after the options (argv[optind..argc-1], "--" and what follows it
  * already in a->more_args): the one job file; or none, when "--" names the program
  * (a->job NULL). Otherwise a usage error of cmd: "missing JOB.yaml or -- PROGRAM", "one
- * job file at a time", "missing PROGRAM after --".
+ * job file at a time", "missing PROGRAM after --", or, for a program where the job file
+ * goes (srun's habit), "/bin/echo is a program, not a job file: put -- before it".
  */
 void opt_nofile_operands(const struct cmd_entry *cmd, int argc, char **argv,
     struct jobrun_args *a);

@@ -133,6 +133,10 @@ refused "gridsubmit run: --ranks: 'x' is not a whole number from 1 to 100000" \
 refused "gridsubmit run: --name: 'a/b' is not a job name (at most 128 bytes, no '/' or control characters)" \
 	--name a/b -- /bin/true
 refused "gridsubmit run: missing PROGRAM after --" --
+refused "gridsubmit run: /bin/echo is a program, not a job file: put -- before it (gridsubmit run -- /bin/echo ...)" \
+	/bin/echo hi
+refused "gridsubmit run: greet is a program, not a job file: put -- before it (gridsubmit run -- ./greet)" \
+	greet
 refused "gridsubmit run: missing JOB.yaml or -- PROGRAM"
 cd "$SRC" || exit 1
 id=$(next_id)
