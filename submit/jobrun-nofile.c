@@ -105,7 +105,7 @@ nofile_program(const struct jobrun_args *a, const char *word)
 	return NULL;
 }
 
-/* A scalar from origin, the option it came from: quoted (a word as typed) or plain (a number). */
+/* A scalar from origin, its option: quoted (a word as typed) or plain (a number). */
 static struct ydoc_node *
 nofile_scalar(const char *s, int plain, const char *origin)
 {

@@ -1,7 +1,8 @@
 /*
  * opt-nofile.c — the options of run and submit for a job without a job file, kept apart
  * from opt-job.c's: --name, --stage-in, and which operands make a job (opt-nofile.h).
- * They are only collected here; jobrun-nofile.c checks what they name.
+ * They are only collected here (but for a program given where the job file goes, told
+ * apart at once); jobrun-nofile.c checks what they name.
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,14 +32,15 @@ static int
 opt_nofile_is_program(const char *path)
 {
 	char head[4];
-	size_t n = 0;
+	size_t n;
 	FILE *f;
 
 	if (access(path, X_OK) != 0 || (f = fopen(path, "r")) == NULL)
 		return 0;
 	n = fread(head, 1, sizeof head, f);
 	fclose(f);
-	return (n == 4 && memcmp(head, "\177ELF", 4) == 0) || (n >= 2 && memcmp(head, "#!", 2) == 0);
+	return (n == 4 && memcmp(head, "\177ELF", 4) == 0) ||
+	    (n >= 2 && memcmp(head, "#!", 2) == 0);
 }
 
 void

@@ -38,8 +38,8 @@ make(const char *dir, const char *name, int mode)
 int
 main(void)
 {
-	char tmpl[] = "/tmp/gs-which.XXXXXX", *t, dirs[4 * PATH_MAX], want[PATH_MAX], cwd[PATH_MAX];
-	char *got;
+	char tmpl[] = "/tmp/gs-which.XXXXXX", *t, *got;
+	char dirs[4 * PATH_MAX], want[PATH_MAX], cwd[PATH_MAX];
 	static const char *const sub[] = { "rel", "dir", "noexec", "exec", "later" };
 	size_t i;
 
