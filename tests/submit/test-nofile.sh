@@ -1,9 +1,9 @@
 # run and submit without a job file, as srun users expect (issue 31, in part):
 # `run [-n N] [--name NAME] [--stage-in F]... -- PROGRAM [ARGS...]` on the embedded site
 # with real mpiexec: the program found as mpiexec finds it, staging, the name in list, the
-# job directory's job.yaml running the same job again, submit then wait, a libgrt program;
-# every mistake of the command line with its exact text, exit 2 and no job id taken; and
-# --name and --stage-in over a job file.
+# job directory's job.yaml running the same job again, submit then wait, resume, a libgrt
+# program; every mistake of the command line with its exact text, exit 2 and no job id
+# taken; and --name and --stage-in over a job file.
 . tests/lib.sh
 
 command -v jq >/dev/null 2>&1 || { skip "runs without a job file" "jq is not installed"; exit 0; }
@@ -73,6 +73,16 @@ check_eq "wait: the job is done" "$rc" 0
 check_eq "its output, one line per rank" "$("$GS" logs "$sid" | sort | tr '\n' ' ')" \
 	"rank 0 rank 1 rank 2 "
 check_eq "submit's --name" "$(jq -r .name "$J/$sid/state.json")" sub
+
+# --- resume loads the recorded job.yaml: a program that fails once (it leaves a mark in
+# its job directory), then resumed there
+id=$(next_id)
+run_gs run --no-metrics --restarts 0 -- /bin/sh -c 'test -e mark || { : > mark; exit 3; }'
+check_eq "a run without a job file that fails: exit 1" "$rc:$(jq -r .state "$J/$id/state.json")" \
+	"1:failed"
+run_gs resume "$id"
+check_eq "resume runs it again from its job.yaml, in its directory: done" \
+	"$rc:$(jq -r .state "$J/$id/state.json")" "0:done"
 
 # --- a libgrt program with its args and -n 3
 id=$(next_id)
