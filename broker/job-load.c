@@ -1,5 +1,6 @@
 /*
- * job-load.c — job files (gridsubmit-sites(5), JOB FILES) into struct gs_job.
+ * job-load.c — job files (gridsubmit-sites(5), JOB FILES) into struct gs_job, and the
+ * documents a command line stands for (run -- PROGRAM) through the same checks.
  * The requirements expression is kept as text (expr.c parses it); the runtime parameters
  * are checked here and kept as the strings every rank receives as GRT_<KEY>. The walk goes
  * on after an error, so that one run names every mistake of the file (errlist.h).
@@ -191,17 +192,6 @@ jl_stage_ok(const char *s)
 	return 1;
 }
 
-/*
- * What gridsubmit itself keeps in a job directory (submit/: the job store, the launch,
- * staging, the gate), and bin/ of a node's own directory: a stage_in of one of these names
- * would replace it.
- */
-static const char *const jl_job_dir_names[] = {
-	"job.yaml", "hostfile", "rankmap", "state.json", "events.jsonl", "stdout", "stderr",
-	"master.status", "supervisor.log", "stage.log", "remote-dirs", "ssh_config",
-	"ssh-launcher", "bin", "journal", "sites.yaml", "remote-check", "loads", NULL
-};
-
 char *
 job_path_base(const char *path)
 {
@@ -236,7 +226,7 @@ jl_stage_names(struct jl_ctx *c, const struct ydoc_node *n, char *const *in, siz
 			    "empty name; name a file or directory", in[i]);
 			continue;
 		}
-		if (ydoc_known(base[i], jl_job_dir_names)) {
+		if (job_stage_name_ours(base[i])) {
 			errsink_error(&c->sink, n->items[i], "'stage_in' item '%s' would replace gridsubmit's own "
 			    "'%s' in the job directory; rename it", in[i], base[i]);
 			continue;
@@ -524,6 +514,12 @@ jl_time_limit(struct jl_ctx *c, const struct ydoc_node *n)
 		c->job->time_limit = xstrdup(s);
 }
 
+int
+job_name_ok(const char *s)
+{
+	return strlen(s) <= 128 && strchr(s, '/') == NULL && ydoc_no_controls(s);
+}
+
 static void
 jl_name(struct jl_ctx *c, const struct ydoc_node *root)
 {
@@ -534,9 +530,8 @@ jl_name(struct jl_ctx *c, const struct ydoc_node *root)
 		c->job->name = jl_default_name(c->sink.name);
 	else if (errsink_check(&c->sink, ydoc_str(c->sink.name, "name", n, &s, &c->sink.err)) == -1)
 		return;
-	else if (strlen(s) > 128 || strchr(s, '/') != NULL || !ydoc_no_controls(s))
-		jl_fail(c, "name", n, "a job name (at most 128 bytes, no '/' or control "
-		    "characters)");
+	else if (!job_name_ok(s))
+		jl_fail(c, "name", n, JOB_NAME_WHAT);
 	else
 		c->job->name = xstrdup(s);
 }
@@ -633,22 +628,14 @@ jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 		jl_time_limit(c, n);
 }
 
+/* The tree root, named name (a file's name, or what a document stands for), into out. */
 static int
-jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc_node *overlay,
-    const char *origin, struct gs_job *out, struct gs_errlist *errs)
+jl_load_root(const char *name, const struct ydoc_node *root, struct gs_job *out,
+    struct gs_errlist *errs)
 {
-	struct ydoc_node *root;
 	struct jl_ctx c;
 
-	memset(out, 0, sizeof *out);
 	memset(&c, 0, sizeof c);
-	errlist_init(errs, name);
-	if ((root = ydoc_parse(name, buf, len, &c.sink.err)) == NULL) {
-		errlist_add(errs, &c.sink.err);
-		return -1;
-	}
-	if (overlay != NULL)
-		ydoc_merge(root, overlay, origin);
 	out->path = xstrdup(name);
 	out->ranks = out->min_ranks = JL_DEFAULT_RANKS;
 	out->restarts = JL_DEFAULT_RESTARTS;
@@ -661,11 +648,41 @@ jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc
 	c.job = out;
 	c.sink.errs = errs;
 	jl_load(&c, root);
-	ydoc_free(root);
 	if (errs->n == 0)
 		return 0;
 	job_free(out);
 	return -1;
+}
+
+static int
+jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc_node *overlay,
+    const char *origin, struct gs_job *out, struct gs_errlist *errs)
+{
+	struct ydoc_node *root;
+	struct gs_error err;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	memset(&err, 0, sizeof err);
+	errlist_init(errs, name);
+	if ((root = ydoc_parse(name, buf, len, &err)) == NULL) {
+		errlist_add(errs, &err);
+		return -1;
+	}
+	if (overlay != NULL)
+		ydoc_merge(root, overlay, origin);
+	rc = jl_load_root(name, root, out, errs);
+	ydoc_free(root);
+	return rc;
+}
+
+int
+job_load_doc_errs(const char *name, const struct ydoc_node *doc, struct gs_job *out,
+    struct gs_errlist *errs)
+{
+	memset(out, 0, sizeof *out);
+	errlist_init(errs, name);
+	return jl_load_root(name, doc, out, errs);
 }
 
 int

@@ -68,7 +68,21 @@ int job_load_buffer_errs(const char *name, const char *buf, size_t len, struct g
 struct ydoc_node;
 int job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
     const char *origin, struct gs_job *out, struct gs_errlist *errs);
+/*
+ * A job from a document built in memory instead of read from a file (run -- PROGRAM: the
+ * command line made into a job file's keys, each node's origin naming the option it came
+ * from), named name, through the same checks as a file. Returns 0, or -1 with every
+ * error in errs. doc is not changed.
+ */
+int job_load_doc_errs(const char *name, const struct ydoc_node *doc, struct gs_job *out,
+    struct gs_errlist *errs);
 void job_free(struct gs_job *job);
+
+/*
+ * 1 when s may name a job (name:, --name): JOB_NAME_WHAT, the words of its errors.
+ */
+#define JOB_NAME_WHAT	"a job name (at most 128 bytes, no '/' or control characters)"
+int job_name_ok(const char *s);
 
 /*
  * The name path gets in a job directory (a stage_in item, the program in a node's bin/):
@@ -77,13 +91,29 @@ void job_free(struct gs_job *job);
 char *job_path_base(const char *path);
 
 /*
- * job-files.c: where stage_in item i is read from, relative to the job file's directory,
- * trailing slashes dropped (allocated); and, before a job is made, the check that every
- * stage_in item exists and is a file or a directory: 0, or -1 with why naming the first
- * that is not ("stage_in: PATH: No such file or directory").
+ * job-files.c: where stage_in item i is read from, relative to the job file's directory
+ * (an absolute item, which only the command line gives, as it is), trailing slashes
+ * dropped (allocated); and, before a job is made, the check that every stage_in item
+ * exists and is a file or a directory: 0, or -1 with why naming the first that is not
+ * ("stage_in: PATH: No such file or directory").
  */
 char *job_stage_in_source(const struct gs_job *job, size_t i);
 int job_stage_in_check(const struct gs_job *job, char *why, size_t whylen);
+
+/*
+ * 1 when base is a name gridsubmit keeps in a job directory for itself (job.yaml,
+ * state.json, bin, ...): a stage_in item of that name would replace it.
+ */
+int job_stage_name_ours(const char *base);
+
+/*
+ * Append path, a stage_in item of the command line (--stage-in: relative to the current
+ * directory, or absolute), to the loaded job, as an absolute item. The same checks as the
+ * job file's items: it exists and is a file or a directory, the name it gets in the job
+ * directory is a name, not gridsubmit's own and no other item's. 0, or -1 with why
+ * ("data.txt: No such file or directory") and the job unchanged.
+ */
+int job_stage_in_add(struct gs_job *job, const char *path, char *why, size_t whylen);
 
 /* The runtime parameter key's value, or NULL. */
 const char *job_runtime_get(const struct gs_job *job, const char *key);

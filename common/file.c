@@ -94,6 +94,25 @@ file_beside_self(const char *name)
 	return path;
 }
 
+char *
+file_which(const char *name, const char *dirs)
+{
+	const char *d, *e;
+	struct stat sb;
+	char *path;
+
+	for (d = dirs; *d != '\0'; d = *e != '\0' ? e + 1 : e) {
+		e = d + strcspn(d, ":");
+		if (*d != '/')
+			continue;
+		xasprintf(&path, "%.*s/%s", (int)(e - d), d, name);
+		if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0)
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
 int
 file_write(const char *path, const void *p, size_t len)
 {

@@ -1,6 +1,7 @@
 /*
  * file.h — a whole small file into memory, with a cap, and back: atomically (the one writer
- * of every file that others read while it may change), or plainly.
+ * of every file that others read while it may change), or plainly; and where a program is
+ * (beside gridsubmit, or in PATH).
  */
 #ifndef GS_FILE_H
 #define GS_FILE_H
@@ -46,5 +47,14 @@ int file_write(const char *path, const void *p, size_t len);
  * there or not executable.
  */
 char *file_beside_self(const char *name);
+
+/*
+ * The program name (no '/') as a command search finds it in dirs, a colon-separated list
+ * as PATH is: dir/name of the first directory holding a regular file of that name that
+ * this process may execute. Only absolute directories are searched: an empty or relative
+ * entry would take a program from wherever the current directory happens to be. Allocated;
+ * NULL when none has it.
+ */
+char *file_which(const char *name, const char *dirs);
 
 #endif

@@ -1,6 +1,6 @@
 # gridsubmit.bash — bash completion of gridsubmit: commands, their options, option values
-# (schemes, migration policies, site NAMEs and files, files) and operands (job files, job
-# ids, actions).
+# (schemes, migration policies, site NAMEs and files, files) and operands (job files, a
+# program after "--" and its args' files, job ids, actions).
 # Every word comes from the program itself, `gridsubmit __complete` (submit/complete.c),
 # so that what is offered is what the installed program accepts.
 # Installed as $(PREFIX)/share/bash-completion/completions/gridsubmit.
@@ -35,11 +35,19 @@ _gridsubmit_kind() {
 		;;
 	yaml) _gridsubmit_files yaml ;;
 	file) _gridsubmit_files ;;
+	program)
+		# a path, or a command of PATH (mpiexec looks a bare name up there)
+		if [[ $cur == */* ]]; then
+			_gridsubmit_files
+		else
+			mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -c -- "$cur" | sort -u)
+		fi
+		;;
 	esac
 }
 
 _gridsubmit() {
-	local cur prog cmd="" ci i w kind opts operand actions want="" nops=0 endopts=0
+	local cur prog cmd="" ci i w kind opts operand actions want="" nops=0 endopts=0 nbefore=0
 	local -A kinds=()
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
@@ -80,6 +88,7 @@ _gridsubmit() {
 			nops=$((nops + 1))
 		elif [[ $w == -- ]]; then
 			endopts=1
+			nbefore=$nops
 		elif [[ ${kinds[$w]:-flag} != flag ]]; then
 			want=${kinds[$w]}
 		fi
@@ -97,6 +106,17 @@ _gridsubmit() {
 	# "KIND [ACTION...]"
 	operand=$("$prog" __complete operand "$cmd" 2>/dev/null) || return 0
 	read -r kind actions <<<"$operand"
+	if [[ $kind == yaml-program ]]; then
+		# a job file; after "--" its args, or without one the program, then its args
+		if ((!endopts)); then
+			((nops == 0)) && _gridsubmit_kind yaml
+		elif ((nbefore == 0 && nops == 0)); then
+			_gridsubmit_kind program
+		else
+			_gridsubmit_kind file
+		fi
+		return 0
+	fi
 	if [[ -n $actions ]]; then
 		# the first operand is an action (experiment's may also be its file)
 		if ((nops == 0)); then

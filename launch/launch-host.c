@@ -41,22 +41,12 @@ char *
 launch_proxy_path(void)
 {
 	const char *path = getenv("PATH");
-	char *dirs, *d, *save = NULL, *full, *real, *slash, *out = NULL;
+	char *full, *real, *slash, *out = NULL;
 
 	if (strchr(GS_MPIEXEC, '/') != NULL)
 		full = xstrdup(GS_MPIEXEC);
-	else {
-		full = NULL;
-		dirs = xstrdup(path != NULL ? path : "/usr/bin:/bin");
-		for (d = strtok_r(dirs, ":", &save); d != NULL; d = strtok_r(NULL, ":", &save)) {
-			xasprintf(&full, "%s/%s", d, GS_MPIEXEC);
-			if (access(full, X_OK) == 0)
-				break;
-			free(full);
-			full = NULL;
-		}
-		free(dirs);
-	}
+	else
+		full = file_which(GS_MPIEXEC, path != NULL ? path : "/usr/bin:/bin");
 	if (full != NULL && (real = realpath(full, NULL)) != NULL) {
 		if ((slash = strrchr(real, '/')) != NULL)
 			*slash = '\0';

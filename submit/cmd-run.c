@@ -1,7 +1,8 @@
 /*
  * cmd-run.c — gridsubmit run: submit a job and follow it in the foreground.
  *
- * Loads the sites (the embedded sites/localhost.yaml unless --sites) and the job, ranks the
+ * Loads the sites (the embedded sites/localhost.yaml unless --sites) and the job (its file,
+ * or without one the program after "--" and the options: jobrun-nofile.c), ranks the
  * nodes (live metrics where a monitor is set), places the ranks, writes the job directory
  * (job.yaml, hostfile, rankmap, state.json), launches mpiexec and supervises it; with --top
  * it shows the live console meanwhile. A job that fails because a node, a rank or the
@@ -18,6 +19,7 @@
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
 #include "submit/opt-job.h"
+#include "submit/opt-nofile.h"
 
 /* submit's are the same but --top (cmd-submit.c); the values are opt_job_parse's */
 static const struct option run_longopts[] = {
@@ -25,6 +27,8 @@ static const struct option run_longopts[] = {
 	{ "scheme", required_argument, NULL, 'S' },
 	{ "migration", required_argument, NULL, 'G' },
 	{ "ranks", required_argument, NULL, 'n' },
+	{ "name", required_argument, NULL, OPT_NOFILE_NAME },
+	{ "stage-in", required_argument, NULL, OPT_NOFILE_STAGE_IN },
 	{ "top", no_argument, NULL, 't' },
 	{ "no-metrics", no_argument, NULL, 'M' },
 	{ "restarts", required_argument, NULL, 'R' },
@@ -55,8 +59,9 @@ cmd_run_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_run_entry = {
-	"run", "JOB.yaml [--sites F] [--scheme S] [--migration P] [--ranks N] [--restarts N] "
-	"[--now] [--top] [--no-metrics] [-q] [-- ARGS...]",
+	"run", "{JOB.yaml [-- ARGS...] | -- PROGRAM [ARGS...]} [--sites F] [--scheme S] "
+	"[--migration P] [-n N] [--name NAME] [--stage-in F]... [--restarts N] [--now] [--top] "
+	"[--no-metrics] [-q]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -66,6 +71,13 @@ const struct cmd_entry cmd_run_entry = {
 	"      --migration P     task-migration policy (none, load-diff, load-abs), overriding\n"
 	"                        the job file's runtime.migration (doc/tasks.md)\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
+	"                        (without one: 1, as srun; a libgrt program's master then\n"
+	"                        computes alone)\n"
+	"      --name NAME       the job's name, overriding the job file's name (without one:\n"
+	"                        the program's base name)\n"
+	"      --stage-in F      copy file or directory F (from the current directory) into\n"
+	"                        the job directory and to nodes that lack it, after the job\n"
+	"                        file's stage_in; repeatable\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
 	"      --now             start at once, even on slots other jobs hold (no queue)\n"
@@ -74,6 +86,9 @@ const struct cmd_entry cmd_run_entry = {
 	"  -q, --quiet           none of gridsubmit's own lines (the start, the end, where the\n"
 	"                        results are, the progress) but errors\n"
 	"stdout is the program's output only; gridsubmit's lines go to stderr, and on a\n"
-	"terminal (without --top) a progress line: units done, rate, ETA, elapsed, restarts\n",
-	cmd_run_exec, "s:n:q", run_longopts, NULL, CMD_OPERAND_YAML
+	"terminal (without --top) a progress line: units done, rate, ETA, elapsed, restarts.\n"
+	"JOB.yaml -- ARGS appends ARGS to the job file's args. Without a job file, the word\n"
+	"after -- is the program (one without '/' looked up in PATH, as mpiexec does), the\n"
+	"rest its args: gridsubmit run -n 2 -- ./prog --size 64\n",
+	cmd_run_exec, "s:n:q", run_longopts, NULL, CMD_OPERAND_YAML_PROGRAM
 };

@@ -21,6 +21,7 @@
 #include "submit/detach.h"
 #include "submit/jobrun.h"
 #include "submit/opt-job.h"
+#include "submit/opt-nofile.h"
 
 extern const struct cmd_entry cmd_submit_entry;
 
@@ -33,6 +34,8 @@ static const struct option submit_longopts[] = {
 	{ "scheme", required_argument, NULL, 'S' },
 	{ "migration", required_argument, NULL, 'G' },
 	{ "ranks", required_argument, NULL, 'n' },
+	{ "name", required_argument, NULL, OPT_NOFILE_NAME },
+	{ "stage-in", required_argument, NULL, OPT_NOFILE_STAGE_IN },
 	{ "no-metrics", no_argument, NULL, 'M' },
 	{ "restarts", required_argument, NULL, 'R' },
 	{ "now", no_argument, NULL, 'W' },
@@ -112,8 +115,9 @@ cmd_submit_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_submit_entry = {
-	"submit", "JOB.yaml [--sites F] [--scheme S] [--migration P] [--ranks N] [--restarts N] "
-	"[--now] [--no-metrics] [--json] [-- ARGS...]",
+	"submit", "{JOB.yaml [-- ARGS...] | -- PROGRAM [ARGS...]} [--sites F] [--scheme S] "
+	"[--migration P] [-n N] [--name NAME] [--stage-in F]... [--restarts N] [--now] "
+	"[--no-metrics] [--json]",
 	"submit a job detached and print its id",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -123,6 +127,13 @@ const struct cmd_entry cmd_submit_entry = {
 	"      --migration P     task-migration policy (none, load-diff, load-abs), overriding\n"
 	"                        the job file's runtime.migration (doc/tasks.md)\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
+	"                        (without one: 1, as srun; a libgrt program's master then\n"
+	"                        computes alone)\n"
+	"      --name NAME       the job's name, overriding the job file's name (without one:\n"
+	"                        the program's base name)\n"
+	"      --stage-in F      copy file or directory F (from the current directory) into\n"
+	"                        the job directory and to nodes that lack it, after the job\n"
+	"                        file's stage_in; repeatable\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n"
@@ -132,6 +143,7 @@ const struct cmd_entry cmd_submit_entry = {
 	"prints the job id alone on stdout once the job is recorded; errors before that\n"
 	"exit as run does (3 input, 4 no placement, 5 launch); the supervisor's own log is\n"
 	"DIR/supervisor.log. Follow with status, wait, logs, top; stop with cancel; continue\n"
-	"a job that failed or whose supervisor died with resume.\n",
-	cmd_submit_exec, "s:n:", submit_longopts, NULL, CMD_OPERAND_YAML
+	"a job that failed or whose supervisor died with resume. The operands are run's: a\n"
+	"job file, or -- PROGRAM [ARGS...] without one.\n",
+	cmd_submit_exec, "s:n:", submit_longopts, NULL, CMD_OPERAND_YAML_PROGRAM
 };

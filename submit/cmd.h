@@ -24,6 +24,7 @@ enum {
 enum cmd_operand {
 	CMD_OPERAND_NONE,	/* no operand */
 	CMD_OPERAND_YAML,	/* a job or experiment file */
+	CMD_OPERAND_YAML_PROGRAM,	/* a job file, or none and "-- PROGRAM [ARGS...]" */
 	CMD_OPERAND_JOB,	/* a job id */
 	CMD_OPERAND_SITES,	/* a site file, or NAME of a user or installed one */
 };

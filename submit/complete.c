@@ -12,7 +12,9 @@
  *                      sites, scheme, migration, file, or value (anything: nothing to
  *                      offer)
  *   operand CMD        "KIND [ACTION...]": what CMD's operands are (none, yaml, job,
- *                      sites, command) and the words its first operand may be
+ *                      sites, command; yaml-program: a job file, or after "--" without
+ *                      one a program, then its args) and the words its first operand
+ *                      may be
  *   jobs, schemes, migrations, sites
  */
 #include <stdio.h>
@@ -36,11 +38,13 @@ static const struct {
 	{ "scheme", "scheme" },
 	{ "migration", "migration" },
 	{ "replay", "file" },
+	{ "stage-in", "file" },
 };
 
 static const char *const complete_operands[] = {
 	[CMD_OPERAND_NONE] = "none",
 	[CMD_OPERAND_YAML] = "yaml",
+	[CMD_OPERAND_YAML_PROGRAM] = "yaml-program",
 	[CMD_OPERAND_JOB] = "job",
 	[CMD_OPERAND_SITES] = "sites",
 };

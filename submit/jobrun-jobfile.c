@@ -3,7 +3,8 @@
  * is, from any directory, as the same job (`gridsubmit run DIR/job.yaml --sites
  * DIR/sites.yaml`), and that `gridsubmit resume` loads by their own paths.
  *
- * job.yaml is the job file as it was loaded: the experiment's overlay laid over it, the
+ * job.yaml is the job file as it was loaded (or, for a run without one, the file the
+ * command line stands for: jobrun_nofile_doc): the experiment's overlay laid over it, the
  * program made absolute, the stage_in items pointing at the copies staged into DIR (the
  * loader takes only relative stage_in items, and DIR keeps what the job read), the
  * name, the scheme and the overrides of the command line written in, and comments on
@@ -187,19 +188,18 @@ static void
 jf_stage_in(struct ydoc_node *root, const struct gs_job *job, char **head)
 {
 	struct ydoc_node *seq;
-	char *dir, *base, *src, *real;
+	char *base, *src, *real;
 	size_t i;
 
 	if (job->nstage_in == 0)
 		return;
-	dir = jf_dir_of(job->path);
 	seq = jf_collection(YDOC_SEQ);
 	seq->items = xcalloc(job->nstage_in + 1, sizeof *seq->items);
 	jf_comment(head, "stage_in: the copies staged into this directory, made from:");
 	for (i = 0; i < job->nstage_in; i++) {
 		base = job_path_base(job->stage_in[i]);
 		seq->items[i] = jf_scalar(base, 0);
-		xasprintf(&src, "%s/%s", dir, job->stage_in[i]);
+		src = job_stage_in_source(job, i);
 		real = realpath(src, NULL);
 		jf_comment(head, "  %s <- %s", base, real != NULL ? real : src);
 		free(real);
@@ -208,7 +208,6 @@ jf_stage_in(struct ydoc_node *root, const struct gs_job *job, char **head)
 	}
 	seq->nitems = seq->cap = job->nstage_in;
 	ydoc_set(root, "stage_in", seq);
-	free(dir);
 }
 
 /* "--scheme pwd --ranks 3 --restarts 2", or "none". Allocated. */
@@ -216,7 +215,18 @@ static char *
 jf_overrides(const struct jobrun_args *a)
 {
 	char *s = xstrdup(""), *t;
+	int i;
 
+	if (a->name != NULL) {
+		xasprintf(&t, "%s --name %s", s, a->name);
+		free(s);
+		s = t;
+	}
+	for (i = 0; i < a->nstage_in; i++) {
+		xasprintf(&t, "%s --stage-in %s", s, a->stage_in[i]);
+		free(s);
+		s = t;
+	}
 	if (a->scheme != NULL) {
 		xasprintf(&t, "%s --scheme %s", s, a->scheme);
 		free(s);
@@ -242,7 +252,8 @@ jf_overrides(const struct jobrun_args *a)
 		free(s);
 		s = t;
 	}
-	if (a->nmore_args > 0) {
+	/* without a job file, the words after "--" are the program and its args: the file's */
+	if (a->job != NULL && a->nmore_args > 0) {
 		xasprintf(&t, "%s -- %d more args", s, a->nmore_args);
 		free(s);
 		s = t;
@@ -263,7 +274,7 @@ jf_args(struct ydoc_node *root, const struct jobrun_args *a, const struct gs_job
 	struct ydoc_node *seq;
 	size_t i;
 
-	if (a->nmore_args == 0)
+	if (a->job == NULL || a->nmore_args == 0)
 		return;
 	seq = jf_collection(YDOC_SEQ);
 	seq->items = xcalloc(job->nargs + 1, sizeof *seq->items);
@@ -285,17 +296,25 @@ jf_write_job(const struct jobrun_args *a, struct jobrun *jr)
 	size_t len;
 	struct gs_error err;
 
-	if (ydoc_read_file(job->path, &buf, &len, &err) == -1)
-		fatalx("%s", err.msg);
-	root = jf_parse(job->path, buf, len);
-	free(buf);
+	if (a->job == NULL)
+		root = jobrun_nofile_doc(a, job->program);
+	else {
+		if (ydoc_read_file(job->path, &buf, &len, &err) == -1)
+			fatalx("%s", err.msg);
+		root = jf_parse(job->path, buf, len);
+		free(buf);
+	}
 	if (a->overlay != NULL)
 		ydoc_merge(root, a->overlay, a->overlay_origin);
 	jf_comment(&head, "gridsubmit job %s: the job as it ran, runnable as it is from any "
 	    "directory:", st->id);
 	jf_comment(&head, "  gridsubmit run %s/job.yaml --sites %s/sites.yaml", st->dir,
 	    st->dir);
-	jf_comment(&head, "made from: %s", st->job_file != NULL ? st->job_file : job->path);
+	if (a->job == NULL)
+		jf_comment(&head, "made from: the command line, no job file (-- PROGRAM ARGS)");
+	else
+		jf_comment(&head, "made from: %s", st->job_file != NULL ? st->job_file :
+		    job->path);
 	if (a->overlay != NULL) {
 		t = jf_overlay_keys(a->overlay);
 		jf_comment(&head, "experiment: %s sets %s", a->overlay_origin != NULL ?

@@ -184,7 +184,9 @@ jobrun_load_files(const struct jobrun_args *a, const struct gs_config *cfg,
 			    "configuration file's 'sites'\n", cfg->path, cfg->sites_loc.line,
 			    cfg->sites_loc.col);
 	}
-	jrc = job_load_file_overlay_errs(a->job, a->overlay, a->overlay_origin, job, &errs);
+	/* without a job file, the job was loaded from the command line (jobrun_nofile_load) */
+	jrc = a->job == NULL ? 0 : job_load_file_overlay_errs(a->job, a->overlay,
+	    a->overlay_origin, job, &errs);
 	if (jrc != 0)
 		errlist_print(&errs, stderr);
 	if (src == 0 && jrc == 0)
@@ -216,21 +218,31 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 {
 	const struct gs_config *cfg;
 	char why[1024];
+	int code;
 
-	if ((cfg = userconf()) == NULL || jobrun_load_files(a, cfg, sites, job) != 0)
-		return -1;
+	if ((cfg = userconf()) == NULL)
+		return EXIT_INPUT;
+	if (a->job == NULL && (code = jobrun_nofile_load(a, job)) != EXIT_OK)
+		return code;
+	if (jobrun_load_files(a, cfg, sites, job) != 0)
+		return EXIT_INPUT;
 	if (access(job->program, X_OK) != 0) {
 		fprintf(stderr, "%s: program: cannot run %s: %s%s\n", job->path, job->program,
 		    strerror(errno), errno == ENOENT ? " (was it built? run make)" : "");
 		job_free(job);
 		sites_free(sites);
-		return -1;
+		return EXIT_INPUT;
 	}
 	if (job_stage_in_check(job, why, sizeof why) != 0) {
 		fprintf(stderr, "%s: %s\n", job->path, why);
 		job_free(job);
 		sites_free(sites);
-		return -1;
+		return EXIT_INPUT;
+	}
+	if ((code = jobrun_nofile_apply(a, job)) != EXIT_OK) {
+		job_free(job);
+		sites_free(sites);
+		return code;
 	}
 	/* command line > job file > configuration file > the runtime's default (gss) */
 	if (a->scheme != NULL)
@@ -241,8 +253,9 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 		job_runtime_set(job, "migration", a->migration);
 	if (a->ranks > 0)
 		job->ranks = job->min_ranks = a->ranks;
-	jobrun_more_args(job, a);
-	return 0;
+	if (a->job != NULL)
+		jobrun_more_args(job, a);
+	return EXIT_OK;
 }
 
 /* The job is done: its journal goes, unless the job keeps it (doc/restarts.md). */
@@ -378,8 +391,8 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 
 	memset(jr, 0, sizeof *jr);
 	jr->top_saved_err = -1;
-	if (jobrun_load(a, &jr->sites, &jr->job) != 0)
-		return EXIT_INPUT;
+	if ((code = jobrun_load(a, &jr->sites, &jr->job)) != EXIT_OK)
+		return code;
 	jr->loaded = 1;
 	jr->speculate = a->speculate;
 	jr->metrics = a->metrics;
@@ -395,7 +408,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	if (a->sim != NULL && (code = jobrun_sim_check(jr)) != EXIT_OK)
 		return code;
 	st->name = xstrdup(jr->job.name);
-	st->job_file = realpath(jr->job.path, NULL);
+	st->job_file = a->job != NULL ? realpath(jr->job.path, NULL) : NULL;
 	st->ranks = jr->place.nranks;
 	st->submitted = clock_wall();
 	st->supervisor_pid = (long)getpid();

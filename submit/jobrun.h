@@ -17,7 +17,7 @@
 #include "submit/cmd.h"
 
 struct jobrun_args {
-	const char *job;	/* the job file */
+	const char *job;	/* the job file, or NULL: more_args are the program and its args */
 	const char *sites;	/* site file, or NULL: the configuration's, else the embedded */
 	const char *scheme;	/* --scheme, or NULL */
 	const char *migration;	/* --migration (runtime.migration), or NULL */
@@ -29,6 +29,11 @@ struct jobrun_args {
 	int now;		/* --now: start without waiting for free slots (slots.h) */
 	char *const *more_args;	/* after "--": appended to the job file's args */
 	int nmore_args;
+	/* jobrun-nofile.c: run|submit [--name N] [--stage-in F]... [-- PROGRAM ARGS...] */
+	const char *cmd;	/* "run", "submit": named in the errors of these options */
+	const char *name;	/* --name, or NULL: the job file's, else the program's */
+	const char **stage_in;	/* --stage-in, in order: after the job file's stage_in */
+	int nstage_in;
 	/* an experiment's parameters over the job file (job_load_file_overlay_errs), or NULL */
 	const struct ydoc_node *overlay;
 	const char *overlay_origin;	/* the experiment file, named in their errors */
@@ -81,12 +86,38 @@ void jobrun_sim_args(struct jobrun_args *a, struct sim_opts *o);
 
 /*
  * Load the site file (a->sites, else the configuration file's sites:, else the embedded
- * default) and the job file (with a->overlay), check that its program can run and its
- * stage_in files exist, apply --scheme (else, when the job names none, the configuration
- * file's scheme:) and --ranks. 0, or -1 with every error printed: each file's, and an
- * invalid configuration file's (userconf.h).
+ * default) and the job file (with a->overlay), or the job of the command line when there
+ * is none (jobrun_nofile_load), check that its program can run and its stage_in files
+ * exist, apply --name, --stage-in, --scheme (else, when the job names none, the
+ * configuration file's scheme:) and --ranks. EXIT_OK, or the exit code with every error
+ * printed: EXIT_INPUT for each file's and an invalid configuration file's (userconf.h),
+ * EXIT_USAGE for the command line's.
  */
 int jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job);
+
+/*
+ * A run without a job file (jobrun-nofile.c): the program, a->more_args[0], found as
+ * mpiexec finds it (a word without '/' in PATH, else from the current directory), then
+ * the job of the command line loaded through the job loader's checks (job_load_doc_errs).
+ * EXIT_OK, or EXIT_USAGE with the error printed ("gridsubmit run: nosuch: not found in
+ * PATH").
+ */
+int jobrun_nofile_load(const struct jobrun_args *a, struct gs_job *job);
+
+/*
+ * The job file a run without one stands for, as a tree of the loader's keys: name (--name,
+ * else the program's base name), program (absolute), args, ranks (--ranks, else 1, as
+ * srun and mpiexec start one process). Each node's origin names its option. Allocated.
+ */
+struct ydoc_node *jobrun_nofile_doc(const struct jobrun_args *a, const char *program);
+
+/*
+ * --name and --stage-in on the loaded job (with a job file or without): the name
+ * replaced, the files appended to its stage_in (job_stage_in_add). EXIT_OK, or EXIT_USAGE
+ * with the error printed ("gridsubmit run: --stage-in: data.txt: No such file or
+ * directory").
+ */
+int jobrun_nofile_apply(const struct jobrun_args *a, struct gs_job *job);
 
 /*
  * The job directory's job.yaml and sites.yaml (jobrun-jobfile.c), once the job is loaded

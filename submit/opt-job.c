@@ -13,6 +13,7 @@
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
 #include "submit/opt-job.h"
+#include "submit/opt-nofile.h"
 
 const char *
 opt_scheme(const struct cmd_entry *cmd, const char *arg)
@@ -104,9 +105,11 @@ opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_
 		case 'W':
 			a->now = 1;
 			break;
+		case OPT_NOFILE_NAME:
+		case OPT_NOFILE_STAGE_IN:
+			opt_nofile_option(c, optarg, a);
+			break;
 		}
 	}
-	if (optind != argc - 1)
-		cmd_usage_error(cmd, optind >= argc ? "missing JOB.yaml" : "one job file at a time");
-	a->job = argv[optind];
+	opt_nofile_operands(cmd, argc, argv, a);
 }

@@ -43,21 +43,12 @@ char *
 tb_which(const char *tool)
 {
 	const char *path = getenv("PATH");
-	char *dirs, *d, *save = NULL, *full;
+	char *dirs, *full;
 
 	xasprintf(&dirs, "%s:/usr/sbin:/sbin:/usr/bin:/bin", path != NULL ? path : "");
-	for (d = strtok_r(dirs, ":", &save); d != NULL; d = strtok_r(NULL, ":", &save)) {
-		if (*d != '/')
-			continue;
-		xasprintf(&full, "%s/%s", d, tool);
-		if (access(full, X_OK) == 0) {
-			free(dirs);
-			return full;
-		}
-		free(full);
-	}
+	full = file_which(tool, dirs);
 	free(dirs);
-	return NULL;
+	return full;
 }
 
 static int

@@ -30,7 +30,8 @@ check_eq "unknown global option exits 2" "$rc" 2
 run_gs run --rnaks 3 examples/mandelbrot/job.yaml
 check_eq "unknown option exits 2" "$rc" 2
 check_match "unknown option names the closest one" "$err" "unknown option '--rnaks' \(did you mean '--ranks'\?\)"
-check_match "a usage error shows the synopsis" "$err" "^usage: gridsubmit run JOB.yaml"
+check_match "a usage error shows the synopsis" "$err" \
+	"^usage: gridsubmit run \\{JOB.yaml \\[-- ARGS...\\] \\| -- PROGRAM \\[ARGS...\\]\\}"
 
 run_gs run --ranks zero examples/mandelbrot/job.yaml
 check_eq "a bad option value exits 2" "$rc" 2
@@ -38,7 +39,8 @@ check_match "and names the option" "$err" "--ranks: 'zero' is not a whole number
 run_gs run --scheme gsss examples/mandelbrot/job.yaml
 check_eq "an unknown scheme exits 2" "$rc" 2
 run_gs run
-check_match "run without a job file says so" "$err" "missing JOB.yaml"
+check_match "run without a job file or a program says so" "$err" \
+	"missing JOB.yaml or -- PROGRAM"
 
 for c in run submit status list cancel wait logs resume top sites rank schedule testbed; do
 	run_gs help "$c"

@@ -107,6 +107,15 @@ check_eq "testbed --name x <Tab>: the value is skipped, the actions follow" \
 check_eq "run <Tab>: job files and directories" "$(comp 'gridsubmit run ')" "exp.yml job.yaml sub"
 check_eq "run --top j<Tab>" "$(comp 'gridsubmit run --top j')" "job.yaml"
 check_eq "run job.yaml <Tab>: one job file only" "$(comp 'gridsubmit run job.yaml ')" ""
+check_eq "run -- gridsubmit-ra<Tab>: a program of PATH" \
+	"$(comp 'gridsubmit run -n 2 -- gridsubmit-ra')" "gridsubmit-rank"
+check_eq "run -- ./su<Tab>: a path" "$(comp 'gridsubmit run -- ./su')" "./sub"
+check_eq "run -- PROGRAM <Tab>: its args, any file" "$(comp 'gridsubmit run -- prog n')" \
+	"notes.txt"
+check_eq "run job.yaml -- <Tab>: the args, any file" "$(comp 'gridsubmit run job.yaml -- e')" \
+	"events.jsonl exp.yml"
+check_eq "submit -- gridsubmit-ra<Tab>: submit's too" "$(comp 'gridsubmit submit -- gridsubmit-ra')" \
+	"gridsubmit-rank"
 check_eq "status <Tab>: the job ids of the store" "$(comp 'gridsubmit status ')" "12 3"
 check_eq "cancel 1<Tab>" "$(comp 'gridsubmit cancel 1')" "12"
 check_eq "logs --follow <Tab>: the ids after an option" "$(comp 'gridsubmit logs --follow ')" "12 3"
@@ -222,6 +231,8 @@ tab zsh "zsh: run --scheme=hetca<Tab>" "gridsubmit run --scheme=hetca" \
 	"^zsh% gridsubmit run --scheme=hetcalc *$"
 tab zsh "zsh: top --<Tab> lists top's options" "gridsubmit top --" "--exit-at-end .*--interval"
 tab zsh "zsh: status 1<Tab>: a job id" "gridsubmit status 1" "^zsh% gridsubmit status 12 *$"
+tab zsh "zsh: run -- gridsubmit-ra<Tab>: a program of PATH" "gridsubmit run -- gridsubmit-ra" \
+	"^zsh% gridsubmit run -- gridsubmit-rank *$"
 tab zsh "zsh: run j<Tab>: the job file" "gridsubmit run j" "^zsh% gridsubmit run job\\.yaml *$"
 # what is typed after the Tab lands where the Tab left the cursor
 tab zsh "zsh: run n<Tab>: no other file" "gridsubmit run n" "^zsh% gridsubmit run nZ$" Z
