@@ -30,6 +30,7 @@ static const struct option run_longopts[] = {
 	{ "restarts", required_argument, NULL, 'R' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "now", no_argument, NULL, 'W' },
+	{ "time", required_argument, NULL, 'T' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -56,7 +57,7 @@ cmd_run_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_run_entry = {
 	"run", "JOB.yaml [--sites F] [--scheme S] [--migration P] [--ranks N] [--restarts N] "
-	"[--now] [--top] [--no-metrics] [-q] [-- ARGS...]",
+	"[--now] [--time T] [--top] [--no-metrics] [-q] [-- ARGS...]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -69,6 +70,10 @@ const struct cmd_entry cmd_run_entry = {
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
 	"      --now             start at once, even on slots other jobs hold (no queue)\n"
+	"      --time T          wall-time limit in Slurm's formats (MM, MM:SS, HH:MM:SS,\n"
+	"                        D-HH, D-HH:MM, D-HH:MM:SS), overriding the job file's\n"
+	"                        time_limit: at T of running the job is stopped everywhere\n"
+	"                        and recorded timeout (exit 8; doc/restarts.md)\n"
 	"      --top             show the live console while the job runs\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n"
 	"  -q, --quiet           none of gridsubmit's own lines (the start, the end, where the\n"

@@ -14,6 +14,7 @@
 #include "broker/broker.h"
 #include "broker/errlist.h"
 #include "broker/metrics.h"
+#include "broker/site.h"
 #include "common/clock.h"
 #include "common/events-read.h"
 #include "common/file.h"
@@ -241,6 +242,10 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 		job_runtime_set(job, "migration", a->migration);
 	if (a->ranks > 0)
 		job->ranks = job->min_ranks = a->ranks;
+	if (a->time != NULL) {
+		free(job->time_limit);
+		job->time_limit = xstrdup(a->time);
+	}
 	jobrun_more_args(job, a);
 	return 0;
 }
@@ -260,8 +265,9 @@ jobrun_drop_journal(const struct jobrun *jr)
 }
 
 /*
- * How the launch ended, from rank 0, the end event and mpiexec. Done and cancelled are
- * recorded here (EXIT_OK, EXIT_CANCELLED); a failure is not (EXIT_FAILED with reason):
+ * How the launch ended, from rank 0, the end event and mpiexec. Done, cancelled and
+ * timeout are recorded here (EXIT_OK, EXIT_CANCELLED, EXIT_TIMEOUT with reason); a
+ * failure is not (EXIT_FAILED with reason):
  * a relaunch may follow. *restartable: 0 when the program decided to fail by itself (rank
  * 0 exited with a status of its own and no worker was lost), which a relaunch would only
  * repeat.
@@ -281,6 +287,13 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 	if (lr->cancelled) {
 		jobrun_state(st, JOB_CANCELLED, "cancelled by a signal");
 		return EXIT_CANCELLED;
+	}
+	/* stopped at the limit: the journal stays for resume (doc/restarts.md) */
+	if (lr->timed_out) {
+		snprintf(reason, len, "time limit %s reached after %.1f s of running",
+		    jr->job.time_limit, jr->ran);
+		jobrun_state(st, JOB_TIMEOUT, reason);
+		return EXIT_TIMEOUT;
 	}
 	if (lr->master_exit == 0 && e.found && strcmp(e.status, "ok") == 0) {
 		jobrun_state(st, JOB_DONE, NULL);
@@ -417,6 +430,23 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	return jobrun_ready(jr);
 }
 
+/*
+ * Seconds the next launch may run under the job's time_limit: the limit less what this
+ * supervisor's launches ran; 0 for no limit, and for a simulated job, whose limit is in
+ * simulated time (launchers/smpi.c). Never 0 with a limit: a relaunch after the limit
+ * ran out is stopped at once.
+ */
+static double
+jobrun_time_left(const struct jobrun *jr)
+{
+	long long limit;
+
+	if (jr->sim != NULL || jr->job.time_limit == NULL ||
+	    slurm_time_parse(jr->job.time_limit, &limit) != 0)
+		return 0;
+	return jr->ran < (double)limit ? (double)limit - jr->ran : 1e-9;
+}
+
 int
 jobrun_execute(struct jobrun *jr, int top)
 {
@@ -447,9 +477,11 @@ jobrun_execute(struct jobrun *jr, int top)
 			code = jobrun_fail(jr, EXIT_LAUNCH, why, 1);
 			goto out;
 		}
+		jr->launch.time_limit = jobrun_time_left(jr);
 		loads = jobrun_loads_start(jr);
 		launch_wait(&jr->launch);
 		jobrun_loads_stop(jr, loads);
+		jr->ran += jr->launch.res.ran;
 		code = jobrun_verdict(jr, why, sizeof why, &restartable);
 		/* a failure: relaunched while restarts remain (jobrun-restart.c) */
 		if (code != EXIT_FAILED ||

@@ -27,6 +27,7 @@ struct jobrun_args {
 	int restarts;		/* --restarts, or -1: the job file's restarts: */
 	int quiet;		/* run -q: none of gridsubmit's own lines but errors */
 	int now;		/* --now: start without waiting for free slots (slots.h) */
+	const char *time;	/* --time (Slurm's formats, checked), over time_limit:, or NULL */
 	char *const *more_args;	/* after "--": appended to the job file's args */
 	int nmore_args;
 	/* an experiment's parameters over the job file (job_load_file_overlay_errs), or NULL */
@@ -50,6 +51,7 @@ struct jobrun {
 	int restarts_here;	/* relaunches it made */
 	int quiet;		/* jobrun_args.quiet: jobrun_report says only a failure */
 	int now;		/* jobrun_args.now */
+	double ran;		/* seconds this supervisor's launches ran (the time limit's count) */
 	const struct sim_opts *sim;	/* jobrun_args.sim: simulated, outside the queue */
 	struct slots *slots;	/* the slot ledger, while the job is in it (jobrun-queue.c) */
 	pid_t top_pid;		/* run --top: the console's process, 0 for none */
@@ -83,7 +85,7 @@ void jobrun_sim_args(struct jobrun_args *a, struct sim_opts *o);
  * Load the site file (a->sites, else the configuration file's sites:, else the embedded
  * default) and the job file (with a->overlay), check that its program can run and its
  * stage_in files exist, apply --scheme (else, when the job names none, the configuration
- * file's scheme:) and --ranks. 0, or -1 with every error printed: each file's, and an
+ * file's scheme:), --ranks and --time. 0, or -1 with every error printed: each file's, and an
  * invalid configuration file's (userconf.h).
  */
 int jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job);
@@ -114,7 +116,9 @@ int jobrun_place(struct jobrun *jr);
 
 /*
  * Launch and supervise to the end (with the console when top), relaunching after a
- * failure while restarts remain (jobrun-restart.c); returns the exit code.
+ * failure while restarts remain (jobrun-restart.c), within the job's time_limit (the
+ * running time of this call's launches added up: doc/restarts.md, "The time limit");
+ * returns the exit code.
  */
 int jobrun_execute(struct jobrun *jr, int top);
 

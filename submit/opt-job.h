@@ -12,7 +12,7 @@
 /*
  * Parse the options of run and submit into a (top is NULL for submit: no --top), as the
  * command's entry lists them: --sites, --scheme, --migration, --ranks, --no-metrics,
- * --restarts (a->restarts, else -1), --now, and run's --top and -q; then the one job file;
+ * --restarts (a->restarts, else -1), --now, --time, and run's --top and -q; then the one job file;
  * then, after "--", the words to append to the job file's args (a->more_args).
  */
 void opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
@@ -32,5 +32,12 @@ const char *opt_scheme(const struct cmd_entry *cmd, const char *arg);
  * job files.
  */
 const char *opt_migration(const struct cmd_entry *cmd, const char *arg);
+
+/*
+ * A --time option's value (run, submit, resume), returned as it is when it is a time
+ * limit in one of Slurm's formats (broker/site.h, slurm_time_parse); otherwise a usage
+ * error of cmd naming the option and the formats.
+ */
+const char *opt_time(const struct cmd_entry *cmd, const char *arg);
 
 #endif

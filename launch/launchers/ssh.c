@@ -279,13 +279,15 @@ ssh_cleanup(struct launch *l)
 	const struct launch_plan *pl = &l->plan;
 	const struct launch_result *res = &l->res;
 
-	if (res->cancelled || res->killed_stragglers || res->mpiexec_status != 0) {
+	int stopped = res->cancelled || res->timed_out;
+
+	if (stopped || res->killed_stragglers || res->mpiexec_status != 0) {
 		/* which nodes it could not reach: a relaunch leaves them out (doc/restarts.md) */
 		free(l->res.lost);
 		l->res.lost = xcalloc(pl->sites->nnodes + 1, 1);
 		launch_cleanup_remote(pl->sites, pl->place, pl->st, 1, l->res.lost);
 	}
-	if (!res->cancelled)
+	if (!stopped)
 		stage_out(pl->sites, pl->place, pl->job, pl->st);
 	stage_cleanup(pl->st);
 }

@@ -6,7 +6,8 @@
 # while pending and while running releases the allocation (squeue empty) and leaves no
 # process, also after the supervisor was killed with -9; a proxy srun cannot start stops
 # mpiexec; an allocation that Slurm ends mid-run (a node set down) shows with Slurm's
-# reason at once, and the job still ends well.
+# reason at once, and the job still ends well; a job past its --time is stopped, its
+# allocation released, nothing left, and resume ends it well.
 # serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
@@ -188,3 +189,25 @@ check_eq "a relaunch, if the failure took mpiexec down, left hpc1 out" \
 	"$(jq -r '[.restart_log[]?.excluded | index("hpc1") != null] | all' "$J/state.json")" true
 check_eq "nothing of ours is left in Slurm's queue" "$(ours)" 0
 check_eq "nor on the Slurm nodes" "$(job_procs)" ""
+
+# --- 7. the time limit (doc/restarts.md, "The time limit"): a job across both sites past
+# --time is stopped as cancel stops it, the allocation released, nothing left; resume
+# continues it from its journal to the right result
+job "$T/limit.yaml" 5 "" --size 256 --check --slow 1:100,2:100,3:100,4:100
+run_gs run "$T/limit.yaml" --sites "$SITES" --time 0:05
+J=$(last_job)
+check_eq "past --time 0:05 across lab and hpc: exit 8, timeout" \
+	"$rc:$(jq -r .state "$J/state.json")" "8:timeout"
+[ "$rc" -eq 8 ] || printf '%s\n' "$err" | tail -n 20 | sed -e 's/^/#   /'
+check_match "with the reason" "$(jq -r .reason "$J/state.json")" \
+	"^time limit 0:05 reached after 5\\.[0-9] s of running$"
+check_eq "its allocation was released by gridsubmit" \
+	"$(jq -r '.allocations[0].released' "$J/state.json")" gridsubmit
+check_eq "no allocation of ours is left in Slurm's queue" "$(ours)" 0
+check_eq "no rank or proxy is left on the Slurm nodes" "$(job_procs)" ""
+check_eq "nor any process of the job here" "$(pgrep -f -- "$J/" | tr '\n' ' ')" ""
+check "its journal is kept" test -s "$J/journal"
+run_gs resume "$(basename "$J")" --time 10:00
+check_eq "resume --time 10:00: done" "$rc:$(jq -r .state "$J/state.json")" "0:done"
+check_match "with the right result" "$out" 'image matches'
+check_eq "and no allocation left after it" "$(ours)" 0
