@@ -295,6 +295,14 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 		jobrun_state(st, JOB_TIMEOUT, reason);
 		return EXIT_TIMEOUT;
 	}
+	/* simulated: the master ended the run at the limit, in simulated time (GRT_TIME_LIMIT) */
+	if (e.found && strcmp(e.status, "timeout") == 0) {
+		snprintf(reason, len, "time limit %s reached after %.3f s of %srunning",
+		    jr->job.time_limit != NULL ? jr->job.time_limit : "?", st->makespan,
+		    jr->sim != NULL ? "simulated " : "");
+		jobrun_state(st, JOB_TIMEOUT, reason);
+		return EXIT_TIMEOUT;
+	}
 	if (lr->master_exit == 0 && e.found && strcmp(e.status, "ok") == 0) {
 		jobrun_state(st, JOB_DONE, NULL);
 		jobrun_drop_journal(jr);
