@@ -7,6 +7,7 @@
 # - --time over the job file's time_limit, written into the job directory's job.yaml;
 # - a bad --time (run, submit, resume): exit 2 naming the option and the formats, no job;
 # - submit past its limit: wait exits 8 and says timeout;
+# - a relaunch (rank 0 killed) continues the count: the limit is both launches' running;
 # - mandelbrot (libgrt) past its limit: the journal kept with results in it, then resume
 #   continues it (with room: resume --time) to done, the image checked against the
 #   sequential computation.
@@ -92,6 +93,30 @@ check_eq "submit: an id" "$rc" 0
 run_gs wait "$id" --timeout 60
 check_eq "wait: exit 8" "$rc" 8
 check_match "wait: says timeout and why" "$out" "^job $id timeout \\(time limit 00:02 reached"
+
+# --- a relaunch continues the count: rank 0 killed once mid-run, the job relaunched
+cat > "$T/relaunch.yaml" <<EOF
+name: mandel-relaunch
+program: "$MANDEL"
+args: ["--size", "2000", "--iter", "3000", "--check", "--out", "m.pgm"]
+ranks: 3
+runtime: {scheme: pss}
+restarts: 1
+time_limit: "00:06"
+EOF
+id=$(next_id)
+"$GS" run --no-metrics "$T/relaunch.yaml" > "$T/rl.out" 2> "$T/rl.err" &
+pid=$!
+at_exit "kill -9 $pid"
+poll 30 grep -q '"ev":"chunk"' "$J/$id/events.jsonl" || echo "# job $id: no chunk in time"
+for p in $(live_here "^$MANDEL --size 2000 "); do
+	tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx PMI_RANK=0 && kill -KILL "$p"
+done
+wait $pid
+check_eq "rank 0 killed, relaunched, then past its limit: exit 8" "$?" 8
+check_eq "one restart" "$(jq -r .restarts "$J/$id/state.json")" 1
+check_match "the limit counted both launches' running" "$(jq -r .reason "$J/$id/state.json")" \
+	"^time limit 00:06 reached after 6\\.[0-9] s of running$"
 
 # --- a libgrt job stopped, then resumed to done
 cat > "$T/mandel.yaml" <<EOF
