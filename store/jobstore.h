@@ -177,7 +177,10 @@ void jobstore_restart_add(struct job_state *st, double when, const char *reason,
  */
 int jobstore_lock(const char *dir, char *why, size_t whylen);
 
-/* 1 when the job has ended (done, failed, cancelled, timeout): nothing will change its state. */
+/*
+ * 1 when the job has ended (done, failed, cancelled, timeout): nothing will change its
+ * state.
+ */
 int job_phase_final(enum job_phase p);
 
 /* What jobstore_read_state and friends return. */

@@ -354,7 +354,6 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 	status_print_remote(st, si);
 }
 
-
 /*
  * The status document (gridsubmit-json(5)): the job's state as state.json holds it
  * (jobstore_state_json), then what status finds live; jsonout_print puts schema_version

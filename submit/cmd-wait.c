@@ -204,7 +204,8 @@ const struct cmd_entry cmd_wait_entry = {
 	"                        job's state, reason, end time and exit code\n"
 	"prints 'job ID STATE (reason)' as each job ends.\n"
 	"exit status: 0 done, 1 failed (a dead supervisor included), 6 cancelled,\n"
-	"8 the job reached its time limit, 124 --timeout ran out, 2 no such job, 3 a job's state.json is unreadable or corrupt;\n"
+	"8 the job reached its time limit, 124 --timeout ran out, 2 no such job, 3 a job's\n"
+	"state.json is unreadable or corrupt;\n"
 	"with several jobs: 2 if an id names no job (the others are still waited for),\n"
 	"else 3, else 124, else the first non-zero of the jobs in the order given, else 0\n",
 	cmd_wait_exec, "t:", wait_longopts, NULL, CMD_OPERAND_JOB

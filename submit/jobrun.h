@@ -85,8 +85,8 @@ void jobrun_sim_args(struct jobrun_args *a, struct sim_opts *o);
  * Load the site file (a->sites, else the configuration file's sites:, else the embedded
  * default) and the job file (with a->overlay), check that its program can run and its
  * stage_in files exist, apply --scheme (else, when the job names none, the configuration
- * file's scheme:), --ranks and --time. 0, or -1 with every error printed: each file's, and an
- * invalid configuration file's (userconf.h).
+ * file's scheme:), --ranks and --time. 0, or -1 with every error printed: each file's,
+ * and an invalid configuration file's (userconf.h).
  */
 int jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job);
 

@@ -278,7 +278,7 @@ ssh_cleanup(struct launch *l)
 {
 	const struct launch_plan *pl = &l->plan;
 	const struct launch_result *res = &l->res;
-
+	/* a cancel or the time limit: the job is stopped, its outputs are not collected */
 	int stopped = res->cancelled || res->timed_out;
 
 	if (stopped || res->killed_stragglers || res->mpiexec_status != 0) {
