@@ -203,6 +203,8 @@ check_match "with the reason" "$(jq -r .reason "$J/state.json")" \
 	"^time limit 0:05 reached after 5\\.[0-9] s of running$"
 check_eq "its allocation was released by gridsubmit" \
 	"$(jq -r '.allocations[0].released' "$J/state.json")" gridsubmit
+echo "# stopped, cleaned up and released $(jq -r '.ended, .started' "$J/state.json" |
+	xargs -n1 date +%s.%N -d | awk 'NR == 1 { e = $1 } NR == 2 { printf "%.2f", e - $1 - 5 }') s after the limit"
 check_eq "no allocation of ours is left in Slurm's queue" "$(ours)" 0
 check_eq "no rank or proxy is left on the Slurm nodes" "$(job_procs)" ""
 check_eq "nor any process of the job here" "$(pgrep -f -- "$J/" | tr '\n' ' ')" ""

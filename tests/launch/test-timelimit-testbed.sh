@@ -50,6 +50,8 @@ check_match "with the reason" "$(jq -r .reason "$J/1/state.json")" \
 check_match "its workers were placed on both nodes" "$(sort "$J/1/hostfile" | tr '\n' ' ')" \
 	"tlb1.*tlb2"
 check_eq "nothing of the job is left on the nodes nor here" "$(left 1 sleep)" ""
+echo "# stopped and cleaned up $(jq -r '.ended, .started' "$J/1/state.json" | xargs -n1 date +%s.%N -d |
+	awk 'NR == 1 { e = $1 } NR == 2 { printf "%.2f", e - $1 - 4 }') s after the limit"
 check "the nodes' job directories are removed" test ! -s "$J/1/remote-dirs"
 
 # --- a libgrt job stopped, then resumed

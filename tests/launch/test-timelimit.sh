@@ -46,6 +46,8 @@ check_match "the reason names the limit and the running time" \
 	"$(jq -r .reason "$J/1/state.json")" "^time limit 00:03 reached after 3\\.[0-9] s of running$"
 check_match "run says it on stderr" "$err" "job 1 timeout in .*: time limit 00:03 reached"
 check_eq "nothing of the job is left here" "$(left 1 | tr '\n' ' ')" "0 0 "
+echo "# stopped $(jq -r '.ended, .started' "$J/1/state.json" | xargs -n1 date +%s.%N -d |
+	awk 'NR == 1 { e = $1 } NR == 2 { printf "%.2f", e - $1 - 3 }') s after the limit"
 run_gs status 1
 check_match "status: state timeout" "$out" "state: *timeout"
 run_gs status 1 --json
