@@ -37,6 +37,15 @@ left() {
 	live "$J/$1/" | wc -l
 }
 
+# rank0: the pid of rank 0's sleep of this test's running job; false when there is none
+rank0() {
+	for r0 in $(live_here "^/bin/sleep 61"); do
+		tr '\0' '\n' < "/proc/$r0/environ" 2>/dev/null | grep -qx PMI_RANK=0 &&
+		    echo "$r0" && return 0
+	done
+	return 1
+}
+
 # --- a plain program stopped at its limit
 sleeper "$T/sleep.yaml" "00:03"
 run_gs run --no-metrics "$T/sleep.yaml"
@@ -96,35 +105,28 @@ run_gs wait "$id" --timeout 60
 check_eq "wait: exit 8" "$rc" 8
 check_match "wait: says timeout and why" "$out" "^job $id timeout \\(time limit 00:02 reached"
 
-# --- a relaunch continues the count: rank 0 killed once mid-run, the job relaunched
-cat > "$T/relaunch.yaml" <<EOF
-name: mandel-relaunch
-program: "$MANDEL"
-args: ["--size", "2000", "--iter", "3000", "--check", "--out", "m.pgm"]
-ranks: 3
-runtime: {scheme: pss}
-restarts: 1
-time_limit: "00:06"
-EOF
+# --- a relaunch continues the count: rank 0 killed once mid-run, the job relaunched (a
+# plain program: from scratch), then stopped when both launches together reach the limit
+sleeper "$T/relaunch.yaml" "00:06"
+sed -i 's/^restarts: 0$/restarts: 1/' "$T/relaunch.yaml"
 id=$(next_id)
 "$GS" run --no-metrics "$T/relaunch.yaml" > "$T/rl.out" 2> "$T/rl.err" &
 pid=$!
 at_exit "kill -9 $pid"
-poll 30 grep -q '"ev":"chunk"' "$J/$id/events.jsonl" || echo "# job $id: no chunk in time"
-for p in $(live_here "^$MANDEL --size 2000 "); do
-	tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx PMI_RANK=0 && kill -KILL "$p"
-done
+poll 30 rank0 || echo "# job $id: no rank 0 in time"
+kill -KILL "$(rank0)"
 wait $pid
 check_eq "rank 0 killed, relaunched, then past its limit: exit 8" "$?" 8
 check_eq "one restart" "$(jq -r .restarts "$J/$id/state.json")" 1
 check_match "the limit counted both launches' running" "$(jq -r .reason "$J/$id/state.json")" \
 	"^time limit 00:06 reached after 6\\.[0-9] s of running$"
+check_eq "nothing of that job is left here" "$(left "$id" | tr '\n' ' ')" "0 0 "
 
 # --- a libgrt job stopped, then resumed to done
 cat > "$T/mandel.yaml" <<EOF
 name: mandel-limit
 program: "$MANDEL"
-args: ["--size", "2000", "--iter", "3000", "--check", "--out", "m.pgm"]
+args: ["--size", "2000", "--iter", "4000", "--check", "--out", "m.pgm"]
 ranks: 3
 runtime: {scheme: pss}
 time_limit: "00:03"
