@@ -14,7 +14,6 @@
 #include "broker/broker.h"
 #include "broker/errlist.h"
 #include "broker/metrics.h"
-#include "broker/site.h"
 #include "common/clock.h"
 #include "common/events-read.h"
 #include "common/file.h"
@@ -266,8 +265,8 @@ jobrun_drop_journal(const struct jobrun *jr)
 
 /*
  * How the launch ended, from rank 0, the end event and mpiexec. Done, cancelled and
- * timeout are recorded here (EXIT_OK, EXIT_CANCELLED, EXIT_TIMEOUT with reason); a
- * failure is not (EXIT_FAILED with reason):
+ * timeout (jobrun-timeout.c) are recorded here (EXIT_OK, EXIT_CANCELLED, EXIT_TIMEOUT
+ * with reason); a failure is not (EXIT_FAILED with reason):
  * a relaunch may follow. *restartable: 0 when the program decided to fail by itself (rank
  * 0 exited with a status of its own and no worker was lost), which a relaunch would only
  * repeat.
@@ -288,21 +287,8 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 		jobrun_state(st, JOB_CANCELLED, "cancelled by a signal");
 		return EXIT_CANCELLED;
 	}
-	/* stopped at the limit: the journal stays for resume (doc/restarts.md) */
-	if (lr->timed_out) {
-		snprintf(reason, len, "time limit %s reached after %.1f s of running",
-		    jr->job.time_limit, jr->ran);
-		jobrun_state(st, JOB_TIMEOUT, reason);
+	if (jobrun_timeout_stopped(jr, e.found ? e.status : NULL, reason, len))
 		return EXIT_TIMEOUT;
-	}
-	/* simulated: the master ended the run at the limit, in simulated time (GRT_TIME_LIMIT) */
-	if (e.found && strcmp(e.status, "timeout") == 0) {
-		snprintf(reason, len, "time limit %s reached after %.3f s of %srunning",
-		    jr->job.time_limit != NULL ? jr->job.time_limit : "?", st->makespan,
-		    jr->sim != NULL ? "simulated " : "");
-		jobrun_state(st, JOB_TIMEOUT, reason);
-		return EXIT_TIMEOUT;
-	}
 	if (lr->master_exit == 0 && e.found && strcmp(e.status, "ok") == 0) {
 		jobrun_state(st, JOB_DONE, NULL);
 		jobrun_drop_journal(jr);
@@ -317,6 +303,8 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 		jobrun_state(st, JOB_DONE, NULL);
 		return EXIT_OK;
 	}
+	if (jobrun_timeout_slurm(jr, reason, len))
+		return EXIT_TIMEOUT;
 	if (lr->master_signal > 0)
 		snprintf(reason, len, "rank 0 died of signal %d%s", lr->master_signal, plain);
 	else if (lr->master_exit > 0)
@@ -436,23 +424,6 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	}
 	jobrun_write_files(a, jr);
 	return jobrun_ready(jr);
-}
-
-/*
- * Seconds the next launch may run under the job's time_limit: the limit less what this
- * supervisor's launches ran; 0 for no limit, and for a simulated job, whose limit is in
- * simulated time (launchers/smpi.c). Never 0 with a limit: a relaunch after the limit
- * ran out is stopped at once.
- */
-static double
-jobrun_time_left(const struct jobrun *jr)
-{
-	long long limit;
-
-	if (jr->sim != NULL || jr->job.time_limit == NULL ||
-	    slurm_time_parse(jr->job.time_limit, &limit) != 0)
-		return 0;
-	return jr->ran < (double)limit ? (double)limit - jr->ran : 1e-9;
 }
 
 int

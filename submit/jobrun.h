@@ -123,6 +123,22 @@ int jobrun_place(struct jobrun *jr);
 int jobrun_execute(struct jobrun *jr, int top);
 
 /*
+ * The job's time limit (jobrun-timeout.c; doc/restarts.md, "The time limit").
+ * jobrun_time_left: the seconds the next launch may run, the job's time_limit less what
+ * this supervisor's launches ran (jr->ran); 0 for no limit, and for a simulated job, whose
+ * limit is in simulated time (GRT_TIME_LIMIT).
+ * jobrun_timeout_stopped: 1 when the launch ended at the limit, stopped by the supervisor
+ * (res.timed_out) or by the master (end_status "timeout", the end record's; NULL: none);
+ * jobrun_timeout_slurm: 1 when a launch that failed had an allocation that Slurm ended at
+ * its own time limit (state TIMEOUT). When they return 1 the job is recorded timeout with
+ * the reason (also in reason), its journal kept; else 0.
+ */
+double jobrun_time_left(const struct jobrun *jr);
+int jobrun_timeout_stopped(struct jobrun *jr, const char *end_status, char *reason,
+    size_t len);
+int jobrun_timeout_slurm(struct jobrun *jr, char *reason, size_t len);
+
+/*
  * The job failed for good: record it failed with reason and the reasons of every earlier
  * restart (state.json's restart_log), say it on stderr when say is 1, return code.
  */
