@@ -131,8 +131,8 @@ ranks: 3
 runtime: {scheme: pss}
 time_limit: "00:03"
 EOF
+id=$(next_id)
 run_gs run --no-metrics "$T/mandel.yaml"
-id=$(ls "$J" | sort -n | tail -1)
 check_eq "mandelbrot past its limit: exit 8, timeout" "$rc:$(jq -r .state "$J/$id/state.json")" \
 	"8:timeout"
 check "its journal is kept, with results" test "$(wc -c < "$J/$id/journal")" -gt 1000
