@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "broker/site.h"
 #include "common/xmalloc.h"
 #include "gen/gs-config.h"
 #include "launch/launch-int.h"
@@ -342,6 +343,7 @@ launch_argv_smpi(const struct gs_job *job, const struct gs_placement *p,
     const struct job_state *st, const struct sim_opts *sim, const char *program)
 {
 	struct argv_builder b = { NULL, 0, 0 };
+	long long limit;
 	char *arg;
 	size_t i;
 
@@ -358,6 +360,15 @@ launch_argv_smpi(const struct gs_job *job, const struct gs_placement *p,
 	xasprintf(&arg, "%s/.smpi", st->dir);
 	argv_kv(&b, "TMPDIR", arg);
 	free(arg);
+	/*
+	 * the job's time limit in simulated seconds: libgrt's master ends the run there, with
+	 * an end record saying so (doc/simulate.md, "The time limit")
+	 */
+	if (job->time_limit != NULL && slurm_time_parse(job->time_limit, &limit) == 0) {
+		xasprintf(&arg, "%lld", limit);
+		argv_kv(&b, "GRT_TIME_LIMIT", arg);
+		free(arg);
+	}
 	/* a rank's first contact, in seconds, when not the runtime's own (grt-comm-block.c) */
 	if (sim->first_contact_ms >= 0) {
 		xasprintf(&arg, "%.17g", sim->first_contact_ms / 1000);

@@ -205,7 +205,7 @@ launch_proc_wait(struct launch *l)
 	const struct job_state *st = l->plan.st;
 	struct launch_result *res = &l->res;
 	pid_t pid = l->pid;
-	double master_ended = 0;
+	double master_ended = 0, began = clock_mono();
 	sigset_t old;
 
 	memset(res, 0, sizeof *res);
@@ -218,6 +218,14 @@ launch_proc_wait(struct launch *l)
 		lease_accept();
 		if (launch_cancel_signal) {
 			res->cancelled = 1;
+			launch_stop_group(pid, &res->mpiexec_status);
+			break;
+		}
+		/* the time limit stops the job as a cancel does; the launcher's cleanup follows */
+		if (l->time_limit > 0 && clock_mono() - began >= l->time_limit) {
+			res->timed_out = 1;
+			/* what ran counts up to the limit, not the stopping's grace */
+			res->ran = clock_mono() - began;
 			launch_stop_group(pid, &res->mpiexec_status);
 			break;
 		}
@@ -240,6 +248,8 @@ launch_proc_wait(struct launch *l)
 			launch_ticker(launch_ticker_arg, 0);
 		proc_child_nap(POLL_NS);
 	}
+	if (!res->timed_out)
+		res->ran = clock_mono() - began;
 	if (launch_ticker != NULL)
 		launch_ticker(launch_ticker_arg, 1);
 	sigprocmask(SIG_SETMASK, &old, NULL);

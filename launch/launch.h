@@ -40,6 +40,8 @@ struct launch_result {
 	int master_exit;	/* rank 0's exit status, -1 when it died or never ran */
 	int master_signal;	/* the signal that killed rank 0, or 0 */
 	int cancelled;		/* 1: SIGINT/SIGTERM/SIGHUP arrived and the job was stopped */
+	int timed_out;		/* 1: the launch's time_limit ran out and the job was stopped */
+	double ran;		/* seconds supervised, from the wait's start to mpiexec's end */
 	int killed_stragglers;	/* 1: ranks still ran after rank 0 ended and were killed */
 	/*
 	 * One byte per node of the plan's sites, 1 for a node the cleanup after a failed
@@ -66,9 +68,11 @@ struct sim_opts;
  * - match: 1 when this launcher takes the plan (the first that does is used);
  * - prepare: everything before mpiexec (staging, preflight, the mpiexec command);
  * - start: start mpiexec (the launch's pid is set on LAUNCH_OK);
- * - wait: supervise mpiexec to its end (a cancel signal stops it) and fill the result;
+ * - wait: supervise mpiexec to its end (a cancel signal, or the launch's time_limit
+ *   running out, stops it) and fill the result;
  * - cancel: call off a prepared launch that will not start, or stop a started one;
- * - cleanup: after the end, nothing of the job left anywhere, its outputs collected;
+ * - cleanup: after the end, nothing of the job left anywhere, its outputs collected (not
+ *   those of a job stopped by a cancel or its time limit);
  * - release: free what prepare allocated (whatever step was reached), l->priv included.
  */
 struct launcher {
@@ -88,6 +92,12 @@ struct launch {
 	char **argv;		/* mpiexec's */
 	char **env;		/* added to mpiexec's environment ("KEY=VALUE"; NULL: none) */
 	pid_t pid;		/* mpiexec, once started */
+	/*
+	 * Seconds the wait lets mpiexec run (0: no bound). When they run out, the job is
+	 * stopped as a cancel stops it, here and on every node, and res.timed_out is set
+	 * (doc/restarts.md, "The time limit"). The command line sets it before launch_wait.
+	 */
+	double time_limit;
 	struct launch_result res;
 	/*
 	 * The launcher's own state: its prepare allocates it, its release frees it, and no one

@@ -26,7 +26,7 @@ static const char *const phase_names[] = {
 	[JOB_BROKERING] = "brokering", [JOB_PENDING] = "pending",
 	[JOB_STAGING] = "staging",
 	[JOB_LAUNCHING] = "launching", [JOB_RUNNING] = "running", [JOB_DONE] = "done",
-	[JOB_FAILED] = "failed", [JOB_CANCELLED] = "cancelled",
+	[JOB_FAILED] = "failed", [JOB_CANCELLED] = "cancelled", [JOB_TIMEOUT] = "timeout",
 };
 
 const char *
@@ -492,10 +492,10 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 			break;
 		}
 	}
-	for (p = JOB_BROKERING; p <= JOB_CANCELLED; p++)
+	for (p = JOB_BROKERING; p <= JOB_TIMEOUT; p++)
 		if (strcmp(phase, phase_names[p]) == 0)
 			break;
-	if (p > JOB_CANCELLED) {
+	if (p > JOB_TIMEOUT) {
 		snprintf(why, whylen, "%s: corrupt job state: unknown state '%.40s'", path, phase);
 		goto bad;
 	}

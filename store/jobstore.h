@@ -21,6 +21,7 @@ enum job_phase {
 	JOB_DONE,
 	JOB_FAILED,
 	JOB_CANCELLED,
+	JOB_TIMEOUT,		/* stopped at its time limit (reason: which, after how long) */
 };
 
 /*
@@ -58,7 +59,7 @@ struct job_state {
 	char *job_file;		/* absolute path of the submitted job file */
 	char *dir;		/* the job directory */
 	enum job_phase phase;
-	char *reason;		/* why failed/cancelled, or NULL */
+	char *reason;		/* why failed/cancelled/timeout, or NULL */
 	double submitted;	/* seconds since the epoch */
 	double started;		/* the first launch's (a relaunch keeps it) */
 	double ended;
@@ -176,7 +177,10 @@ void jobstore_restart_add(struct job_state *st, double when, const char *reason,
  */
 int jobstore_lock(const char *dir, char *why, size_t whylen);
 
-/* 1 when the job has ended (done, failed, cancelled): nothing will change its state. */
+/*
+ * 1 when the job has ended (done, failed, cancelled, timeout): nothing will change its
+ * state.
+ */
 int job_phase_final(enum job_phase p);
 
 /* What jobstore_read_state and friends return. */

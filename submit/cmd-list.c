@@ -26,7 +26,7 @@
 #include "store/jobstore.h"
 #include "submit/cmd.h"
 
-#define LIST_NPHASES	(JOB_CANCELLED + 1)	/* enum job_phase ends with JOB_CANCELLED */
+#define LIST_NPHASES	(JOB_TIMEOUT + 1)	/* enum job_phase ends with JOB_TIMEOUT */
 
 extern const struct cmd_entry cmd_list_entry;
 
@@ -380,7 +380,7 @@ const struct cmd_entry cmd_list_entry = {
 	"list", "[--state S[,S...]] [--format FIELDS] [--json]",
 	"list the jobs, one line each, newest last",
 	"  -s, --state S,...     only the jobs in these states: brokering, pending, staging,\n"
-	"                        launching, running, done, failed, cancelled\n"
+	"                        launching, running, done, failed, cancelled, timeout\n"
 	"  -o, --format FIELDS   the columns, comma separated, in this order: id, name,\n"
 	"                        state, reason, ranks, scheme, submitted, started, ended,\n"
 	"                        makespan, restarts; with --json the keys of each job\n"

@@ -1,6 +1,7 @@
 /*
- * cmd-resume.c — gridsubmit resume: continue a job that failed, was cancelled, or whose
- * supervisor died, from its journal, in its own job directory (doc/restarts.md).
+ * cmd-resume.c — gridsubmit resume: continue a job that failed, was cancelled, was stopped
+ * at its time limit, or whose supervisor died, from its journal, in its own job directory
+ * (doc/restarts.md). The time limit applies afresh (--time overrides it).
  *
  * The job is loaded from its directory's job.yaml and sites.yaml, which run as they are
  * (absolute paths, the stage_in copies beside them, and --scheme, --ranks and --restarts
@@ -30,6 +31,7 @@
 #include "launch/jobctl.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
+#include "submit/opt-job.h"
 #include "submit/userconf.h"
 
 #define RESUME_REASON	"resumed by gridsubmit resume"
@@ -157,6 +159,7 @@ resume_load(struct jobrun *jr)
 static const struct option resume_longopts[] = {
 	{ "restarts", required_argument, NULL, 'R' },
 	{ "top", no_argument, NULL, 't' },
+	{ "time", required_argument, NULL, 'T' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -164,6 +167,7 @@ static int
 cmd_resume_exec(int argc, char **argv)
 {
 	struct jobrun jr;
+	const char *limit = NULL;
 	int c, code, top = 0, restarts = -1;
 
 	while ((c = cmd_getopt(argc, argv, &cmd_resume_entry)) != -1) {
@@ -172,6 +176,8 @@ cmd_resume_exec(int argc, char **argv)
 			    1000);
 		else if (c == 't')
 			top = 1;
+		else if (c == 'T')
+			limit = opt_time(&cmd_resume_entry, optarg);
 	}
 	if (optind != argc - 1)
 		cmd_usage_error(&cmd_resume_entry, optind >= argc ? "missing job id" :
@@ -195,6 +201,11 @@ cmd_resume_exec(int argc, char **argv)
 	jr.speculate = 1;
 	jr.metrics = !jr.st.no_metrics;
 	jr.restarts_max = jr.st.restarts_max = restarts >= 0 ? restarts : jr.job.restarts;
+	/* the limit afresh: the job file's (job.yaml holds a --time of the submit), or --time */
+	if (limit != NULL) {
+		free(jr.job.time_limit);
+		jr.job.time_limit = xstrdup(limit);
+	}
 	jobrun_restart_record(&jr, RESUME_REASON, NULL, 0, 1);
 	if ((code = jobrun_place(&jr)) == EXIT_OK) {
 		fprintf(stderr, "gridsubmit: job %s (%s): resumed, %d ranks, scheme %s\n",
@@ -207,17 +218,20 @@ cmd_resume_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_resume_entry = {
-	"resume", "ID [--restarts N] [--top]",
-	"continue a failed, cancelled or orphaned job from its journal",
-	"  ID                    the job: failed, cancelled, or whose supervisor died\n"
+	"resume", "ID [--restarts N] [--time T] [--top]",
+	"continue a failed, cancelled, timed-out or orphaned job from its journal",
+	"  ID                    the job: failed, cancelled, stopped at its time limit, or\n"
+	"                        whose supervisor died\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
+	"      --time T          wall-time limit of this resume (Slurm's formats), overriding\n"
+	"                        the job's time_limit, which otherwise applies afresh\n"
 	"      --top             show the live console while the job runs\n"
 	"the job is loaded from the copies in its directory, placed again over every node of\n"
 	"its site file, and launched and followed like run; its master replays the journal\n"
 	"and computes only what is missing. The resume counts as a restart (status shows it).\n"
 	"exit status: as run (0 done, 1 failed, 3 input, 4 no placement, 5 launch, 6\n"
-	"cancelled); 2 no such job; 7 refused: the job is done, its supervisor still runs, or\n"
-	"processes of it still run here ('gridsubmit cancel ID' stops them)\n",
+	"cancelled, 8 timeout); 2 no such job; 7 refused: the job is done, its supervisor\n"
+	"still runs, or processes of it still run here ('gridsubmit cancel ID' stops them)\n",
 	cmd_resume_exec, NULL, resume_longopts, NULL, CMD_OPERAND_JOB
 };

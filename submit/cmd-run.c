@@ -34,6 +34,7 @@ static const struct option run_longopts[] = {
 	{ "restarts", required_argument, NULL, 'R' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "now", no_argument, NULL, 'W' },
+	{ "time", required_argument, NULL, 'T' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -60,8 +61,8 @@ cmd_run_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_run_entry = {
 	"run", "{JOB.yaml [-- ARGS...] | -- PROGRAM [ARGS...]} [--sites F] [--scheme S] "
-	"[--migration P] [-n N] [--name NAME] [--stage-in F]... [--restarts N] [--now] [--top] "
-	"[--no-metrics] [-q]",
+	"[--migration P] [-n N] [--name NAME] [--stage-in F]... [--restarts N] [--now] "
+	"[--time T] [--top] [--no-metrics] [-q]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -81,6 +82,10 @@ const struct cmd_entry cmd_run_entry = {
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
 	"      --now             start at once, even on slots other jobs hold (no queue)\n"
+	"      --time T          wall-time limit in Slurm's formats (MM, MM:SS, HH:MM:SS,\n"
+	"                        D-HH, D-HH:MM, D-HH:MM:SS), overriding the job file's\n"
+	"                        time_limit: at T of running the job is stopped everywhere\n"
+	"                        and recorded timeout (exit 8; doc/restarts.md)\n"
 	"      --top             show the live console while the job runs\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n"
 	"  -q, --quiet           none of gridsubmit's own lines (the start, the end, where the\n"

@@ -192,6 +192,7 @@ const struct cmd_entry cmd_simulate_entry = {
 	"  -q, --quiet           none of gridsubmit's own lines but errors\n"
 	"The program runs as its SMPI build, smpi/NAME beside it (make builds the examples').\n"
 	"stdout is the program's output (without --json); the simulated makespan and the\n"
-	"efficiency against the divisible-load bound go to stderr\n",
+	"efficiency against the divisible-load bound go to stderr. The job file's time_limit\n"
+	"counts simulated seconds: libgrt's master ends the run there (state timeout, exit 8)\n",
 	cmd_simulate_exec, "s:n:q", simulate_longopts, NULL, CMD_OPERAND_YAML
 };

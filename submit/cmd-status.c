@@ -354,14 +354,6 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 	status_print_remote(st, si);
 }
 
-/* The exit status gridsubmit wait gives for a job that has ended: 0, 1 or 6. */
-static int
-status_exit_code(const struct job_state *st)
-{
-	return st->phase == JOB_DONE ? EXIT_OK : st->phase == JOB_CANCELLED ? EXIT_CANCELLED :
-	    EXIT_FAILED;
-}
-
 /*
  * The status document (gridsubmit-json(5)): the job's state as state.json holds it
  * (jobstore_state_json), then what status finds live; jsonout_print puts schema_version
@@ -395,7 +387,7 @@ status_json(const struct job_state *st, const struct status_info *si)
 	live = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:s, s:o, s:o, s:o}",
 	    "makespan", st->phase == JOB_DONE || st->makespan > 0 ?
 	    jsonout_num(st->makespan) : json_null(),
-	    "exit_code", final ? json_integer(status_exit_code(st)) : json_null(),
+	    "exit_code", final ? json_integer(cmd_phase_exit(st->phase)) : json_null(),
 	    "mpiexec_exit", st->exit_code >= 0 ? json_integer(st->exit_code) : json_null(),
 	    "progress", progress,
 	    "failed_ranks", failed,

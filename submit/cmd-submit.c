@@ -39,6 +39,7 @@ static const struct option submit_longopts[] = {
 	{ "no-metrics", no_argument, NULL, 'M' },
 	{ "restarts", required_argument, NULL, 'R' },
 	{ "now", no_argument, NULL, 'W' },
+	{ "time", required_argument, NULL, 'T' },
 	{ "json", no_argument, &submit_json, 1 },
 	{ NULL, 0, NULL, 0 }
 };
@@ -117,7 +118,7 @@ cmd_submit_exec(int argc, char **argv)
 const struct cmd_entry cmd_submit_entry = {
 	"submit", "{JOB.yaml [-- ARGS...] | -- PROGRAM [ARGS...]} [--sites F] [--scheme S] "
 	"[--migration P] [-n N] [--name NAME] [--stage-in F]... [--restarts N] [--now] "
-	"[--no-metrics] [--json]",
+	"[--time T] [--no-metrics] [--json]",
 	"submit a job detached and print its id",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -140,6 +141,10 @@ const struct cmd_entry cmd_submit_entry = {
 	"      --json            print one JSON document instead of the id: id, dir, state,\n"
 	"                        ranks, scheme, name (gridsubmit-json(5))\n"
 	"      --now             start at once, even on slots other jobs hold (no queue)\n"
+	"      --time T          wall-time limit in Slurm's formats (MM, MM:SS, HH:MM:SS,\n"
+	"                        D-HH, D-HH:MM, D-HH:MM:SS), overriding the job file's\n"
+	"                        time_limit: at T of running the job is stopped everywhere\n"
+	"                        and recorded timeout (exit 8; doc/restarts.md)\n"
 	"prints the job id alone on stdout once the job is recorded; errors before that\n"
 	"exit as run does (3 input, 4 no placement, 5 launch); the supervisor's own log is\n"
 	"DIR/supervisor.log. Follow with status, wait, logs, top; stop with cancel; continue\n"

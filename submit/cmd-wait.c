@@ -8,7 +8,8 @@
  * job is reported and the others are still waited for.
  * Exit status, over all the jobs: 2 when an id names no job, else 3 when a state.json is
  * unreadable, else 124 when --timeout ran out first (as timeout(1)), else the first
- * non-zero of the jobs in the order given (1 failed, 6 cancelled), else 0.
+ * non-zero of the jobs in the order given (1 failed, 6 cancelled, 8 stopped at its time
+ * limit), else 0.
  */
 #include <math.h>
 #include <stdio.h>
@@ -64,8 +65,7 @@ wait_poll(struct wait_job *w)
 	w->ended = st.ended;
 	if (job_phase_final(st.phase)) {
 		w->done = 1;
-		w->code = st.phase == JOB_DONE ? EXIT_OK : st.phase == JOB_CANCELLED ?
-		    EXIT_CANCELLED : EXIT_FAILED;
+		w->code = cmd_phase_exit(st.phase);
 	}
 	job_state_free(&st);
 	return EXIT_OK;
@@ -196,7 +196,7 @@ cmd_wait_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_wait_entry = {
 	"wait", "ID... [--timeout S] [--json]",
-	"wait until jobs have ended; exit 0 done, 1 failed, 6 cancelled",
+	"wait until jobs have ended; exit 0 done, 1 failed, 6 cancelled, 8 timeout",
 	"  ID...                 the jobs (all of them are waited for)\n"
 	"  -t, --timeout S       give up after S seconds, for all the jobs together (exit 124,\n"
 	"                        as timeout(1))\n"
@@ -204,7 +204,8 @@ const struct cmd_entry cmd_wait_entry = {
 	"                        job's state, reason, end time and exit code\n"
 	"prints 'job ID STATE (reason)' as each job ends.\n"
 	"exit status: 0 done, 1 failed (a dead supervisor included), 6 cancelled,\n"
-	"124 timed out, 2 no such job, 3 a job's state.json is unreadable or corrupt;\n"
+	"8 the job reached its time limit, 124 --timeout ran out, 2 no such job, 3 a job's\n"
+	"state.json is unreadable or corrupt;\n"
 	"with several jobs: 2 if an id names no job (the others are still waited for),\n"
 	"else 3, else 124, else the first non-zero of the jobs in the order given, else 0\n",
 	cmd_wait_exec, "t:", wait_longopts, NULL, CMD_OPERAND_JOB

@@ -157,6 +157,21 @@ cmd_open_job(const char *arg, struct job_state *st, int refresh)
 	return EXIT_OK;
 }
 
+int
+cmd_phase_exit(int phase)
+{
+	switch (phase) {
+	case JOB_DONE:
+		return EXIT_OK;
+	case JOB_CANCELLED:
+		return EXIT_CANCELLED;
+	case JOB_TIMEOUT:
+		return EXIT_TIMEOUT;
+	default:
+		return EXIT_FAILED;
+	}
+}
+
 const char *
 cmd_open_job_error(const char *arg, int code)
 {

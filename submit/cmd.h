@@ -18,6 +18,7 @@ enum {
 	EXIT_LAUNCH = 5,	/* launch failed: mpiexec, ssh, preflight, staging */
 	EXIT_CANCELLED = 6,	/* the job was cancelled */
 	EXIT_REFUSED = 7,	/* the job's state does not allow it (resume of a done job) */
+	EXIT_TIMEOUT = 8,	/* the job reached its time limit and was stopped */
 };
 
 /* What a command's operands are, for the shell completion (gridsubmit __complete). */
@@ -93,6 +94,12 @@ int cmd_open_job(const char *arg, struct job_state *st, int refresh);
  * used" (gridsubmit-json(5)).
  */
 const char *cmd_open_job_error(const char *arg, int code);
+
+/*
+ * The exit code of a job that has ended in state phase (a value of enum job_phase): 0
+ * done, 6 cancelled, 8 timeout, 1 failed; the one mapping of status's and wait's.
+ */
+int cmd_phase_exit(int phase);
 
 /* The state directory (common/home.h); when it cannot be used, says why and exits 1. */
 const char *cmd_home(void);

@@ -210,7 +210,7 @@ jf_stage_in(struct ydoc_node *root, const struct gs_job *job, char **head)
 	ydoc_set(root, "stage_in", seq);
 }
 
-/* "--scheme pwd --ranks 3 --restarts 2", or "none". Allocated. */
+/* "--scheme pwd --ranks 3 --restarts 2 --time 10:00", or "none". Allocated. */
 static char *
 jf_overrides(const struct jobrun_args *a)
 {
@@ -244,6 +244,11 @@ jf_overrides(const struct jobrun_args *a)
 	}
 	if (a->restarts >= 0) {
 		xasprintf(&t, "%s --restarts %d", s, a->restarts);
+		free(s);
+		s = t;
+	}
+	if (a->time != NULL) {
+		xasprintf(&t, "%s --time %s", s, a->time);
 		free(s);
 		s = t;
 	}
@@ -336,6 +341,8 @@ jf_write_job(const struct jobrun_args *a, struct jobrun *jr)
 		snprintf(num, sizeof num, "%d", a->restarts);
 		ydoc_set(root, "restarts", jf_scalar(num, 1));
 	}
+	if (a->time != NULL)
+		ydoc_set(root, "time_limit", jf_scalar(a->time, 0));
 	from = jf_scheme(root, a, job);
 	/* jf_scheme made runtime: */
 	if (a->migration != NULL)

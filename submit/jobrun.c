@@ -253,6 +253,10 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 		job_runtime_set(job, "migration", a->migration);
 	if (a->ranks > 0)
 		job->ranks = job->min_ranks = a->ranks;
+	if (a->time != NULL) {
+		free(job->time_limit);
+		job->time_limit = xstrdup(a->time);
+	}
 	if (a->job != NULL)
 		jobrun_more_args(job, a);
 	return EXIT_OK;
@@ -273,8 +277,9 @@ jobrun_drop_journal(const struct jobrun *jr)
 }
 
 /*
- * How the launch ended, from rank 0, the end event and mpiexec. Done and cancelled are
- * recorded here (EXIT_OK, EXIT_CANCELLED); a failure is not (EXIT_FAILED with reason):
+ * How the launch ended, from rank 0, the end event and mpiexec. Done, cancelled and
+ * timeout (jobrun-timeout.c) are recorded here (EXIT_OK, EXIT_CANCELLED, EXIT_TIMEOUT
+ * with reason); a failure is not (EXIT_FAILED with reason):
  * a relaunch may follow. *restartable: 0 when the program decided to fail by itself (rank
  * 0 exited with a status of its own and no worker was lost), which a relaunch would only
  * repeat.
@@ -295,6 +300,8 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 		jobrun_state(st, JOB_CANCELLED, "cancelled by a signal");
 		return EXIT_CANCELLED;
 	}
+	if (jobrun_timeout_stopped(jr, e.found ? e.status : NULL, reason, len))
+		return EXIT_TIMEOUT;
 	if (lr->master_exit == 0 && e.found && strcmp(e.status, "ok") == 0) {
 		jobrun_state(st, JOB_DONE, NULL);
 		jobrun_drop_journal(jr);
@@ -309,6 +316,8 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 		jobrun_state(st, JOB_DONE, NULL);
 		return EXIT_OK;
 	}
+	if (jobrun_timeout_slurm(jr, reason, len))
+		return EXIT_TIMEOUT;
 	if (lr->master_signal > 0)
 		snprintf(reason, len, "rank 0 died of signal %d%s", lr->master_signal, plain);
 	else if (lr->master_exit > 0)
@@ -460,9 +469,11 @@ jobrun_execute(struct jobrun *jr, int top)
 			code = jobrun_fail(jr, EXIT_LAUNCH, why, 1);
 			goto out;
 		}
+		jr->launch.time_limit = jobrun_time_left(jr);
 		loads = jobrun_loads_start(jr);
 		launch_wait(&jr->launch);
 		jobrun_loads_stop(jr, loads);
+		jr->ran += jr->launch.res.ran;
 		code = jobrun_verdict(jr, why, sizeof why, &restartable);
 		/* a failure: relaunched while restarts remain (jobrun-restart.c) */
 		if (code != EXIT_FAILED ||

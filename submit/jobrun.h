@@ -27,6 +27,7 @@ struct jobrun_args {
 	int restarts;		/* --restarts, or -1: the job file's restarts: */
 	int quiet;		/* run -q: none of gridsubmit's own lines but errors */
 	int now;		/* --now: start without waiting for free slots (slots.h) */
+	const char *time;	/* --time (Slurm's formats, checked), over time_limit:, or NULL */
 	char *const *more_args;	/* after "--": appended to the job file's args */
 	int nmore_args;
 	/* jobrun-nofile.c: run|submit [--name N] [--stage-in F]... [-- PROGRAM ARGS...] */
@@ -55,6 +56,7 @@ struct jobrun {
 	int restarts_here;	/* relaunches it made */
 	int quiet;		/* jobrun_args.quiet: jobrun_report says only a failure */
 	int now;		/* jobrun_args.now */
+	double ran;		/* seconds this supervisor's launches ran (the time limit's count) */
 	const struct sim_opts *sim;	/* jobrun_args.sim: simulated, outside the queue */
 	struct slots *slots;	/* the slot ledger, while the job is in it (jobrun-queue.c) */
 	pid_t top_pid;		/* run --top: the console's process, 0 for none */
@@ -89,9 +91,9 @@ void jobrun_sim_args(struct jobrun_args *a, struct sim_opts *o);
  * default) and the job file (with a->overlay), or the job of the command line when there
  * is none (jobrun_nofile_load), check that its program can run and its stage_in files
  * exist, apply --name, --stage-in, --scheme (else, when the job names none, the
- * configuration file's scheme:) and --ranks. EXIT_OK, or the exit code with every error
- * printed: EXIT_INPUT for each file's and an invalid configuration file's (userconf.h),
- * EXIT_USAGE for the command line's.
+ * configuration file's scheme:), --ranks and --time. EXIT_OK, or the exit code with every
+ * error printed: EXIT_INPUT for each file's and an invalid configuration file's
+ * (userconf.h), EXIT_USAGE for the command line's.
  */
 int jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job);
 
@@ -145,9 +147,27 @@ int jobrun_place(struct jobrun *jr);
 
 /*
  * Launch and supervise to the end (with the console when top), relaunching after a
- * failure while restarts remain (jobrun-restart.c); returns the exit code.
+ * failure while restarts remain (jobrun-restart.c), within the job's time_limit (the
+ * running time of this call's launches added up: doc/restarts.md, "The time limit");
+ * returns the exit code.
  */
 int jobrun_execute(struct jobrun *jr, int top);
+
+/*
+ * The job's time limit (jobrun-timeout.c; doc/restarts.md, "The time limit").
+ * jobrun_time_left: the seconds the next launch may run, the job's time_limit less what
+ * this supervisor's launches ran (jr->ran); 0 for no limit, and for a simulated job, whose
+ * limit is in simulated time (GRT_TIME_LIMIT).
+ * jobrun_timeout_stopped: 1 when the launch ended at the limit, stopped by the supervisor
+ * (res.timed_out) or by the master (end_status "timeout", the end record's; NULL: none);
+ * jobrun_timeout_slurm: 1 when a launch that failed had an allocation that Slurm ended at
+ * its own time limit (state TIMEOUT). When they return 1 the job is recorded timeout with
+ * the reason (also in reason), its journal kept; else 0.
+ */
+double jobrun_time_left(const struct jobrun *jr);
+int jobrun_timeout_stopped(struct jobrun *jr, const char *end_status, char *reason,
+    size_t len);
+int jobrun_timeout_slurm(struct jobrun *jr, char *reason, size_t len);
 
 /*
  * The job failed for good: record it failed with reason and the reasons of every earlier

@@ -7,6 +7,7 @@
 
 #include <strings.h>
 
+#include "broker/site.h"
 #include "common/suggest.h"
 #include "grt/grt-keys.h"
 #include "grt/scheme.h"
@@ -59,6 +60,17 @@ opt_migration(const struct cmd_entry *cmd, const char *arg)
 	    "load-abs)", arg);
 }
 
+const char *
+opt_time(const struct cmd_entry *cmd, const char *arg)
+{
+	long long secs;
+
+	if (slurm_time_parse(arg, &secs) != 0)
+		cmd_usage_error(cmd, "--time: '%s' is not a time limit in one of Slurm's formats "
+		    "(MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, more than 0)", arg);
+	return arg;
+}
+
 void
 opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
     int *top)
@@ -108,6 +120,9 @@ opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_
 		case OPT_NOFILE_NAME:
 		case OPT_NOFILE_STAGE_IN:
 			opt_nofile_option(c, optarg, a);
+			break;
+		case 'T':
+			a->time = opt_time(cmd, optarg);
 			break;
 		}
 	}

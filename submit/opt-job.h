@@ -12,7 +12,7 @@
 /*
  * Parse the options of run and submit into a (top is NULL for submit: no --top), as the
  * command's entry lists them: --sites, --scheme, --migration, --ranks, --no-metrics,
- * --restarts (a->restarts, else -1), --now, --name and --stage-in (opt-nofile.h), and
+ * --restarts (a->restarts, else -1), --now, --time, --name and --stage-in (opt-nofile.h), and
  * run's --top and -q; then the one job file; then, after "--", the words to append to the
  * job file's args (a->more_args), or without a job file the program and its args.
  */
@@ -33,5 +33,12 @@ const char *opt_scheme(const struct cmd_entry *cmd, const char *arg);
  * job files.
  */
 const char *opt_migration(const struct cmd_entry *cmd, const char *arg);
+
+/*
+ * A --time option's value (run, submit, resume), returned as it is when it is a time
+ * limit in one of Slurm's formats (broker/site.h, slurm_time_parse); otherwise a usage
+ * error of cmd naming the option and the formats.
+ */
+const char *opt_time(const struct cmd_entry *cmd, const char *arg);
 
 #endif

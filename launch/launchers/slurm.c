@@ -144,7 +144,9 @@ slurm_cleanup(struct launch *l)
 	const struct launch_result *res = &l->res;
 
 	launcher_ssh.cleanup(l);
-	slurm_release_all(l, !res->cancelled && res->mpiexec_status != 0 ? SLURM_SETTLE : 0);
+	/* a job stopped here (cancel, time limit) was not ended by Slurm: no settling */
+	slurm_release_all(l, !res->cancelled && !res->timed_out && res->mpiexec_status != 0 ?
+	    SLURM_SETTLE : 0);
 }
 
 const struct launcher launcher_slurm = {

@@ -278,14 +278,16 @@ ssh_cleanup(struct launch *l)
 {
 	const struct launch_plan *pl = &l->plan;
 	const struct launch_result *res = &l->res;
+	/* a cancel or the time limit: the job is stopped, its outputs are not collected */
+	int stopped = res->cancelled || res->timed_out;
 
-	if (res->cancelled || res->killed_stragglers || res->mpiexec_status != 0) {
+	if (stopped || res->killed_stragglers || res->mpiexec_status != 0) {
 		/* which nodes it could not reach: a relaunch leaves them out (doc/restarts.md) */
 		free(l->res.lost);
 		l->res.lost = xcalloc(pl->sites->nnodes + 1, 1);
 		launch_cleanup_remote(pl->sites, pl->place, pl->st, 1, l->res.lost);
 	}
-	if (!res->cancelled)
+	if (!stopped)
 		stage_out(pl->sites, pl->place, pl->job, pl->st);
 	stage_cleanup(pl->st);
 }

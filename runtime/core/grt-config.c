@@ -160,6 +160,8 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 		cfg->rankmap_path = s;
 	if ((s = getenv("GRT_JOURNAL")) != NULL && *s != '\0')
 		cfg->journal_path = s;
+	if ((rc = config_double("GRT_TIME_LIMIT", 0, 1e12, &cfg->time_limit, why)) != GRT_OK)
+		return rc;
 	return config_double("GRT_T0", 0, 1e12, &cfg->t_origin, why);
 }
 

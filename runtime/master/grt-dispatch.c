@@ -53,7 +53,8 @@ master_send(struct master *m, int w, const struct grt_chunk *c, int kind, int fr
 
 /*
  * The next piece of work for worker w: a sample, a requeued range, the scheme's chunk, or
- * (for a worker, not the master itself) the back half of the master's unstarted units.
+ * (for a worker, not the master itself) the back half of the master's unstarted units;
+ * none once the time limit has passed.
  */
 int
 master_take(struct master *m, int w, struct grt_chunk *c, int *kind, int *from_scheme,
@@ -62,6 +63,9 @@ master_take(struct master *m, int w, struct grt_chunk *c, int *kind, int *from_s
 	*kind = GRT_WORK_CHUNK;
 	*from_scheme = 0;
 	*rq = -1;
+	/* past the time limit nothing more is handed out (master_periodic) */
+	if (m->timing_out)
+		return 0;
 	if (m->sampling) {
 		if (w != m->sampler || m->sample_next >= m->nsamples)
 			return 0;

@@ -130,7 +130,8 @@ master_end_event(struct master *m, double now)
 	int i;
 
 	grt_events_begin(&m->ev, now, "end");
-	grt_events_str(&m->ev, "status", m->rc == GRT_OK ? "ok" : "failed");
+	grt_events_str(&m->ev, "status", m->rc == GRT_OK ? "ok" : m->rc == GRT_ETIMEOUT ?
+	    "timeout" : "failed");
 	if (m->rc != GRT_OK)
 		grt_events_str(&m->ev, "error", grt_report_error(m->rc, m->rep));
 	if (m->rep->resumed > 0)

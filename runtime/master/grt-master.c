@@ -69,7 +69,10 @@ master_can_progress(const struct master *m, int self)
 	return 0;
 }
 
-/* What the master does now and then, not per message: events, deadlines, a lost run. */
+/*
+ * What the master does now and then, not per message: events, deadlines, a lost run, the
+ * time limit.
+ */
 int
 master_periodic(struct master *m, int self, double now)
 {
@@ -77,6 +80,16 @@ master_periodic(struct master *m, int self, double now)
 
 	grt_events_tick(&m->ev, now);
 	grt_journal_tick(&m->jn, now);
+	/*
+	 * GRT_TIME_LIMIT: from the first look past it no chunk is handed out (master_take);
+	 * the answers of those outstanding are merged and journaled, and the run ends. A
+	 * worker is never left sending to a master that has gone (under SMPI that aborts
+	 * the simulation).
+	 */
+	if (m->cfg->time_limit > 0 && now - m->t0 >= m->cfg->time_limit)
+		m->timing_out = 1;
+	if (m->timing_out)
+		return master_can_progress(m, self) ? GRT_OK : GRT_ETIMEOUT;
 	if (grt_usr1_seen)
 		m->suspect = 1;
 	if (now < m->next_check && !grt_usr1_seen)

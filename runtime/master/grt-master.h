@@ -152,6 +152,8 @@ struct master {
 	int64_t seq;
 	int failed_now;		/* workers in W_FAILED */
 	int suspect;		/* a rank exited (SIGUSR1): shorter deadlines from now on */
+	int timing_out;		/* GRT_TIME_LIMIT passed: no new chunk; once the outstanding
+				   ones are merged, the run ends with GRT_ETIMEOUT */
 	int rc;
 };
 

@@ -25,6 +25,8 @@ grt_strerror(int code)
 		return "the master ended the run after an error (see the master's message)";
 	case GRT_EJOURNAL:
 		return "the journal cannot be resumed: it is corrupt or another run's";
+	case GRT_ETIMEOUT:
+		return "the run reached its time limit (GRT_TIME_LIMIT)";
 	}
 	return "unknown error";
 }

@@ -90,7 +90,7 @@ done
 run_gs help run
 check_match "help run: --restarts" "$out" "--restarts N +relaunches after a failure"
 run_gs help resume
-check_match "help resume: the usage" "$out" "^usage: gridsubmit resume ID \\[--restarts N\\] \\[--top\\]"
+check_match "help resume: the usage" "$out" "^usage: gridsubmit resume ID \\[--restarts N\\] \\[--time T\\] \\[--top\\]"
 check_match "help resume: exit 7" "$out" "7 refused"
 
 # --- a job that ends well keeps no journal, unless keep_journal: true

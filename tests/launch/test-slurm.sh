@@ -6,7 +6,9 @@
 # while pending and while running releases the allocation (squeue empty) and leaves no
 # process, also after the supervisor was killed with -9; a proxy srun cannot start stops
 # mpiexec; an allocation that Slurm ends mid-run (a node set down) shows with Slurm's
-# reason at once, and the job still ends well.
+# reason at once, and the job still ends well; a job past its --time is stopped, its
+# allocation released, nothing left, and resume ends it well; a job that Slurm ends at
+# the site's time limit is recorded timeout, not relaunched.
 # serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
@@ -186,5 +188,46 @@ check_eq "the job still ends well" "$(jq -r .state "$J/state.json")" "done"
 check_match "with the right result" "$(cat "$J/stdout")" 'image matches'
 check_eq "a relaunch, if the failure took mpiexec down, left hpc1 out" \
 	"$(jq -r '[.restart_log[]?.excluded | index("hpc1") != null] | all' "$J/state.json")" true
+check_eq "nothing of ours is left in Slurm's queue" "$(ours)" 0
+check_eq "nor on the Slurm nodes" "$(job_procs)" ""
+
+# --- 7. the time limit (doc/restarts.md, "The time limit"): a job across both sites past
+# --time is stopped as cancel stops it, the allocation released, nothing left; resume
+# continues it from its journal to the right result
+job "$T/limit.yaml" 5 "" --size 256 --check --slow 1:100,2:100,3:100,4:100
+run_gs run "$T/limit.yaml" --sites "$SITES" --time 0:05
+J=$(last_job)
+check_eq "past --time 0:05 across lab and hpc: exit 8, timeout" \
+	"$rc:$(jq -r .state "$J/state.json")" "8:timeout"
+[ "$rc" -eq 8 ] || printf '%s\n' "$err" | tail -n 20 | sed -e 's/^/#   /'
+check_match "with the reason" "$(jq -r .reason "$J/state.json")" \
+	"^time limit 0:05 reached after 5\\.[0-9] s of running$"
+check_eq "its allocation was released by gridsubmit" \
+	"$(jq -r '.allocations[0].released' "$J/state.json")" gridsubmit
+echo "# stopped, cleaned up and released $(jq -r '.ended, .started' "$J/state.json" |
+	xargs -n1 date +%s.%N -d | awk 'NR == 1 { e = $1 } NR == 2 { printf "%.2f", e - $1 - 5 }') s after the limit"
+check_eq "no allocation of ours is left in Slurm's queue" "$(ours)" 0
+check_eq "no rank or proxy is left on the Slurm nodes" "$(job_procs)" ""
+check_eq "nor any process of the job here" "$(pgrep -f -- "$J/" | tr '\n' ' ')" ""
+check "its journal is kept" test -s "$J/journal"
+run_gs resume "$(basename "$J")" --time 10:00
+check_eq "resume --time 10:00: done" "$rc:$(jq -r .state "$J/state.json")" "0:done"
+check_match "with the right result" "$out" 'image matches'
+check_eq "and no allocation left after it" "$(ours)" 0
+
+# --- 8. Slurm's own time limit first (the site's time, 1 minute; the job has none): the
+# job is recorded timeout with Slurm's word, not relaunched, nothing left
+sed -E 's/(time: *"?)00:10:00/\100:01:00/' "$SITES" > "$TB/sites-short.yaml"
+check "a site file whose Slurm site's time is 1 minute" grep -q '00:01:00' "$TB/sites-short.yaml"
+RESTARTS=2 job "$T/hpconly.yaml" 3 "[hpc]" --size 512 --slow 1:400,2:400
+run_gs run "$T/hpconly.yaml" --sites "$TB/sites-short.yaml"
+J=$(last_job)
+check_eq "Slurm ends the allocation at its time limit: exit 8, timeout" \
+	"$rc:$(jq -r .state "$J/state.json")" "8:timeout"
+[ "$rc" -eq 8 ] || printf '%s\n' "$err" | tail -n 20 | sed -e 's/^/#   /'
+check_match "the reason names Slurm's limit" "$(jq -r .reason "$J/state.json")" \
+	"^time limit of the site reached after [0-9.]+ s of running: Slurm ended job [0-9]+ on site hpc at its own time limit$"
+check_eq "no relaunch" "$(jq -r .restarts "$J/state.json")" 0
+check_eq "Slurm's state of the allocation" "$(jq -r '.allocations[0].state' "$J/state.json")" TIMEOUT
 check_eq "nothing of ours is left in Slurm's queue" "$(ours)" 0
 check_eq "nor on the Slurm nodes" "$(job_procs)" ""

@@ -304,6 +304,34 @@ test_roundtrip(void)
 	job_state_free(&st);
 }
 
+/*
+ * Every state by its name in state.json, read back (the last of the enum, timeout, too);
+ * done, failed, cancelled and timeout are final, the others not.
+ */
+static void
+test_phases(void)
+{
+	char why[1024];
+	struct job_state st, back;
+	int p;
+
+	create(&st, why, sizeof why);
+	for (p = JOB_BROKERING; p <= JOB_TIMEOUT; p++) {
+		is_int(jobstore_set_phase(&st, (enum job_phase)p, p == JOB_TIMEOUT ?
+		    "time limit 00:05 reached after 5.0 s of running" : NULL), 0,
+		    "state %s written", job_phase_name((enum job_phase)p));
+		is_int(jobstore_read_state(st.id, &back, why, sizeof why), JOBSTORE_OK,
+		    "state %s read back (%s)", job_phase_name((enum job_phase)p), why);
+		is_int(back.phase, p, "state %s is itself", job_phase_name((enum job_phase)p));
+		is_int(job_phase_final((enum job_phase)p), p >= JOB_DONE, "state %s %s",
+		    job_phase_name((enum job_phase)p), p >= JOB_DONE ? "final" : "not final");
+		job_state_free(&back);
+	}
+	is_str(job_phase_name(JOB_TIMEOUT), "timeout", "timeout's name");
+	ok(st.ended > 0, "timeout sets the end time");
+	job_state_free(&st);
+}
+
 /* A state.json of gridsubmit before schema 2, and versions it must refuse. */
 static void
 test_schema1(const char *jobs)
@@ -585,6 +613,7 @@ main(void)
 	setenv("GRIDSUBMIT_HOME", home, 1);
 	test_ids(jobs);
 	test_roundtrip();
+	test_phases();
 	test_schema1(jobs);
 	test_corrupt(jobs);
 	test_record_end();

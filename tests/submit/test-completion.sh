@@ -72,8 +72,8 @@ for c in $cmds; do
 	check_eq "gridsubmit $c: the options of its getopt table are those of --help" \
 		"$("$GS" __complete options "$c" | cut -d' ' -f1 | lines)" "$want"
 done
-check_match "run's options include --top" "$(comp 'gridsubmit run --t')" "^--top$"
-check_eq "submit has no --top (follow it with top)" "$(comp 'gridsubmit submit --t')" ""
+check_match "run's options include --top" "$(comp 'gridsubmit run --to')" "^--top$"
+check_eq "submit has no --top (follow it with top)" "$(comp 'gridsubmit submit --to')" ""
 check_eq "top --ex<Tab>: --exit-at-end" "$(comp 'gridsubmit top --ex')" "--exit-at-end"
 check_eq "after --, no option is offered" "$(comp 'gridsubmit run -- --')" ""
 

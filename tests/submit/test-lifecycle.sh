@@ -228,7 +228,7 @@ done
 run_gs submit --no-metrics "$T/no-such.yaml"
 check_eq "submit of a missing file: exit 3, no id" "$rc:$out" "3:"
 run_gs help wait
-check_match "help wait: the exit codes" "$out" "124 timed out"
+check_match "help wait: the exit codes" "$out" "8 the job reached its time limit, 124 --timeout ran out"
 run_gs --help
 check_match "--help lists the lifecycle commands after run" \
 	"$(printf '%s' "$out" | awk '{ printf "%s ", $1 }')" \

@@ -12,6 +12,7 @@
 #define GRT_EPROTO	(-7)	/* a malformed message between master and worker */
 #define GRT_EJOURNAL	(-8)	/* the journal is corrupt or another run's (grt.h) */
 #define GRT_EMASTER	(-9)	/* a worker: the master ended the run after an error */
+#define GRT_ETIMEOUT	(-10)	/* the master ended the run at its time limit (GRT_TIME_LIMIT) */
 
 const char *grt_strerror(int code);
 

@@ -125,6 +125,9 @@ struct grt_config {
 					   none */
 	double t_origin;		/* seconds since the epoch that events' "t" counts
 					   from (the job's first launch); 0: this run's start */
+	double time_limit;		/* GRT_TIME_LIMIT: seconds of MPI_Wtime (simulated
+					   under SMPI) after which the master ends the run,
+					   GRT_ETIMEOUT, its merged results journaled; 0: none */
 
 	/* migratable tasks (grt_tasks_run below; doc/tasks.md) */
 	enum grt_migration migration;	/* GRT_MIGRATION: the policy; default none */
@@ -148,6 +151,7 @@ struct grt_config {
  *   GRT_EVENTS_CHUNKS 0|1                          GRT_MASTER_COMPUTES 0|1
  *   GRT_ROUNDS   rounds asked for (see cfg->rounds) GRT_PREFETCH auto|0|1
  *   GRT_JOURNAL  the journal's path                GRT_T0       cfg->t_origin
+ *   GRT_TIME_LIMIT cfg->time_limit (gridsubmit simulate's time_limit)
  * The rank map has one line per rank: "rank node site pf pr cpu_mhz" (whitespace separated,
  * '#' comments); only the master reads it, for PR (pwd), CPU clocks (wstatic, ngss, angss)
  * and the start event. Returns GRT_OK or GRT_EINVAL with the variable's name in *why (when

@@ -1,8 +1,8 @@
 /*
  * grt-config-unit — the unit test of libgrt's configuration from the environment
  * (runtime/core/grt-config.c): the task-migration variables (GRT_MIGRATION, GRT_THRESHOLD,
- * GRT_SPARE, GRT_CHECKPOINT_EVERY, GRT_MOVE_GAP, GRT_LOADS), their defaults, the bad values
- * named in why, and the policy names (grt_migration_name, grt_migration_parse). It lives
+ * GRT_SPARE, GRT_CHECKPOINT_EVERY, GRT_MOVE_GAP, GRT_LOADS) and the time limit
+ * (GRT_TIME_LIMIT), their defaults, the bad values named in why, and the policy names (grt_migration_name, grt_migration_parse). It lives
  * under tests/mpi because grt.h includes mpi.h, which the unit tests' compiler does not
  * see; it makes no MPI call and runs without mpiexec (tests/runtime/test-grt-config.sh).
  */
@@ -16,7 +16,7 @@
 
 static const char *const vars[] = {
 	"GRT_MIGRATION", "GRT_THRESHOLD", "GRT_SPARE", "GRT_CHECKPOINT_EVERY", "GRT_MOVE_GAP",
-	"GRT_LOADS", NULL
+	"GRT_LOADS", "GRT_TIME_LIMIT", NULL
 };
 
 static void
@@ -71,6 +71,7 @@ test_defaults(void)
 	is_int(cfg.checkpoint_every, 0, "default checkpoint_every 0");
 	is_dbl(cfg.move_gap, 0, 0, "default move_gap 0 (the policy's)");
 	ok(cfg.loads_path == NULL, "default loads_path NULL");
+	is_dbl(cfg.time_limit, 0, 0, "default time_limit 0 (none)");
 }
 
 static void
@@ -102,6 +103,8 @@ test_values(void)
 		is_dbl(cfg.move_gap, 0, 0, "move_gap 0");
 	if (is_int(with("GRT_LOADS", "", &cfg, &why), GRT_OK, "GRT_LOADS empty: ok"))
 		ok(cfg.loads_path == NULL, "GRT_LOADS empty: no loads file");
+	if (is_int(with("GRT_TIME_LIMIT", "300", &cfg, &why), GRT_OK, "GRT_TIME_LIMIT 300: ok"))
+		is_dbl(cfg.time_limit, 300, 0, "time_limit 300 s");
 }
 
 static void
@@ -123,6 +126,9 @@ test_bad(void)
 		{ "GRT_CHECKPOINT_EVERY", "ten" },
 		{ "GRT_MOVE_GAP", "-1" },
 		{ "GRT_MOVE_GAP", "inf" },
+		{ "GRT_TIME_LIMIT", "-1" },
+		{ "GRT_TIME_LIMIT", "00:05" },
+		{ "GRT_TIME_LIMIT", "nan" },
 	};
 	struct grt_config cfg;
 	const char *why;
