@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/proc.h"
+#include "common/rank-end.h"
 #include "common/xmalloc.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
@@ -21,6 +22,7 @@
 #define STRAGGLER_GRACE	10.0	/* seconds ranks may outlive rank 0 */
 #define KILL_GRACE	5.0	/* seconds between SIGTERM and SIGKILL */
 #define POLL_NS		50000000L
+#define ENDS_DRAIN	2.0	/* seconds for the ranks' ends still on their way on the lease */
 
 static volatile sig_atomic_t launch_cancel_signal;
 static void (*launch_ticker)(void *, int);
@@ -205,19 +207,29 @@ launch_proc_wait(struct launch *l)
 	const struct job_state *st = l->plan.st;
 	struct launch_result *res = &l->res;
 	pid_t pid = l->pid;
+	struct launch_ends ends = { 0 };
 	double master_ended = 0;
 	sigset_t old;
+	char *path;
 
 	memset(res, 0, sizeof *res);
 	res->master_exit = -1;
+	xasprintf(&path, "%s/%s", st->dir, RANK_ENDS_FILE);
+	lease_ends_file(path);
+	free(path);
 	/* mpiexec's end wakes us at once; the rest (lease, rank 0's status) every POLL_NS */
 	proc_child_block(&old);
 	for (;;) {
 		if (launch_reap(pid, &res->mpiexec_status))
 			break;
-		lease_accept();
+		lease_read();
 		if (launch_cancel_signal) {
 			res->cancelled = 1;
+			launch_stop_group(pid, &res->mpiexec_status);
+			break;
+		}
+		if (launch_ends_plain_failed(st, &ends)) {
+			res->plain_stopped = 1;
 			launch_stop_group(pid, &res->mpiexec_status);
 			break;
 		}
@@ -246,6 +258,8 @@ launch_proc_wait(struct launch *l)
 	/* hydra's own children are in the group: none may outlive the job */
 	kill(-pid, SIGKILL);
 	launch_master_status(st, res);
+	/* mpiexec ended after its ranks: their last ends on the lease are close behind */
+	lease_drain(ENDS_DRAIN);
 }
 
 int

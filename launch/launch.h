@@ -41,6 +41,7 @@ struct launch_result {
 	int master_signal;	/* the signal that killed rank 0, or 0 */
 	int cancelled;		/* 1: SIGINT/SIGTERM/SIGHUP arrived and the job was stopped */
 	int killed_stragglers;	/* 1: ranks still ran after rank 0 ended and were killed */
+	int plain_stopped;	/* 1: a rank of a program without libgrt failed: all stopped */
 	/*
 	 * One byte per node of the plan's sites, 1 for a node the cleanup after a failed
 	 * multi-site job could not reach over ssh; NULL when no cleanup looked (freed by
