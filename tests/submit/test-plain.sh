@@ -61,7 +61,7 @@ check_eq "rank 2's end is recorded with its status" "$(ends 2 | grep '^2 ')" \
 	"2 localhost 3 null"
 check_eq "every rank's end is recorded" "$(ends 2 | wc -l)" 3
 check_eq "nothing of the job is left" "$(live_here "$PI")" ""
-check_eq "status shows the reason" "$("$GS" status 2 | grep -c 'rank 2 on node localhost exited with status 3')" 1
+check_match "status shows the reason" "$("$GS" status 2)" "first failure: rank 2 on node localhost exited with status 3"
 
 plain master 2 0 /bin/sh -c 'exit $(( PMI_RANK == 0 ? 3 : 0 ))'
 run_gs run "$T/master.yaml" --no-metrics
@@ -118,3 +118,31 @@ check_match "and state.json's restart log" "$(jq -r '.restart_log[0].reason' "$J
 check_eq "the second launch's ends are the job's" "$(ends 6 | tr '\n' ' ')" \
 	"0 localhost 0 null 1 localhost 0 null 2 localhost 0 null "
 check "the first launch's ends are kept beside" grep -q '^1 .* signal 9 ' "$J/6/rank-ends.1"
+
+# while it runs: rank 1 ends at once, the others after a while; status and the progress
+# line show the ranks' ends as they come, without libgrt's events
+plain slow 3 0 /bin/sh -c '[ $PMI_RANK = 1 ] || sleep 3'
+"$GS" run "$T/slow.yaml" --no-metrics > "$T/slow.out" 2>&1 &
+pid=$!
+at_exit "kill -9 $pid"
+poll 20 test -s "$J/7/rank-ends"
+st=$("$GS" status 7)
+check_match "status of a running plain job: its ranks' ends so far" "$st" "rank ends:  1 of 3"
+check_match "status: rank 1's end beside its placement" "$st" \
+	"     1  localhost  .*  exit 0"
+check_match "status: rank 0 not ended yet" "$st" "     0  localhost  .*  -"
+check_match "status --json: rank_ends so far" \
+	"$("$GS" status 7 --json | jq -c '[.rank_ends[] | [.rank, .exit]]')" '^\[\[1,0\]\]$'
+wait $pid
+check_eq "then done" "$(jq -r .state "$J/7/state.json")" done
+check_match "status of the done job: no scheme, no makespan" "$("$GS" status 7)" \
+	"scheme:     - \\(no libgrt\\)"
+if command -v script > /dev/null 2>&1; then
+	TERM=xterm script -qefc "'$GS' run '$T/slow.yaml' --no-metrics" /dev/null \
+	    < /dev/null > "$T/tty" 2>&1
+	check_match "on a terminal, the progress line says the ranks ended so far" \
+		"$(tr '\r' '\n' < "$T/tty")" \
+		"^job 8: running, no libgrt events, 1 of 3 ranks ended, [0-9.]+ s elapsed"
+else
+	skip "progress line of a plain job" "script (util-linux) is not installed"
+fi
