@@ -199,7 +199,8 @@ jl_stage_ok(const char *s)
 static const char *const jl_job_dir_names[] = {
 	"job.yaml", "hostfile", "rankmap", "state.json", "events.jsonl", "stdout", "stderr",
 	"master.status", "supervisor.log", "stage.log", "remote-dirs", "ssh_config",
-	"ssh-launcher", "bin", "journal", "sites.yaml", "remote-check", "loads", NULL
+	"ssh-launcher", "bin", "journal", "sites.yaml", "remote-check", "loads", "rank-ends",
+	NULL
 };
 
 char *
