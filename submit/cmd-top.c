@@ -190,7 +190,7 @@ cmd_top_exec(int argc, char **argv)
 	if (replay != NULL && (once || json) && (rc = tui_replay_check(path)) != 1)
 		rc = rc == 0 ? EXIT_INPUT : EXIT_FAILED;
 	else if (once || json)
-		rc = tui_snapshot(path, json, stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+		rc = tui_snapshot(path, opts.job, json, stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 	else {
 		rc = tui_follow(path, &opts);
 		if (rc >= TUI_SIGNAL) {
