@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,11 +247,26 @@ lease_conn_read(struct lease_conn *c)
 void
 lease_read(void)
 {
-	size_t i;
+	static struct pollfd *pfd;
+	static size_t pcap;
+	size_t i, n = 0;
 
 	lease_accept();
+	/* one poll for all: only the few connections with something to say are read */
+	if (pcap < lease_held) {
+		pcap = lease_cap;
+		pfd = xreallocarray(pfd, pcap, sizeof *pfd);
+	}
 	for (i = 0; i < lease_held; i++)
-		if (lease_conns[i].fd != -1)
+		if (lease_conns[i].fd != -1) {
+			pfd[n].fd = lease_conns[i].fd;
+			pfd[n].events = POLLIN | POLLRDHUP;
+			pfd[n++].revents = 0;
+		}
+	if (n == 0 || poll(pfd, (nfds_t)n, 0) <= 0)
+		return;
+	for (i = n = 0; i < lease_held; i++)
+		if (lease_conns[i].fd != -1 && pfd[n++].revents != 0)
 			lease_conn_read(&lease_conns[i]);
 }
 
