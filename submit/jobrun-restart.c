@@ -280,6 +280,26 @@ restart_exclude(struct jobrun *jr, const struct restart_find *f, char ***ex, siz
 	return rc;
 }
 
+/*
+ * 1 when the relaunch starts the program from its beginning: the launch never started
+ * libgrt, and no earlier launch left a journal (a libgrt program that died before its
+ * start record still resumes from one).
+ */
+static int
+restart_from_scratch(const struct jobrun *jr)
+{
+	struct stat sb;
+	char *path;
+	int none;
+
+	if (!jr->plain)
+		return 0;
+	xasprintf(&path, "%s/journal", jr->st.dir);
+	none = stat(path, &sb) == -1;
+	free(path);
+	return none;
+}
+
 int
 jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 {
@@ -316,7 +336,7 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 	}
 	jr->restarts_here++;
 	/* without libgrt there is no journal to resume from: said where the restart is */
-	if (jr->plain) {
+	if (restart_from_scratch(jr)) {
 		xasprintf(&p, "%s; %s", text != NULL ? text : reason, RESTART_SCRATCH);
 		free(text);
 		text = p;
