@@ -512,6 +512,7 @@ const struct cmd_entry cmd_status_entry = {
 	"a job whose supervisor died is shown, and recorded, as 'failed (supervisor died)',\n"
 	"with its remote nodes as not checked (or as the last cancel found them);\n"
 	"'gridsubmit cancel ID' stops what it left running, here and on the nodes.\n"
+	"each rank's end (exit status or signal) is shown beside its placement.\n"
 	"exit status: 0, 2 no such job, 3 the job's state.json is unreadable or corrupt\n",
 	cmd_status_exec, NULL, status_longopts, NULL, CMD_OPERAND_JOB
 };

@@ -44,6 +44,7 @@ const struct cmd_entry cmd_top_entry = {
 	"  --no-color            no colours (as does NO_COLOR in the environment)\n"
 	"  --interval S          seconds between refreshes (0.05 to 60; default 1)\n"
 	"  --exit-at-end         leave as soon as the job's end is on screen\n"
+	"a program without libgrt writes no events: its ranks and their ends are shown;\n"
 	"keys: F1 or ? for help, t the timeline, F9 cancel the job (live), q to quit;\n"
 	"see doc/console.md\n",
 	cmd_top_exec, NULL, top_longopts, NULL, CMD_OPERAND_JOB
