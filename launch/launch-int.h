@@ -119,7 +119,7 @@ pid_t launch_proc_start(char **argv, char **env, const struct job_state *st);
  * a grace period are killed, because after a failure hydra never exits until its last rank
  * does; a program without libgrt is stopped at its first failed rank (launch-ends.c); the
  * ranks' ends that arrive on the lease are appended to DIR/rank-ends, and read for a
- * moment more after mpiexec's end; l->watch, when set, is called with the ticker
+ * moment more after mpiexec ended by itself; l->watch, when set, is called with the ticker
  * (l->watch_arg its argument).
  */
 void launch_proc_wait(struct launch *l);

@@ -211,6 +211,7 @@ launch_proc_wait(struct launch *l)
 	double master_ended = 0;
 	sigset_t old;
 	char *path;
+	int stopped = 1;
 
 	memset(res, 0, sizeof *res);
 	res->master_exit = -1;
@@ -220,8 +221,10 @@ launch_proc_wait(struct launch *l)
 	/* mpiexec's end wakes us at once; the rest (lease, rank 0's status) every POLL_NS */
 	proc_child_block(&old);
 	for (;;) {
-		if (launch_reap(pid, &res->mpiexec_status))
+		if (launch_reap(pid, &res->mpiexec_status)) {
+			stopped = 0;
 			break;
+		}
 		lease_read();
 		if (launch_cancel_signal) {
 			res->cancelled = 1;
@@ -258,8 +261,12 @@ launch_proc_wait(struct launch *l)
 	/* hydra's own children are in the group: none may outlive the job */
 	kill(-pid, SIGKILL);
 	launch_master_status(st, res);
-	/* mpiexec ended after its ranks: their last ends on the lease are close behind */
-	lease_drain(ENDS_DRAIN);
+	/*
+	 * mpiexec ended by itself, after its ranks: their last ends on the lease are close
+	 * behind. Stopped, the ranks on nodes end only with the cleanup: no wait for them.
+	 */
+	if (!stopped)
+		lease_drain(ENDS_DRAIN);
 }
 
 int
