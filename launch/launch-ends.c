@@ -3,17 +3,37 @@
  * never started libgrt has no one to take over a failed rank's work, and its other ranks
  * may wait for the failed one in a collective forever (mpiexec runs under
  * -disable-auto-cleanup for libgrt's sake): at its first failed rank the launch is stopped,
- * as mpiexec's own cleanup stops a plain MPI job.
+ * as mpiexec's own cleanup stops a plain MPI job. Every launch starts with no end: what
+ * the ranks of one called off said is not its own.
  */
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/events-read.h"
+#include "common/log.h"
 #include "common/rank-end.h"
 #include "common/xmalloc.h"
 #include "launch/launch-int.h"
+#include "launch/lease.h"
+
+void
+launch_ends_reset(const struct job_state *st)
+{
+	char *path;
+
+	/* what the lease holds now is of a launch called off: read and dropped */
+	lease_ends_file(NULL);
+	lease_read();
+	xasprintf(&path, "%s/%s", st->dir, RANK_ENDS_FILE);
+	if (unlink(path) == -1 && errno != ENOENT)
+		log_warn("job %s: %s", st->id, path);
+	lease_ends_file(path);
+	free(path);
+}
 
 /* 1 when the launch's events hold a start record: the program runs on libgrt. */
 static int

@@ -130,6 +130,13 @@ struct launch_ends {
 };
 
 /*
+ * launch-ends.c: before mpiexec starts, no rank's end: DIR/rank-ends removed, and what the
+ * lease holds of a launch called off read and dropped; the lease's ends go to DIR/rank-ends
+ * from then on.
+ */
+void launch_ends_reset(const struct job_state *st);
+
+/*
  * launch-ends.c: 1 when a rank has failed (rank-end.h) and the launch's events hold no
  * start record (a program without libgrt): the job is lost and its launch is stopped. The
  * file is read again only when it has grown.

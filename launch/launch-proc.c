@@ -13,7 +13,6 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/proc.h"
-#include "common/rank-end.h"
 #include "common/xmalloc.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
@@ -76,6 +75,7 @@ launch_proc_start(char **argv, char **env, const struct job_state *st)
 	pid_t pid, parent = getpid();
 	char **e;
 
+	launch_ends_reset(st);
 	fflush(NULL);
 	if ((pid = fork()) == -1)
 		return -1;
@@ -210,14 +210,10 @@ launch_proc_wait(struct launch *l)
 	struct launch_ends ends = { 0 };
 	double master_ended = 0;
 	sigset_t old;
-	char *path;
 	int stopped = 1;
 
 	memset(res, 0, sizeof *res);
 	res->master_exit = -1;
-	xasprintf(&path, "%s/%s", st->dir, RANK_ENDS_FILE);
-	lease_ends_file(path);
-	free(path);
 	/* mpiexec's end wakes us at once; the rest (lease, rank 0's status) every POLL_NS */
 	proc_child_block(&old);
 	for (;;) {
