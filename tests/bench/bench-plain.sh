@@ -92,10 +92,10 @@ mkdir -p "$T/bare"
 pairs "pi over $N intervals" "this host, fork launcher" "" "$MPIEXEC" -launcher fork \
     -f "$J/hostfile" -n 4 -wdir "$T/bare" "$PI" --n "$N"
 
-[ "$(id -u)" -eq 0 ] && ip netns list >/dev/null 2>&1 || {
+if [ "$(id -u)" -ne 0 ] || ! ip netns list >/dev/null 2>&1; then
 	echo "# bench-plain: the 3-site testbed needs root and ip netns: this host only"
 	exit 0
-}
+fi
 cat > "$T/plain3.yaml" <<'EOF'
 sites:
   - name: fast
