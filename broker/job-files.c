@@ -24,7 +24,8 @@
 static const char *const jf_job_dir_names[] = {
 	"job.yaml", "hostfile", "rankmap", "state.json", "events.jsonl", "stdout", "stderr",
 	"master.status", "supervisor.log", "stage.log", "remote-dirs", "ssh_config",
-	"ssh-launcher", "bin", "journal", "sites.yaml", "remote-check", "loads", NULL
+	"ssh-launcher", "bin", "journal", "sites.yaml", "remote-check", "loads", "rank-ends",
+	NULL
 };
 
 int

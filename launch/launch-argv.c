@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "broker/site.h"
+#include "common/rank-end.h"
 #include "common/xmalloc.h"
 #include "gen/gs-config.h"
 #include "launch/launch-int.h"
@@ -204,7 +205,10 @@ argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_stat
 		how->put(b, job->env[i].key, job->env[i].value);
 }
 
-/* One block of ranks: -n K -wdir DIR WRAPPER --status ... [--gate G] -- PROGRAM ARGS. */
+/*
+ * One block of ranks: -n K -wdir DIR WRAPPER --status ... [--ends DIR/rank-ends] [--gate G]
+ * -- PROGRAM ARGS.
+ */
 static void
 argv_block(struct argv_builder *b, const struct gs_job *job, const struct job_state *st,
     const struct stage_dir *d, int nranks, const char *wrapper, const char *base,
@@ -228,6 +232,13 @@ argv_block(struct argv_builder *b, const struct gs_job *job, const struct job_st
 	xasprintf(&path, "%s/master.status", st->dir);
 	argv_add(b, path);
 	free(path);
+	/* the ranks in a directory of their own send their ends on the lease instead */
+	if (d == NULL) {
+		argv_add(b, "--ends");
+		xasprintf(&path, "%s/%s", st->dir, RANK_ENDS_FILE);
+		argv_add(b, path);
+		free(path);
+	}
 	if (hold != NULL && hold->gate != NULL) {
 		argv_add(b, "--gate");
 		argv_add(b, hold->gate);

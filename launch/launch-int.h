@@ -117,9 +117,31 @@ pid_t launch_proc_start(char **argv, char **env, const struct job_state *st);
  * the whole process group (SIGTERM, then SIGKILL after a grace period); once rank 0 has
  * ended (DIR/master.status written by gridsubmit-rank), ranks that are still there after
  * a grace period are killed, because after a failure hydra never exits until its last rank
- * does; l->watch, when set, is called with the ticker (l->watch_arg its argument).
+ * does; a program without libgrt is stopped at its first failed rank (launch-ends.c); the
+ * ranks' ends that arrive on the lease are appended to DIR/rank-ends, and read for a
+ * moment more after mpiexec ended by itself; l->watch, when set, is called with the ticker
+ * (l->watch_arg its argument).
  */
 void launch_proc_wait(struct launch *l);
+
+/* What launch_ends_plain_failed has seen of DIR/rank-ends: zero it before a launch. */
+struct launch_ends {
+	long long size;		/* bytes of the file when last read */
+};
+
+/*
+ * launch-ends.c: before mpiexec starts, no rank's end: DIR/rank-ends removed, and what the
+ * lease holds of a launch called off read and dropped; the lease's ends go to DIR/rank-ends
+ * from then on.
+ */
+void launch_ends_reset(const struct job_state *st);
+
+/*
+ * launch-ends.c: 1 when a rank has failed (rank-end.h) and the launch's events hold no
+ * start record (a program without libgrt): the job is lost and its launch is stopped. The
+ * file is read again only when it has grown.
+ */
+int launch_ends_plain_failed(const struct job_state *st, struct launch_ends *w);
 
 /* 1 while mpiexec (pid, not yet reaped) runs. */
 int launch_running(pid_t pid);

@@ -21,6 +21,7 @@
 #define STRAGGLER_GRACE	10.0	/* seconds ranks may outlive rank 0 */
 #define KILL_GRACE	5.0	/* seconds between SIGTERM and SIGKILL */
 #define POLL_NS		50000000L
+#define ENDS_DRAIN	2.0	/* seconds for the ranks' ends still on their way on the lease */
 
 static volatile sig_atomic_t launch_cancel_signal;
 static void (*launch_ticker)(void *, int);
@@ -74,6 +75,7 @@ launch_proc_start(char **argv, char **env, const struct job_state *st)
 	pid_t pid, parent = getpid();
 	char **e;
 
+	launch_ends_reset(st);
 	fflush(NULL);
 	if ((pid = fork()) == -1)
 		return -1;
@@ -205,17 +207,21 @@ launch_proc_wait(struct launch *l)
 	const struct job_state *st = l->plan.st;
 	struct launch_result *res = &l->res;
 	pid_t pid = l->pid;
+	struct launch_ends ends = { 0 };
 	double master_ended = 0, began = clock_mono();
 	sigset_t old;
+	int stopped = 1;
 
 	memset(res, 0, sizeof *res);
 	res->master_exit = -1;
 	/* mpiexec's end wakes us at once; the rest (lease, rank 0's status) every POLL_NS */
 	proc_child_block(&old);
 	for (;;) {
-		if (launch_reap(pid, &res->mpiexec_status))
+		if (launch_reap(pid, &res->mpiexec_status)) {
+			stopped = 0;
 			break;
-		lease_accept();
+		}
+		lease_read();
 		if (launch_cancel_signal) {
 			res->cancelled = 1;
 			launch_stop_group(pid, &res->mpiexec_status);
@@ -226,6 +232,11 @@ launch_proc_wait(struct launch *l)
 			res->timed_out = 1;
 			/* what ran counts up to the limit, not the stopping's grace */
 			res->ran = clock_mono() - began;
+			launch_stop_group(pid, &res->mpiexec_status);
+			break;
+		}
+		if (launch_ends_plain_failed(st, &ends)) {
+			res->plain_stopped = 1;
 			launch_stop_group(pid, &res->mpiexec_status);
 			break;
 		}
@@ -256,6 +267,12 @@ launch_proc_wait(struct launch *l)
 	/* hydra's own children are in the group: none may outlive the job */
 	kill(-pid, SIGKILL);
 	launch_master_status(st, res);
+	/*
+	 * mpiexec ended by itself, after its ranks: their last ends on the lease are close
+	 * behind. Stopped, the ranks on nodes end only with the cleanup: no wait for them.
+	 */
+	if (!stopped)
+		lease_drain(ENDS_DRAIN);
 }
 
 int

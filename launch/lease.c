@@ -1,7 +1,8 @@
 /*
- * lease.c — the job's tag and lease (lease.h). The supervisor only listens and accepts:
- * it never reads or writes a lease connection, so holding thousands costs nothing, and it
- * has nothing to do to end them: when it dies the kernel closes every one.
+ * lease.c — the job's tag and lease (lease.h). The supervisor listens, accepts and reads
+ * the one line a rank may send before it closes (its end, common/rank-end.h); it never
+ * writes, so holding thousands costs nothing, and it has nothing to do to end them: when
+ * it dies the kernel closes every one.
  */
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -10,6 +11,8 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include "common/clock.h"
 #include "common/file.h"
 #include "common/log.h"
+#include "common/rank-end.h"
 #include "common/xmalloc.h"
 #include "launch/lease.h"
 
@@ -31,8 +35,11 @@ static size_t lease_held;
 static struct lease_conn {
 	int fd;
 	struct in_addr peer;
+	char line[RANK_END_LINE_MAX];	/* the rank's end as it arrives */
+	size_t len;			/* bytes of it so far; sizeof line: done with it */
 } *lease_conns;
 static size_t lease_cap;
+static char *lease_ends;	/* where the ranks' ends go (lease_ends_file), or NULL */
 
 char *
 lease_tag_new(const struct job_state *st, char *why, size_t whylen)
@@ -176,18 +183,108 @@ lease_accept(void)
 		}
 		lease_conns[lease_held].fd = fd;
 		lease_conns[lease_held].peer = sa.sin_addr;
+		lease_conns[lease_held].len = 0;
 		lease_held++;
 	}
 }
 
-/* 1 when the rank at the other end has closed (or reset) its lease connection. */
-static int
-lease_conn_ended(int fd)
+void
+lease_ends_file(const char *path)
 {
-	char c;
-	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+	free(lease_ends);
+	lease_ends = path != NULL ? xstrdup(path) : NULL;
+}
 
-	return n == 0 || (n == -1 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+/* A rank's end line, checked, appended to the ends file (one write: lines never mix). */
+static void
+lease_end_line(struct lease_conn *c)
+{
+	struct rank_end e;
+	int fd;
+
+	c->line[c->len - 1] = '\0';
+	if (lease_ends == NULL || rank_end_parse(c->line, &e) != 0)
+		return;
+	c->line[c->len - 1] = '\n';
+	if ((fd = open(lease_ends, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1 ||
+	    write(fd, c->line, c->len) != (ssize_t)c->len)
+		log_warn("%s: a rank's end", lease_ends);
+	if (fd != -1)
+		close(fd);
+}
+
+/*
+ * Read what c's rank sent: its end line (recorded once complete; anything beyond is
+ * dropped), then the end of the connection, which closes it here (fd -1).
+ */
+static void
+lease_conn_read(struct lease_conn *c)
+{
+	char buf[RANK_END_LINE_MAX];
+	size_t i;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0)
+			break;
+		for (i = 0; i < (size_t)n && c->len < sizeof c->line; i++) {
+			c->line[c->len++] = buf[i];
+			if (buf[i] == '\n') {
+				lease_end_line(c);
+				c->len = sizeof c->line;
+			}
+		}
+	}
+	close(c->fd);
+	c->fd = -1;
+}
+
+void
+lease_read(void)
+{
+	static struct pollfd *pfd;
+	static size_t pcap;
+	size_t i, n = 0;
+
+	lease_accept();
+	/* one poll for all: only the few connections with something to say are read */
+	if (pcap < lease_held) {
+		pcap = lease_cap;
+		pfd = xreallocarray(pfd, pcap, sizeof *pfd);
+	}
+	for (i = 0; i < lease_held; i++)
+		if (lease_conns[i].fd != -1) {
+			pfd[n].fd = lease_conns[i].fd;
+			pfd[n].events = POLLIN | POLLRDHUP;
+			pfd[n++].revents = 0;
+		}
+	if (n == 0 || poll(pfd, (nfds_t)n, 0) <= 0)
+		return;
+	for (i = n = 0; i < lease_held; i++)
+		if (lease_conns[i].fd != -1 && pfd[n++].revents != 0)
+			lease_conn_read(&lease_conns[i]);
+}
+
+void
+lease_drain(double wait)
+{
+	struct timespec ts = { 0, 10000000L };
+	double until = clock_mono() + wait;
+	size_t i, open;
+
+	for (;;) {
+		lease_read();
+		for (i = open = 0; i < lease_held; i++)
+			open += lease_conns[i].fd != -1;
+		if (open == 0 || clock_mono() >= until)
+			return;
+		nanosleep(&ts, NULL);
+	}
 }
 
 size_t
@@ -197,15 +294,11 @@ lease_silent(struct in_addr *addrs, size_t max, double wait)
 	double until = clock_mono() + wait;
 	size_t i, open, n = 0;
 
-	lease_accept();
 	for (;;) {
-		for (i = open = 0; i < lease_held; i++) {
-			if (lease_conns[i].fd != -1 && lease_conn_ended(lease_conns[i].fd)) {
-				close(lease_conns[i].fd);
-				lease_conns[i].fd = -1;
-			}
+		/* a connection ends when its rank closes it: read to there */
+		lease_read();
+		for (i = open = 0; i < lease_held; i++)
 			open += lease_conns[i].fd != -1;
-		}
 		if (open == 0 || clock_mono() >= until)
 			break;
 		nanosleep(&ts, NULL);

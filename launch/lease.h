@@ -6,7 +6,8 @@
  * - a lease, GRIDSUBMIT_LEASE=ADDR:PORT: a TCP port the supervisor listens on and never
  *   writes to. Every gridsubmit-rank holds a connection to it and stops its program when
  *   the connection ends: the supervisor died (the kernel closes it) or its host went
- *   silent for GRIDSUBMIT_LEASE_TIMEOUT seconds (keepalives).
+ *   silent for GRIDSUBMIT_LEASE_TIMEOUT seconds (keepalives). A rank that runs outside the
+ *   job directory sends its end there (one line, common/rank-end.h) before it closes it.
  */
 #ifndef GS_LEASE_H
 #define GS_LEASE_H
@@ -40,6 +41,21 @@ void lease_open(char **argv);
 
 /* Accept the ranks' connections waiting (never blocks); call it while the job runs. */
 void lease_accept(void);
+
+/*
+ * Where the ranks' ends that arrive on the lease go (DIR/rank-ends; NULL: nowhere): each
+ * complete, well-formed line is appended there as it is.
+ */
+void lease_ends_file(const char *path);
+
+/*
+ * Accept, then read every held connection without blocking: a rank's end line is recorded
+ * (lease_ends_file), a connection its rank closed is closed. Call it while the job runs.
+ */
+void lease_read(void);
+
+/* lease_read until every held connection has ended or wait seconds have passed. */
+void lease_drain(double wait);
 
 /*
  * After a launch has ended and been cleaned up (doc/restarts.md): the peer addresses of

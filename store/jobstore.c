@@ -265,7 +265,8 @@ jobstore_state_json(const struct job_state *st)
 	    "restarts", st->restarts,
 	    "restarts_max", st->restarts_max,
 	    "restart_log", jobstore_restart_log_json(st));
-	if (o != NULL && jobstore_allocs_to_json(st, o) == -1) {
+	if (o != NULL && (jobstore_allocs_to_json(st, o) == -1 ||
+	    json_object_set_new(o, "rank_ends", jobstore_rank_ends_json(st)) == -1)) {
 		json_decref(o);
 		o = NULL;
 	}
@@ -328,6 +329,7 @@ job_state_free(struct job_state *st)
 	free(st->scheme);
 	jobstore_restarts_free(st);
 	jobstore_allocs_free(st);
+	jobstore_rank_ends_free(st);
 	memset(st, 0, sizeof *st);
 }
 
@@ -516,7 +518,9 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 	free(phase);
 	if (jobstore_restarts_from_json(o, st, path, why, whylen) != JOBSTORE_OK)
 		return JOBSTORE_BAD;
-	return jobstore_allocs_from_json(o, st, path, why, whylen);
+	if (jobstore_allocs_from_json(o, st, path, why, whylen) != JOBSTORE_OK)
+		return JOBSTORE_BAD;
+	return jobstore_rank_ends_from_json(o, st, path, why, whylen);
 type:
 	snprintf(why, whylen, "%s: corrupt job state: \"%s\" has the wrong type", path, f->key);
 bad:

@@ -12,6 +12,8 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "common/rank-end.h"
+
 enum job_phase {
 	JOB_BROKERING,
 	JOB_PENDING,		/* placed, waiting in the queue for its slots (slots.h) */
@@ -88,6 +90,10 @@ struct job_state {
 	/* the Slurm allocations of every launch, oldest first (jobstore-alloc.c) */
 	struct job_alloc *allocs;
 	size_t nallocs;
+
+	/* how each rank of the last launch ended, in the order they ended (jobstore-ranks.c) */
+	struct rank_end *rank_ends;
+	size_t nrank_ends;
 };
 
 const char *job_phase_name(enum job_phase p);
@@ -113,7 +119,7 @@ int jobstore_create(struct job_state *st, char *why, size_t whylen);
 /*
  * The job's state as state.json and `status --json` both hold it (gridsubmit-json(5)):
  * id (a number), name, state, reason, submitted, started, ended, job_file, ranks, scheme,
- * supervisor_pid, restarts, restarts_max, restart_log and allocations. NULL when it cannot
+ * supervisor_pid, restarts, restarts_max, restart_log, allocations and rank_ends. NULL when it cannot
  * be built (a text that is not UTF-8, or out of memory).
  */
 json_t *jobstore_state_json(const struct job_state *st);
@@ -160,6 +166,18 @@ int jobstore_allocs_to_json(const struct job_state *st, json_t *o);
 int jobstore_allocs_from_json(json_t *o, struct job_state *st, const char *path, char *why,
     size_t whylen);
 void jobstore_allocs_free(struct job_state *st);
+
+/*
+ * jobstore-ranks.c: the "rank_ends" field of state.json, [{rank, node, host, exit, signal,
+ * ended}] (exit null when a signal killed the rank, signal null otherwise). set replaces
+ * st's with a copy of the n at v; json builds the field (NULL when it cannot); from_json
+ * reads it back (JOBSTORE_OK, or JOBSTORE_BAD with why).
+ */
+void jobstore_rank_ends_set(struct job_state *st, const struct rank_end *v, size_t n);
+json_t *jobstore_rank_ends_json(const struct job_state *st);
+int jobstore_rank_ends_from_json(json_t *o, struct job_state *st, const char *path, char *why,
+    size_t whylen);
+void jobstore_rank_ends_free(struct job_state *st);
 
 /*
  * The restart log as state.json and status --json hold it: [{time, reason, excluded}];

@@ -10,6 +10,9 @@
  * died)", with the processes it left behind here counted, and for a multi-site job what
  * is known of its remote nodes: not checked since the supervisor died, or the result of
  * the last check by cancel (DIR/remote-check). status itself never connects to a node.
+ * Each rank's end (state.json's rank_ends; while the job runs, DIR/rank-ends as the ranks
+ * write it) goes beside its placement: for a program without libgrt, which has no events,
+ * what is known of it (doc/restarts.md, "Every rank's end").
  * --json prints one document (gridsubmit-json(5)).
  */
 #include <errno.h>
@@ -21,6 +24,7 @@
 
 #include "common/events-read.h"
 #include "common/jsonout.h"
+#include "common/rank-end.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
 #include "launch/jobctl-remote.h"
@@ -301,6 +305,56 @@ status_print_allocs(const struct job_state *st)
 	}
 }
 
+/*
+ * A job still running has no rank_ends in its state.json yet: the ends so far, from
+ * DIR/rank-ends, for the text and the JSON alike.
+ */
+static void
+status_live_ends(struct job_state *st)
+{
+	struct rank_end *v;
+	size_t n;
+
+	if (st->nrank_ends > 0 || job_phase_final(st->phase) ||
+	    rank_ends_read(st->dir, &v, &n) != 0)
+		return;
+	jobstore_rank_ends_set(st, v, n);
+	free(v);
+}
+
+/* Rank r's end for the placement's "end" column: "exit 0", "signal 9", or "-". */
+static const char *
+status_end(const struct job_state *st, int r, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < st->nrank_ends; i++) {
+		if (st->rank_ends[i].rank != r)
+			continue;
+		if (st->rank_ends[i].signal != 0)
+			snprintf(buf, len, "signal %d", st->rank_ends[i].signal);
+		else
+			snprintf(buf, len, "exit %d", st->rank_ends[i].exit);
+		return buf;
+	}
+	return "-";
+}
+
+/* How many ranks have ended, and the first that failed. */
+static void
+status_print_ends(const struct job_state *st)
+{
+	const struct rank_end *f = rank_ends_first_failure(st->rank_ends, st->nrank_ends);
+	char text[256];
+
+	printf("  rank ends:  %zu of %d", st->nrank_ends, st->ranks);
+	if (f != NULL) {
+		rank_end_text(f, text, sizeof text);
+		printf("; first failure: %s", text);
+	}
+	printf("\n");
+}
+
 static void
 status_print_text(const struct job_state *st, const struct status_info *si)
 {
@@ -313,37 +367,42 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 		printf(" (%s)", status_clean(st->reason, b, sizeof b));
 	printf("\n");
 	printf("  ranks:      %d\n", st->ranks);
-	printf("  scheme:     %s\n", status_clean(st->scheme, a, sizeof a));
+	/* a program that never started libgrt had no scheme: it ran as mpiexec runs it */
+	printf("  scheme:     %s\n", si->have_start || !job_phase_final(st->phase) ?
+	    status_clean(st->scheme, a, sizeof a) : "- (no libgrt)");
 	printf("  submitted:  %s\n", status_time(st->submitted, t, sizeof t));
 	printf("  started:    %s\n", status_time(st->started, t, sizeof t));
 	printf("  ended:      %s", status_time(st->ended, t, sizeof t));
 	if (st->ended > 0 && st->submitted > 0)
 		printf(" (%.2f s after submit)", st->ended - st->submitted);
 	printf("\n");
-	if (st->phase == JOB_DONE || st->makespan > 0)
+	if ((st->phase == JOB_DONE && si->have_start) || st->makespan > 0)
 		printf("  makespan:   %.3f s\n", st->makespan);
-	if (si->have_start)
+	if (si->have_start) {
 		printf("  progress:   %lld/%lld units (%.0f%%)%s\n", si->done, si->total,
 		    si->total > 0 ? 100.0 * (double)si->done / (double)si->total : 100.0,
 		    si->rounds > 1 ? ", over all rounds" : "");
-	else
-		printf("  progress:   no events yet\n");
-	printf("  failed:     %s", si->nfailed == 0 ? "no rank" : "ranks");
-	for (i = 0; i < si->nfailed; i++)
-		printf("%s%d", i == 0 ? " " : ", ", si->failed[i]);
-	printf("; %lld units requeued\n", si->requeued);
+		printf("  failed:     %s", si->nfailed == 0 ? "no rank" : "ranks");
+		for (i = 0; i < si->nfailed; i++)
+			printf("%s%d", i == 0 ? " " : ", ", si->failed[i]);
+		printf("; %lld units requeued\n", si->requeued);
+	} else
+		printf("  progress:   %s\n", job_phase_final(st->phase) ? "no libgrt events: "
+		    "judged by its ranks' exit statuses" : "no libgrt events (a program without "
+		    "libgrt, or not started yet)");
+	status_print_ends(st);
 	status_print_restarts(st);
 	status_print_allocs(st);
 	printf("  supervisor: pid %ld%s\n", st->supervisor_pid,
 	    si->supervisor_alive ? " (running)" : "");
 	printf("  directory:  %s\n", st->dir);
 	if (si->nplace > 0) {
-		printf("  placement:\n    %4s  %-24s %-16s %7s %7s\n", "rank", "node", "site",
-		    "pf", "pr");
+		printf("  placement:\n    %4s  %-24s %-16s %7s %7s  %s\n", "rank", "node", "site",
+		    "pf", "pr", "end");
 		for (i = 0; i < si->nplace; i++)
-			printf("    %4d  %-24s %-16s %7.3f %7.3f\n", si->place[i].rank,
+			printf("    %4d  %-24s %-16s %7.3f %7.3f  %s\n", si->place[i].rank,
 			    si->place[i].node, si->place[i].site, si->place[i].pf,
-			    si->place[i].pr);
+			    si->place[i].pr, status_end(st, si->place[i].rank, a, sizeof a));
 	}
 	if (si->bad_lines > 0)
 		printf("  note: %lld unreadable lines in events.jsonl were skipped\n",
@@ -426,6 +485,7 @@ cmd_status_exec(int argc, char **argv)
 		cmd_usage_error(&cmd_status_entry, "one job id at a time");
 	if ((code = cmd_open_job(optind < argc ? argv[optind] : NULL, &st, 1)) != EXIT_OK)
 		return code;
+	status_live_ends(&st);
 	status_collect(&st, &si);
 	if (json)
 		code = jsonout_print(status_json(&st, &si)) == 0 ? EXIT_OK : EXIT_FAILED;
@@ -444,6 +504,7 @@ const struct cmd_entry cmd_status_entry = {
 	"a job whose supervisor died is shown, and recorded, as 'failed (supervisor died)',\n"
 	"with its remote nodes as not checked (or as the last cancel found them);\n"
 	"'gridsubmit cancel ID' stops what it left running, here and on the nodes.\n"
+	"each rank's end (exit status or signal) is shown beside its placement.\n"
 	"exit status: 0, 2 no such job, 3 the job's state.json is unreadable or corrupt\n",
 	cmd_status_exec, NULL, status_longopts, NULL, CMD_OPERAND_JOB
 };

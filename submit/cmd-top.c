@@ -44,6 +44,7 @@ const struct cmd_entry cmd_top_entry = {
 	"  --no-color            no colours (as does NO_COLOR in the environment)\n"
 	"  --interval S          seconds between refreshes (0.05 to 60; default 1)\n"
 	"  --exit-at-end         leave as soon as the job's end is on screen\n"
+	"a program without libgrt writes no events: its ranks and their ends are shown;\n"
 	"keys: F1 or ? for help, t the timeline, F9 cancel the job (live), q to quit;\n"
 	"see doc/console.md\n",
 	cmd_top_exec, NULL, top_longopts, NULL, CMD_OPERAND_JOB
@@ -190,7 +191,7 @@ cmd_top_exec(int argc, char **argv)
 	if (replay != NULL && (once || json) && (rc = tui_replay_check(path)) != 1)
 		rc = rc == 0 ? EXIT_INPUT : EXIT_FAILED;
 	else if (once || json)
-		rc = tui_snapshot(path, json, stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+		rc = tui_snapshot(path, opts.job, json, stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 	else {
 		rc = tui_follow(path, &opts);
 		if (rc >= TUI_SIGNAL) {

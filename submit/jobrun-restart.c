@@ -27,6 +27,7 @@
 #include "common/clock.h"
 #include "common/events-read.h"
 #include "common/log.h"
+#include "common/rank-end.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
 #include "launch/launch.h"
@@ -35,6 +36,7 @@
 
 #define RESTART_PROBE_TIMEOUT	5.0	/* seconds for every node to answer `ssh HOST true` */
 #define RESTART_LINE_MAX	4096	/* bytes of a stderr line looked at */
+#define RESTART_SCRATCH	"no journal: the program starts again from scratch"
 
 /* The failed nodes of the last launch: one slot per node of the sites. */
 struct restart_find {
@@ -278,12 +280,32 @@ restart_exclude(struct jobrun *jr, const struct restart_find *f, char ***ex, siz
 	return rc;
 }
 
+/*
+ * 1 when the relaunch starts the program from its beginning: the launch never started
+ * libgrt, and no earlier launch left a journal (a libgrt program that died before its
+ * start record still resumes from one).
+ */
+static int
+restart_from_scratch(const struct jobrun *jr)
+{
+	struct stat sb;
+	char *path;
+	int none;
+
+	if (!jr->plain)
+		return 0;
+	xasprintf(&path, "%s/journal", jr->st.dir);
+	none = stat(path, &sb) == -1;
+	free(path);
+	return none;
+}
+
 int
 jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 {
 	struct restart_find f;
 	struct launch_plan plan;
-	char why[4096], msg[8192], **ex = NULL, *text = NULL;
+	char why[4096], msg[8192], **ex = NULL, *text = NULL, *p;
 	size_t nex = 0;
 	int rc;
 
@@ -313,6 +335,12 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 		return jobrun_fail(jr, EXIT_FAILED, msg, 0);
 	}
 	jr->restarts_here++;
+	/* without libgrt there is no journal to resume from: said where the restart is */
+	if (restart_from_scratch(jr)) {
+		xasprintf(&p, "%s; %s", text != NULL ? text : reason, RESTART_SCRATCH);
+		free(text);
+		text = p;
+	}
 	jobrun_restart_record(jr, text != NULL ? text : reason, ex, nex, 0);
 	free(text);
 	free(ex);
@@ -370,7 +398,7 @@ restart_event(const struct job_state *st, const char *reason, char *const *ex, s
 static void
 restart_tidy(const struct job_state *st)
 {
-	static const char *const kept[] = { "stdout", "stderr" };
+	static const char *const kept[] = { "stdout", "stderr", RANK_ENDS_FILE };
 	char *from, *to;
 	struct dirent *de;
 	size_t i;

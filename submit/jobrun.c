@@ -293,6 +293,8 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 	const char *plain;
 
 	jobrun_read_end(st, &e);
+	jobrun_ranks_record(st);
+	jr->plain = !e.started;
 	plain = e.started ? "" : " (libgrt never started)";
 	st->exit_code = lr->mpiexec_status;
 	*restartable = 0;
@@ -318,6 +320,9 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 	}
 	if (jobrun_timeout_slurm(jr, reason, len))
 		return EXIT_TIMEOUT;
+	/* without libgrt, the first rank that failed, with its node (jobrun-ranks.c) */
+	if (!e.started && jobrun_ranks_failure(st, reason, len, restartable))
+		return EXIT_FAILED;
 	if (lr->master_signal > 0)
 		snprintf(reason, len, "rank 0 died of signal %d%s", lr->master_signal, plain);
 	else if (lr->master_exit > 0)
@@ -498,10 +503,14 @@ jobrun_report(struct jobrun *jr, int code)
 	if (jr->quiet && code == EXIT_OK)
 		return;
 	/* the job's own time: state.json's ends, not when this report comes (run --top) */
-	fprintf(stderr, "gridsubmit: job %s %s in %.2f s (makespan %.3f s, %d failed ranks, %lld "
-	    "units requeued)%s%s\n", st->id, job_phase_name(st->phase),
-	    st->ended - st->submitted, st->makespan, st->failed_ranks, (long long)st->requeued,
-	    st->reason != NULL ? ": " : "", st->reason != NULL ? st->reason : "");
+	if (jr->plain)
+		jobrun_ranks_report(jr);
+	else
+		fprintf(stderr, "gridsubmit: job %s %s in %.2f s (makespan %.3f s, %d failed "
+		    "ranks, %lld units requeued)%s%s\n", st->id, job_phase_name(st->phase),
+		    st->ended - st->submitted, st->makespan, st->failed_ranks,
+		    (long long)st->requeued, st->reason != NULL ? ": " : "",
+		    st->reason != NULL ? st->reason : "");
 	if (jr->launch.res.killed_stragglers)
 		fprintf(stderr, "gridsubmit: ranks still running after rank 0 ended were "
 		    "killed\n");

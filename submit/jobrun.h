@@ -62,7 +62,20 @@ struct jobrun {
 	pid_t top_pid;		/* run --top: the console's process, 0 for none */
 	int top_saved_err;	/* our stderr while the console has the terminal, or -1 */
 	FILE *top_log;		/* what we wrote to stderr meanwhile, shown after it */
+	int plain;		/* the last launch never started libgrt: no journal */
 };
+
+/*
+ * jobrun-ranks.c, the ranks' ends of the last launch (common/rank-end.h): record puts
+ * DIR/rank-ends into st (state.json's rank_ends); failure says the first failed rank into
+ * reason ("rank 2 on node b3 exited with status 3") and whether a relaunch may mend it (a
+ * signal: yes; a status of the program's own: no), 1, or 0 when no rank failed; report is
+ * run's last line for a program without libgrt.
+ */
+void jobrun_ranks_record(struct job_state *st);
+int jobrun_ranks_failure(const struct job_state *st, char *reason, size_t len,
+    int *restartable);
+void jobrun_ranks_report(const struct jobrun *jr);
 
 /*
  * Load, rank, place, make the job directory and prepare the launch (launch.h): for a

@@ -4,7 +4,9 @@
  * The events are read with the one events reader, kept open so that each tick reads only
  * what was appended, and folded into the console's model (tui/model.h), so the units done
  * (chunks, a relaunch's reset, the journal a resume replayed, the end's totals), the rate
- * and the ETA are the console's. The line is cut to the terminal's width: a line that
+ * and the ETA are the console's. A program that has no events (it never starts libgrt)
+ * shows what is known of it instead: running, its ranks, how many have ended and the first
+ * that failed (DIR/rank-ends). The line is cut to the terminal's width: a line that
  * wrapped could not be erased with \r.
  */
 #include <sys/ioctl.h>
@@ -18,6 +20,7 @@
 
 #include "common/clock.h"
 #include "common/events-read.h"
+#include "common/rank-end.h"
 #include "common/xmalloc.h"
 #include "store/jobstore.h"
 #include "submit/progress.h"
@@ -31,6 +34,8 @@ struct progress {
 	char id[32];
 	double t0;		/* the job's time origin (GRT_T0), epoch seconds; 0 unknown */
 	char pending[256];	/* why the job waits in the queue, "" when it does not */
+	int running;		/* state.json says running */
+	int ranks;
 	struct evreader *r;	/* NULL until the file exists */
 	struct model m;
 	double next;		/* clock_mono() of the next redraw */
@@ -111,6 +116,8 @@ progress_read_state(struct progress *p)
 	if (jobstore_read_state(p->dir, &st, why, sizeof why) != JOBSTORE_OK)
 		return;
 	p->t0 = st.t0;
+	p->running = st.phase == JOB_RUNNING;
+	p->ranks = st.ranks;
 	snprintf(p->pending, sizeof p->pending, "%s", st.phase == JOB_PENDING &&
 	    st.reason != NULL ? st.reason : "");
 	job_state_free(&st);
@@ -129,6 +136,32 @@ progress_read(struct progress *p)
 		model_apply(&p->m, &ev);
 		event_clear(&ev);
 	}
+}
+
+/*
+ * The line of a running job without events (a program without libgrt, or one not in
+ * grt_run yet): its ranks, those ended and the first failure, from DIR/rank-ends.
+ */
+static void
+progress_format_plain(struct progress *p, const char *el, char *buf, size_t len)
+{
+	const struct rank_end *f;
+	struct rank_end *v;
+	char text[160] = "";
+	size_t n;
+
+	if (rank_ends_read(p->dir, &v, &n) != 0) {
+		v = NULL;
+		n = 0;
+	}
+	if ((f = rank_ends_first_failure(v, n)) != NULL) {
+		text[0] = ',';
+		text[1] = ' ';
+		rank_end_text(f, text + 2, sizeof text - 2);
+	}
+	snprintf(buf, len, "job %s: running, no libgrt events, %zu of %d ranks ended%s, %s "
+	    "elapsed", p->id, n, p->ranks, text, el);
+	free(v);
 }
 
 /* The line's text, without the \r and the erase, into buf. */
@@ -150,6 +183,8 @@ progress_format(struct progress *p, char *buf, size_t len)
 		if (p->pending[0] != '\0')
 			snprintf(buf, len, "job %s: pending, %s, %s elapsed", p->id, p->pending,
 			    el);
+		else if (p->running)
+			progress_format_plain(p, el, buf, len);
 		else
 			snprintf(buf, len, "job %s: starting, %s elapsed", p->id, el);
 		return;

@@ -43,7 +43,7 @@ model_free(struct model *m)
 	model_init(m);
 }
 
-static int
+int
 model_site_index(struct model *m, const char *name)
 {
 	int i;
@@ -60,8 +60,7 @@ model_site_index(struct model *m, const char *name)
 	return i;
 }
 
-/* The rank with this id, created (and put in site "-") the first time it is named. */
-static struct mrank *
+struct mrank *
 model_rank(struct model *m, int id)
 {
 	struct mrank *r;
@@ -90,11 +89,7 @@ model_rank(struct model *m, int id)
 	return r;
 }
 
-static void
-model_log(struct model *m, const struct event *ev, int rank, int other, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static void
+void
 model_log(struct model *m, const struct event *ev, int rank, int other, const char *fmt, ...)
 {
 	struct mlog *l = &m->log[m->nlog % MODEL_LOG];
@@ -534,7 +529,8 @@ model_rank_state(const struct model *m, const struct mrank *r)
 	double mean = m->chunks > 0 ? m->exe_sum / m->chunks : 0;
 	double window = 3 * (r->last_exe > mean ? r->last_exe : mean);
 
-	if (r->fixed == RS_DROPPED || r->fixed == RS_FAILED)
+	/* RS_DONE: a rank without libgrt that exited 0 (model-plain.c) */
+	if (r->fixed == RS_DROPPED || r->fixed == RS_FAILED || r->fixed == RS_DONE)
 		return r->fixed;
 	if (r->master)
 		return RS_MASTER;

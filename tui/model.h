@@ -123,6 +123,8 @@ struct model {
 	int *task_at;		/* task i is held by rank task_at[i]; -1: not known */
 	int nat, atcap;		/* nat > 0: some task's place is known */
 	long long restarted;	/* end: tasks restarted after a failure; -1 until said */
+	int plain;		/* no start yet: the ranks and their ends from the job directory */
+	int nends;		/* plain: ranks whose end is known */
 	unsigned long gen;	/* bumped by every change */
 };
 
@@ -154,6 +156,13 @@ void model_apply(struct model *m, const struct event *ev);
  * status. Nothing changes when an end event was seen already.
  */
 void model_over(struct model *m, double t, const char *status);
+/*
+ * A job without events so far (a program without libgrt, or one not in grt_run yet), from
+ * its directory dir (model-plain.c): its ranks as DIR/rankmap places them, each rank's end
+ * as DIR/rank-ends has it (RS_DONE for exit 0, RS_FAILED with "exit N" or "signal N"),
+ * and a log entry per end as it comes. Nothing once a start event was seen.
+ */
+void model_plain(struct model *m, const char *dir);
 /* Move the clock (e.g. replay time, or wall time since the last event); never backwards. */
 void model_set_clock(struct model *m, double t);
 
@@ -188,6 +197,15 @@ char *model_tasks_text(const struct model *m, const struct mrank *r, char *dst, 
  * widening every rank's buckets first when ev->t lies beyond them. Called by model_apply.
  */
 void model_track_add(struct model *m, struct mrank *r, const struct event *ev);
+/*
+ * The rank with this id, created (and put in site "-") the first time it is named; the
+ * index of the site of this name, added when new; a line in the event log (ev gives its
+ * time and kind). For model.c and model-plain.c.
+ */
+struct mrank *model_rank(struct model *m, int id);
+int model_site_index(struct model *m, const char *name);
+void model_log(struct model *m, const struct event *ev, int rank, int other, const char *fmt,
+    ...) __attribute__((format(printf, 5, 6)));
 /* Free the tracks of every rank (a relaunch, or the end of the model). */
 void model_track_free(struct model *m);
 /*

@@ -36,6 +36,7 @@ header_state(const struct view *v, char *buf, size_t sz)
 	    m->ended ? "  ended: " : "", m->ended ? m->status : "",
 	    v->cancel == CANCEL_RUNNING ? "  cancelling" : "",
 	    v->paused ? "  PAUSED" : "",
+	    m->plain ? "  no libgrt events" :
 	    m->started || m->events || m->ended ? "" : "  waiting for events");
 	return buf;
 }
@@ -62,24 +63,36 @@ header_draw(struct view *v, const struct model_stats *st, int y, int w)
 	    A_NORMAL, line);
 	w0 = w - n - 1;
 	x = 0;
-	header_item(y, &x, w0, "Job", *m->job ? m->job : "?", val);
-	header_item(y, &x, w0, "Scheme", *m->scheme ? m->scheme : "?", val);
-	snprintf(a, sizeof a, "%lld x %d", m->n, m->rounds);
-	header_item(y, &x, w0, "N", a, val);
-	snprintf(a, sizeof a, "%d on %d sites", st->nworkers, st->nsites);
-	header_item(y, &x, w0, "Workers", a, val);
+	if (m->plain) {
+		/* no libgrt: no scheme, no units; what is known is its ranks and their ends */
+		header_item(y, &x, w0, "Program", "without libgrt", val);
+		snprintf(a, sizeof a, "%d on %d sites", m->nranks, st->nsites);
+		header_item(y, &x, w0, "Ranks", a, val);
+	} else {
+		header_item(y, &x, w0, "Job", *m->job ? m->job : "?", val);
+		header_item(y, &x, w0, "Scheme", *m->scheme ? m->scheme : "?", val);
+		snprintf(a, sizeof a, "%lld x %d", m->n, m->rounds);
+		header_item(y, &x, w0, "N", a, val);
+		snprintf(a, sizeof a, "%d on %d sites", st->nworkers, st->nsites);
+		header_item(y, &x, w0, "Workers", a, val);
+	}
 
-	/* Line 1: progress. */
+	/* Line 1: progress (without libgrt: the ranks that have ended). */
 	x = 0;
 	text_num(a, sizeof a, st->rate, 1, 9);
 	text_clock(b, sizeof b, st->eta);
-	snprintf(line, sizeof line, "%lld/%lld %5.1f%%  rate %s/s  ETA %s", st->done, st->total,
-	    isfinite(st->pct) ? st->pct : 0.0, a, b);
+	if (m->plain)
+		snprintf(line, sizeof line, "%d/%d ranks, %d failed", m->nends, m->nranks,
+		    m->nfailed);
+	else
+		snprintf(line, sizeof line, "%lld/%lld %5.1f%%  rate %s/s  ETA %s", st->done,
+		    st->total, isfinite(st->pct) ? st->pct : 0.0, a, b);
 	mw = w - 7 - text_width(line);
 	mw = mw > 40 ? 40 : mw;
-	x += screen_put(y + 1, x, w, crt_attr(C_LABEL), "Units ");
+	x += screen_put(y + 1, x, w, crt_attr(C_LABEL), m->plain ? "Ended " : "Units ");
 	if (mw >= 5) {
-		meter_progress(meter, sizeof meter, st->pct, mw);
+		meter_progress(meter, sizeof meter, m->plain ? (m->nranks > 0 ?
+		    100.0 * m->nends / m->nranks : 0) : st->pct, mw);
 		x += screen_put(y + 1, x, w - x, crt_attr(C_CALC), meter);
 		x += screen_put(y + 1, x, w - x, A_NORMAL, " ");
 	}

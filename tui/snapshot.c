@@ -50,45 +50,61 @@ snapshot_rank(const struct model *m, const struct mrank *r, const struct col_lay
 	snapshot_line(f, line);
 }
 
+/* The header of a job on libgrt: its scheme, size, units, rounds, times and counts. */
+static void
+snapshot_header(const struct model *m, const struct model_stats *st,
+    const struct evreader_stats *rs, FILE *f)
+{
+	char a[64], b[64];
+
+	fprintf(f, "Job %s  Scheme %s  N %lld x %d  Workers %d on %d sites  %s%s\n",
+	    *m->job ? m->job : "?", *m->scheme ? m->scheme : "?", m->n, m->rounds,
+	    st->nworkers, st->nsites, m->ended ? "ended: " : "running",
+	    m->ended ? m->status : "");
+	fprintf(f, "Units %lld/%lld %.1f%%  rate %s/s  ETA %s\n", st->done, st->total,
+	    isfinite(st->pct) ? st->pct : 0.0, text_num(a, sizeof a, st->rate, 1, 9),
+	    text_clock(b, sizeof b, st->eta));
+	fprintf(f, "Elapsed %s  Round %d/%d  sd(t_exe) ", text_clock(a, sizeof a, st->elapsed),
+	    st->round, st->rounds);
+	if (isfinite(st->sd_exe))
+		fprintf(f, "%.2f s", st->sd_exe);
+	else
+		fprintf(f, "-");
+	fprintf(f, "  Imbalance %.1f%%  Calc:Comm ", st->imbalance);
+	if (isinf(st->ratio))
+		fprintf(f, "all calc\n");
+	else if (isfinite(st->ratio))
+		fprintf(f, "%s:1\n", text_num(a, sizeof a, st->ratio, 1, 7));
+	else
+		fprintf(f, "-\n");
+	fprintf(f, "Migrations %lld (%.1f/min)  Failed %d  Dropped %d  Restarts %d  Working %d/%d",
+	    st->migrations, st->mig_per_min, st->nfailed, st->ndropped, st->restarts,
+	    st->nworking, st->nworkers);
+	if (rs != NULL)
+		fprintf(f, "  Events %lld (%lld bad, %lld unknown)", rs->events, rs->bad,
+		    rs->unknown);
+	fprintf(f, "\n");
+}
+
 int
 snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 {
 	struct model_stats st;
 	struct col_layout l;
 	const struct mlog *lg;
-	char line[2048], a[64], b[64];
+	char line[2048], a[64];
 	double rmax = 0;
 	size_t o = 0;
 	int i, k, s, n, hlen = model_hist_len(m);
 
 	model_stats(m, &st);
-	fprintf(f, "Job %s  Scheme %s  N %lld x %d  Workers %d on %d sites  %s%s\n",
-	    *m->job ? m->job : "?", *m->scheme ? m->scheme : "?", m->n, m->rounds,
-	    st.nworkers, st.nsites, m->ended ? "ended: " : "running",
-	    m->ended ? m->status : "");
-	fprintf(f, "Units %lld/%lld %.1f%%  rate %s/s  ETA %s\n", st.done, st.total,
-	    isfinite(st.pct) ? st.pct : 0.0, text_num(a, sizeof a, st.rate, 1, 9),
-	    text_clock(b, sizeof b, st.eta));
-	fprintf(f, "Elapsed %s  Round %d/%d  sd(t_exe) ", text_clock(a, sizeof a, st.elapsed),
-	    st.round, st.rounds);
-	if (isfinite(st.sd_exe))
-		fprintf(f, "%.2f s", st.sd_exe);
+	if (m->plain)
+		fprintf(f, "Without libgrt: %d ranks on %d sites, %d ended, %d failed  %s%s\n",
+		    m->nranks, st.nsites, m->nends, m->nfailed, m->ended ? "ended: " : "running",
+		    m->ended ? m->status : "");
 	else
-		fprintf(f, "-");
-	fprintf(f, "  Imbalance %.1f%%  Calc:Comm ", st.imbalance);
-	if (isinf(st.ratio))
-		fprintf(f, "all calc\n");
-	else if (isfinite(st.ratio))
-		fprintf(f, "%s:1\n", text_num(a, sizeof a, st.ratio, 1, 7));
-	else
-		fprintf(f, "-\n");
-	fprintf(f, "Migrations %lld (%.1f/min)  Failed %d  Dropped %d  Restarts %d  Working %d/%d",
-	    st.migrations, st.mig_per_min, st.nfailed, st.ndropped, st.restarts, st.nworking,
-	    st.nworkers);
-	if (rs != NULL)
-		fprintf(f, "  Events %lld (%lld bad, %lld unknown)", rs->events, rs->bad,
-		    rs->unknown);
-	fprintf(f, "\n\n");
+		snapshot_header(m, &st, rs, f);
+	fprintf(f, "\n");
 
 	columns_layout(&l, SNAPSHOT_WIDTH, m->task_run);
 	for (i = 0; i < l.n; i++)

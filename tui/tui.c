@@ -253,8 +253,11 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 		tui_clock(&t, now);
 		if (tui_cancel(&t))
 			next_draw = now;
-		if (now >= next_draw)
+		if (now >= next_draw) {
+			if (!opts->replay && opts->job != NULL)
+				model_plain(&t.m, opts->job->dir);
 			tui_over(&t);
+		}
 		if (now >= next_draw || (t.m.ended && !shown_end)) {
 			screen_draw(&t.v);
 			next_draw = now + t.v.interval;
@@ -339,32 +342,41 @@ tui_replay_check(const char *events_path)
 }
 
 int
-tui_snapshot(const char *events_path, int json, FILE *f)
+tui_snapshot(const char *events_path, const struct tui_job *job, int json, FILE *f)
 {
 	struct evreader *r;
 	struct model m;
 	struct event ev;
-	int k, rc;
+	char status[EV_TEXT_MAX];
+	double end;
+	int k = 0, rc;
 
-	if ((r = evreader_open(events_path)) == NULL) {
+	/* a job's program without libgrt writes no events: its directory tells the rest */
+	if ((r = evreader_open(events_path)) == NULL && (job == NULL || errno != ENOENT)) {
 		log_warn("%s", events_path);
 		return -1;
 	}
 	memset(&ev, 0, sizeof ev);
 	model_init(&m);
-	while ((k = evreader_next(r, &ev)) == 1)
+	while (r != NULL && (k = evreader_next(r, &ev)) == 1)
 		model_apply(&m, &ev);
 	event_clear(&ev);
+	if (job != NULL) {
+		model_plain(&m, job->dir);
+		if (job->over != NULL && job->over(job->dir, &end, status, sizeof status) == 1)
+			model_over(&m, end, status);
+	}
 	if (k < 0) {
 		log_warn("%s: read", events_path);
 		rc = -1;
 	} else {
-		rc = json ? snapshot_json(&m, evreader_stats(r), f) :
-		    snapshot_text(&m, evreader_stats(r), f);
+		rc = json ? snapshot_json(&m, r != NULL ? evreader_stats(r) : NULL, f) :
+		    snapshot_text(&m, r != NULL ? evreader_stats(r) : NULL, f);
 		if (rc < 0)
 			log_warn("write");
 	}
 	model_free(&m);
-	evreader_free(r);
+	if (r != NULL)
+		evreader_free(r);
 	return rc;
 }

@@ -61,8 +61,10 @@ int tui_replay_check(const char *events_path);
 
 /*
  * Read events_path as it is now and print one snapshot: plain text (json 0) or the JSON
- * document. Returns 0, or -1 with a message printed.
+ * document. job (NULL for a recording): the job's record ends it when its events do not,
+ * and a job without events (a program without libgrt: no events_path at all) shows its
+ * ranks and their ends from its directory. Returns 0, or -1 with a message printed.
  */
-int tui_snapshot(const char *events_path, int json, FILE *f);
+int tui_snapshot(const char *events_path, const struct tui_job *job, int json, FILE *f);
 
 #endif

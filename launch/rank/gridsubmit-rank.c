@@ -10,6 +10,11 @@
  * "a rank exited" hint, included), makes the program die with it (PR_SET_PDEATHSIG) so no
  * rank is ever left behind, and for rank 0 records how the program ended in --status FILE.
  *
+ * Every rank's end reaches the supervisor (doc/restarts.md, "Every rank's end"): one line
+ * (common/rank-end.h) appended to --ends FILE, the job directory's DIR/rank-ends, by the
+ * ranks that run in it; a rank on a node with a job directory of its own has no --ends and
+ * sends the line on its lease before it closes it, and the supervisor appends it there.
+ *
  * A rank must not outlive its job either (doc/architecture.md, "No orphan on any site"):
  * - the wrapper stops the program (SIGTERM, SIGKILL after KILL_GRACE) when its own parent,
  *   hydra's proxy, dies: PR_SET_PDEATHSIG on the wrapper itself;
@@ -29,7 +34,7 @@
  * past MPI_Init before rank 0 enters it, so nothing of the job runs until the preflight
  * has passed.
  *
- * usage: gridsubmit-rank [--status FILE] [--gate FIFO] -- PROGRAM [ARGS...]
+ * usage: gridsubmit-rank [--status FILE] [--ends FILE] [--gate FIFO] -- PROGRAM [ARGS...]
  * Exit status: the program's, 128+N when it died of signal N, 127 when it cannot be run,
  * GATE_CLOSED when the gate said no.
  * Deliberately free of libraries: it is copied to every node as it is.
@@ -53,6 +58,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/rank-end.h"
 
 #define KILL_GRACE	5	/* seconds between forwarding SIGTERM and SIGKILL */
 #define LEASE_TIMEOUT	60	/* seconds of silence from the supervisor's host */
@@ -371,6 +377,45 @@ report_end(int st, const char *status, const char *program)
 }
 
 /*
+ * The program's end (wait status st) to the supervisor: appended to ends (one write of a
+ * short line under O_APPEND: the ranks' lines never mix), or without ends sent on the
+ * lease, whose connect is given the rest of its time first. A rank with neither says
+ * nothing: the supervisor then judges by mpiexec's status.
+ */
+static void
+send_end(const char *ends, struct lease *l, int st)
+{
+	const char *rank = getenv("PMI_RANK");
+	char host[256], line[RANK_END_LINE_MAX];
+	int fd, n;
+
+	if (gethostname(host, sizeof host) == -1)
+		strcpy(host, "?");
+	host[sizeof host - 1] = '\0';
+	if (rank == NULL || (n = rank_end_format(line, sizeof line, atoi(rank), host, st,
+	    clock_wall())) == -1)
+		return;
+	if (ends != NULL) {
+		if ((fd = open(ends, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1 ||
+		    write(fd, line, (size_t)n) != n)
+			fprintf(stderr, "gridsubmit-rank: %s: %s: %s\n", who(), ends,
+			    strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return;
+	}
+	while (l->fd != -1 && l->connecting && clock_mono() < l->until) {
+		struct pollfd pfd = { l->fd, POLLOUT, 0 };
+
+		if (poll(&pfd, 1, (int)((l->until - clock_mono()) * 1000) + 1) > 0)
+			lease_connected(l);
+	}
+	if (l->fd != -1 && !l->connecting && send(l->fd, line, (size_t)n, MSG_NOSIGNAL) != n)
+		fprintf(stderr, "gridsubmit-rank: %s: the end was not sent on the lease: %s\n",
+		    who(), strerror(errno));
+}
+
+/*
  * Signals: the forwarded ones and the alarm to our handlers, SIGCHLD blocked except inside
  * ppoll (no exit of the program is missed between checks). *orig: the mask to give the
  * program; *waiting: the one to wait with.
@@ -430,7 +475,7 @@ main(int argc, char **argv)
 {
 	struct sockaddr_in lsa;
 	sigset_t orig, waiting;
-	const char *status = NULL, *gate = NULL, *rank = getenv("PMI_RANK");
+	const char *status = NULL, *ends = NULL, *gate = NULL, *rank = getenv("PMI_RANK");
 	struct lease lease = { getenv("GRIDSUBMIT_LEASE"), -1, 0, 0 };
 	pid_t pid, parent = getppid();
 	int argi = 1, st;
@@ -438,6 +483,8 @@ main(int argc, char **argv)
 	for (;;) {
 		if (argi + 1 < argc && strcmp(argv[argi], "--status") == 0)
 			status = argv[argi + 1];
+		else if (argi + 1 < argc && strcmp(argv[argi], "--ends") == 0)
+			ends = argv[argi + 1];
 		else if (argi + 1 < argc && strcmp(argv[argi], "--gate") == 0)
 			gate = argv[argi + 1];
 		else
@@ -447,8 +494,8 @@ main(int argc, char **argv)
 	if (argi < argc && strcmp(argv[argi], "--") == 0)
 		argi++;
 	if (argi >= argc) {
-		fprintf(stderr, "usage: gridsubmit-rank [--status FILE] [--gate FIFO] -- PROGRAM "
-		    "[ARGS...]\n");
+		fprintf(stderr, "usage: gridsubmit-rank [--status FILE] [--ends FILE] [--gate FIFO] "
+		    "-- PROGRAM [ARGS...]\n");
 		return 2;
 	}
 	if (rank == NULL || strcmp(rank, "0") != 0)
@@ -470,6 +517,7 @@ main(int argc, char **argv)
 	child_pid = pid;
 	if ((st = wait_program(pid, &lease, &waiting, argv[argi])) == -1)
 		return 127;
+	send_end(ends, &lease, st);
 	if (lease.fd != -1)
 		close(lease.fd);
 	return report_end(st, status, argv[argi]);

@@ -115,6 +115,10 @@ test_local_argv(struct launch_plan *pl)
 	ok(i > 0 && strcmp(argv[i + 5], "--status") == 0 && strcmp(argv[i + 6], p) == 0,
 	    "the wrapper writes rank 0's end to DIR/master.status");
 	free(p);
+	p = in_dir("rank-ends");
+	ok(i > 0 && strcmp(argv[i + 7], "--ends") == 0 && strcmp(argv[i + 8], p) == 0,
+	    "every rank in the job directory appends its end to DIR/rank-ends");
+	free(p);
 	ok(find(argv, 1, "--gate") < 0, "no gate without a hold");
 	i = find(argv, 1, "--");
 	ok(i > 0 && strcmp(argv[i + 1], "/bin/echo") == 0, "the program after --");

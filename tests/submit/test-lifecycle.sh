@@ -80,7 +80,7 @@ check "the job's result is there" test -s "$J/$q/m.pgm"
 bad=$("$GS" submit --no-metrics "$T/bad-arg.yaml")
 run_gs wait "$bad" --timeout 60
 check_eq "wait: a failed job exits 1" "$rc" 1
-check_match "wait: the reason" "$out" "^job $bad failed \\(rank 0 exited with status 2"
+check_match "wait: the reason" "$out" "^job $bad failed \\(rank [0-2] on node localhost exited with status 2"
 run_gs logs --stderr "$bad"
 check_match "logs --stderr: the program's error" "$out" "bad argument '--no-such-option'"
 

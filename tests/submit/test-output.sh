@@ -45,7 +45,7 @@ check "-q: stdout is still the program's output" cmp "$T/.out" "$J/2/stdout"
 run_gs run "$T/false.yaml" --no-metrics --quiet
 check_eq "--quiet: a failing job exits 1" "$rc" 1
 check_match "--quiet: its failure is still said" "$err" \
-	"^gridsubmit: job 3 failed in .*rank 0 exited with status 1"
+	"^gridsubmit: job 3 failed in .*rank [0-9] on node localhost exited with status 1"
 check_eq "--quiet: no start line, no where lines" \
 	"$(printf '%s\n' "$err" | grep -Ec '3 ranks|2 ranks, scheme|^  (directory|events|output):')" 0
 
