@@ -96,8 +96,17 @@ int jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_j
 void jobrun_write_files(const struct jobrun_args *a, struct jobrun *jr);
 
 /*
- * Where the job's ranks go (jobrun-plan.c), the same for run, submit and rank: a
- * multi-site job's master on this host, live metrics read with mo (NULL: none), the nodes
+ * Where rank 0 runs (jobrun-plan.c; doc/broker.md, "Placement"): the site file's master
+ * when it names a node of the sites, not left out after a failure and not of a Slurm site
+ * (sites->master kept); otherwise, for a multi-site job, this host (sites->master set to
+ * its name, with a note on stderr when the site file named another master). A relaunch
+ * that lost the master node calls it again: rank 0 then comes here, where the journal is.
+ */
+void jobrun_master_place(struct gs_sites *sites);
+
+/*
+ * Where the job's ranks go (jobrun-plan.c), the same for run, submit and rank: rank 0
+ * where jobrun_master_place says, live metrics read with mo (NULL: none), the nodes
  * ranked into rk (*ranked), then as many ranks as fit down to the job's min_ranks placed
  * into pl (*placed). Returns EXIT_OK, EXIT_INPUT (no ranking) or EXIT_NOPLACE, with err.
  */
