@@ -30,8 +30,7 @@ struct launch_hold {
  * message in why. Ranks all on this host: hydra's fork launcher. Otherwise (multi-site):
  * -launcher ssh -launcher-exec DIR/ssh-launcher (a script of ours running ssh with the
  * options of remote.c and DIR/ssh_config), -iface toward the nodes, -genvnone with explicit
- * -genv, UCX_TLS=self,tcp. Rank 0 then runs on this host (doc/testbed.md, "Launch over
- * ssh").
+ * -genv, UCX_TLS=self,tcp (doc/testbed.md, "Launch over ssh").
  * With hold (NULL: none), the job is held until its checks have passed. *env: the
  * "KEY=VALUE" words to add to mpiexec's own environment (NULL-terminated, allocated; NULL
  * for none), which the ranks of this host inherit and no node sees.
@@ -60,6 +59,14 @@ int launch_write_placement(struct launch *l, char *why, size_t whylen);
  */
 int launch_write_command(struct launch *l, const struct launch_hold *hold, char *why,
     size_t whylen);
+
+/*
+ * Rank 0 on another host (launch-master.c): 1 when the placement's rank 0 is not on this
+ * host. launch_master_check, after preflight: 0 when rank 0 runs here or its node shares
+ * our job directory; otherwise -1 with why, naming the node and what to do.
+ */
+int launch_master_remote(const struct launch_plan *pl);
+int launch_master_check(const struct launch_plan *pl, char *why, size_t whylen);
 
 /* What launch_ssh_setup() found: the job's ssh_config, the interface toward the nodes. */
 struct launch_net {

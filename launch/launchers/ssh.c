@@ -138,12 +138,20 @@ ssh_prepare(struct launch *l, char *why, size_t whylen)
 	/* from here on, things exist on the nodes: a cancel must clean them up */
 	launch_catch_signals();
 	launch_phase(l, JOB_STAGING);
-	/* speculative: the checks run in mpiexec's sessions, at start */
-	if (!l->plan.speculate || ssh_hold(l, &hold) != 0) {
+	/*
+	 * speculative: the checks run in mpiexec's sessions, at start; not with rank 0 on
+	 * another host, which cannot wait at this host's gate (launch-master.c)
+	 */
+	if (!l->plan.speculate || launch_master_remote(&l->plan) ||
+	    ssh_hold(l, &hold) != 0) {
 		ssh_unhold(l);
 		memset(&hold, 0, sizeof hold);
 		if (ssh_preflight(l, &pf, why, whylen) != 0)
 			return ssh_preflight_failed(l, why, whylen);
+		if (launch_master_check(&l->plan, why, whylen) != 0) {
+			stage_cleanup(l->plan.st);
+			return LAUNCH_FAILED;
+		}
 	}
 	if (launch_write_command(l, hold.gate != NULL ? &hold : NULL, why, whylen) != 0) {
 		ssh_unhold(l);

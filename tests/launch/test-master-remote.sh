@@ -1,0 +1,144 @@
+#!/bin/sh
+# test-master-remote.sh — the site file's master honoured (doc/broker.md, "Placement") on a
+# testbed of 3 sites (root): `rank --explain` names the master node and what B measures;
+# mandelbrot runs with rank 0 (its process, PMI_RANK 0) in the master's namespace, the job
+# directory here receiving its events while it runs (`top --once --json` follows the units
+# done) and the image right (--check); then the master node crashes mid-run (every process
+# of its namespace killed, sshd included): the job is relaunched with rank 0 on this host,
+# resumes from the journal the master wrote here (the resume event) and ends done with
+# the check passing; nothing of it is left. Without master:, rank 0 runs here as before.
+# serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
+. tests/lib.sh
+
+need_testbed "master on a node" sshd tc jq || exit 0
+MANDEL=$SRC/$BUILD/examples/mandelbrot
+[ -x "$MANDEL" ] || { fail "master on a node: $MANDEL is not built"; exit 1; }
+J=$GRIDSUBMIT_HOME/jobs
+HERE=$(hostname)
+
+SITES=$T/mr.yaml
+cat > "$SITES" <<'EOF'
+# the master in the well-connected site; a slower site and a slow one
+master: mrc1
+sites:
+  - name: campus
+    link: {bandwidth_mbps: 100, latency_ms: 0.1}
+    nodes:
+      - {host: "mrc[1-2]", cpu_mhz: 2000, cores: 1, mem_mb: 256}
+  - name: eth
+    link: {bandwidth_mbps: 10, latency_ms: 0.5}
+    nodes:
+      - {host: mre1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+  - name: wlan
+    link: {bandwidth_mbps: 2, latency_ms: 2}
+    nodes:
+      - {host: mrw1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+EOF
+testbed_up "$SITES" "testbed up with 3 sites, the master mrc1" || exit 0
+at_exit sweep
+TBS=$TB/sites.yaml
+
+# job FILE SEED: mandelbrot on 4 ranks (rank 0 on mrc1, workers on mrc2, mre1, mrw1); the
+# iterations tell the runs apart
+job() {
+	cat > "$1" <<EOF
+name: mr-$2
+program: $MANDEL
+args: ["--size", "1024", "--iter", "$((3000 + $2))", "--check", "--out", "m.pgm"]
+ranks: 4
+runtime: {scheme: css, k: 8}
+stage_out: [m.pgm]
+EOF
+}
+
+# rank0_in NODE: the pid of rank 0's mandelbrot in NODE's namespace (PMI_RANK=0), if any
+rank0_in() {
+	for p in $(ns_job "$1" mandelbrot); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = mandelbrot ] || continue
+		tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx 'PMI_RANK=0' && echo "$p"
+	done
+}
+
+# rank0_here: the pid of a mandelbrot of the test's in this host's own network namespace
+# (the testbed's nodes share this kernel's pids and our files: live_here sees them too)
+rank0_here() {
+	for p in $(live_here "^$MANDEL "); do
+		[ "$(readlink "/proc/$p/ns/net")" = "$(readlink /proc/self/ns/net)" ] && echo "$p"
+	done
+}
+
+# units ID: the units done as the console reads them from the job directory
+units() {
+	"$GS" top --once --json "$1" 2>/dev/null | jq -r '.units_done // 0'
+}
+
+# units_past ID N: more than N units done, the job still running
+units_past() {
+	u=$(units "$1")
+	[ "$u" -gt "$2" ] && [ "$u" -lt 1024 ] &&
+	    [ "$(jq -r .state "$J/$1/state.json")" = running ]
+}
+
+nothing_left() {
+	[ -z "$(ns_job mrc1 mandelbrot)$(ns_job mrc2 mandelbrot)$(ns_job mre1 mandelbrot)$(ns_job mrw1 mandelbrot)" ] &&
+	    ! pgrep -f "^$MANDEL --size 1024 " > /dev/null
+}
+
+# --- rank --explain: where rank 0 runs and why
+job "$T/m1.yaml" 1
+run_gs rank "$T/m1.yaml" --sites "$TBS" --no-metrics --explain
+check_eq "rank: exit 0" "$rc" 0
+check_match "rank: the placement puts rank 0 on mrc1" "$out" \
+	"^placement: mrc1:1 mrc2:1 mre1:1 mrw1:1 \(rank 0, the master, on mrc1\)$"
+check_match "rank --explain: rank 0 on the master, B to it" "$out" \
+	"^rank 0 \(the master\): on mrc1, the site file's master; B is each node's link to it: its site's link in campus, else the slower of its site's and campus's$"
+check "rank: no note that the master is replaced" test -z "$err"
+
+# --- 1. rank 0 on mrc1: it runs there, the events come here live, the image is right
+id=$(cat "$J/next-id" 2>/dev/null || echo 1)
+"$GS" run --no-metrics --sites "$TBS" "$T/m1.yaml" > "$T/r1.out" 2> "$T/r1.err" &
+pid=$!
+at_exit "kill -9 $pid"
+poll 90 units_past "$id" 0 || echo "# job $id: no units within 90 s"
+check "remote master: rank 0 runs in mrc1's namespace" test -n "$(rank0_in mrc1)"
+check "remote master: no rank 0 here" test -z "$(rank0_here)"
+u1=$(units "$id")
+check "remote master: the console follows the job live (units $u1, then more)" \
+	poll 90 units_past "$id" "$u1"
+wait $pid
+check_eq "remote master: run exits 0" "$?" 0
+[ -s "$T/r1.err" ] && sed -e 's/^/#   /' "$T/r1.err"
+check_match "remote master: the check passed" "$(cat "$T/r1.out")" \
+	"image matches the sequential computation"
+check_eq "remote master: done" "$(jq -r .state "$J/$id/state.json")" done
+check_eq "remote master: the start event has rank 0 on mrc1" \
+	"$(grep '"ev":"start"' "$J/$id/events.jsonl" | jq -r '.ranks[0].node')" mrc1
+check "remote master: the image here" test -s "$J/$id/m.pgm"
+check "remote master: nothing of the job left" poll 30 nothing_left
+
+# --- 2. the master node crashes mid-run: relaunched with rank 0 here, journal replayed
+job "$T/m2.yaml" 2
+id=$(cat "$J/next-id" 2>/dev/null || echo 1)
+"$GS" run --no-metrics --sites "$TBS" "$T/m2.yaml" > "$T/r2.out" 2> "$T/r2.err" &
+pid=$!
+at_exit "kill -9 $pid"
+poll 90 units_past "$id" 256 || echo "# job $id: no units within 90 s"
+check "master crash: rank 0 runs on mrc1 before" test -n "$(rank0_in mrc1)"
+for p in $(ip netns pids "gs-$TAG-mrc1"); do
+	[ "$(cat "/proc/$p/comm" 2>/dev/null)" = gridsubmit-dela ] || kill -9 "$p"
+done
+wait $pid
+check_eq "master crash: run exits 0" "$?" 0
+[ -s "$T/r2.err" ] && sed -e 's/^/#   /' "$T/r2.err"
+check_match "master crash: the check passed" "$(cat "$T/r2.out")" \
+	"image matches the sequential computation"
+check_eq "master crash: done, one restart without mrc1" \
+	"$(jq -c '[.state, .restarts, .restart_log[0].excluded]' "$J/$id/state.json")" \
+	'["done",1,["mrc1"]]'
+check_match "master crash: stderr says rank 0 comes here" "$(cat "$T/r2.err")" \
+	"rank 0 runs on this host \\($HERE\\), not on the site file's master mrc1: it was left out after a failure"
+check_eq "master crash: the relaunch's rank 0 here" \
+	"$(grep '"ev":"start"' "$J/$id/events.jsonl" | tail -n 1 | jq -r '.ranks[0].node')" "$HERE"
+check_eq "master crash: the relaunch resumed the journal written before the crash" \
+	"$(grep '"ev":"resume"' "$J/$id/events.jsonl" | tail -n 1 | jq -r '.units >= 64')" true
+check "master crash: nothing of the job left" poll 30 nothing_left
