@@ -160,6 +160,8 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 		cfg->rankmap_path = s;
 	if ((s = getenv("GRT_JOURNAL")) != NULL && *s != '\0')
 		cfg->journal_path = s;
+	if ((s = getenv("GRT_RELAY")) != NULL && *s != '\0')
+		cfg->relay = s;
 	return config_double("GRT_T0", 0, 1e12, &cfg->t_origin, why);
 }
 
