@@ -23,6 +23,8 @@ extern const struct launcher launcher_ssh;
 struct launch_hold {
 	const char *gate;	/* rank 0 waits at this FIFO before it starts the program (gate.h) */
 	const char *checks;	/* each node's session runs this before the proxy (preflight.h) */
+	const char *relay;	/* rank 0 on a node without our job directory: GRT_RELAY's
+				   ADDR:PORT (relay.h); NULL: rank 0 writes DIR itself */
 };
 
 /*
@@ -62,11 +64,23 @@ int launch_write_command(struct launch *l, const struct launch_hold *hold, char 
 
 /*
  * Rank 0 on another host (launch-master.c): 1 when the placement's rank 0 is not on this
- * host. launch_master_check, after preflight: 0 when rank 0 runs here or its node shares
- * our job directory; otherwise -1 with why, naming the node and what to do.
+ * host. launch_master_relay, after preflight: when rank 0's node does not share our job
+ * directory, open the relay r toward it (relay.h); 0 (r has no relay when none is
+ * needed), or -1 with why. launch_master_fetch_status, after the run: rank 0's master.status
+ * from its node's directory into ours and into l->res (the relay carries the runtime's
+ * files, not the wrapper's).
  */
+struct relay;
 int launch_master_remote(const struct launch_plan *pl);
-int launch_master_check(const struct launch_plan *pl, char *why, size_t whylen);
+int launch_master_relay(const struct launch_plan *pl, struct relay *r, char *why,
+    size_t whylen);
+void launch_master_fetch_status(struct launch *l);
+
+/*
+ * Rank 0's end as gridsubmit-rank wrote it in DIR/master.status ("exit N" or "signal N")
+ * into res (launch-proc.c); 0 when it is not there yet.
+ */
+int launch_master_status(const struct job_state *st, struct launch_result *res);
 
 /* What launch_ssh_setup() found: the job's ssh_config, the interface toward the nodes. */
 struct launch_net {

@@ -2,7 +2,8 @@
  * launchers/ssh.c — the "ssh" launcher: some ranks on other hosts, reached by hydra's ssh
  * launcher through DIR/ssh-launcher. Before mpiexec, every node is checked and staged to
  * (preflight.h, stage.h); while the job runs, its ranks hold a lease on this process
- * (lease.h); after it, nothing of the job is left on any node and the stage_out files are
+ * (lease.h), and rank 0 on a node without our job directory writes it through the relay
+ * (relay.h); after it, nothing of the job is left on any node and the stage_out files are
  * collected. With plan->speculate, mpiexec starts while the nodes are checked in its own
  * ssh sessions (doc/architecture.md, "Speculative launch").
  */
@@ -21,12 +22,15 @@
 #include "launch/launch.h"
 #include "launch/lease.h"
 #include "launch/preflight.h"
+#include "launch/relay.h"
 #include "launch/stage.h"
 #include "remote/remote.h"
 
 /* The launcher's own state, l->priv (the slurm launcher's too: it runs these steps). */
 struct launch_ssh {
 	struct gate gate;	/* rank 0's, for a speculative launch (path NULL: none) */
+	struct relay relay;	/* rank 0's, on a node without our job directory */
+	int relayed;		/* 1: rank 0 was relayed: its master.status is on its node */
 	struct preflight_setup checks;	/* what the nodes' sessions check */
 	char *check_cmd;	/* the command they run (preflight_session_command) */
 };
@@ -128,13 +132,14 @@ ssh_preflight(struct launch *l, struct preflight *pf, char *why, size_t whylen)
 static int
 ssh_prepare(struct launch *l, char *why, size_t whylen)
 {
-	struct launch_hold hold = { NULL, NULL };
+	struct launch_hold hold = { NULL, NULL, NULL };
 	struct launch_ssh *s;
 	struct preflight pf;
 
 	l->priv = s = xcalloc(1, sizeof *s);
 	s->gate.fd = -1;
 	s->checks.fd = -1;
+	relay_none(&s->relay);
 	/* from here on, things exist on the nodes: a cancel must clean them up */
 	launch_catch_signals();
 	launch_phase(l, JOB_STAGING);
@@ -148,12 +153,16 @@ ssh_prepare(struct launch *l, char *why, size_t whylen)
 		memset(&hold, 0, sizeof hold);
 		if (ssh_preflight(l, &pf, why, whylen) != 0)
 			return ssh_preflight_failed(l, why, whylen);
-		if (launch_master_check(&l->plan, why, whylen) != 0) {
+		if (launch_master_relay(&l->plan, &s->relay, why, whylen) != 0) {
 			stage_cleanup(l->plan.st);
 			return LAUNCH_FAILED;
 		}
+		hold.relay = s->relay.lfd != -1 ? s->relay.addr : NULL;
+		s->relayed = hold.relay != NULL;
 	}
-	if (launch_write_command(l, hold.gate != NULL ? &hold : NULL, why, whylen) != 0) {
+	if (launch_write_command(l, hold.gate != NULL || hold.relay != NULL ? &hold : NULL,
+	    why, whylen) != 0) {
+		relay_close(&s->relay, 0);
 		ssh_unhold(l);
 		stage_cleanup(l->plan.st);
 		return LAUNCH_FAILED;
@@ -264,19 +273,29 @@ ssh_start(struct launch *l, char *why, size_t whylen)
 	return ssh_spawn(l, why, whylen);
 }
 
+/* The relay's last frames: rank 0 has ended, or its node went silent (a bound). */
+#define SSH_RELAY_DRAIN	5.0
+
 static void
 ssh_wait(struct launch *l)
 {
+	struct launch_ssh *s = l->priv;
+
 	launch_proc_wait(l);
 	ssh_unhold(l);
+	relay_close(&s->relay, SSH_RELAY_DRAIN);
 }
 
 static void
 ssh_cancel(struct launch *l)
 {
+	struct launch_ssh *s = l->priv;
+
 	if (l->pid > 0 && launch_running(l->pid))
 		ssh_stop(l, 1);
 	ssh_unhold(l);
+	if (s != NULL)
+		relay_close(&s->relay, 0);
 	stage_cleanup(l->plan.st);
 }
 
@@ -286,6 +305,7 @@ ssh_cleanup(struct launch *l)
 {
 	const struct launch_plan *pl = &l->plan;
 	const struct launch_result *res = &l->res;
+	const struct launch_ssh *s = l->priv;
 
 	if (res->cancelled || res->killed_stragglers || res->mpiexec_status != 0) {
 		/* which nodes it could not reach: a relaunch leaves them out (doc/restarts.md) */
@@ -293,6 +313,8 @@ ssh_cleanup(struct launch *l)
 		l->res.lost = xcalloc(pl->sites->nnodes + 1, 1);
 		launch_cleanup_remote(pl->sites, pl->place, pl->st, 1, l->res.lost);
 	}
+	if (!res->cancelled && s->relayed)
+		launch_master_fetch_status(l);
 	if (!res->cancelled)
 		stage_out(pl->sites, pl->place, pl->job, pl->st);
 	stage_cleanup(pl->st);
@@ -301,7 +323,11 @@ ssh_cleanup(struct launch *l)
 static void
 ssh_release(struct launch *l)
 {
+	struct launch_ssh *s = l->priv;
+
 	ssh_unhold(l);
+	if (s != NULL)
+		relay_close(&s->relay, 0);
 	free(l->priv);
 	l->priv = NULL;
 }

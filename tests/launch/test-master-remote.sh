@@ -1,12 +1,16 @@
 #!/bin/sh
 # test-master-remote.sh — the site file's master honoured (doc/broker.md, "Placement") on a
-# testbed of 3 sites (root): `rank --explain` names the master node and what B measures;
+# testbed of 4 sites (root): `rank --explain` names the master node and what B measures;
 # mandelbrot runs with rank 0 (its process, PMI_RANK 0) in the master's namespace, the job
 # directory here receiving its events while it runs (`top --once --json` follows the units
-# done) and the image right (--check); then the master node crashes mid-run (every process
-# of its namespace killed, sshd included): the job is relaunched with rank 0 on this host,
-# resumes from the journal the master wrote here (the resume event) and ends done with
-# the check passing; nothing of it is left. Without master:, rank 0 runs here as before.
+# done) and the image right (--check), on a node that shares the job directory and on one
+# that does not (private_fs: the relay, doc/runtime.md; the journal grows here, and
+# master.status and the image come back); a worker's node lost under a relayed master: the
+# relaunch keeps rank 0 there and it resumes from the journal the relay hands it; then the
+# master's node crashes mid-run, relayed or not (every process of its namespace killed,
+# sshd included): the job is relaunched with rank 0 on this host, resumes from the journal
+# committed here (the resume event) and ends done with the check passing; nothing of it is
+# left. Without master:, rank 0 runs here as before (tests/broker/test-rank.sh).
 # serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
@@ -33,19 +37,25 @@ sites:
     link: {bandwidth_mbps: 2, latency_ms: 2}
     nodes:
       - {host: mrw1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+  # a site with disks of its own: its node sees none of this host's files
+  - name: priv
+    link: {bandwidth_mbps: 100, latency_ms: 0.1}
+    nodes:
+      - {host: mrp1, cpu_mhz: 2000, cores: 1, mem_mb: 256, emulate: {private_fs: true}}
 EOF
 testbed_up "$SITES" "testbed up with 3 sites, the master mrc1" || exit 0
 at_exit sweep
 TBS=$TB/sites.yaml
 
-# job FILE SEED: mandelbrot on 4 ranks (rank 0 on mrc1, workers on mrc2, mre1, mrw1); the
-# iterations tell the runs apart
+# job FILE SEED [SITES [RANKS]]: mandelbrot on 4 ranks (master mrc1: rank 0 there,
+# workers on mrc2, mre1, mrw1); the iterations tell the runs apart
 job() {
 	cat > "$1" <<EOF
 name: mr-$2
 program: $MANDEL
 args: ["--size", "1024", "--iter", "$((3000 + $2))", "--check", "--out", "m.pgm"]
-ranks: 4
+ranks: ${4:-4}
+sites: [${3:-campus, eth, wlan}]
 runtime: {scheme: css, k: 8}
 stage_out: [m.pgm]
 EOF
@@ -80,7 +90,7 @@ units_past() {
 }
 
 nothing_left() {
-	[ -z "$(ns_job mrc1 mandelbrot)$(ns_job mrc2 mandelbrot)$(ns_job mre1 mandelbrot)$(ns_job mrw1 mandelbrot)" ] &&
+	[ -z "$(ns_job mrc1 mandelbrot)$(ns_job mrc2 mandelbrot)$(ns_job mre1 mandelbrot)$(ns_job mrw1 mandelbrot)$(ns_job mrp1 mandelbrot)" ] &&
 	    ! pgrep -f "^$MANDEL --size 1024 " > /dev/null
 }
 
@@ -116,8 +126,85 @@ check_eq "remote master: the start event has rank 0 on mrc1" \
 check "remote master: the image here" test -s "$J/$id/m.pgm"
 check "remote master: nothing of the job left" poll 30 nothing_left
 
-# --- 2. the master node crashes mid-run: relaunched with rank 0 here, journal replayed
-job "$T/m2.yaml" 2
+# --- 2. the master on a node without this host's files (mrp1): the relay keeps the job
+# directory here for it: events live, the journal here, master.status and the image back
+sed -e 's/^master: mrc1$/master: mrp1/' "$TBS" > "$T/priv.yaml"
+job "$T/m3.yaml" 3 "priv, campus, eth"
+run_gs rank "$T/m3.yaml" --sites "$T/priv.yaml" --no-metrics
+check_match "relay: rank 0 on mrp1, workers on the shared nodes" "$out" \
+	"^placement: mrp1:1 mrc1:1 mrc2:1 mre1:1 \(rank 0, the master, on mrp1\)$"
+id=$(cat "$J/next-id" 2>/dev/null || echo 1)
+"$GS" run --no-metrics --sites "$T/priv.yaml" "$T/m3.yaml" > "$T/r3.out" 2> "$T/r3.err" &
+pid=$!
+at_exit "kill -9 $pid"
+poll 90 units_past "$id" 0 || echo "# job $id: no units within 90 s"
+check "relay: rank 0 runs in mrp1's namespace" test -n "$(rank0_in mrp1)"
+check "relay: rank 0's directory is mrp1's own" \
+	test "$(readlink "/proc/$(rank0_in mrp1 | head -n 1)/cwd")" != "$J/$id"
+u1=$(units "$id")
+check "relay: the console follows the job live (units $u1, then more)" \
+	poll 90 units_past "$id" "$u1"
+check "relay: the journal grows here while the job runs" test -s "$J/$id/journal"
+wait $pid
+check_eq "relay: run exits 0" "$?" 0
+[ -s "$T/r3.err" ] && sed -e 's/^/#   /' "$T/r3.err"
+check_match "relay: the check passed" "$(cat "$T/r3.out")" \
+	"image matches the sequential computation"
+check_eq "relay: done" "$(jq -r .state "$J/$id/state.json")" done
+check_eq "relay: rank 0's end here" "$(cat "$J/$id/master.status" 2>/dev/null)" "exit 0"
+check_eq "relay: one start and one end record, here" \
+	"$(grep -c '"ev":"start"\|"ev":"end"' "$J/$id/events.jsonl")" 2
+check "relay: the image back here" test -s "$J/$id/m.pgm"
+check "relay: nothing of the job left" poll 30 nothing_left
+
+# --- 3. a worker's node (mre1) lost under a relayed master: the relaunch keeps rank 0 on
+# mrp1 (mrw1 replaces mre1), which gets the journal through the relay and resumes from it
+job "$T/m4.yaml" 4 "priv, campus, eth, wlan"
+id=$(cat "$J/next-id" 2>/dev/null || echo 1)
+"$GS" run --no-metrics --sites "$T/priv.yaml" "$T/m4.yaml" > "$T/r4.out" 2> "$T/r4.err" &
+pid=$!
+at_exit "kill -9 $pid"
+poll 90 units_past "$id" 256 || echo "# job $id: no units within 90 s"
+for p in $(ip netns pids "gs-$TAG-mre1"); do
+	[ "$(cat "/proc/$p/comm" 2>/dev/null)" = gridsubmit-dela ] || kill -9 "$p"
+done
+wait $pid
+check_eq "relayed master, worker lost: run exits 0" "$?" 0
+[ -s "$T/r4.err" ] && sed -e 's/^/#   /' "$T/r4.err"
+check_match "relayed master, worker lost: the check passed" "$(cat "$T/r4.out")" \
+	"image matches the sequential computation"
+check_eq "relayed master, worker lost: done, a restart without mre1" \
+	"$(jq -c '[.state, .restarts, .restart_log[0].excluded]' "$J/$id/state.json")" \
+	'["done",1,["mre1"]]'
+check_eq "relayed master, worker lost: the relaunch's rank 0 on mrp1 again" \
+	"$(grep '"ev":"start"' "$J/$id/events.jsonl" | tail -n 1 | jq -r '.ranks[0].node')" mrp1
+check_eq "relayed master, worker lost: it resumed the journal the relay gave it" \
+	"$(grep '"ev":"resume"' "$J/$id/events.jsonl" | tail -n 1 | jq -r '.units >= 64')" true
+
+# --- 4. the relayed master's node crashes: relaunched with rank 0 here, nothing committed lost
+job "$T/m5.yaml" 5 "priv, campus, wlan"
+id=$(cat "$J/next-id" 2>/dev/null || echo 1)
+"$GS" run --no-metrics --sites "$T/priv.yaml" "$T/m5.yaml" > "$T/r5.out" 2> "$T/r5.err" &
+pid=$!
+at_exit "kill -9 $pid"
+poll 90 units_past "$id" 256 || echo "# job $id: no units within 90 s"
+for p in $(ip netns pids "gs-$TAG-mrp1"); do
+	[ "$(cat "/proc/$p/comm" 2>/dev/null)" = gridsubmit-dela ] || kill -9 "$p"
+done
+wait $pid
+check_eq "relayed master crash: run exits 0" "$?" 0
+[ -s "$T/r5.err" ] && sed -e 's/^/#   /' "$T/r5.err"
+check_match "relayed master crash: the check passed" "$(cat "$T/r5.out")" \
+	"image matches the sequential computation"
+check_eq "relayed master crash: the relaunch's rank 0 here" \
+	"$(grep '"ev":"start"' "$J/$id/events.jsonl" | tail -n 1 | jq -r '.ranks[0].node')" "$HERE"
+check_eq "relayed master crash: it resumed the journal the relay committed here" \
+	"$(grep '"ev":"resume"' "$J/$id/events.jsonl" | tail -n 1 | jq -r '.units >= 64')" true
+check "relayed master crash: nothing of the job left" poll 30 nothing_left
+
+# --- 5. the master node crashes mid-run (last: its sshd dies too): relaunched with rank 0
+# here, the journal replayed
+job "$T/m2.yaml" 2 "campus, wlan" 3
 id=$(cat "$J/next-id" 2>/dev/null || echo 1)
 "$GS" run --no-metrics --sites "$TBS" "$T/m2.yaml" > "$T/r2.out" 2> "$T/r2.err" &
 pid=$!
