@@ -19,6 +19,7 @@
 #include "launch/stage.h"
 #include "remote/remote.h"
 
+/* launch-int.h. */
 int
 launch_master_remote(const struct launch_plan *pl)
 {
@@ -43,6 +44,7 @@ master_own_dir(const struct launch_plan *pl, char *why, size_t whylen)
 	return own;
 }
 
+/* launch-int.h: a relay only for a master node with a job directory of its own. */
 int
 launch_master_relay(const struct launch_plan *pl, struct relay *r, char *why,
     size_t whylen)
@@ -65,6 +67,7 @@ launch_master_relay(const struct launch_plan *pl, struct relay *r, char *why,
 	return 0;
 }
 
+/* launch-int.h. */
 void
 launch_master_fetch_status(struct launch *l)
 {

@@ -4,6 +4,7 @@
  * HELLO, events and journal records appended as they come, each COMMIT acknowledged only
  * once DIR/journal is fdatasync'ed.
  */
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -33,12 +34,15 @@
 /* One connection's files. */
 struct relay_conn {
 	int fd;
+	int hello;		/* 1: HELLO came with the key */
 	int efd;		/* DIR/events.jsonl, appending */
 	int jfd;		/* DIR/journal, appending */
 	int jnew;		/* the journal was created: its directory is synced at commit */
 	const char *dir;
+	const char *key;
 };
 
+/* No relay: nothing to close. */
 void
 relay_none(struct relay *r)
 {
@@ -47,6 +51,7 @@ relay_none(struct relay *r)
 	r->stop[0] = r->stop[1] = -1;
 }
 
+/* All of len bytes sent (out) or received on the socket fd; 0, or -1 (EOF: ECONNRESET). */
 static int
 relay_io(int fd, void *p, size_t len, int out)
 {
@@ -68,6 +73,7 @@ relay_io(int fd, void *p, size_t len, int out)
 	return 0;
 }
 
+/* All of len bytes to the file fd; 0, or -1 with errno. */
 static int
 relay_fd_write(int fd, const void *p, size_t len)
 {
@@ -86,6 +92,7 @@ relay_fd_write(int fd, const void *p, size_t len)
 	return 0;
 }
 
+/* A payload's 8-byte little-endian number. */
 static uint64_t
 relay_u64(const unsigned char *p)
 {
@@ -97,6 +104,7 @@ relay_u64(const unsigned char *p)
 	return v;
 }
 
+/* One frame to rank 0; 0, or -1. */
 static int
 relay_send(int fd, int type, const void *p, size_t len)
 {
@@ -112,6 +120,7 @@ relay_send(int fd, int type, const void *p, size_t len)
 	    relay_io(fd, (void *)p, len, 1) == 0) ? 0 : -1;
 }
 
+/* One frame whose payload is the number v. */
 static int
 relay_send_u64(int fd, int type, uint64_t v)
 {
@@ -199,10 +208,16 @@ relay_frame(struct relay_conn *c, unsigned char **buf)
 	*buf = xreallocarray(*buf, (size_t)len + 1, 1);
 	if (len > 0 && relay_io(c->fd, *buf, len, 0) == -1)
 		return -1;
-	if (h[0] != RELAY_HELLO && (c->jfd == -1 || c->efd == -1))
+	if (!c->hello && (h[0] != RELAY_HELLO || len != strlen(c->key) ||
+	    memcmp(*buf, c->key, len) != 0)) {
+		log_warnx("relay: a connection without the job's key: closed");
 		return -1;
+	}
 	switch (h[0]) {
 	case RELAY_HELLO:
+		if (c->hello)
+			return -1;
+		c->hello = 1;
 		return relay_hello(c) == 0 ? 0 : -1;
 	case RELAY_EVENTS:
 		return relay_fd_write(c->efd, *buf, len) == 0 ? 0 : -1;
@@ -225,7 +240,7 @@ relay_frame(struct relay_conn *c, unsigned char **buf)
 static void
 relay_serve(struct relay *r, int fd, const double *drain)
 {
-	struct relay_conn c = { fd, -1, -1, 0, r->dir };
+	struct relay_conn c = { fd, 0, -1, -1, 0, r->dir, r->key };
 	struct pollfd p[2] = { { fd, POLLIN, 0 }, { r->stop[0], POLLIN, 0 } };
 	struct timeval tv = { RELAY_IO_TIMEOUT, 0 };
 	unsigned char *buf = NULL;
@@ -236,11 +251,12 @@ relay_serve(struct relay *r, int fd, const double *drain)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	for (;;) {
+		/* HELLO within RELAY_IO_TIMEOUT: a silent stranger must not hold the relay */
 		n = poll(p, until > 0 ? 1 : 2, until > 0 ?
-		    (int)((until - clock_mono()) * 1000) : -1);
+		    (int)((until - clock_mono()) * 1000) : c.hello ? -1 : RELAY_IO_TIMEOUT * 1000);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || (n == 0 && until > 0))
+		if (n <= 0 && (n < 0 || until > 0 || !c.hello))
 			break;
 		if (until == 0 && (p[1].revents & POLLIN)) {
 			until = clock_mono() + *drain;
@@ -258,6 +274,28 @@ relay_serve(struct relay *r, int fd, const double *drain)
 
 static double relay_drain;
 
+/* 32 random hex digits into key; 0, or -1 with errno. */
+static int
+relay_key(char *key, size_t len)
+{
+	unsigned char rnd[16];
+	size_t i, got = 0;
+	ssize_t n;
+
+	while (got < sizeof rnd) {
+		if ((n = getrandom(rnd + got, sizeof rnd - got, 0)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	for (i = 0; i < sizeof rnd && 2 * i + 2 < len; i++)
+		snprintf(key + 2 * i, 3, "%02x", rnd[i]);
+	return 0;
+}
+
+/* The relay's thread: accept, serve to the end, again, until the stop (relay_close). */
 static void *
 relay_thread(void *arg)
 {
@@ -288,6 +326,7 @@ relay_thread(void *arg)
 	return NULL;
 }
 
+/* relay.h; the thread starts with every signal blocked. */
 int
 relay_open(struct relay *r, const char *ip, const char *dir, char *why, size_t whylen)
 {
@@ -311,7 +350,13 @@ relay_open(struct relay *r, const char *ip, const char *dir, char *why, size_t w
 		relay_close(r, 0);
 		return -1;
 	}
-	snprintf(r->addr, sizeof r->addr, "%s:%u", ip, (unsigned)ntohs(sa.sin_port));
+	if (relay_key(r->key, sizeof r->key) == -1) {
+		snprintf(why, whylen, "relay: getrandom: %s", strerror(errno));
+		relay_close(r, 0);
+		return -1;
+	}
+	snprintf(r->addr, sizeof r->addr, "%s:%u/%s", ip, (unsigned)ntohs(sa.sin_port),
+	    r->key);
 	r->dir = xstrdup(dir);
 	/* the supervisor's signals are for its main thread */
 	sigfillset(&all);
@@ -326,6 +371,7 @@ relay_open(struct relay *r, const char *ip, const char *dir, char *why, size_t w
 	return 0;
 }
 
+/* relay.h: the stop written once, the thread joined, everything closed. */
 void
 relay_close(struct relay *r, double drain)
 {

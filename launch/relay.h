@@ -18,7 +18,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#define RELAY_HELLO	'H'	/* rank 0: the files, please (empty) */
+#define RELAY_HELLO	'H'	/* rank 0: the files, please (the key) */
 #define RELAY_EVENTS	'E'	/* rank 0: event lines */
 #define RELAY_JOURNAL	'J'	/* both ways: journal bytes */
 #define RELAY_TRUNCATE	'T'	/* rank 0: the journal's new length (u64) */
@@ -36,7 +36,8 @@ struct relay {
 	pthread_t thread;
 	int running;
 	char *dir;		/* the job directory */
-	char addr[80];		/* "A.B.C.D:PORT", GRT_RELAY's value */
+	char key[33];		/* 32 random hex digits: HELLO must carry them */
+	char addr[120];		/* "A.B.C.D:PORT/KEY", GRT_RELAY's value */
 };
 
 /* No relay (relay_close does nothing). */
@@ -44,7 +45,10 @@ void relay_none(struct relay *r);
 
 /*
  * Listen on ip (this host's address toward rank 0's node) and serve one rank 0 at a time
- * for the job directory dir, in a thread of its own, until relay_close. 0, or -1 with why.
+ * for the job directory dir, in a thread of its own, until relay_close. A connection is
+ * served only when its first frame, within 30 s, is HELLO with the relay's key (a random
+ * one, in GRT_RELAY after the address; the port is open to the whole network, like the
+ * lease's, and what comes in is written into the job's journal). 0, or -1 with why.
  */
 int relay_open(struct relay *r, const char *ip, const char *dir, char *why, size_t whylen);
 

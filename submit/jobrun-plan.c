@@ -52,6 +52,7 @@ jobrun_master_refused(const struct gs_sites *sites, const struct gs_node *n, cha
 	return NULL;
 }
 
+/* jobrun.h. */
 void
 jobrun_master_place(struct gs_sites *sites)
 {

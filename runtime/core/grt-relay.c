@@ -20,6 +20,7 @@
 #include "grt/grt-error.h"
 #include "runtime/core/grt-relay.h"
 
+/* All of len bytes to the socket; 0, or -1 (a broken connection raises no SIGPIPE). */
 static int
 relay_write_all(int fd, const void *p, size_t len)
 {
@@ -38,6 +39,7 @@ relay_write_all(int fd, const void *p, size_t len)
 	return 0;
 }
 
+/* All of len bytes from the socket; 0, or -1 (EOF: ECONNRESET; SO_RCVTIMEO: EAGAIN). */
 static int
 relay_read_all(int fd, void *p, size_t len)
 {
@@ -59,6 +61,7 @@ relay_read_all(int fd, void *p, size_t len)
 	return 0;
 }
 
+/* Little-endian numbers of the frames (grt-relay.h). */
 static void
 relay_put_u32(unsigned char *p, uint32_t v)
 {
@@ -106,6 +109,7 @@ relay_read_head(int fd, int *type, uint32_t *len)
 	return 0;
 }
 
+/* grt-relay.h: the header and the payload under the mutex, so frames never interleave. */
 int
 grt_relay_send(struct grt_relay *r, int type, const void *p, size_t len)
 {
@@ -135,12 +139,13 @@ relay_connect(const char *addr, char *why, size_t whylen)
 	long port;
 
 	snprintf(host, sizeof host, "%s", addr);
+	host[strcspn(host, "/")] = '\0';
 	memset(&sa, 0, sizeof sa);
 	sa.sin_family = AF_INET;
 	if ((colon = strrchr(host, ':')) == NULL || (*colon = '\0',
 	    port = strtol(colon + 1, NULL, 10)) <= 0 || port > 65535 ||
 	    inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
-		snprintf(why, whylen, "GRT_RELAY=%.64s is not ADDR:PORT", addr);
+		snprintf(why, whylen, "GRT_RELAY=%.64s is not ADDR:PORT/KEY", addr);
 		return -1;
 	}
 	sa.sin_port = htons((uint16_t)port);
@@ -157,7 +162,7 @@ relay_connect(const char *addr, char *why, size_t whylen)
 	if (err == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) == -1)
 		err = errno;
 	if (err != 0 || fcntl(fd, F_SETFL, 0) == -1) {
-		snprintf(why, whylen, "relay %s: cannot connect: %s", addr,
+		snprintf(why, whylen, "relay %s: cannot connect: %s", host,
 		    strerror(err != 0 ? err : errno));
 		close(fd);
 		return -1;
@@ -221,16 +226,21 @@ relay_receive(struct grt_relay *r, const char *rankmap, const char *journal, cha
 	return rc;
 }
 
+/* grt-relay.h. */
 int
 grt_relay_open(struct grt_relay *r, const char *addr, const char *rankmap,
     const char *journal, char *why, size_t whylen)
 {
+	const char *key;
+
 	memset(r, 0, sizeof *r);
 	pthread_mutex_init(&r->mu, NULL);
 	if ((r->fd = relay_connect(addr, why, whylen)) == -1)
 		return GRT_EIO;
-	if (grt_relay_send(r, GRT_RELAY_HELLO, NULL, 0) == -1) {
-		snprintf(why, whylen, "relay %s: %s", addr, strerror(errno));
+	key = strchr(addr, '/');
+	if (grt_relay_send(r, GRT_RELAY_HELLO, key != NULL ? key + 1 : "",
+	    key != NULL ? strlen(key + 1) : 0) == -1) {
+		snprintf(why, whylen, "relay: %s", strerror(errno));
 		grt_relay_close(r);
 		return GRT_EIO;
 	}
@@ -241,6 +251,7 @@ grt_relay_open(struct grt_relay *r, const char *addr, const char *rankmap,
 	return GRT_OK;
 }
 
+/* grt-relay.h: frames before the ACK are none (the supervisor answers COMMIT only). */
 int
 grt_relay_commit(struct grt_relay *r)
 {
@@ -263,6 +274,7 @@ grt_relay_commit(struct grt_relay *r)
 	}
 }
 
+/* A sink's write: frames of the sink's type, at most GRT_RELAY_MAX bytes each. */
 static int
 relay_sink_write(struct grt_sink *s, const void *p, size_t len)
 {
@@ -286,6 +298,7 @@ relay_sink_sync(struct grt_sink *s)
 	return s->frame == GRT_RELAY_JOURNAL ? grt_relay_commit(s->relay) : 0;
 }
 
+/* grt-relay.h. */
 void
 grt_relay_sink(struct grt_relay *r, int type, struct grt_sink *s)
 {
@@ -297,6 +310,7 @@ grt_relay_sink(struct grt_relay *r, int type, struct grt_sink *s)
 	s->frame = type;
 }
 
+/* grt-relay.h. */
 void
 grt_relay_close(struct grt_relay *r)
 {

@@ -10,7 +10,7 @@
  * the payload. The supervisor's side, launch/relay.c, writes the same format down again
  * (the layering keeps launch/ out of the runtime); tests/launch/test-relay-wire.c ties
  * the two.
- *	rank 0 -> supervisor: HELLO (empty), EVENTS (lines), JOURNAL (records),
+ *	rank 0 -> supervisor: HELLO (the key), EVENTS (lines), JOURNAL (records),
  *	                      TRUNCATE (u64: the journal's new length), COMMIT (u64 seq)
  *	supervisor -> rank 0: RANKMAP (the file), JOURNAL (its bytes, in frames),
  *	                      READY (u64: the journal's length), ACK (u64 seq)
@@ -44,7 +44,8 @@ struct grt_relay {
 };
 
 /*
- * Connect to addr ("A.B.C.D:PORT"), say HELLO, and write what the supervisor sends: the
+ * Connect to addr ("A.B.C.D:PORT/KEY"), say HELLO with KEY (the supervisor serves no one
+ * else), and write what the supervisor sends: the
  * rank map to rankmap (NULL: not wanted), the journal to journal (replaced; NULL: not
  * wanted). Returns GRT_OK, or GRT_EIO with why saying what failed.
  */

@@ -5,6 +5,7 @@
 
 #include "runtime/core/grt-sink.h"
 
+/* All of len bytes to the file; 0, or -1 with errno. */
 static int
 sink_file_write(struct grt_sink *s, const void *p, size_t len)
 {
@@ -30,6 +31,7 @@ sink_file_sync(struct grt_sink *s)
 	return fdatasync(s->fd) == 0 || errno == EINVAL ? 0 : -1;
 }
 
+/* grt-sink.h. */
 void
 grt_sink_file(struct grt_sink *s, int fd)
 {

@@ -30,6 +30,7 @@ journal_relay_tail(struct grt_journal *j, struct grt_relay *r, uint64_t from, ui
 	return 0;
 }
 
+/* grt-journal.h: the writer is idle (no record yet); the sink is switched under its lock. */
 int
 grt_journal_relay(struct grt_journal *j, struct grt_relay *r, char *why, size_t whylen)
 {

@@ -6,6 +6,7 @@
  */
 #include "runtime/master/grt-master.h"
 
+/* grt-master.h: before the rank map is read. */
 int
 master_relay_open(struct master *m)
 {
@@ -15,6 +16,7 @@ master_relay_open(struct master *m)
 	    m->cfg->journal_path, m->rep->why, sizeof m->rep->why);
 }
 
+/* grt-master.h: the events' sink, the relay or cfg->events_path. */
 int
 master_relay_events(struct master *m)
 {
@@ -27,6 +29,7 @@ master_relay_events(struct master *m)
 	return grt_events_open_sink(&m->ev, &sink, origin);
 }
 
+/* grt-master.h: once the journal is replayed. */
 int
 master_relay_journal(struct master *m)
 {
@@ -35,6 +38,7 @@ master_relay_journal(struct master *m)
 	return grt_journal_relay(&m->jn, &m->relay, m->rep->why, sizeof m->rep->why);
 }
 
+/* grt-master.h: after the last event. */
 void
 master_relay_close(struct master *m)
 {

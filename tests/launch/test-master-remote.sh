@@ -5,7 +5,8 @@
 # directory here receiving its events while it runs (`top --once --json` follows the units
 # done) and the image right (--check), on a node that shares the job directory and on one
 # that does not (private_fs: the relay, doc/runtime.md; the journal grows here, and
-# master.status and the image come back); a worker's node lost under a relayed master: the
+# master.status and the image come back; a master of migratable tasks, ep, too); a
+# worker's node lost under a relayed master: the
 # relaunch keeps rank 0 there and it resumes from the journal the relay hands it; then the
 # master's node crashes mid-run, relayed or not (every process of its namespace killed,
 # sshd included): the job is relaunched with rank 0 on this host, resumes from the journal
@@ -156,6 +157,25 @@ check_eq "relay: one start and one end record, here" \
 	"$(grep -c '"ev":"start"\|"ev":"end"' "$J/$id/events.jsonl")" 2
 check "relay: the image back here" test -s "$J/$id/m.pgm"
 check "relay: nothing of the job left" poll 30 nothing_left
+
+# --- 2b. a master of migratable tasks (ep) on mrp1: its rank map and events through the
+# relay too (doc/runtime.md, "The relay")
+EP=$SRC/$BUILD/examples/ep
+cat > "$T/ep.yaml" <<EOF
+name: mr-ep
+program: $EP
+args: ["--tasks", "3", "--steps", "40", "--pairs", "20000", "--check"]
+ranks: 4
+sites: [priv, campus, eth]
+EOF
+id=$(cat "$J/next-id" 2>/dev/null || echo 1)
+run_gs run --no-metrics --sites "$T/priv.yaml" "$T/ep.yaml"
+check_eq "relayed tasks master: run exits 0" "$rc" 0
+check_match "relayed tasks master: the check passed" "$out" "matches the sequential computation"
+check_eq "relayed tasks master: its start record here, rank 0 on mrp1" \
+	"$(grep '"ev":"start"' "$J/$id/events.jsonl" | jq -r '.ranks[0].node')" mrp1
+check_eq "relayed tasks master: its end record here" \
+	"$(grep -c '"ev":"end"' "$J/$id/events.jsonl")" 1
 
 # --- 3. a worker's node (mre1) lost under a relayed master: the relaunch keeps rank 0 on
 # mrp1 (mrw1 replaces mre1), which gets the journal through the relay and resumes from it

@@ -3,7 +3,8 @@
  * relay"): the frame format as the runtime's runtime/core/grt-relay.h and the
  * supervisor's launch/relay.h each write it down, then rank 0's client (grt-relay.c)
  * talking to the supervisor's thread (relay.c) over a real TCP connection on 127.0.0.1:
- * the rank map and the journal handed over at HELLO, events and journal records appended
+ * a connection without the relay's key refused, the rank map and the journal handed over
+ * at HELLO, events and journal records appended
  * to the job directory, a commit acknowledged only with the journal on disk, a
  * truncation, the last frames read after the stop, and a second connection (a relaunch)
  * getting the journal as the first one left it.
@@ -52,7 +53,7 @@ test_session(const char *dir)
 	struct relay sup;
 	struct grt_relay r, r2;
 	struct grt_sink ev, jn;
-	char why[512], gone[80], *dmap, *djn, *got;
+	char why[512], gone[128], *dmap, *djn, *got;
 	size_t len;
 	static const char map[] = "# rank node site pf pr cpu_mhz\n0 n1 s 0 0 0\n";
 	static const char old[] = "JOURNAL-SO-FAR";
@@ -63,8 +64,12 @@ test_session(const char *dir)
 	    file_write_atomic(dir, "journal", old, strlen(old), 0644) == 0, "job directory set");
 	ok(relay_open(&sup, "127.0.0.1", dir, why, sizeof why) == 0, "the supervisor listens "
 	    "(%s)", sup.addr);
+	/* a stranger: the port without the key */
+	snprintf(gone, sizeof gone, "%.*s/0123", (int)strcspn(sup.addr, "/"), sup.addr);
+	ok(grt_relay_open(&r, gone, dmap, NULL, why, sizeof why) == GRT_EIO &&
+	    access(dmap, F_OK) == -1, "a connection without the key gets nothing (%s)", why);
 	ok(grt_relay_open(&r, sup.addr, dmap, djn, why, sizeof why) == GRT_OK,
-	    "rank 0 connects and says HELLO");
+	    "rank 0 connects and says HELLO with the key; it is served after the stranger");
 	got = slurp(dir, "node-rankmap", &len);
 	ok(got != NULL && len == strlen(map) && memcmp(got, map, len) == 0,
 	    "the rank map comes over whole");
