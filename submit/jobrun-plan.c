@@ -53,25 +53,27 @@ jobrun_master_refused(const struct gs_sites *sites, const struct gs_node *n, cha
 }
 
 /* jobrun.h. */
-void
-jobrun_master_place(struct gs_sites *sites)
+int
+jobrun_master_place(struct gs_sites *sites, char *note, size_t len)
 {
 	const char *refused = NULL;
 	char me[256], buf[512];
 
+	*note = '\0';
 	if (!broker_sites_remote(sites) || (sites->master != NULL &&
 	    remote_host_is_local(sites->master)))
-		return;
+		return 0;
 	if (sites->master != NULL && (refused = jobrun_master_refused(sites,
 	    jobrun_master_node(sites, sites->master), buf, sizeof buf)) == NULL)
-		return;
+		return 0;
 	if (gethostname(me, sizeof me) != 0 || !remote_host_valid(me))
 		snprintf(me, sizeof me, "localhost");
 	if (sites->master != NULL)
-		fprintf(stderr, "gridsubmit: rank 0 runs on this host (%s), not on the site "
-		    "file's master %s: %s\n", me, sites->master, refused);
+		snprintf(note, len, "rank 0 runs on this host (%s), not on the site file's "
+		    "master %s: %s", me, sites->master, refused);
 	free(sites->master);
 	sites->master = xstrdup(me);
+	return *note != '\0';
 }
 
 int
@@ -80,9 +82,11 @@ jobrun_plan(struct gs_sites *sites, const struct gs_job *job, const struct metri
     struct gs_error *err)
 {
 	size_t i, nbusy = 0;
+	char note[1024];
 
 	*ranked = *placed = 0;
-	jobrun_master_place(sites);
+	if (jobrun_master_place(sites, note, sizeof note))
+		fprintf(stderr, "gridsubmit: %s\n", note);
 	if (mo != NULL && metrics_fetch(sites, mo) == -1)
 		log_warnx("cannot read live metrics; using the site file's values");
 	/* Slurm's view of its sites' nodes is not metrics: read with --no-metrics too */

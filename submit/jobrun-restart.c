@@ -215,10 +215,11 @@ restart_replace(struct jobrun *jr, char *why, size_t whylen)
 	struct gs_ranking rk;
 	struct gs_placement pl;
 	struct gs_error err;
-	char *master = jr->sites.master != NULL ? xstrdup(jr->sites.master) : NULL;
+	char *master = jr->sites.master != NULL ? xstrdup(jr->sites.master) : NULL, note[1024];
+	int noted;
 
-	/* a master node left out: rank 0 here */
-	jobrun_master_place(&jr->sites);
+	/* a master node left out: rank 0 here (said only when the job is placed so) */
+	noted = jobrun_master_place(&jr->sites, note, sizeof note);
 	if (broker_rank(&jr->sites, &jr->job, &rk, &err) != 0) {
 		snprintf(why, whylen, "%s", err.msg);
 		free(jr->sites.master);
@@ -233,6 +234,8 @@ restart_replace(struct jobrun *jr, char *why, size_t whylen)
 		jr->sites.master = master;
 		return -1;
 	}
+	if (noted)
+		fprintf(stderr, "gridsubmit: job %s: %s\n", jr->st.id, note);
 	free(master);
 	broker_placement_free(&jr->place);
 	broker_ranking_free(&jr->ranking);

@@ -99,10 +99,11 @@ void jobrun_write_files(const struct jobrun_args *a, struct jobrun *jr);
  * Where rank 0 runs (jobrun-plan.c; doc/broker.md, "Placement"): the site file's master
  * when it names a node of the sites, not left out after a failure and not of a Slurm site
  * (sites->master kept); otherwise, for a multi-site job, this host (sites->master set to
- * its name, with a note on stderr when the site file named another master). A relaunch
- * that lost the master node calls it again: rank 0 then comes here, where the journal is.
+ * its name). Returns 1 with a note for the user in note (len bytes) when the site file
+ * named another master, else 0 (note empty). A relaunch that lost the master node calls
+ * it again: rank 0 then comes here, where the journal is.
  */
-void jobrun_master_place(struct gs_sites *sites);
+int jobrun_master_place(struct gs_sites *sites, char *note, size_t len);
 
 /*
  * Where the job's ranks go (jobrun-plan.c), the same for run, submit and rank: rank 0

@@ -107,6 +107,28 @@ check_eq "master gridhit0: B of every passing node is the slower link, 100" \
 	'[["delta1",100],["delta2",100],["gridhit0",100]]'
 check_eq "master gridhit0: rank 0 there" "$(printf '%s' "$out" | jq -r .placement.master)" \
 	gridhit0
+# a master of a Slurm site is not used (no node of Slurm is given before its allocation):
+# rank 0 here, with the reason; the login host does not resolve, so nothing waits
+cat > "$T/slurm-m.yaml" <<'EOF'
+master: hn1
+sites:
+  - name: lab
+    link: {bandwidth_mbps: 100, latency_ms: 0.1}
+    nodes:
+      - {host: ln1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+  - name: hpc
+    link: {bandwidth_mbps: 1000, latency_ms: 0.1}
+    scheduler: {type: slurm, login: hpc-login.invalid}
+    nodes:
+      - {host: hn1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+EOF
+printf 'name: s\nprogram: /bin/true\nranks: 2\n' > "$T/job-s.yaml"
+run_gs rank "$T/job-s.yaml" --sites "$T/slurm-m.yaml" --no-metrics --explain
+check_eq "master on a Slurm node: exit 0" "$rc" 0
+check_match "master on a Slurm node: the note says why it is not used" "$err" \
+	"^gridsubmit: rank 0 runs on this host \($here\), not on the site file's master hn1: a Slurm site's node is not given before its allocation$"
+check_match "master on a Slurm node: --explain, rank 0 here" "$out" \
+	"^rank 0 \(the master\): on this host \($here\), not on the site file's master hn1 \(the note above says why\); B is each site's link to this host$"
 
 # the job's sites filter first
 sed -e 's/^sites: .*/sites: [THU, PU]/' "$T/job.yaml" > "$T/job-sites.yaml"
