@@ -4,8 +4,7 @@
  * master.status for the supervisor, the console and resume to read in the job directory
  * here as they are written. A node that shares the job directory writes them there itself;
  * for one that does not, the relay (relay.h) keeps the directory for its libgrt, and its
- * wrapper's master.status is fetched after the run. The launch is never speculative: the
- * gate is a FIFO of this host's.
+ * wrapper's master.status is fetched after the run.
  */
 #include <errno.h>
 #include <stdio.h>
