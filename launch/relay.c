@@ -238,7 +238,7 @@ relay_frame(struct relay_conn *c, unsigned char **buf)
  * for up to drain seconds).
  */
 static void
-relay_serve(struct relay *r, int fd, const double *drain)
+relay_serve(struct relay *r, int fd)
 {
 	struct relay_conn c = { fd, 0, -1, -1, 0, r->dir, r->key };
 	struct pollfd p[2] = { { fd, POLLIN, 0 }, { r->stop[0], POLLIN, 0 } };
@@ -259,7 +259,7 @@ relay_serve(struct relay *r, int fd, const double *drain)
 		if (n <= 0 && (n < 0 || until > 0 || !c.hello))
 			break;
 		if (until == 0 && (p[1].revents & POLLIN)) {
-			until = clock_mono() + *drain;
+			until = clock_mono() + r->drain;
 			continue;
 		}
 		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) && relay_frame(&c, &buf) != 0)
@@ -271,8 +271,6 @@ relay_serve(struct relay *r, int fd, const double *drain)
 	if (c.efd != -1)
 		close(c.efd);
 }
-
-static double relay_drain;
 
 /* 32 random hex digits into key; 0, or -1 with errno. */
 static int
@@ -312,7 +310,7 @@ relay_thread(void *arg)
 		if (p[1].revents & POLLIN) {
 			/* a last connection may be waiting in the backlog */
 			if ((fd = accept4(r->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
-				relay_serve(r, fd, &relay_drain);
+				relay_serve(r, fd);
 				close(fd);
 			}
 			break;
@@ -320,7 +318,7 @@ relay_thread(void *arg)
 		if ((fd = accept4(r->lfd, NULL, NULL, SOCK_CLOEXEC)) < 0)
 			continue;
 		fcntl(fd, F_SETFL, 0);
-		relay_serve(r, fd, &relay_drain);
+		relay_serve(r, fd);
 		close(fd);
 	}
 	return NULL;
@@ -376,7 +374,7 @@ void
 relay_close(struct relay *r, double drain)
 {
 	if (r->running) {
-		relay_drain = drain;
+		r->drain = drain;
 		if (write(r->stop[1], "s", 1) != 1)
 			log_warn("relay: cannot stop its thread");
 		pthread_join(r->thread, NULL);

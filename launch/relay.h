@@ -36,6 +36,7 @@ struct relay {
 	pthread_t thread;
 	int running;
 	char *dir;		/* the job directory */
+	double drain;		/* seconds the last connection may take to end (relay_close) */
 	char key[33];		/* 32 random hex digits: HELLO must carry them */
 	char addr[120];		/* "A.B.C.D:PORT/KEY", GRT_RELAY's value */
 };

@@ -122,6 +122,9 @@ check_eq "remote master: run exits 0" "$?" 0
 check_match "remote master: the check passed" "$(cat "$T/r1.out")" \
 	"image matches the sequential computation"
 check_eq "remote master: done" "$(jq -r .state "$J/$id/state.json")" done
+check "remote master: launched speculatively, mrc1 checked in its own session" \
+	test -s "$J/$id/.remote/mrc1.preflight"
+check "remote master: no second launch" sh -c "! grep -q 'launching again' '$T/r1.err'"
 check_eq "remote master: the start event has rank 0 on mrc1" \
 	"$(grep '"ev":"start"' "$J/$id/events.jsonl" | jq -r '.ranks[0].node')" mrc1
 check "remote master: the image here" test -s "$J/$id/m.pgm"
@@ -153,6 +156,8 @@ check_match "relay: the check passed" "$(cat "$T/r3.out")" \
 	"image matches the sequential computation"
 check_eq "relay: done" "$(jq -r .state "$J/$id/state.json")" done
 check_eq "relay: rank 0's end here" "$(cat "$J/$id/master.status" 2>/dev/null)" "exit 0"
+check_match "relay: the speculative launch called off for mrp1, then the relay" \
+	"$(cat "$T/r3.err")" "launching again with what the preflight found \(files staged\)"
 check_eq "relay: one start and one end record, here" \
 	"$(grep -c '"ev":"start"\|"ev":"end"' "$J/$id/events.jsonl")" 2
 check "relay: the image back here" test -s "$J/$id/m.pgm"
