@@ -5,16 +5,19 @@
  *
  *	PF_j = w1 * (CS_j / CL_j) / sum_i (CS_i / CL_i) + w2 * B_j / sum_i B_i
  *
- * the sums running over the nodes that pass. The rules are in doc/broker.md.
+ * the sums running over the nodes that pass, B_j the node's link to wherever rank 0 runs.
+ * The rules are in doc/broker.md.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "broker/broker.h"
 #include "broker/expr.h"
 #include "broker/metrics.h"
 #include "common/suggest.h"
 #include "common/xmalloc.h"
+#include "remote/remote.h"
 
 static const char *
 rank_site_name(const struct gs_sites *sites, int site)
@@ -66,6 +69,55 @@ rank_check_sites(const struct gs_sites *sites, const struct gs_job *job,
 	return rc;
 }
 
+/*
+ * A site's link in Mbit/s (negative counts as 0), or 0 for a node of no site.
+ */
+static double
+rank_site_bw(const struct gs_sites *sites, int site)
+{
+	double b;
+
+	if (site < 0 || (size_t)site >= sites->nsites)
+		return 0;
+	b = sites->sites[site].bandwidth_mbps;
+	return b > 0 ? b : 0;
+}
+
+/*
+ * The node where rank 0 runs when it is a node of the sites on another host (the site
+ * file's master, jobrun_master_place), else NULL: rank 0 runs here.
+ */
+static const struct gs_node *
+rank_master_node(const struct gs_sites *sites)
+{
+	size_t i;
+
+	if (sites->master == NULL || remote_host_is_local(sites->master))
+		return NULL;
+	for (i = 0; i < sites->nnodes; i++)
+		if (sites->nodes[i].host != NULL &&
+		    strcasecmp(sites->nodes[i].host, sites->master) == 0)
+			return &sites->nodes[i];
+	return NULL;
+}
+
+/*
+ * B_j, the node's link to wherever rank 0 runs (doc/broker.md, "The terms"). Rank 0 here:
+ * its site's link. Rank 0 on node m: a node of m's site has its site's link (the master's
+ * LAN, as tiger.yaml's THU); a node of another site reaches m through both sites' links,
+ * so the slower one, min(B_site, B_master's site).
+ */
+static double
+rank_link(const struct gs_sites *sites, const struct gs_node *n, const struct gs_node *m)
+{
+	double b = rank_site_bw(sites, n->site), bm;
+
+	if (m == NULL || m->site == n->site)
+		return b;
+	bm = rank_site_bw(sites, m->site);
+	return b < bm ? b : bm;
+}
+
 /* Decreasing PF; equal PFs keep the site file's order, so the ranking is deterministic. */
 static int
 rank_cmp(const void *a, const void *b)
@@ -85,6 +137,7 @@ broker_rank(const struct gs_sites *sites, const struct gs_job *job,
 {
 	struct expr *req = NULL;
 	struct expr_error xerr;
+	const struct gs_node *master = rank_master_node(sites);
 	struct gs_ranked *all, *r;
 	size_t i, np = 0, nf = 0;
 	double sum_cpu = 0, sum_b = 0;
@@ -123,10 +176,7 @@ broker_rank(const struct gs_sites *sites, const struct gs_job *job,
 		if (!n->have_metrics && n->sched_load >= 0 && n->site >= 0 &&
 		    (size_t)n->site < sites->nsites && sites->sites[n->site].sched != NULL)
 			r->cl = 1 + n->sched_load / (n->cores > 0 ? n->cores : 1);
-		r->b = n->site >= 0 && (size_t)n->site < sites->nsites ?
-		    sites->sites[n->site].bandwidth_mbps : 0;
-		if (r->b < 0)
-			r->b = 0;
+		r->b = rank_link(sites, n, master);
 		if (n->excluded != NULL)
 			xasprintf(&r->filtered, "excluded after a failure: %s", n->excluded);
 		else if (job->nsites > 0 && !rank_job_has_site(job, site))

@@ -13,6 +13,7 @@
 #include "launch/launch-int.h"
 #include "launch/launch.h"
 #include "launch/lease.h"
+#include "launch/relay.h"
 #include "launch/stage.h"
 #include "remote/remote.h"
 #include "simulate/simulate.h"
@@ -205,14 +206,42 @@ argv_env(struct argv_builder *b, const struct gs_job *job, const struct job_stat
 		how->put(b, job->env[i].key, job->env[i].value);
 }
 
+static void
+argv_env1(struct argv_builder *b, const char *key, const char *value)
+{
+	argv_add(b, "-env");
+	argv_add(b, key);
+	argv_add(b, value);
+}
+
 /*
- * One block of ranks: -n K -wdir DIR WRAPPER --status ... [--ends DIR/rank-ends] [--gate G]
- * -- PROGRAM ARGS.
+ * Rank 0's block on a node without our job directory, with a relay (relay.h): its libgrt
+ * gets the relay's address, and the rank map and journal it fetches from it go to the
+ * node's own directory d (-env: this block only, over the -genv of every rank).
+ */
+static void
+argv_relay(struct argv_builder *b, const struct stage_dir *d, const char *relay)
+{
+	char *path;
+
+	argv_env1(b, RELAY_ENV, relay);
+	xasprintf(&path, "%s/rankmap", d->dir);
+	argv_env1(b, "GRT_RANKMAP", path);
+	free(path);
+	xasprintf(&path, "%s/journal", d->dir);
+	argv_env1(b, "GRT_JOURNAL", path);
+	free(path);
+}
+
+/*
+ * One block of ranks: -n K -wdir DIR [-env ...] WRAPPER --status ... [--ends
+ * DIR/rank-ends] [--gate G] -- PROGRAM ARGS. relay: the block holds rank 0 and
+ * hold->relay applies to it.
  */
 static void
 argv_block(struct argv_builder *b, const struct gs_job *job, const struct job_state *st,
     const struct stage_dir *d, int nranks, const char *wrapper, const char *base,
-    const struct launch_hold *hold)
+    const struct launch_hold *hold, int relay)
 {
 	char nbuf[32], *path;
 	size_t i;
@@ -222,14 +251,17 @@ argv_block(struct argv_builder *b, const struct gs_job *job, const struct job_st
 	argv_add(b, nbuf);
 	argv_add(b, "-wdir");
 	argv_add(b, d != NULL ? d->dir : st->dir);
+	if (relay)
+		argv_relay(b, d, hold->relay);
 	if (d != NULL && d->rankexec) {
 		xasprintf(&path, "%s/bin/gridsubmit-rank", d->dir);
 		argv_add(b, path);
 		free(path);
 	} else
 		argv_add(b, wrapper);
+	/* rank 0's, fetched from the node after the run when it is relayed */
 	argv_add(b, "--status");
-	xasprintf(&path, "%s/master.status", st->dir);
+	xasprintf(&path, "%s/master.status", relay ? d->dir : st->dir);
 	argv_add(b, path);
 	free(path);
 	/* the ranks in a directory of their own send their ends on the lease instead */
@@ -289,7 +321,8 @@ argv_ranks(struct argv_builder *b, const struct gs_sites *sites, const struct gs
 			;
 		if (r > 0)
 			argv_add(b, ":");
-		argv_block(b, job, st, d, next - r, wrapper, base, hold);
+		argv_block(b, job, st, d, next - r, wrapper, base, hold,
+		    r == 0 && d != NULL && hold != NULL && hold->relay != NULL);
 	}
 	free(wrapper);
 	free(base);

@@ -23,6 +23,8 @@ extern const struct launcher launcher_ssh;
 struct launch_hold {
 	const char *gate;	/* rank 0 waits at this FIFO before it starts the program (gate.h) */
 	const char *checks;	/* each node's session runs this before the proxy (preflight.h) */
+	const char *relay;	/* rank 0 on a node without our job directory: GRT_RELAY's
+				   ADDR:PORT (relay.h); NULL: rank 0 writes DIR itself */
 };
 
 /*
@@ -30,8 +32,7 @@ struct launch_hold {
  * message in why. Ranks all on this host: hydra's fork launcher. Otherwise (multi-site):
  * -launcher ssh -launcher-exec DIR/ssh-launcher (a script of ours running ssh with the
  * options of remote.c and DIR/ssh_config), -iface toward the nodes, -genvnone with explicit
- * -genv, UCX_TLS=self,tcp. Rank 0 then runs on this host (doc/testbed.md, "Launch over
- * ssh").
+ * -genv, UCX_TLS=self,tcp (doc/testbed.md, "Launch over ssh").
  * With hold (NULL: none), the job is held until its checks have passed. *env: the
  * "KEY=VALUE" words to add to mpiexec's own environment (NULL-terminated, allocated; NULL
  * for none), which the ranks of this host inherit and no node sees.
@@ -60,6 +61,26 @@ int launch_write_placement(struct launch *l, char *why, size_t whylen);
  */
 int launch_write_command(struct launch *l, const struct launch_hold *hold, char *why,
     size_t whylen);
+
+/*
+ * Rank 0 on another host (launch-master.c): 1 when the placement's rank 0 is not on this
+ * host. launch_master_relay, after preflight: when rank 0's node does not share our job
+ * directory, open the relay r toward it (relay.h); 0 (r has no relay when none is
+ * needed), or -1 with why. launch_master_fetch_status, after the run: rank 0's master.status
+ * from its node's directory into ours and into l->res (the relay carries the runtime's
+ * files, not the wrapper's).
+ */
+struct relay;
+int launch_master_remote(const struct launch_plan *pl);
+int launch_master_relay(const struct launch_plan *pl, struct relay *r, char *why,
+    size_t whylen);
+void launch_master_fetch_status(struct launch *l);
+
+/*
+ * Rank 0's end as gridsubmit-rank wrote it in DIR/master.status ("exit N" or "signal N")
+ * into res (launch-proc.c); 0 when it is not there yet.
+ */
+int launch_master_status(const struct job_state *st, struct launch_result *res);
 
 /* What launch_ssh_setup() found: the job's ssh_config, the interface toward the nodes. */
 struct launch_net {

@@ -56,10 +56,9 @@ lost_remote_nodes(const struct launch_plan *pl, unsigned char *want)
 	for (r = 0; r < pl->place->nranks; r++) {
 		size_t node = pl->place->ranks[r].node;
 
+		/* the site file's master's node too: a relaunch without it runs rank 0 here */
 		if (node == BROKER_NODE_NONE || want[node] ||
-		    remote_host_is_local(pl->sites->nodes[node].host) ||
-		    (pl->sites->master != NULL &&
-		    strcmp(pl->sites->nodes[node].host, pl->sites->master) == 0))
+		    remote_host_is_local(pl->sites->nodes[node].host))
 			continue;
 		want[node] = 1;
 		n++;

@@ -169,8 +169,7 @@ launch_proc_abort(pid_t pid)
 		;
 }
 
-/* rank 0's end as gridsubmit-rank wrote it: "exit N" or "signal N"; 0 when not yet. */
-static int
+int
 launch_master_status(const struct job_state *st, struct launch_result *res)
 {
 	char *path, line[64];

@@ -18,6 +18,8 @@
 #include "broker/metrics.h"
 #include "common/jsonout.h"
 #include "common/log.h"
+#include "common/xmalloc.h"
+#include "remote/remote.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
 #include "submit/userconf.h"
@@ -158,10 +160,39 @@ rank_print_slurm(const struct gs_sites *s, const struct gs_ranking *rk)
 	}
 }
 
+/*
+ * --explain: where rank 0 runs and why, and what B measures therefore (doc/broker.md,
+ * "The terms"). file_master: the site file's master: as written (NULL: none).
+ */
+static void
+rank_print_master(const struct gs_sites *s, const struct gs_placement *pl,
+    const char *file_master)
+{
+	const char *host = broker_rank_host(s, pl, 0);
+	size_t node = pl->ranks[0].node;
+
+	printf("\nrank 0 (the master): ");
+	if (!remote_host_is_local(host) && node != BROKER_NODE_NONE) {
+		printf("on %s, the site file's master; B is each node's link to it: its "
+		    "site's link in %s, else the slower of its site's and %s's\n", host,
+		    rank_site(s, &s->nodes[node]), rank_site(s, &s->nodes[node]));
+		return;
+	}
+	printf("on this host (%s)", host != NULL ? host : "localhost");
+	if (!broker_placement_remote(s, pl))
+		printf(": every rank runs here\n");
+	else if (file_master == NULL)
+		printf(": the site file names no master; B is each site's link to this "
+		    "host\n");
+	else
+		printf(", not on the site file's master %s (the note above says why); B is "
+		    "each site's link to this host\n", file_master);
+}
+
 static void
 rank_print_text(const struct gs_sites *s, const struct gs_job *job,
     const struct gs_ranking *rk, const struct gs_placement *pl, int nranks,
-    const struct rank_args *a)
+    const struct rank_args *a, const char *file_master)
 {
 	size_t i, nstale = 0, hw = 4, sw = 4;
 	int r, n;
@@ -209,6 +240,8 @@ rank_print_text(const struct gs_sites *s, const struct gs_job *job,
 			    rk->n - rk->npassing == 1 ? "" : "s", nstale);
 		return;
 	}
+	if (pl != NULL && pl->nranks > 0)
+		rank_print_master(s, pl, file_master);
 	if (rk->n > rk->npassing) {
 		printf("\nfiltered out:\n");
 		for (i = rk->npassing; i < rk->n; i++) {
@@ -250,6 +283,7 @@ cmd_rank_exec(int argc, char **argv)
 	struct gs_placement pl;
 	struct metrics_opts mo;
 	struct jobrun_args ja;
+	char *file_master;
 	int c, ranked, placed, rc;
 
 	memset(&a, 0, sizeof a);
@@ -292,10 +326,12 @@ cmd_rank_exec(int argc, char **argv)
 	/* --timeout, else the configuration file's metrics_timeout (jobrun_load read it) */
 	mo.timeout = a.timeout > 0 ? a.timeout : userconf()->metrics_timeout;
 	/* run's own placement (jobrun-plan.c): rank is its dry run */
+	file_master = sites.master != NULL ? xstrdup(sites.master) : NULL;
 	rc = jobrun_plan(&sites, &job, a.metrics ? &mo : NULL, &rk, &ranked, &pl, &placed,
 	    &err);
 	if (!ranked) {
 		fprintf(stderr, "%s\n", err.msg);
+		free(file_master);
 		job_free(&job);
 		sites_free(&sites);
 		return rc;
@@ -305,7 +341,8 @@ cmd_rank_exec(int argc, char **argv)
 			rc = EXIT_FAILED;
 	} else
 		rank_print_text(&sites, &job, &rk, placed ? &pl : NULL,
-		    placed ? pl.nranks : job.ranks, &a);
+		    placed ? pl.nranks : job.ranks, &a, file_master);
+	free(file_master);
 	fflush(stdout);
 	if (!placed)
 		log_warnx("no placement: %s", err.msg);
@@ -325,8 +362,9 @@ const struct cmd_entry cmd_rank_entry = {
 	"                        the configuration file's sites, else the embedded\n"
 	"                        localhost.yaml)\n"
 	"  -n, --ranks N         MPI processes, the master included (default: the job's)\n"
-	"      --explain         also list every filtered-out node with the clause that\n"
-	"                        failed, and every node with stale metrics with the reason\n"
+	"      --explain         also say where rank 0 runs and why, and list every\n"
+	"                        filtered-out node with the clause that failed, and every\n"
+	"                        node with stale metrics with the reason\n"
 	"      --json            print one JSON document (gridsubmit-json(5))\n"
 	"      --no-metrics      do not read live metrics: site-file values only\n"
 	"      --timeout S       seconds for reading all live metrics (default: the\n"

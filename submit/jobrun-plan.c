@@ -1,12 +1,14 @@
 /*
  * jobrun-plan.c — where a job's ranks go: the one placement that `run` and `submit`
- * launch and that `rank` shows as their dry run (doc/broker.md, "Placement"). A
- * multi-site job's master runs on this host; live metrics, when asked for, are read
- * before the ranking; the job gets as many ranks as fit, down to its min_ranks.
+ * launch and that `rank` shows as their dry run (doc/broker.md, "Placement"). Rank 0
+ * runs on the site file's master node, else (no master, or one that cannot take it) on
+ * this host; live metrics, when asked for, are read before the ranking; the job gets as
+ * many ranks as fit, down to its min_ranks.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "broker/broker.h"
@@ -17,28 +19,61 @@
 #include "remote/remote.h"
 #include "submit/jobrun.h"
 
-/*
- * Multi-site jobs run rank 0 on the submitting host (doc/testbed.md, "Launch over ssh"):
- * events.jsonl and master.status are written here, the console and the supervisor read
- * them live, and each site's link is its link to us. A site file's master on another host
- * is replaced (with a note).
- */
-static void
-jobrun_master_here(struct gs_sites *sites)
+/* The node of the sites whose host is name (case-insensitive, RFC 4343), or NULL. */
+static const struct gs_node *
+jobrun_master_node(const struct gs_sites *sites, const char *name)
 {
-	char me[256];
+	size_t i;
 
+	for (i = 0; i < sites->nnodes; i++)
+		if (sites->nodes[i].host != NULL && strcasecmp(sites->nodes[i].host, name) == 0)
+			return &sites->nodes[i];
+	return NULL;
+}
+
+/*
+ * Why rank 0 cannot run on the site file's master node (NULL: it can): a node left out
+ * after a failure (the master lost: the relaunch runs rank 0 here, where the journal is),
+ * or a node of a Slurm site, which is no one's before its allocation.
+ */
+static const char *
+jobrun_master_refused(const struct gs_sites *sites, const struct gs_node *n, char *buf,
+    size_t len)
+{
+	if (n == NULL)
+		return "it is not a node of the sites";
+	if (n->excluded != NULL) {
+		snprintf(buf, len, "it was left out after a failure: %s", n->excluded);
+		return buf;
+	}
+	if (n->site >= 0 && (size_t)n->site < sites->nsites &&
+	    sites->sites[n->site].sched != NULL)
+		return "a Slurm site's node is not given before its allocation";
+	return NULL;
+}
+
+/* jobrun.h. */
+int
+jobrun_master_place(struct gs_sites *sites, char *note, size_t len)
+{
+	const char *refused = NULL;
+	char me[256], buf[512];
+
+	*note = '\0';
 	if (!broker_sites_remote(sites) || (sites->master != NULL &&
 	    remote_host_is_local(sites->master)))
-		return;
+		return 0;
+	if (sites->master != NULL && (refused = jobrun_master_refused(sites,
+	    jobrun_master_node(sites, sites->master), buf, sizeof buf)) == NULL)
+		return 0;
 	if (gethostname(me, sizeof me) != 0 || !remote_host_valid(me))
 		snprintf(me, sizeof me, "localhost");
 	if (sites->master != NULL)
-		fprintf(stderr, "gridsubmit: rank 0 runs on this host (%s), not on the site "
-		    "file's master %s: multi-site jobs keep their master here\n", me,
-		    sites->master);
+		snprintf(note, len, "rank 0 runs on this host (%s), not on the site file's "
+		    "master %s: %s", me, sites->master, refused);
 	free(sites->master);
 	sites->master = xstrdup(me);
+	return *note != '\0';
 }
 
 int
@@ -47,9 +82,11 @@ jobrun_plan(struct gs_sites *sites, const struct gs_job *job, const struct metri
     struct gs_error *err)
 {
 	size_t i, nbusy = 0;
+	char note[1024];
 
 	*ranked = *placed = 0;
-	jobrun_master_here(sites);
+	if (jobrun_master_place(sites, note, sizeof note))
+		fprintf(stderr, "gridsubmit: %s\n", note);
 	if (mo != NULL && metrics_fetch(sites, mo) == -1)
 		log_warnx("cannot read live metrics; using the site file's values");
 	/* Slurm's view of its sites' nodes is not metrics: read with --no-metrics too */

@@ -8,8 +8,8 @@
  * the job died there while the node itself may be well (a `fail` event of the master
  * naming one of its ranks, a rank's wrapper reporting its program's death by a signal,
  * hydra's ssh to it failing during the launch). Both are left out; when the job cannot be
- * placed without them, the weak ones are taken back. This host (rank 0's) is never left
- * out.
+ * placed without them, the weak ones are taken back. This host is never left out; the
+ * master's node on another host is, and rank 0 then runs here.
  */
 #include <sys/stat.h>
 
@@ -58,18 +58,17 @@ restart_find_free(struct restart_find *f)
 	free(f->rank);
 }
 
-/* 1 when the node may be left out: it had ranks, and it is neither this host nor rank 0's. */
+/*
+ * 1 when the node may be left out: it had ranks and is not this host. Rank 0's node on
+ * another host (the site file's master) may be: the relaunch runs rank 0 here then
+ * (jobrun_master_place), where the journal is.
+ */
 static int
 restart_may_exclude(const struct jobrun *jr, const struct restart_find *f, size_t node)
 {
-	const char *host;
-
 	if (node >= f->n || f->rank[node] < 0)
 		return 0;
-	host = jr->sites.nodes[node].host;
-	if (remote_host_is_local(host) || jr->place.ranks[0].node == node)
-		return 0;
-	return jr->sites.master == NULL || strcmp(host, jr->sites.master) != 0;
+	return !remote_host_is_local(jr->sites.nodes[node].host);
 }
 
 /* A weak sign against the node of rank r (the first sign of a node is kept). */
@@ -218,17 +217,28 @@ restart_replace(struct jobrun *jr, char *why, size_t whylen)
 	struct gs_ranking rk;
 	struct gs_placement pl;
 	struct gs_error err;
+	char *master = jr->sites.master != NULL ? xstrdup(jr->sites.master) : NULL, note[1024];
+	int noted;
 
+	/* a master node left out: rank 0 here (said only when the job is placed so) */
+	noted = jobrun_master_place(&jr->sites, note, sizeof note);
 	if (broker_rank(&jr->sites, &jr->job, &rk, &err) != 0) {
 		snprintf(why, whylen, "%s", err.msg);
+		free(jr->sites.master);
+		jr->sites.master = master;
 		return -1;
 	}
 	if (broker_place_fit(&jr->sites, &rk, jr->job.ranks, jr->job.min_ranks, &pl,
 	    &err) != 0) {
 		snprintf(why, whylen, "no placement without the failed nodes: %s", err.msg);
 		broker_ranking_free(&rk);
+		free(jr->sites.master);
+		jr->sites.master = master;
 		return -1;
 	}
+	if (noted)
+		fprintf(stderr, "gridsubmit: job %s: %s\n", jr->st.id, note);
+	free(master);
 	broker_placement_free(&jr->place);
 	broker_ranking_free(&jr->ranking);
 	jr->place = pl;

@@ -142,8 +142,18 @@ int jobrun_nofile_apply(const struct jobrun_args *a, struct gs_job *job);
 void jobrun_write_files(const struct jobrun_args *a, struct jobrun *jr);
 
 /*
- * Where the job's ranks go (jobrun-plan.c), the same for run, submit and rank: a
- * multi-site job's master on this host, live metrics read with mo (NULL: none), the nodes
+ * Where rank 0 runs (jobrun-plan.c; doc/broker.md, "Placement"): the site file's master
+ * when it names a node of the sites, not left out after a failure and not of a Slurm site
+ * (sites->master kept); otherwise, for a multi-site job, this host (sites->master set to
+ * its name). Returns 1 with a note for the user in note (len bytes) when the site file
+ * named another master, else 0 (note empty). A relaunch that lost the master node calls
+ * it again: rank 0 then comes here, where the journal is.
+ */
+int jobrun_master_place(struct gs_sites *sites, char *note, size_t len);
+
+/*
+ * Where the job's ranks go (jobrun-plan.c), the same for run, submit and rank: rank 0
+ * where jobrun_master_place says, live metrics read with mo (NULL: none), the nodes
  * ranked into rk (*ranked), then as many ranks as fit down to the job's min_ranks placed
  * into pl (*placed). Returns EXIT_OK, EXIT_INPUT (no ranking) or EXIT_NOPLACE, with err.
  */

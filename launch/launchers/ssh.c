@@ -2,7 +2,8 @@
  * launchers/ssh.c — the "ssh" launcher: some ranks on other hosts, reached by hydra's ssh
  * launcher through DIR/ssh-launcher. Before mpiexec, every node is checked and staged to
  * (preflight.h, stage.h); while the job runs, its ranks hold a lease on this process
- * (lease.h); after it, nothing of the job is left on any node and the stage_out files are
+ * (lease.h), and rank 0 on a node without our job directory writes it through the relay
+ * (relay.h); after it, nothing of the job is left on any node and the stage_out files are
  * collected. With plan->speculate, mpiexec starts while the nodes are checked in its own
  * ssh sessions (doc/architecture.md, "Speculative launch").
  */
@@ -21,12 +22,16 @@
 #include "launch/launch.h"
 #include "launch/lease.h"
 #include "launch/preflight.h"
+#include "launch/relay.h"
 #include "launch/stage.h"
 #include "remote/remote.h"
 
 /* The launcher's own state, l->priv (the slurm launcher's too: it runs these steps). */
 struct launch_ssh {
 	struct gate gate;	/* rank 0's, for a speculative launch (path NULL: none) */
+	int speculative;	/* 1: mpiexec starts before the checks (ssh_hold) */
+	struct relay relay;	/* rank 0's, on a node without our job directory */
+	int relayed;		/* 1: rank 0 was relayed: its master.status is on its node */
 	struct preflight_setup checks;	/* what the nodes' sessions check */
 	char *check_cmd;	/* the command they run (preflight_session_command) */
 };
@@ -47,6 +52,7 @@ ssh_unhold(struct launch *l)
 	if (s == NULL)
 		return;
 	gate_close(&s->gate);
+	s->speculative = 0;
 	preflight_setup_free(&s->checks);
 	free(s->check_cmd);
 	s->check_cmd = NULL;
@@ -85,8 +91,11 @@ ssh_remote_marks_dir(const struct job_state *st, char *why, size_t whylen)
 
 /*
  * Ready a speculative launch: rank 0's gate, DIR/.remote where the nodes answer, and the
- * checks every node's session runs before its proxy (preflight-session.c). 0, or -1 when
- * it cannot be had (the plain preflight then runs, and reports what is wrong).
+ * checks every node's session runs before its proxy (preflight-session.c). Rank 0 on
+ * another host needs no gate (and could not wait at this host's FIFO): its own session
+ * checks before its proxy starts, and hydra's PMI barrier holds every rank in MPI_Init
+ * until every node's proxy is up. 0, or -1 when it cannot be had (the plain preflight
+ * then runs, and reports what is wrong).
  */
 static int
 ssh_hold(struct launch *l, struct launch_hold *hold)
@@ -96,7 +105,7 @@ ssh_hold(struct launch *l, struct launch_hold *hold)
 	char why[1024], ifname[64], addr[64];
 	int r;
 
-	if (gate_open(pl->st, &s->gate, why, sizeof why) != 0 ||
+	if ((!launch_master_remote(pl) && gate_open(pl->st, &s->gate, why, sizeof why) != 0) ||
 	    ssh_remote_marks_dir(pl->st, why, sizeof why) != 0 ||
 	    preflight_setup_make(pl->sites, pl->job, pl->st, &s->checks, why, sizeof why) != 0)
 		return -1;
@@ -111,6 +120,7 @@ ssh_hold(struct launch *l, struct launch_hold *hold)
 		s->check_cmd = preflight_session_command(&s->checks, pl->st, addr);
 		hold->gate = s->gate.path;
 		hold->checks = s->check_cmd;
+		s->speculative = 1;
 		return 0;
 	}
 	return -1;
@@ -125,32 +135,58 @@ ssh_preflight(struct launch *l, struct preflight *pf, char *why, size_t whylen)
 	    whylen);
 }
 
+/*
+ * After the plain preflight: the relay when rank 0's node has no share of our job
+ * directory (launch-master.c), then DIR/hostfile, DIR/rankmap and mpiexec's command. 0, or
+ * -1 with why (nothing left open).
+ */
+static int
+ssh_command(struct launch *l, char *why, size_t whylen)
+{
+	struct launch_ssh *s = l->priv;
+	struct launch_hold hold = { NULL, NULL, NULL };
+
+	if (launch_master_relay(&l->plan, &s->relay, why, whylen) != 0)
+		return -1;
+	hold.relay = s->relay.lfd != -1 ? s->relay.addr : NULL;
+	s->relayed = hold.relay != NULL;
+	if (launch_write_command(l, s->relayed ? &hold : NULL, why, whylen) != 0) {
+		relay_close(&s->relay, 0);
+		s->relayed = 0;
+		return -1;
+	}
+	return 0;
+}
+
 static int
 ssh_prepare(struct launch *l, char *why, size_t whylen)
 {
-	struct launch_hold hold = { NULL, NULL };
+	struct launch_hold hold = { NULL, NULL, NULL };
 	struct launch_ssh *s;
 	struct preflight pf;
 
 	l->priv = s = xcalloc(1, sizeof *s);
 	s->gate.fd = -1;
 	s->checks.fd = -1;
+	relay_none(&s->relay);
 	/* from here on, things exist on the nodes: a cancel must clean them up */
 	launch_catch_signals();
 	launch_phase(l, JOB_STAGING);
 	/* speculative: the checks run in mpiexec's sessions, at start */
 	if (!l->plan.speculate || ssh_hold(l, &hold) != 0) {
 		ssh_unhold(l);
-		memset(&hold, 0, sizeof hold);
 		if (ssh_preflight(l, &pf, why, whylen) != 0)
 			return ssh_preflight_failed(l, why, whylen);
-	}
-	if (launch_write_command(l, hold.gate != NULL ? &hold : NULL, why, whylen) != 0) {
+		if (ssh_command(l, why, whylen) != 0) {
+			stage_cleanup(l->plan.st);
+			return LAUNCH_FAILED;
+		}
+	} else if (launch_write_command(l, &hold, why, whylen) != 0) {
 		ssh_unhold(l);
 		stage_cleanup(l->plan.st);
 		return LAUNCH_FAILED;
 	}
-	if (s->gate.path == NULL)
+	if (!s->speculative)
 		launch_phase(l, JOB_LAUNCHING);
 	return LAUNCH_OK;
 }
@@ -238,7 +274,7 @@ ssh_speculate(struct launch *l, char *why, size_t whylen)
 	else
 		fprintf(stderr, "gridsubmit: job %s: launching again (%s; the preflight "
 		    "found every node ready)\n", pl->st->id, swhy);
-	if (launch_write_command(l, NULL, why, whylen) != 0) {
+	if (ssh_command(l, why, whylen) != 0) {
 		stage_cleanup(pl->st);
 		return LAUNCH_FAILED;
 	}
@@ -251,24 +287,34 @@ ssh_start(struct launch *l, char *why, size_t whylen)
 {
 	const struct launch_ssh *s = l->priv;
 
-	if (s->gate.path != NULL)
+	if (s->speculative)
 		return ssh_speculate(l, why, whylen);
 	return ssh_spawn(l, why, whylen);
 }
 
+/* The relay's last frames: rank 0 has ended, or its node went silent (a bound). */
+#define SSH_RELAY_DRAIN	5.0
+
 static void
 ssh_wait(struct launch *l)
 {
+	struct launch_ssh *s = l->priv;
+
 	launch_proc_wait(l);
 	ssh_unhold(l);
+	relay_close(&s->relay, SSH_RELAY_DRAIN);
 }
 
 static void
 ssh_cancel(struct launch *l)
 {
+	struct launch_ssh *s = l->priv;
+
 	if (l->pid > 0 && launch_running(l->pid))
 		ssh_stop(l, 1);
 	ssh_unhold(l);
+	if (s != NULL)
+		relay_close(&s->relay, 0);
 	stage_cleanup(l->plan.st);
 }
 
@@ -278,6 +324,7 @@ ssh_cleanup(struct launch *l)
 {
 	const struct launch_plan *pl = &l->plan;
 	const struct launch_result *res = &l->res;
+	const struct launch_ssh *s = l->priv;
 	/* a cancel or the time limit: the job is stopped, its outputs are not collected */
 	int stopped = res->cancelled || res->timed_out;
 
@@ -287,6 +334,8 @@ ssh_cleanup(struct launch *l)
 		l->res.lost = xcalloc(pl->sites->nnodes + 1, 1);
 		launch_cleanup_remote(pl->sites, pl->place, pl->st, 1, l->res.lost);
 	}
+	if (!stopped && s->relayed)
+		launch_master_fetch_status(l);
 	if (!stopped)
 		stage_out(pl->sites, pl->place, pl->job, pl->st);
 	stage_cleanup(pl->st);
@@ -295,7 +344,11 @@ ssh_cleanup(struct launch *l)
 static void
 ssh_release(struct launch *l)
 {
+	struct launch_ssh *s = l->priv;
+
 	ssh_unhold(l);
+	if (s != NULL)
+		relay_close(&s->relay, 0);
 	free(l->priv);
 	l->priv = NULL;
 }

@@ -162,6 +162,8 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 		cfg->journal_path = s;
 	if ((rc = config_double("GRT_TIME_LIMIT", 0, 1e12, &cfg->time_limit, why)) != GRT_OK)
 		return rc;
+	if ((s = getenv("GRT_RELAY")) != NULL && *s != '\0')
+		cfg->relay = s;
 	return config_double("GRT_T0", 0, 1e12, &cfg->t_origin, why);
 }
 

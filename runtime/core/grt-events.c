@@ -1,5 +1,4 @@
 /* grt-events.c — buffered JSON Lines writer of the master's event stream. */
-#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,41 +14,58 @@
 #define EVENTS_HIGH	(32 * 1024)	/* write above this: short writes, short stalls */
 #define EVENTS_PERIOD	0.1			/* seconds between writes, at most */
 
-int
-grt_events_open(struct grt_events *e, const char *path, double t0)
+/* Off, with its clock; the buffer when on. GRT_OK or GRT_ENOMEM. */
+static int
+events_init(struct grt_events *e, int on, double t0)
 {
 	memset(e, 0, sizeof *e);
 	e->fd = -1;
 	e->t0 = t0;
 	e->last_flush = t0;
-	if (path == NULL || *path == '\0')
+	if (!on)
 		return GRT_OK;
 	if ((e->buf = malloc(EVENTS_BUFSIZE)) == NULL)
 		return GRT_ENOMEM;
 	e->cap = EVENTS_BUFSIZE;
-	if ((e->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1) {
+	return GRT_OK;
+}
+
+int
+grt_events_open(struct grt_events *e, const char *path, double t0)
+{
+	int rc, fd;
+
+	if ((rc = events_init(e, path != NULL && *path != '\0', t0)) != GRT_OK ||
+	    e->buf == NULL)
+		return rc;
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1) {
 		free(e->buf);
 		e->buf = NULL;
 		return GRT_EIO;
 	}
+	grt_sink_file(&e->sink, fd);
+	e->fd = fd;
+	e->own_fd = 1;
+	return GRT_OK;
+}
+
+int
+grt_events_open_sink(struct grt_events *e, const struct grt_sink *sink, double t0)
+{
+	int rc;
+
+	if ((rc = events_init(e, 1, t0)) != GRT_OK)
+		return rc;
+	e->sink = *sink;
+	e->fd = sink->fd;
 	return GRT_OK;
 }
 
 static void
 events_write(struct grt_events *e)
 {
-	size_t off = 0;
-	ssize_t n;
-
-	while (off < e->len && !e->lost) {
-		n = write(e->fd, e->buf + off, e->len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			e->lost = 1;
-		else
-			off += (size_t)n;
-	}
+	if (!e->lost && e->len > 0 && e->sink.write(&e->sink, e->buf, e->len) == -1)
+		e->lost = 1;
 	e->len = 0;
 }
 
@@ -62,9 +78,9 @@ grt_events_close(struct grt_events *e)
 		return GRT_OK;
 	if (e->len > 0 && !e->lost)
 		events_write(e);
-	if (!e->lost && fdatasync(e->fd) == -1 && errno != EINVAL)
+	if (!e->lost && e->sink.sync(&e->sink) == -1)
 		e->lost = 1;
-	if (close(e->fd) == -1)
+	if (e->own_fd && close(e->fd) == -1)
 		e->lost = 1;
 	lost = e->lost;
 	free(e->buf);

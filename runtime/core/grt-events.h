@@ -11,8 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/core/grt-sink.h"
+
 struct grt_events {
-	int fd;			/* -1: events are off */
+	int fd;			/* the file's, or the relay's socket; -1: events are off */
+	struct grt_sink sink;	/* where the records go */
+	int own_fd;		/* 1: fd is the file grt_events_open opened, closed at the end */
 	char *buf;
 	size_t len;
 	size_t cap;
@@ -23,7 +27,9 @@ struct grt_events {
 
 /* Open path for appending (NULL path: events off). Returns GRT_OK or GRT_EIO/GRT_ENOMEM. */
 int grt_events_open(struct grt_events *e, const char *path, double t0);
-/* Flush, fdatasync and close; returns GRT_OK or GRT_EIO when anything was lost. */
+/* The same toward a sink of the caller's (the relay). GRT_OK or GRT_ENOMEM. */
+int grt_events_open_sink(struct grt_events *e, const struct grt_sink *sink, double t0);
+/* Flush and sync, close the file; returns GRT_OK or GRT_EIO when anything was lost. */
 int grt_events_close(struct grt_events *e);
 
 static inline int

@@ -1,7 +1,7 @@
 /*
  * grt-journal.c — writing the master's journal (grt-journal.h): records appended to a
- * buffer in memory, handed to a writer thread that writes and fdatasyncs them (group
- * commit), at least every JOURNAL_PERIOD seconds and at every round's end. The master
+ * buffer in memory, handed to a writer thread that writes them to the journal's sink and
+ * syncs it (group commit: fdatasync, or the relay's acknowledgment), at least every JOURNAL_PERIOD seconds and at every round's end. The master
  * waits only when it hands over a buffer while the writer is still on the previous one.
  */
 #include <errno.h>
@@ -54,8 +54,8 @@ journal_writer(void *arg)
 		if (!j->flushing)
 			break;
 		pthread_mutex_unlock(&j->mu);
-		ok = grt_journal_write_all(j->fd, j->flush.data, j->flush.len) == 0 &&
-		    fdatasync(j->fd) == 0;
+		ok = j->sink.write(&j->sink, j->flush.data, j->flush.len) == 0 &&
+		    j->sink.sync(&j->sink) == 0;
 		pthread_mutex_lock(&j->mu);
 		if (!ok)
 			j->lost = 1;
@@ -74,6 +74,8 @@ grt_journal_start(struct grt_journal *j)
 	sigset_t all, old;
 	int rc;
 
+	grt_sink_file(&j->sink, j->fd);
+	j->own_fd = 1;
 	pthread_mutex_init(&j->mu, NULL);
 	pthread_cond_init(&j->work, NULL);
 	pthread_cond_init(&j->done, NULL);
@@ -200,7 +202,7 @@ grt_journal_close(struct grt_journal *j)
 		pthread_cond_destroy(&j->work);
 		pthread_mutex_destroy(&j->mu);
 	}
-	lost = close(j->fd) != 0 || j->lost;
+	lost = (j->own_fd && close(j->fd) != 0) || j->lost;
 	grt_buf_free(&j->fill);
 	grt_buf_free(&j->flush);
 	grt_journal_none(j);

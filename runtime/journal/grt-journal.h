@@ -9,7 +9,8 @@
  * little-endian, as this machine writes them (grt-journal-format.h).
  *
  * Records go to memory first; a writer thread writes them and makes them durable
- * (fdatasync) at least every JOURNAL_PERIOD seconds and at every round's end: the master
+ * (fdatasync, or, through the relay, the supervisor's fdatasync on the submitting host,
+ * acknowledged) at least every JOURNAL_PERIOD seconds and at every round's end: the master
  * never waits for the disk unless the writer falls a whole buffer behind.
  */
 #ifndef GRT_JOURNAL_H
@@ -19,6 +20,8 @@
 #include <stdint.h>
 
 #include "grt/grt.h"
+#include "runtime/core/grt-relay.h"
+#include "runtime/core/grt-sink.h"
 
 #define JOURNAL_PERIOD	0.1	/* seconds between two group commits, at most */
 
@@ -41,7 +44,9 @@ struct grt_replay {
 };
 
 struct grt_journal {
-	int fd;			/* -1: no journal */
+	int fd;			/* the file's, or the relay's socket; -1: no journal */
+	struct grt_sink sink;	/* where the writer's records go: the file, or the relay */
+	int own_fd;		/* 1: fd is the file, closed at the end */
 	const char *path;
 	grt_buf fill;		/* the master appends here */
 	grt_buf flush;		/* the writer writes this */
@@ -65,6 +70,15 @@ struct grt_journal {
  */
 int grt_journal_open(struct grt_journal *j, const char *path, const struct grt_app *app,
     struct grt_replay *rp, char *why, size_t whylen);
+
+/*
+ * After grt_journal_open on the node's copy of the relay's journal (grt-relay.h): make the
+ * supervisor's journal the same as the copy (the new journal's header sent, or a torn
+ * tail cut there too), wait for its acknowledgment, and from then on write and commit
+ * through the relay alone (the copy is closed). GRT_OK, or GRT_EIO with why.
+ */
+int grt_journal_relay(struct grt_journal *j, struct grt_relay *r, char *why,
+    size_t whylen);
 
 /* No journal: every call below does nothing. */
 void grt_journal_none(struct grt_journal *j);

@@ -169,10 +169,11 @@ static void
 master_open(struct master *m)
 {
 	if (m->rc == GRT_OK)
+		m->rc = master_relay_open(m);
+	if (m->rc == GRT_OK)
 		m->rc = master_conf(m);
 	if (m->rc == GRT_OK)
-		m->rc = grt_events_open(&m->ev, m->cfg->events_path,
-		    grt_events_origin(m->t0, m->cfg->t_origin));
+		m->rc = master_relay_events(m);
 	else
 		grt_events_open(&m->ev, NULL, m->t0);
 	if (m->rc == GRT_OK)
@@ -181,6 +182,8 @@ master_open(struct master *m)
 		m->rc = master_resume_open(m);
 	else
 		grt_journal_none(&m->jn);
+	if (m->rc == GRT_OK)
+		m->rc = master_relay_journal(m);
 	if (m->replay.records > 0 || m->replay.cut > 0)
 		master_resume_event(m, MPI_Wtime());
 }
@@ -199,6 +202,7 @@ grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cf
 	m.cfg = cfg;
 	m.rep = rep;
 	m.sampler = -1;
+	m.relay.fd = -1;
 	MPI_Comm_size(comm, &m.size);
 	m.off = cfg->master_computes || m.size == 1 ? 0 : 1;
 	m.nw = m.size - m.off;
@@ -229,6 +233,7 @@ grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cf
 		master_end_event(&m, now);
 	rc = grt_events_close(&m.ev);
 	rep->events_lost = rc != GRT_OK;
+	master_relay_close(&m);
 	grt_replay_free(&m.replay);
 
 	for (i = 0; m.w != NULL && i < m.nw; i++)

@@ -13,6 +13,7 @@
  *   grt-requeue.c        the ranges taken back from failed workers
  *   grt-master-events.c  the events the master writes
  *   grt-resume.c         the journal: opened and replayed, the units it holds skipped
+ *   grt-master-relay.c   the relay to the supervisor when the job directory is not here
  */
 #ifndef GRT_MASTER_H
 #define GRT_MASTER_H
@@ -136,6 +137,7 @@ struct master {
 	int round;
 	int64_t merged;		/* units merged in this round */
 	struct grt_journal jn;	/* every merge and round's end, for a resume */
+	struct grt_relay relay;	/* to the supervisor (cfg->relay); fd -1: none */
 	struct grt_replay replay;	/* what the journal held at start: rounds done, and
 					   the ranges merged in the round after them */
 	int sampling;		/* pwd with swr auto: sampling before round 1 */
@@ -231,6 +233,17 @@ long master_dequeue(struct master *m);
 
 /* grt-resume.c */
 int master_resume_open(struct master *m);
+
+/*
+ * grt-master-relay.c: with cfg->relay, connect to the supervisor and fetch the rank map and
+ * the journal into their paths (before master_conf and master_resume_open); the events'
+ * sink; the journal switched to the relay once replayed; the connection closed at the
+ * end. Without cfg->relay they do nothing (events: the file of cfg->events_path).
+ */
+int master_relay_open(struct master *m);
+int master_relay_events(struct master *m);
+int master_relay_journal(struct master *m);
+void master_relay_close(struct master *m);
 int master_resume_clip(struct master *m, struct grt_chunk *c);
 void master_resume_round(struct master *m);
 

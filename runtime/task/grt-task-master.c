@@ -271,6 +271,19 @@ tm_stop(struct tk_master *m)
 		grt_failure_seen = 1;
 }
 
+/* The event stream: to cfg->events_path, or through the relay when there is one. */
+static int
+tm_events_open(struct tk_master *m)
+{
+	struct grt_sink sink;
+	double origin = grt_events_origin(m->t0, m->cfg->t_origin);
+
+	if (m->relay.fd < 0)
+		return grt_events_open(&m->ev, m->cfg->events_path, origin);
+	grt_relay_sink(&m->relay, GRT_RELAY_EVENTS, &sink);
+	return grt_events_open_sink(&m->ev, &sink, origin);
+}
+
 int
 grt_task_master(MPI_Comm comm, const struct grt_task_app *app, const struct grt_config *cfg,
     struct grt_report *rep)
@@ -297,14 +310,18 @@ grt_task_master(MPI_Comm comm, const struct grt_task_app *app, const struct grt_
 		m.w[r].node_load = -1;
 		m.w[r].competition = -1;
 	}
+	/* rank 0 without the job directory: the rank map and the events through the relay */
+	m.relay.fd = -1;
+	if (m.rc == GRT_OK && cfg->relay != NULL)
+		m.rc = grt_relay_open(&m.relay, cfg->relay, cfg->rankmap_path, NULL, rep->why,
+		    sizeof rep->why);
 	if (m.rc == GRT_OK && cfg->rankmap_path != NULL &&
 	    grt_rankmap_load(cfg->rankmap_path, &m.ri, &m.nri) != GRT_OK)
 		m.rc = GRT_EINVAL;
 	if (m.w != NULL)
 		tm_names(&m);
 	if (m.rc == GRT_OK)
-		m.rc = grt_events_open(&m.ev, cfg->events_path,
-		    grt_events_origin(m.t0, cfg->t_origin));
+		m.rc = tm_events_open(&m);
 	else
 		grt_events_open(&m.ev, NULL, m.t0);
 	if (m.rc == GRT_OK) {
@@ -325,6 +342,8 @@ grt_task_master(MPI_Comm comm, const struct grt_task_app *app, const struct grt_
 	if (m.w != NULL && m.t != NULL)
 		tm_end_event(&m);
 	rep->events_lost = grt_events_close(&m.ev) != GRT_OK;
+	if (m.relay.fd >= 0)
+		grt_relay_close(&m.relay);
 	for (i = 0; m.t != NULL && i < m.ntasks; i++) {
 		tm_state_free(&m.t[i].last);
 		tm_state_free(&m.t[i].final);

@@ -6,6 +6,7 @@
 #define GRT_TASK_MASTER_H
 
 #include "runtime/core/grt-events.h"
+#include "runtime/core/grt-relay.h"
 #include "runtime/task/grt-task-policy.h"
 #include "runtime/task/grt-task.h"
 
@@ -81,6 +82,7 @@ struct tk_master {
 	struct grt_rankinfo *ri;
 	int nri;
 	struct grt_events ev;
+	struct grt_relay relay;	/* to the supervisor (cfg->relay); fd -1: none */
 	struct tk_sends sends;
 	grt_buf rbuf;
 	int gen;		/* rollbacks so far */

@@ -5,8 +5,8 @@
 . tests/lib.sh
 
 cat > "$T/tiger.yaml" <<'EOF'
-# four sites of the TIGER grid (seed 002, table 2), one or two nodes each
-master: delta1
+# four sites of the TIGER grid (seed 002, table 2), one or two nodes each; no master:
+# rank 0 runs here (the site file's master is tested below)
 sites:
   - name: THU
     link: {bandwidth_mbps: 1000, latency_ms: 0.2}
@@ -41,12 +41,11 @@ check_match "text: header" "$out" "^job mandel: 3 ranks, w1 0\.9, w2 0\.1; .*tig
 check_eq "text: ranked hosts in order" \
 	"$(printf '%s\n' "$out" | awk 'NF >= 12 && $1 ~ /^[0-9]+$/ { print $2 }' | tr '\n' ' ')" \
 	"delta1 delta2 gridhit0 "
-# a multi-site job's master runs here, as run puts it (the site file's master is replaced)
+# without master:, a multi-site job's rank 0 runs here, as run puts it
 here=$(hostname)
 check_match "text: placement line: rank 0 here, workers on the best two" "$out" \
 	"^placement: $here:1 delta1:1 delta2:1 \(rank 0, the master, on $here\)$"
-check_match "text: says the site file's master is not used" "$err" \
-	"rank 0 runs on this host \($here\), not on the site file's master delta1"
+check_eq "text: no note on stderr" "$err" ""
 check_match "text: filtered count" "$out" "^3 nodes filtered out, 0 with stale metrics"
 
 run_gs rank "$T/job.yaml" --sites "$T/tiger.yaml" --no-metrics --json
@@ -88,6 +87,48 @@ run_gs rank "$T/job.yaml" --sites "$T/tiger.yaml" --no-metrics --explain
 check_match "explain: filtered section" "$out" "^filtered out:$"
 check_match "explain: lz01's clause" "$out" "^  lz01 \(LZ\): mem_mb >= 512 \(mem_mb is 256\)$"
 check_match "explain: hpc09's clause" "$out" '^  hpc09 \(PU\): arch == "x86_64" \(arch is unset\)$'
+check_match "explain: rank 0 here, and why" "$out" \
+	"^rank 0 \(the master\): on this host \($here\): the site file names no master; B is each site's link to this host$"
+
+# the site file's master: rank 0 on that node, B the link to it (doc/broker.md, "The terms")
+{ echo "master: delta1"; cat "$T/tiger.yaml"; } > "$T/tiger-m.yaml"
+run_gs rank "$T/job.yaml" --sites "$T/tiger-m.yaml" --no-metrics --explain
+check_eq "master delta1: exit 0" "$rc" 0
+check_match "master delta1: rank 0 there, workers on the next best" "$out" \
+	"^placement: delta1:1 delta2:1 gridhit0:1 \(rank 0, the master, on delta1\)$"
+check_match "master delta1: --explain says where and why" "$out" \
+	"^rank 0 \(the master\): on delta1, the site file's master; B is each node's link to it: its site's link in THU, else the slower of its site's and THU's$"
+check_eq "master delta1: no note on stderr" "$err" ""
+# master gridhit0 (HIT, 100 Mbit/s): the THU nodes (1000) reach it at 100, B 100 each
+{ echo "master: gridhit0"; cat "$T/tiger.yaml"; } > "$T/tiger-h.yaml"
+run_gs rank "$T/job.yaml" --sites "$T/tiger-h.yaml" --no-metrics --json
+check_eq "master gridhit0: B of every passing node is the slower link, 100" \
+	"$(printf '%s' "$out" | jq -c '[.nodes[0:3][] | [.host, .b]]')" \
+	'[["delta1",100],["delta2",100],["gridhit0",100]]'
+check_eq "master gridhit0: rank 0 there" "$(printf '%s' "$out" | jq -r .placement.master)" \
+	gridhit0
+# a master of a Slurm site is not used (no node of Slurm is given before its allocation):
+# rank 0 here, with the reason; the login host does not resolve, so nothing waits
+cat > "$T/slurm-m.yaml" <<'EOF'
+master: hn1
+sites:
+  - name: lab
+    link: {bandwidth_mbps: 100, latency_ms: 0.1}
+    nodes:
+      - {host: ln1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+  - name: hpc
+    link: {bandwidth_mbps: 1000, latency_ms: 0.1}
+    scheduler: {type: slurm, login: hpc-login.invalid}
+    nodes:
+      - {host: hn1, cpu_mhz: 2000, cores: 1, mem_mb: 256}
+EOF
+printf 'name: s\nprogram: /bin/true\nranks: 2\n' > "$T/job-s.yaml"
+run_gs rank "$T/job-s.yaml" --sites "$T/slurm-m.yaml" --no-metrics --explain
+check_eq "master on a Slurm node: exit 0" "$rc" 0
+check_match "master on a Slurm node: the note says why it is not used" "$err" \
+	"^gridsubmit: rank 0 runs on this host \($here\), not on the site file's master hn1: a Slurm site's node is not given before its allocation$"
+check_match "master on a Slurm node: --explain, rank 0 here" "$out" \
+	"^rank 0 \(the master\): on this host \($here\), not on the site file's master hn1 \(the note above says why\); B is each site's link to this host$"
 
 # the job's sites filter first
 sed -e 's/^sites: .*/sites: [THU, PU]/' "$T/job.yaml" > "$T/job-sites.yaml"

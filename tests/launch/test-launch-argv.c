@@ -155,7 +155,7 @@ test_job_devices(struct launch_plan *pl)
 static void
 test_hold(struct launch_plan *pl)
 {
-	struct launch_hold hold = { "/tmp/some/.gate", NULL };
+	struct launch_hold hold = { "/tmp/some/.gate", NULL, NULL };
 	char why[1024] = "", **argv, **env = NULL;
 	int i;
 

@@ -140,6 +140,13 @@ struct grt_config {
 					   task; 0: the default (5 s) */
 	const char *loads_path;		/* GRT_LOADS: "node load1" lines that gridsubmit
 					   rewrites during the run; NULL: none */
+	const char *relay;		/* GRT_RELAY: ADDR:PORT/KEY of gridsubmit's relay, set
+					   when rank 0 runs on a node without the job
+					   directory: the rank map and the journal come from
+					   it into rankmap_path and journal_path, the events
+					   and the journal's records go to it, and a journal
+					   commit waits for its acknowledgment (doc/runtime.md,
+					   "The relay"); NULL: the files alone */
 };
 
 /*
