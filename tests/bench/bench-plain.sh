@@ -1,14 +1,15 @@
 #!/bin/sh
-# bench-plain.sh — a plain MPI program (examples/pi, no libgrt) through `gridsubmit run`
-# against a bare mpiexec of the same program on the same hosts, to the end (issue 31): on
-# this host (fork launcher), and as root (with ip netns) on an emulated 3-site testbed as
-# well (one node per site, rank 0 here, the same job file with --sites). On the testbed the
-# program is /bin/sleep 2 under mpiexec, not pi: over tcp, MPICH 4.0.2's MPI_Finalize hangs
-# in most runs of a plain MPI program, under gridsubmit and bare mpiexec alike
-# (doc/reliability.md, "MPI_Finalize over tcp"), so neither side could be timed. One unmeasured
-# run of each first (page cache, warm ssh connections); then PAIRS pairs, each a bare run
-# and a gridsubmit run back to back, which goes first alternating; the ratio is the median
-# of the pairs' own ratios (runs of one pair share this VM's mood of the moment).
+# bench-plain.sh — a plain MPI program (examples/pi, no libgrt) through `gridsubmit run -n 4
+# -- PROGRAM ARGS` (no job file, as srun users run it) against a bare mpiexec of the same
+# program on the same hosts, to the end (issue 31): on this host (fork launcher), and as
+# root (with ip netns) on an emulated 3-site testbed as well (one node per site, rank 0
+# here, the same command with --sites). On the testbed the program is /bin/sleep 2, not pi:
+# over tcp, MPICH 4.0.2's MPI_Finalize hangs in most runs of a plain MPI program under a
+# bare mpiexec (doc/reliability.md, "MPI_Finalize over tcp"), so the baseline could not be
+# timed. One unmeasured run of each first (page cache, warm ssh connections); then PAIRS
+# pairs, each a bare run and a gridsubmit run back to back, which goes first alternating;
+# the ratio is the median of the pairs' own ratios (runs of one pair share this VM's mood
+# of the moment).
 # Prints "| area | what | value | baseline | ratio | goal |" rows (tests/bench/run-bench.sh).
 BUILD=${BUILD:-build}
 GS=${GS:-$BUILD/gridsubmit}
@@ -43,21 +44,8 @@ took() {
 # median of the numbers on standard input
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# jobfile PROGRAM ARGS...: the job file, 4 ranks
-jobfile() {
-	jf_p=$1
-	shift
-	{
-		echo "name: bench-plain"
-		echo "program: $jf_p"
-		printf 'args: ['
-		jf_sep=""
-		for jf_w; do printf '%s"%s"' "$jf_sep" "$jf_w"; jf_sep=", "; done
-		echo "]"
-		echo "ranks: 4"
-	} > "$T/job.yaml"
-}
-jobfile "$PI" --n "$N"
+# the program and its args, as run's words after -- (paths without blanks)
+PROG="$PI --n $N"
 
 # pairs WHAT WHERE SITES_ARG BARE...: PAIRS pairs of `gridsubmit run` and the bare command,
 # a row
@@ -65,14 +53,14 @@ pairs() {
 	what=$1 where=$2 sites=$3
 	shift 3
 	# shellcheck disable=SC2086
-	"$GS" run "$T/job.yaml" $sites > /dev/null 2>&1
+	"$GS" run $sites -n 4 -- $PROG > /dev/null 2>&1
 	"$@" > /dev/null 2>&1
 	: > "$T/pairs"
 	i=1
 	while [ "$i" -le "$PAIRS" ]; do
 		[ $((i % 2)) -eq 1 ] && b=$(took "$@")
 		# shellcheck disable=SC2086
-		g=$(took "$GS" run "$T/job.yaml" $sites)
+		g=$(took "$GS" run $sites -n 4 -- $PROG)
 		[ $((i % 2)) -eq 0 ] && b=$(took "$@")
 		echo "# pair $i ($where): gridsubmit run $g s, bare mpiexec $b s"
 		echo "$g $b" >> "$T/pairs"
@@ -85,7 +73,8 @@ pairs() {
 }
 
 # this host: the fork launcher, the job's own hostfile
-"$GS" run "$T/job.yaml" > "$T/warm.out" 2>&1 ||
+# shellcheck disable=SC2086
+"$GS" run -n 4 -- $PROG > "$T/warm.out" 2>&1 ||
 	{ echo "bench-plain: gridsubmit run failed" >&2; cat "$T/warm.out" >&2; exit 1; }
 J=$GRIDSUBMIT_HOME/jobs/$(($(cat "$GRIDSUBMIT_HOME/jobs/next-id") - 1))
 mkdir -p "$T/bare"
@@ -115,8 +104,9 @@ if ! "$GS" testbed up "$T/plain3.yaml" > "$T/up.out" 2>&1; then
 fi
 TESTBED=$T/plain3.yaml
 SITES=$GRIDSUBMIT_HOME/testbed/plain3/sites.yaml
-jobfile /bin/sleep 2
-"$GS" run "$T/job.yaml" --sites "$SITES" > "$T/warm.out" 2>&1 ||
+PROG="/bin/sleep 2"
+# shellcheck disable=SC2086
+"$GS" run --sites "$SITES" -n 4 -- $PROG > "$T/warm.out" 2>&1 ||
 	{ echo "bench-plain: gridsubmit run on the testbed failed" >&2; cat "$T/warm.out" >&2; exit 1; }
 J=$GRIDSUBMIT_HOME/jobs/$(($(cat "$GRIDSUBMIT_HOME/jobs/next-id") - 1))
 # the bare baseline over ssh: a plain launcher on the job's ssh config and shared connections
