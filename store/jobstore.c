@@ -266,6 +266,8 @@ jobstore_state_json(const struct job_state *st)
 	    "restarts_max", st->restarts_max,
 	    "restart_log", jobstore_restart_log_json(st));
 	if (o != NULL && (jobstore_allocs_to_json(st, o) == -1 ||
+	    json_object_set_new(o, "libgrt", st->libgrt < 0 ? json_null() :
+	    json_boolean(st->libgrt)) == -1 ||
 	    json_object_set_new(o, "rank_ends", jobstore_rank_ends_json(st)) == -1)) {
 		json_decref(o);
 		o = NULL;
@@ -391,7 +393,7 @@ jobstore_parse_time(const char *s)
 /* One field of the state document; a wrong type makes the whole file bad. */
 struct jobstore_field {
 	const char *key;
-	int type;		/* 's' string or null, 't' time, 'i' integer, 'n' number */
+	int type;		/* 's' string or null, 't' time, 'i' integer, 'n' number, 'b' boolean */
 	int required;
 	void *dst;
 };
@@ -420,6 +422,7 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 		{ "failed_ranks", 'i', 0, &failed },
 		{ "requeued", 'i', 0, &requeued },
 		{ "makespan", 'n', 0, &st->makespan },
+		{ "libgrt", 'b', 0, &st->libgrt },
 	};
 	const struct jobstore_field *f;
 	json_t *v;
@@ -492,6 +495,11 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 				goto type;
 			*(double *)f->dst = json_number_value(v);
 			break;
+		case 'b':
+			if (!json_is_boolean(v))
+				goto type;
+			*(int *)f->dst = json_is_true(v);
+			break;
 		}
 	}
 	for (p = JOB_BROKERING; p <= JOB_TIMEOUT; p++)
@@ -561,6 +569,7 @@ jobstore_read_state(const char *id_or_dir, struct job_state *st, char *why, size
 
 	memset(st, 0, sizeof *st);
 	st->exit_code = -1;
+	st->libgrt = -1;
 	if (strchr(id_or_dir, '/') != NULL)
 		dir = xstrdup(id_or_dir);
 	else if (jobstore_parse_id(id_or_dir, id, sizeof id) == 0) {

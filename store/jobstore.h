@@ -76,6 +76,9 @@ struct job_state {
 	int failed_ranks;
 	int64_t requeued;
 	double makespan;
+	/* whether the last launch's program started libgrt: 1, 0 (a plain MPI program: no
+	   scheme, no makespan), -1 not known yet */
+	int libgrt;
 
 	/* relaunches (doc/restarts.md) and what resume needs to load the job again */
 	double t0;		/* GRT_T0: the first launch's time origin, whole ms; 0 unset */

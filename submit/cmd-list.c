@@ -147,11 +147,14 @@ list_clean(const char *s, char *buf, size_t len)
 		text_clean(buf, len, s, strlen(s));
 }
 
-/* Whether the makespan is known: the job is done, or a launch measured one. */
+/*
+ * Whether the makespan is known: the job is done, or a launch measured one; a program
+ * without libgrt has none (libgrt's master measures it).
+ */
 static int
 list_has_makespan(const struct job_state *st)
 {
-	return st->phase == JOB_DONE || st->makespan > 0;
+	return st->libgrt != 0 && (st->phase == JOB_DONE || st->makespan > 0);
 }
 
 /* One field of a job as the text shows it. */
@@ -179,7 +182,8 @@ list_cell(const struct job_state *st, enum list_field f, char *buf, size_t len)
 		snprintf(buf, len, "%d", st->ranks);
 		break;
 	case LF_SCHEME:
-		list_clean(st->scheme, buf, len);
+		/* a program without libgrt ran as mpiexec runs it: no scheme */
+		list_clean(st->libgrt == 0 ? NULL : st->scheme, buf, len);
 		break;
 	case LF_SUBMITTED:
 		list_time(st->submitted, buf, len);
@@ -219,7 +223,7 @@ list_value(const struct job_state *st, enum list_field f)
 	case LF_RANKS:
 		return json_integer(st->ranks);
 	case LF_SCHEME:
-		return jsonout_str(st->scheme);
+		return jsonout_str(st->libgrt == 0 ? NULL : st->scheme);
 	case LF_SUBMITTED:
 		return jobstore_json_time(st->submitted);
 	case LF_STARTED:

@@ -295,6 +295,7 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 	jobrun_read_end(st, &e);
 	jobrun_ranks_record(st);
 	jr->plain = !e.started;
+	st->libgrt = e.started;
 	plain = e.started ? "" : " (libgrt never started)";
 	st->exit_code = lr->mpiexec_status;
 	*restartable = 0;
@@ -428,6 +429,7 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	st->supervisor_pid = (long)getpid();
 	st->supervisor_start = pstat_start_time(getpid());
 	st->exit_code = -1;
+	st->libgrt = -1;
 	st->restarts_max = jr->restarts_max;
 	st->ranks_option = a->ranks;
 	st->no_metrics = !a->metrics;

@@ -45,6 +45,14 @@ check_eq "state.json has each rank's end" "$(ends 1 | tr '\n' ' ')" \
 	"0 localhost 0 null 1 localhost 0 null "
 check_match "run's last line says the ranks, without libgrt" "$err" \
 	"job 1 done in .* s \\(2 ranks, without libgrt\\)"
+check_eq "state.json says the program never started libgrt" \
+	"$(jq -r .libgrt "$J/1/state.json")" false
+check_eq "list: no scheme and no makespan for it" \
+	"$("$GS" list --format id,scheme,makespan --state done | awk '$1 == 1 { print $1, $2, $3 }')" \
+	"1 - -"
+check_eq "list --json: scheme and makespan null" \
+	"$("$GS" list --json | jq -c '[.jobs[] | select(.id == 1) | .scheme, .makespan]')" \
+	"[null,null]"
 
 # a real MPI program whose rank 2 exits 3 before the reduction the others wait in: the
 # others are stopped at once (under -disable-auto-cleanup they would wait forever)

@@ -27,6 +27,7 @@ check_eq "hostfile: 4 ranks on this host" "$(cat "$D/hostfile")" "localhost:4"
 check_eq "rankmap: one line per rank" "$(grep -vc '^#' "$D/rankmap")" 4
 check_eq "state: done" "$(jq -r .state "$D/state.json")" "done"
 check_eq "state: exit code 0" "$(jq -r .exit_code "$D/state.json")" 0
+check_eq "state: the program started libgrt" "$(jq -r .libgrt "$D/state.json")" true
 check_eq "state: 4 ranks" "$(jq -r .ranks "$D/state.json")" 4
 check_eq "state: schema_version 2, the id a number" \
 	"$(jq -c '[.schema_version, .id]' "$D/state.json")" "[2,1]"
