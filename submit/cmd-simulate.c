@@ -25,6 +25,7 @@ static const struct option simulate_longopts[] = {
 	{ "sites", required_argument, NULL, 's' },
 	{ "scheme", required_argument, NULL, 'S' },
 	{ "ranks", required_argument, NULL, 'n' },
+	{ "time", required_argument, NULL, 'T' },
 	{ "host-mhz", required_argument, NULL, 'H' },
 	{ "links", required_argument, NULL, 'L' },
 	{ "seed", required_argument, NULL, 'e' },
@@ -83,6 +84,9 @@ simulate_parse(int argc, char **argv, struct simulate_args *a)
 			break;
 		case 'n':
 			a->run.ranks = (int)cmd_parse_int(cmd, "--ranks", optarg, 1, 100000);
+			break;
+		case 'T':
+			a->run.time = opt_time(cmd, optarg);
 			break;
 		case 'H':
 			a->sim.host_mhz = cmd_parse_double(cmd, "--host-mhz", optarg, 1, 1e6);
@@ -171,14 +175,17 @@ cmd_simulate_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_simulate_entry = {
-	"simulate", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--host-mhz M] "
+	"simulate", "JOB.yaml [--sites F] [--scheme S] [--ranks N] [--time T] [--host-mhz M] "
 	"[--links node|site] [--seed N] [--first-contact-ms T] [--cfg NAME:VALUE] [--json] "
 	"[-q]",
 	"run a job on SimGrid's SMPI, on a platform made of the site file",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: as\n"
 	"                        for run)\n"
 	"      --scheme S        load-balancing scheme, overriding the job file's\n"
+	"                        runtime.scheme\n"
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
+	"      --time T          a limit in simulated seconds, in Slurm's formats (MM:SS,\n"
+	"                        HH:MM:SS, ...), overriding the job file's time_limit\n"
 	"      --host-mhz M      the clock this host counts as (default: the site file's\n"
 	"                        fastest cpu_mhz, which then runs at this host's speed)\n"
 	"      --links node|site each node its own link at its site's figures (node, the\n"
@@ -192,7 +199,8 @@ const struct cmd_entry cmd_simulate_entry = {
 	"  -q, --quiet           none of gridsubmit's own lines but errors\n"
 	"The program runs as its SMPI build, smpi/NAME beside it (make builds the examples').\n"
 	"stdout is the program's output (without --json); the simulated makespan and the\n"
-	"efficiency against the divisible-load bound go to stderr. The job file's time_limit\n"
-	"counts simulated seconds: libgrt's master ends the run there (state timeout, exit 8)\n",
+	"efficiency against the divisible-load bound go to stderr. The time limit (--time,\n"
+	"else time_limit:) counts simulated seconds: libgrt's master ends the run there\n"
+	"(state timeout, exit 8).\n",
 	cmd_simulate_exec, "s:n:q", simulate_longopts, NULL, CMD_OPERAND_YAML
 };

@@ -6,7 +6,8 @@
 # - time_limit 00:03: exit 8, state timeout with the simulated running time in the
 #   reason, the master's end record says timeout, the journal kept, no smpirun left;
 #   --json says timeout and exit code 8;
-# - time_limit 01:00: the same job is done, the image checked.
+# - time_limit 01:00: the same job is done, the image checked;
+# - --time 00:02 over time_limit 01:00: stopped at 2 simulated seconds.
 # Skipped when the SMPI builds are missing (SimGrid not installed).
 . tests/lib.sh
 
@@ -55,3 +56,11 @@ run_gs simulate "$T/long.yaml" --sites "$T/slow.yaml" --host-mhz 10000
 check_eq "within time_limit 01:00: exit 0, done" "$rc:$(jq -r .state "$J/3/state.json")" "0:done"
 check_match "the image matches the sequential computation" "$out" \
 	"image matches the sequential computation"
+
+run_gs simulate "$T/long.yaml" --sites "$T/slow.yaml" --host-mhz 10000 --time 00:02
+check_eq "--time 00:02 over time_limit 01:00: exit 8" "$rc" 8
+check_match "the reason names --time's limit" "$(jq -r .reason "$J/4/state.json")" \
+	"^time limit 00:02 reached after 2\\.[0-9]{3} s of simulated running$"
+run_gs simulate "$T/long.yaml" --sites "$T/slow.yaml" --time 1:99
+check_eq "simulate --time 1:99: exit 2" "$rc" 2
+check_match "named with the formats" "$err" "--time: '1:99' is not a time limit"
