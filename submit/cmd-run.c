@@ -30,6 +30,7 @@ static const struct option run_longopts[] = {
 	{ "restarts", required_argument, NULL, 'R' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "now", no_argument, NULL, 'W' },
+	{ "oversubscribe", no_argument, NULL, 'O' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -56,7 +57,7 @@ cmd_run_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_run_entry = {
 	"run", "JOB.yaml [--sites F] [--scheme S] [--migration P] [--ranks N] [--restarts N] "
-	"[--now] [--top] [--no-metrics] [-q] [-- ARGS...]",
+	"[--now] [--oversubscribe] [--top] [--no-metrics] [-q] [-- ARGS...]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -68,6 +69,8 @@ const struct cmd_entry cmd_run_entry = {
 	"  -n, --ranks N         MPI processes, the master included, overriding the job file\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
+	"      --oversubscribe   run more ranks than the nodes' slots (cores, unless the\n"
+	"                        site file sets slots), as the job file's oversubscribe: true\n"
 	"      --now             start at once, even on slots other jobs hold (no queue)\n"
 	"      --top             show the live console while the job runs\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n"

@@ -237,6 +237,11 @@ jf_overrides(const struct jobrun_args *a)
 		free(s);
 		s = t;
 	}
+	if (a->oversubscribe) {
+		xasprintf(&t, "%s --oversubscribe", s);
+		free(s);
+		s = t;
+	}
 	if (!a->metrics) {
 		xasprintf(&t, "%s --no-metrics (not a key of the job file)", s);
 		free(s);
@@ -317,6 +322,8 @@ jf_write_job(const struct jobrun_args *a, struct jobrun *jr)
 		snprintf(num, sizeof num, "%d", a->restarts);
 		ydoc_set(root, "restarts", jf_scalar(num, 1));
 	}
+	if (a->oversubscribe)
+		ydoc_set(root, "oversubscribe", jf_scalar("true", 1));
 	from = jf_scheme(root, a, job);
 	/* jf_scheme made runtime: */
 	if (a->migration != NULL)

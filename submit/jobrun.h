@@ -27,6 +27,7 @@ struct jobrun_args {
 	int restarts;		/* --restarts, or -1: the job file's restarts: */
 	int quiet;		/* run -q: none of gridsubmit's own lines but errors */
 	int now;		/* --now: start without waiting for free slots (slots.h) */
+	int oversubscribe;	/* --oversubscribe: the job's oversubscribe: true */
 	char *const *more_args;	/* after "--": appended to the job file's args */
 	int nmore_args;
 	/* an experiment's parameters over the job file (job_load_file_overlay_errs), or NULL */

@@ -104,6 +104,9 @@ opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_
 		case 'W':
 			a->now = 1;
 			break;
+		case 'O':
+			a->oversubscribe = 1;
+			break;
 		}
 	}
 	if (optind != argc - 1)

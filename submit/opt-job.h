@@ -12,7 +12,7 @@
 /*
  * Parse the options of run and submit into a (top is NULL for submit: no --top), as the
  * command's entry lists them: --sites, --scheme, --migration, --ranks, --no-metrics,
- * --restarts (a->restarts, else -1), --now, and run's --top and -q; then the one job file;
+ * --restarts (a->restarts, else -1), --now, --oversubscribe, and run's --top and -q; then the one job file;
  * then, after "--", the words to append to the job file's args (a->more_args).
  */
 void opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
