@@ -80,9 +80,9 @@ int broker_place_fit(const struct gs_sites *sites, struct gs_ranking *ranking, i
 /*
  * place-over.c: place job (its ranks, min_ranks and oversubscribe) as broker_place_fit
  * does; when its ranks do not fit the passing nodes' slots, refuse with err naming those
- * nodes and their slots and saying how to oversubscribe, or, for a job that may
- * oversubscribe, give every passing node the same multiple of its slots, the least that
- * holds all the job's ranks (doc/broker.md, "Oversubscription"). What run, submit, rank, a
+ * nodes and their slots and saying how to oversubscribe. A job that may oversubscribe
+ * gets all its ranks (the max of a range): every passing node takes the same multiple of
+ * its slots, the least that holds them (doc/broker.md, "Oversubscription"). What run, submit, rank, a
  * relaunch and a preflight that lost nodes place by. Returns 0, or -1 with err.
  */
 int broker_place_job(const struct gs_sites *sites, struct gs_ranking *ranking,

@@ -62,18 +62,22 @@ po_place_over(const struct gs_sites *sites, struct gs_ranking *ranking, int want
 	return rc;
 }
 
+/*
+ * A job that may oversubscribe gets all its ranks (ranks: {min, max} takes max): slots are
+ * no bound for it; the others as many as fit, down to min.
+ */
 int
 broker_place_job(const struct gs_sites *sites, struct gs_ranking *ranking,
     const struct gs_job *job, struct gs_placement *out, struct gs_error *err)
 {
+	int cap = broker_capacity(sites, ranking), some = ranking->npassing > 0 && cap > 0;
+
+	/* nothing passes, or nothing with a slot: more of nothing does not help */
+	if (job->oversubscribe && some && job->ranks > cap)
+		return po_place_over(sites, ranking, job->ranks, out, err);
 	if (broker_place_fit(sites, ranking, job->ranks, job->min_ranks, out, err) == 0)
 		return 0;
-	/* nothing passes, or nothing with a slot: more of nothing does not help */
-	if (ranking->npassing == 0 || broker_capacity(sites, ranking) == 0)
-		return -1;
-	if (!job->oversubscribe) {
+	if (some)
 		po_refuse(sites, ranking, err);
-		return -1;
-	}
-	return po_place_over(sites, ranking, job->ranks, out, err);
+	return -1;
 }
