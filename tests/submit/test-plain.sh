@@ -14,6 +14,8 @@ plain() {
 		echo "program: /bin/sh"
 		yaml_args "$@"
 		echo "ranks: $pr"
+		# a worker's status among several, whatever this host's cores
+		echo "oversubscribe: true"
 		echo "restarts: 0"
 	} > "$T/$pn.yaml"
 }
