@@ -33,10 +33,11 @@ job() {
 		# the workers repeat each unit 3 times (same results): a kill lands mid-run
 		echo "args: [\"--units\", \"60000\", \"--mean-us\", \"40\", \"--seed\", \"$seed\", \"--check\", \"--slow\", \"1:3,2:3\"]"
 		echo "ranks: 3"
-		# two workers whatever this host's cores: the kills below pick one of them
-		echo "oversubscribe: true"
 		echo "runtime: {scheme: css, k: 2000}"
 		for kv; do echo "$kv"; done
+		# two workers whatever this host's cores: the kills below pick one of them (last,
+		# so that the lines of KEY: VALUE the errors name keep their numbers)
+		echo "oversubscribe: true"
 	} > "$f"
 }
 
