@@ -4,6 +4,7 @@
  * because a container or a Slurm step sees the whole machine in /proc but may use only
  * part of it.
  */
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +100,7 @@ hp_parse_cpu_max(const char *s)
 
 	if (sscanf(s, "%lf %lf", &quota, &period) != 2 || quota <= 0 || period <= 0)
 		return -1;
-	return (double)(long long)(quota / period + 0.999999);
+	return ceil(quota / period);
 }
 
 /* memory.max: bytes, or "max": MiB. */
