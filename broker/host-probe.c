@@ -114,6 +114,7 @@ hp_parse_mem_max(const char *s)
 	return bytes / (1024.0 * 1024.0);
 }
 
+/* cores: the affinity's CPUs, lowered to the cgroup's quota (host-probe.h). */
 static void
 hp_cores(const char *cg, const char *root, struct host_facts *f)
 {
@@ -136,6 +137,7 @@ hp_cores(const char *cg, const char *root, struct host_facts *f)
 	}
 }
 
+/* mem_mb: MemTotal, lowered to the cgroup's memory.max. */
 static void
 hp_mem(const char *cg, const char *root, struct host_facts *f)
 {
@@ -157,6 +159,10 @@ hp_mem(const char *cg, const char *root, struct host_facts *f)
 	}
 }
 
+/*
+ * cpu_mhz: the CPU's maximum clock from cpufreq; a VM without cpufreq says only the
+ * current clock of each CPU in /proc/cpuinfo, of which the highest is taken.
+ */
 static void
 hp_mhz(const char *root, struct host_facts *f)
 {

@@ -16,6 +16,7 @@ static const char *const nv_metric[] = {
 };
 static const char *const nv_name[] = { "cores", "cpu_mhz", "mem_mb" };
 
+/* The source of value v of n, and how it was read (site.h). */
 static enum gs_src
 nv_src(const struct gs_node *n, enum node_value v)
 {
