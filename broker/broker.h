@@ -71,12 +71,22 @@ void broker_placement_free(struct gs_placement *p);
 
 /*
  * Place a job that asks for want ranks and can run with min (ranks: {min, max}; min 0:
- * want only): as many as fit, down to min. What run, rank, a relaunch and a preflight that
- * lost nodes all place by. Returns 0 (out->nranks says how many), or -1 with err saying
+ * want only): as many as fit, down to min. Returns 0 (out->nranks says how many), or -1 with err saying
  * why the ranks do not fit.
  */
 int broker_place_fit(const struct gs_sites *sites, struct gs_ranking *ranking, int want,
     int min, struct gs_placement *out, struct gs_error *err);
+
+/*
+ * place-over.c: place job (its ranks, min_ranks and oversubscribe) as broker_place_fit
+ * does; when its ranks do not fit the passing nodes' slots, refuse with err naming those
+ * nodes and their slots and saying how to oversubscribe. A job that may oversubscribe
+ * gets all its ranks (the max of a range): every passing node takes the same multiple of
+ * its slots, the least that holds them (doc/broker.md, "Oversubscription"). What run, submit, rank, a
+ * relaunch and a preflight that lost nodes place by. Returns 0, or -1 with err.
+ */
+int broker_place_job(const struct gs_sites *sites, struct gs_ranking *ranking,
+    const struct gs_job *job, struct gs_placement *out, struct gs_error *err);
 
 /*
  * The most ranks broker_place() can place for this ranking (rank 0 included): the slots of

@@ -24,7 +24,8 @@
 
 static const char *const jl_top_keys[] = {
 	"name", "program", "args", "ranks", "sites", "requirements", "rank_weights", "runtime",
-	"env", "stage_in", "stage_out", "restarts", "keep_journal", "time_limit", NULL
+	"env", "stage_in", "stage_out", "restarts", "keep_journal", "time_limit",
+	"oversubscribe", NULL
 };
 static const char *const jl_ranks_keys[] = { "min", "max", NULL };
 static const char *const jl_weights_keys[] = { "cpu", "bandwidth", NULL };
@@ -483,7 +484,10 @@ jl_env(struct jl_ctx *c, const struct ydoc_node *map)
 	}
 }
 
-/* restarts: N (relaunches after a failure) and keep_journal: true|false. */
+/*
+ * restarts: N (relaunches after a failure), keep_journal: true|false and oversubscribe:
+ * true|false (more ranks than slots: broker_place_job).
+ */
 static void
 jl_restarts(struct jl_ctx *c, const struct ydoc_node *root)
 {
@@ -496,6 +500,9 @@ jl_restarts(struct jl_ctx *c, const struct ydoc_node *root)
 		c->job->restarts = (int)v;
 	if ((n = ydoc_get(root, "keep_journal")) != NULL)
 		errsink_check(&c->sink, ydoc_bool(c->sink.name, "keep_journal", n, &c->job->keep_journal, &c->sink.err));
+	if ((n = ydoc_get(root, "oversubscribe")) != NULL)
+		errsink_check(&c->sink, ydoc_bool(c->sink.name, "oversubscribe", n,
+		    &c->job->oversubscribe, &c->sink.err));
 }
 
 /* time_limit: the job's time on a Slurm site, in one of Slurm's formats. */

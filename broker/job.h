@@ -37,6 +37,7 @@ struct gs_job {
 	size_t nstage_out;
 	int restarts;		/* relaunches after a failure (doc/restarts.md); default 3 */
 	int keep_journal;	/* 1: keep DIR/journal when the job is done (default: removed) */
+	int oversubscribe;	/* 1: more ranks than slots may run (broker_place_job) */
 	/*
 	 * time_limit: the job's time on a Slurm site (sbatch --time), as Slurm takes it
 	 * ("HH:MM:SS", ...; slurm_time_parse), or NULL: the site's scheduler: {time}.

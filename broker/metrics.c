@@ -20,13 +20,14 @@
 #include <curl/curl.h>
 
 #include "broker/metrics.h"
+#include "broker/node-values.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "gen/gs-config.h"
 
 
-/* The most distinct CPUs we count; more is surely not a real node_exporter answer. */
-#define METRICS_MAX_CPUS	65536
+/* The most distinct CPUs we count: one more than a response may claim (metrics.h). */
+#define METRICS_MAX_CPUS	(METRICS_MAX_CORES + 1)
 
 /* --- the Prometheus text format */
 
@@ -37,6 +38,8 @@ struct parse_state {
 	size_t ncpus, cpucap;
 	double scaling_sum, freq_sum;
 	int scaling_n, freq_n;
+	double freq_max, scaling_max;	/* Hz; 0: none */
+	double mem_bytes;		/* node_memory_MemTotal_bytes; 0: none */
 };
 
 static int
@@ -182,6 +185,40 @@ parse_add_cpu(struct parse_state *st, const char *cpu)
 	st->cpus[st->ncpus++] = xstrdup(cpu);
 }
 
+/* The node values a site file may leave to the monitor (node-values.h): the largest seen. */
+static void
+parse_node_values(struct parse_state *st, const char *name, double v)
+{
+	double *to = NULL;
+
+	if (strcmp(name, "node_cpu_frequency_max_hertz") == 0)
+		to = &st->freq_max;
+	else if (strcmp(name, "node_cpu_scaling_frequency_max_hertz") == 0)
+		to = &st->scaling_max;
+	else if (strcmp(name, "node_memory_MemTotal_bytes") == 0)
+		to = &st->mem_bytes;
+	/* NaN fails every comparison: it is never taken */
+	if (to != NULL && v > *to)
+		*to = v;
+}
+
+/* What a monitor may claim (metrics.h): 0, or -1 with why. */
+static int
+parse_bounds(const struct metrics_sample *s, char *why, size_t whylen)
+{
+	if (s->cores > METRICS_MAX_CORES)
+		snprintf(why, whylen, "it claims more than %d CPUs", METRICS_MAX_CORES);
+	else if (s->mhz > METRICS_MAX_MHZ || s->max_mhz > METRICS_MAX_MHZ)
+		snprintf(why, whylen, "it claims a CPU of %.0f MHz (at most %.0f)",
+		    s->mhz > s->max_mhz ? s->mhz : s->max_mhz, METRICS_MAX_MHZ);
+	else if (!isfinite(s->mem_mb) || s->mem_mb > METRICS_MAX_MEM_MB)
+		snprintf(why, whylen, "it claims %g MiB of memory (at most %.0f)", s->mem_mb,
+		    METRICS_MAX_MEM_MB);
+	else
+		return 0;
+	return -1;
+}
+
 int
 metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *why,
     size_t whylen)
@@ -240,7 +277,8 @@ metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *wh
 				st.freq_sum += v;
 				st.freq_n++;
 			}
-		}
+		} else
+			parse_node_values(&st, name, v);
 		p = eol + 1;
 	}
 	if (!st.have_load) {
@@ -266,7 +304,9 @@ metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *wh
 		out->mhz = st.scaling_sum / st.scaling_n / 1e6;
 	else if (st.freq_n > 0)
 		out->mhz = st.freq_sum / st.freq_n / 1e6;
-	rc = 0;
+	out->max_mhz = (st.freq_max > 0 ? st.freq_max : st.scaling_max) / 1e6;
+	out->mem_mb = st.mem_bytes / (1024.0 * 1024.0);
+	rc = parse_bounds(out, why, whylen);
 out:
 	for (i = 0; i < st.ncpus; i++)
 		free(st.cpus[i]);
@@ -608,6 +648,7 @@ metrics_fetch(struct gs_sites *sites, const struct metrics_opts *optp)
 			n->load1 = f->sample.load1;
 			n->live_cores = f->sample.cores;
 			n->live_mhz = f->sample.mhz;
+			node_values_from_monitor(n, &f->sample);
 			good++;
 		} else
 			xasprintf(&n->stale, "%s: %s", f->url, f->why);

@@ -25,17 +25,35 @@ struct metrics_opts {
 #define METRICS_MAX_BODY	(4u * 1024 * 1024)
 #define METRICS_MAX_PARALLEL	256
 
+/*
+ * What a monitor may claim (doc/broker.md, "Values from a monitor"): a response beyond
+ * these is refused whole, as a broken or hostile exporter, so that it cannot steer the
+ * placement. 4096 CPUs is Linux's default NR_CPUS on x86_64; no CPU is clocked at 10 GHz;
+ * 64 TiB is above the largest single machines sold.
+ */
+#define METRICS_MAX_CORES	4096
+#define METRICS_MAX_MHZ		10000.0
+#define METRICS_MAX_MEM_MB	(64.0 * 1024 * 1024)
+
 /* What one response says. */
 struct metrics_sample {
 	double load1;		/* node_load1 */
 	int cores;		/* distinct cpu labels of node_cpu_seconds_total{mode="idle"}; 0 */
 	double mhz;		/* mean CPU frequency, 0 when the exporter has none */
+	/*
+	 * The highest maximum frequency of node_cpu_frequency_max_hertz (cpuinfo_max_freq),
+	 * else of node_cpu_scaling_frequency_max_hertz, in MHz; 0 when it has neither.
+	 */
+	double max_mhz;
+	double mem_mb;		/* node_memory_MemTotal_bytes in MiB, 0 when absent */
 };
 
 /*
  * Fetch the metrics of every node with a monitor URL (identical URLs fetched once), all at
- * once, and apply them: have_metrics, load1, live_cores, live_mhz; or have_metrics = 0 and
- * stale = "URL: reason" (the site-file values stay). Nodes without a URL are left alone.
+ * once, and apply them: have_metrics, load1, live_cores, live_mhz, and the values the site
+ * file left to the monitor (cores, slots following them, cpu_mhz, mem_mb: node-values.h),
+ * values_read once all of those were there; or have_metrics = 0 and stale = "URL: reason"
+ * (the site-file values, and values read before, stay). Nodes without a URL are left alone.
  * Returns within opt->timeout (plus scheduling slack) the number of nodes whose metrics were
  * read, or -1 when libcurl cannot be set up (every monitored node is then stale). opt may
  * be NULL for the defaults.
@@ -44,7 +62,8 @@ int metrics_fetch(struct gs_sites *sites, const struct metrics_opts *opt);
 
 /*
  * Parse a Prometheus text-format body. Returns 0, or -1 with why ("no node_load1 in the
- * response", "not Prometheus text format (line 3)", "node_load1 is NaN").
+ * response", "not Prometheus text format (line 3)", "node_load1 is NaN", "it claims 5000
+ * CPUs (at most 4096)").
  */
 int metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *why,
     size_t whylen);

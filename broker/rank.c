@@ -15,6 +15,7 @@
 #include "broker/broker.h"
 #include "broker/expr.h"
 #include "broker/metrics.h"
+#include "broker/node-values.h"
 #include "common/suggest.h"
 #include "common/xmalloc.h"
 #include "remote/remote.h"
@@ -141,6 +142,7 @@ broker_rank(const struct gs_sites *sites, const struct gs_job *job,
 	struct gs_ranked *all, *r;
 	size_t i, np = 0, nf = 0;
 	double sum_cpu = 0, sum_b = 0;
+	char why[1024];
 
 	memset(out, 0, sizeof *out);
 	if (job->requirements != NULL &&
@@ -179,6 +181,8 @@ broker_rank(const struct gs_sites *sites, const struct gs_job *job,
 		r->b = rank_link(sites, n, master);
 		if (n->excluded != NULL)
 			xasprintf(&r->filtered, "excluded after a failure: %s", n->excluded);
+		else if (node_values_missing(n, why, sizeof why) != NULL)
+			r->filtered = xstrdup(why);
 		else if (job->nsites > 0 && !rank_job_has_site(job, site))
 			xasprintf(&r->filtered, "site %s not in the job's sites", site);
 		else if (n->unavailable != NULL)

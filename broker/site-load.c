@@ -14,6 +14,7 @@
 
 #include "broker/errlist.h"
 #include "broker/errsink.h"
+#include "broker/host-probe.h"
 #include "broker/site-load-int.h"
 #include "broker/site.h"
 #include "broker/yaml-doc.h"
@@ -326,6 +327,23 @@ sl_hosts(struct sl_ctx *c, const struct ydoc_node *hn, const char *pattern, char
 }
 
 /*
+ * Where a node's values come from (site.h, enum gs_src): given in the file; else read
+ * from this host when the node is this host (host-probe.c fills them after the load);
+ * else left to its monitor (metrics.c fills them when it answers); mem_mb, which a file
+ * may leave out with neither, is then unknown (0).
+ */
+static void
+sl_node_sources(struct gs_node *node, const struct sl_vals *v)
+{
+	enum gs_src left = remote_host_is_local(node->host) ? GS_SRC_HOST :
+	    v->monitor != NULL ? GS_SRC_MONITOR : GS_SRC_NONE;
+
+	node->cores_src = v->has_cores ? GS_SRC_SITE : left;
+	node->mhz_src = v->has_cpu ? GS_SRC_SITE : left;
+	node->mem_src = v->has_mem ? GS_SRC_SITE : left;
+}
+
+/*
  * A node entry's hosts as nodes with the merged values v. A host named before is an error
  * (said once for the entry: a duplicated range would repeat it for every name).
  */
@@ -348,7 +366,9 @@ sl_add_nodes(struct sl_ctx *c, const struct ydoc_node *hn, char **names, int cou
 		node.cpu_mhz = v->cpu_mhz;
 		node.cores = v->cores;
 		node.slots = v->has_slots ? v->slots : v->cores;
+		node.slots_auto = !v->has_slots;
 		node.mem_mb = v->has_mem ? v->mem_mb : 0;
+		sl_node_sources(&node, v);
 		node.arch = v->arch != NULL ? xstrdup(v->arch) : NULL;
 		sl_ssh_fill(&node.ssh, v);
 		node.monitor = v->monitor != NULL ? sites_monitor_expand(v->monitor, node.host) : NULL;
@@ -368,6 +388,17 @@ sl_add_nodes(struct sl_ctx *c, const struct ydoc_node *hn, char **names, int cou
 			errsink_error(&c->sink, hn, "duplicate host '%s' (also at line %d, col %d)", node.host,
 			    at->line, at->col);
 	}
+}
+
+/*
+ * 1 when the values a node entry leaves out can be found elsewhere: it has a monitor, or
+ * its host is this host (a range never is).
+ */
+static int
+sl_values_found(const struct sl_vals *v, const char *pattern)
+{
+	return v->monitor != NULL || (pattern != NULL && strchr(pattern, '[') == NULL &&
+	    remote_host_is_local(pattern));
 }
 
 /* One entry of a site's nodes: its host range expanded into nodes with merged values. */
@@ -403,10 +434,13 @@ sl_node(struct sl_ctx *c, const struct ydoc_node *map, size_t site, const struct
 		snprintf(label, sizeof label, "node '%.128s'", pattern);
 	else
 		snprintf(label, sizeof label, "the node");
-	if (!v.has_cpu)
-		errsink_error(&c->sink, map, "%s has no 'cpu_mhz': set it on the node or in defaults", label);
-	if (!v.has_cores)
-		errsink_error(&c->sink, map, "%s has no 'cores': set it on the node or in defaults", label);
+	/* this host is read (host-probe.c), a node with a monitor asks it (metrics.c) */
+	if (!v.has_cpu && !sl_values_found(&v, pattern))
+		errsink_error(&c->sink, map, "%s has no 'cpu_mhz': set it on the node or in defaults, "
+		    "or give the node a monitor that serves it", label);
+	if (!v.has_cores && !sl_values_found(&v, pattern))
+		errsink_error(&c->sink, map, "%s has no 'cores': set it on the node or in defaults, "
+		    "or give the node a monitor that serves it", label);
 	if (pattern == NULL || (count = sl_hosts(c, hn, pattern, &names)) == -1) {
 		c->hosts_unknown = 1;
 		return;
@@ -597,6 +631,8 @@ sites_load_buffer_errs(const char *name, const char *buf, size_t len, struct gs_
 	ydoc_strset_init(&c.hosts);
 	ydoc_strset_init(&c.sites);
 	sl_load(&c, root);
+	if (errs->n == 0)
+		host_probe_fill(out);
 	ydoc_strset_free(&c.hosts);
 	ydoc_strset_free(&c.sites);
 	ydoc_free(root);

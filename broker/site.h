@@ -33,6 +33,19 @@ struct gs_emulate {
 	int private_fs;		/* 1: the testbed node does not see this host's files */
 };
 
+/*
+ * Where a node's cores, cpu_mhz and mem_mb come from (node-values.h): the site file (the
+ * default), this host read by the broker (host-probe.h) when the node's host is this host,
+ * or the node's monitor (metrics.h) when the site file leaves them to it; NONE: mem_mb
+ * left out with neither (0, unknown, as before sources existed).
+ */
+enum gs_src {
+	GS_SRC_SITE = 0,
+	GS_SRC_HOST,
+	GS_SRC_MONITOR,
+	GS_SRC_NONE
+};
+
 struct gs_node {
 	char *host;		/* one expanded host name */
 	int site;		/* index into gs_sites.sites */
@@ -40,6 +53,15 @@ struct gs_node {
 	int cores;		/* usable cores */
 	int slots;		/* ranks that may run here (default: cores) */
 	double mem_mb;
+	/*
+	 * The source of each value; for GS_SRC_HOST how this host was read ("affinity",
+	 * "cgroup cpu.max", "MemTotal", ...: a static string), for GS_SRC_MONITOR the
+	 * metric it came from once read (static), else NULL. slots_auto: the site file left
+	 * slots out, so they follow cores wherever cores come from.
+	 */
+	enum gs_src cores_src, mhz_src, mem_src;
+	const char *cores_how, *mhz_how, *mem_how;
+	int slots_auto;
 	char *arch;		/* "x86_64", ... or NULL */
 	struct remote_ssh ssh;
 	char *monitor;		/* metrics URL with {host} expanded, or NULL */
@@ -52,6 +74,7 @@ struct gs_node {
 	int live_cores;		/* distinct CPUs seen, 0 if unknown */
 	double live_mhz;	/* CPU frequency, 0 if unknown */
 	char *stale;		/* why metrics could not be read, or NULL */
+	int values_read;	/* 1: every value left to the monitor was read once */
 
 	/* a relaunch leaves out a node that failed (doc/restarts.md): why, or NULL */
 	char *excluded;

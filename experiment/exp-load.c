@@ -37,7 +37,8 @@ static const char *const el_bars[] = { "ci95", "sd", "minmax", "none", NULL };
 
 /* The job file's top-level keys a parameter may set (runtime keys go under runtime:). */
 static const char *const el_job_keys[] = {
-	"ranks", "sites", "requirements", "rank_weights", "restarts", "program", "env", NULL
+	"ranks", "sites", "requirements", "rank_weights", "restarts", "program", "env",
+	"oversubscribe", NULL
 };
 #define EL_RUNTIME_KEY(id, key)	key,
 static const char *const el_runtime_keys[] = { GRT_RUNTIME_KEYS(EL_RUNTIME_KEY) NULL };

@@ -451,8 +451,7 @@ preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_rankin
 			    PREFLIGHT_ROUNDS, msg);
 			break;
 		}
-		if (broker_place_fit(sites, ranking, job->ranks, job->min_ranks, &again,
-		    &err) != 0) {
+		if (broker_place_job(sites, ranking, job, &again, &err) != 0) {
 			snprintf(why, whylen, "preflight failed and the job cannot do without "
 			    "these nodes (%s):\n%s", err.msg, msg);
 			break;

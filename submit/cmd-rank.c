@@ -3,10 +3,11 @@
  * function (seed 002, eq. 2) per node, the placement of the job's ranks and, with
  * --explain, why a node was filtered out or has stale metrics (doc/broker.md).
  *
- *   gridsubmit rank JOB.yaml [--sites F] [--ranks N] [--explain] [--json] [--no-metrics]
- *                            [--timeout S]
+ *   gridsubmit rank JOB.yaml [--sites F] [--ranks N] [--oversubscribe] [--explain] [--json]
+ *                            [--no-metrics] [--timeout S]
  *
- * Exit: 0 placed; 3 a bad site or job file (or requirements); 4 too few nodes pass.
+ * Exit: 0 placed; 3 a bad site or job file (or requirements); 4 too few nodes or slots
+ * pass.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "broker/broker.h"
 #include "broker/metrics.h"
+#include "broker/node-values.h"
 #include "common/jsonout.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -34,6 +36,7 @@ struct rank_args {
 	int json;
 	int metrics;
 	double timeout;		/* 0: the default */
+	int oversubscribe;	/* --oversubscribe */
 };
 
 static const char *
@@ -120,6 +123,11 @@ rank_print_json(const struct gs_sites *s, const struct gs_ranking *rk,
 		    "pf", jsonout_num(r->pf), "pr", jsonout_num(r->pr), "selected", r->selected,
 		    "metrics", rank_metrics_state(n), "filtered", jsonout_str(r->filtered),
 		    "stale", jsonout_str(n->stale));
+		json_object_set_new(o, "cores", json_integer(n->cores));
+		json_object_set_new(o, "cpu_mhz", jsonout_num(n->cpu_mhz));
+		json_object_set_new(o, "mem_mb", jsonout_num(n->mem_mb));
+		json_object_set_new(o, "slots", json_integer(n->slots));
+		json_object_set_new(o, "sources", node_values_json(n));
 		/* only on a node of a Slurm site: the others keep their keys */
 		if (rank_is_slurm(s, n))
 			json_object_set_new(o, "slurm", rank_slurm_json(n));
@@ -189,6 +197,25 @@ rank_print_master(const struct gs_sites *s, const struct gs_placement *pl,
 		    "each site's link to this host\n", file_master);
 }
 
+/* --explain: each node's cores, cpu_mhz and mem_mb with where they come from. */
+static void
+rank_print_values(const struct gs_sites *s, const struct gs_ranking *rk)
+{
+	char cores[1024], mhz[1024], mem[1024];
+	size_t i;
+
+	printf("\nnode values:\n");
+	for (i = 0; i < rk->n; i++) {
+		const struct gs_node *nd = &s->nodes[rk->nodes[i].node];
+
+		printf("  %s (%s): cores %d (%s), cpu_mhz %.0f (%s), mem_mb %.0f (%s), slots %d\n",
+		    nd->host, rank_site(s, nd), nd->cores,
+		    node_value_source(nd, NODE_VALUE_CORES, cores, sizeof cores), nd->cpu_mhz,
+		    node_value_source(nd, NODE_VALUE_MHZ, mhz, sizeof mhz), nd->mem_mb,
+		    node_value_source(nd, NODE_VALUE_MEM, mem, sizeof mem), nd->slots);
+	}
+}
+
 static void
 rank_print_text(const struct gs_sites *s, const struct gs_job *job,
     const struct gs_ranking *rk, const struct gs_placement *pl, int nranks,
@@ -251,6 +278,7 @@ rank_print_text(const struct gs_sites *s, const struct gs_job *job,
 		}
 	}
 	rank_print_slurm(s, rk);
+	rank_print_values(s, rk);
 	if (nstale > 0) {
 		printf("\nstale metrics (site-file values used):\n");
 		for (i = 0; i < rk->n; i++) {
@@ -269,6 +297,7 @@ static const struct option rank_longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "no-metrics", no_argument, NULL, 'M' },
 	{ "timeout", required_argument, NULL, 't' },
+	{ "oversubscribe", no_argument, NULL, 'O' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -305,6 +334,9 @@ cmd_rank_exec(int argc, char **argv)
 		case 'M':
 			a.metrics = 0;
 			break;
+		case 'O':
+			a.oversubscribe = 1;
+			break;
 		case 't':
 			a.timeout = cmd_parse_double(&cmd_rank_entry, "--timeout", optarg,
 			    METRICS_TIMEOUT_MIN, METRICS_TIMEOUT_MAX);
@@ -320,6 +352,7 @@ cmd_rank_exec(int argc, char **argv)
 	ja.job = a.job;
 	ja.sites = a.sites;
 	ja.ranks = a.ranks;
+	ja.oversubscribe = a.oversubscribe;
 	if (jobrun_load(&ja, &sites, &job) != 0)
 		return EXIT_INPUT;
 	memset(&mo, 0, sizeof mo);
@@ -355,16 +388,18 @@ cmd_rank_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_rank_entry = {
-	"rank", "JOB.yaml [--sites F] [--ranks N] [--explain] [--json] [--no-metrics] "
-	"[--timeout S]",
+	"rank", "JOB.yaml [--sites F] [--ranks N] [--oversubscribe] [--explain] [--json] "
+	"[--no-metrics] [--timeout S]",
 	"rank the nodes for a job by the performance function, and explain",
 	"  -s, --sites F         the site file, or NAME of a user or installed one (default:\n"
 	"                        the configuration file's sites, else the embedded\n"
 	"                        localhost.yaml)\n"
 	"  -n, --ranks N         MPI processes, the master included (default: the job's)\n"
-	"      --explain         also say where rank 0 runs and why, and list every\n"
-	"                        filtered-out node with the clause that failed, and every\n"
-	"                        node with stale metrics with the reason\n"
+	"      --oversubscribe   place more ranks than the nodes' slots, as run would with it\n"
+	"      --explain         also say where rank 0 runs and why, list every filtered-out\n"
+	"                        node with the clause that failed, every node with stale\n"
+	"                        metrics with the reason, and where each node's cores,\n"
+	"                        cpu_mhz and mem_mb come from\n"
 	"      --json            print one JSON document (gridsubmit-json(5))\n"
 	"      --no-metrics      do not read live metrics: site-file values only\n"
 	"      --timeout S       seconds for reading all live metrics (default: the\n"

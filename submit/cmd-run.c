@@ -35,6 +35,7 @@ static const struct option run_longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "now", no_argument, NULL, 'W' },
 	{ "time", required_argument, NULL, 'T' },
+	{ "oversubscribe", no_argument, NULL, 'O' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -62,7 +63,7 @@ cmd_run_exec(int argc, char **argv)
 const struct cmd_entry cmd_run_entry = {
 	"run", "{JOB.yaml [-- ARGS...] | -- PROGRAM [ARGS...]} [--sites F] [--scheme S] "
 	"[--migration P] [-n N] [--name NAME] [--stage-in F]... [--restarts N] [--now] "
-	"[--time T] [--top] [--no-metrics] [-q]",
+	"[--oversubscribe] [--time T] [--top] [--no-metrics] [-q]",
 	"submit a job and follow it in the foreground",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -81,6 +82,8 @@ const struct cmd_entry cmd_run_entry = {
 	"                        file's stage_in; repeatable\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
+	"      --oversubscribe   run more ranks than the nodes' slots (cores, unless the\n"
+	"                        site file sets slots), as the job file's oversubscribe: true\n"
 	"      --now             start at once, even on slots other jobs hold (no queue)\n"
 	"      --time T          wall-time limit in Slurm's formats (MM, MM:SS, HH:MM:SS,\n"
 	"                        D-HH, D-HH:MM, D-HH:MM:SS), overriding the job file's\n"

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "broker/errlist.h"
+#include "broker/node-values.h"
 #include "broker/site.h"
 #include "common/jsonout.h"
 #include "common/log.h"
@@ -163,6 +164,7 @@ sites_json(const struct gs_sites *s)
 		    "load_interval", n->emulate.load_interval,
 		    "private_fs", n->emulate.private_fs,
 		    "line", n->loc.line, "col", n->loc.col));
+		json_object_set_new(json_array_get(nodes, i), "sources", node_values_json(n));
 	}
 	doc = json_pack("{s:s, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
 	    "file", s->path, "master", jsonout_str(s->master),
@@ -172,6 +174,21 @@ sites_json(const struct gs_sites *s)
 	if (doc == NULL)
 		fatalx("cannot build the json document");
 	return doc;
+}
+
+/* Under a node whose values are not all the site file's: where each comes from. */
+static void
+sites_print_sources(const struct gs_node *n)
+{
+	char cores[1024], mhz[1024], mem[1024];
+
+	if (n->cores_src == GS_SRC_SITE && n->mhz_src == GS_SRC_SITE &&
+	    n->mem_src == GS_SRC_SITE)
+		return;
+	printf("  %-20s cores from %s; cpu_mhz from %s; mem_mb from %s\n", "",
+	    node_value_source(n, NODE_VALUE_CORES, cores, sizeof cores),
+	    node_value_source(n, NODE_VALUE_MHZ, mhz, sizeof mhz),
+	    node_value_source(n, NODE_VALUE_MEM, mem, sizeof mem));
 }
 
 static void
@@ -210,6 +227,7 @@ sites_print(const struct gs_sites *s)
 				    n->emulate.load_interval,
 				    n->emulate.private_fs ? ", private_fs" : "");
 			printf("\n");
+			sites_print_sources(n);
 		}
 	}
 }

@@ -40,6 +40,7 @@ static const struct option submit_longopts[] = {
 	{ "restarts", required_argument, NULL, 'R' },
 	{ "now", no_argument, NULL, 'W' },
 	{ "time", required_argument, NULL, 'T' },
+	{ "oversubscribe", no_argument, NULL, 'O' },
 	{ "json", no_argument, &submit_json, 1 },
 	{ NULL, 0, NULL, 0 }
 };
@@ -118,7 +119,7 @@ cmd_submit_exec(int argc, char **argv)
 const struct cmd_entry cmd_submit_entry = {
 	"submit", "{JOB.yaml [-- ARGS...] | -- PROGRAM [ARGS...]} [--sites F] [--scheme S] "
 	"[--migration P] [-n N] [--name NAME] [--stage-in F]... [--restarts N] [--now] "
-	"[--time T] [--no-metrics] [--json]",
+	"[--oversubscribe] [--time T] [--no-metrics] [--json]",
 	"submit a job detached and print its id",
 	"  -s, --sites F         site file, or NAME of a user or installed one (default: the\n"
 	"                        configuration file's sites, else the embedded\n"
@@ -137,6 +138,8 @@ const struct cmd_entry cmd_submit_entry = {
 	"                        file's stage_in; repeatable\n"
 	"      --restarts N      relaunches after a failure (0-1000), overriding the job\n"
 	"                        file's restarts (default 3; see doc/restarts.md)\n"
+	"      --oversubscribe   run more ranks than the nodes' slots (cores, unless the\n"
+	"                        site file sets slots), as the job file's oversubscribe: true\n"
 	"      --no-metrics      rank with the site file's values only (no live metrics)\n"
 	"      --json            print one JSON document instead of the id: id, dir, state,\n"
 	"                        ranks, scheme, name (gridsubmit-json(5))\n"

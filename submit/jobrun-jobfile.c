@@ -252,6 +252,11 @@ jf_overrides(const struct jobrun_args *a)
 		free(s);
 		s = t;
 	}
+	if (a->oversubscribe) {
+		xasprintf(&t, "%s --oversubscribe", s);
+		free(s);
+		s = t;
+	}
 	if (!a->metrics) {
 		xasprintf(&t, "%s --no-metrics (not a key of the job file)", s);
 		free(s);
@@ -343,6 +348,8 @@ jf_write_job(const struct jobrun_args *a, struct jobrun *jr)
 	}
 	if (a->time != NULL)
 		ydoc_set(root, "time_limit", jf_scalar(a->time, 0));
+	if (a->oversubscribe)
+		ydoc_set(root, "oversubscribe", jf_scalar("true", 1));
 	from = jf_scheme(root, a, job);
 	/* jf_scheme made runtime: */
 	if (a->migration != NULL)

@@ -98,7 +98,7 @@ jobrun_plan(struct gs_sites *sites, const struct gs_job *job, const struct metri
 	if (broker_rank(sites, job, rk, err) != 0)
 		return EXIT_INPUT;
 	*ranked = 1;
-	if (broker_place_fit(sites, rk, job->ranks, job->min_ranks, pl, err) == 0) {
+	if (broker_place_job(sites, rk, job, pl, err) == 0) {
 		*placed = 1;
 		return EXIT_OK;
 	}
@@ -119,7 +119,7 @@ jobrun_plan(struct gs_sites *sites, const struct gs_job *job, const struct metri
 	if (broker_rank(sites, job, rk, err) != 0)
 		return EXIT_INPUT;
 	*ranked = 1;
-	if (broker_place_fit(sites, rk, job->ranks, job->min_ranks, pl, err) != 0)
+	if (broker_place_job(sites, rk, job, pl, err) != 0)
 		return EXIT_NOPLACE;
 	*placed = 1;
 	return EXIT_OK;

@@ -56,7 +56,9 @@ jobrun_queue_claims(const struct jobrun *jr, size_t *n)
 			    node->slots };
 			(*n)++;
 		}
-		c[j].want++;
+		/* an oversubscribed node (broker_place_job) is held whole, never beyond */
+		if (c[j].want < c[j].capacity)
+			c[j].want++;
 	}
 	return c;
 }

@@ -228,8 +228,7 @@ restart_replace(struct jobrun *jr, char *why, size_t whylen)
 		jr->sites.master = master;
 		return -1;
 	}
-	if (broker_place_fit(&jr->sites, &rk, jr->job.ranks, jr->job.min_ranks, &pl,
-	    &err) != 0) {
+	if (broker_place_job(&jr->sites, &rk, &jr->job, &pl, &err) != 0) {
 		snprintf(why, whylen, "no placement without the failed nodes: %s", err.msg);
 		broker_ranking_free(&rk);
 		free(jr->sites.master);

@@ -253,6 +253,8 @@ jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *
 		job_runtime_set(job, "migration", a->migration);
 	if (a->ranks > 0)
 		job->ranks = job->min_ranks = a->ranks;
+	if (a->oversubscribe)
+		job->oversubscribe = 1;
 	if (a->time != NULL) {
 		free(job->time_limit);
 		job->time_limit = xstrdup(a->time);

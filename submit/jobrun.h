@@ -28,6 +28,7 @@ struct jobrun_args {
 	int quiet;		/* run -q: none of gridsubmit's own lines but errors */
 	int now;		/* --now: start without waiting for free slots (slots.h) */
 	const char *time;	/* --time (Slurm's formats, checked), over time_limit:, or NULL */
+	int oversubscribe;	/* --oversubscribe: the job's oversubscribe: true */
 	char *const *more_args;	/* after "--": appended to the job file's args */
 	int nmore_args;
 	/* jobrun-nofile.c: run|submit [--name N] [--stage-in F]... [-- PROGRAM ARGS...] */

@@ -124,6 +124,9 @@ opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_
 		case 'T':
 			a->time = opt_time(cmd, optarg);
 			break;
+		case 'O':
+			a->oversubscribe = 1;
+			break;
 		}
 	}
 	opt_nofile_operands(cmd, argc, argv, a);

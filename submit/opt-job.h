@@ -12,9 +12,10 @@
 /*
  * Parse the options of run and submit into a (top is NULL for submit: no --top), as the
  * command's entry lists them: --sites, --scheme, --migration, --ranks, --no-metrics,
- * --restarts (a->restarts, else -1), --now, --time, --name and --stage-in (opt-nofile.h), and
- * run's --top and -q; then the one job file; then, after "--", the words to append to the
- * job file's args (a->more_args), or without a job file the program and its args.
+ * --restarts (a->restarts, else -1), --now, --time, --oversubscribe, --name and
+ * --stage-in (opt-nofile.h), and run's --top and -q; then the one job file; then, after
+ * "--", the words to append to the job file's args (a->more_args), or without a job file
+ * the program and its args.
  */
 void opt_job_parse(int argc, char **argv, const struct cmd_entry *cmd, struct jobrun_args *a,
     int *top);

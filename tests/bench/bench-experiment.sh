@@ -43,6 +43,8 @@ name: bench-experiment
 program: $MANDEL
 args: ["--size", "$SIZE", "--out", "m.pgm"]
 ranks: 3
+# the master and two workers whatever this host's cores, as the numbers before were taken
+oversubscribe: true
 runtime: {scheme: gss}
 EOF
 

@@ -56,6 +56,8 @@ name: bench-launch
 program: $MANDEL
 args: ["--size", "512", "--out", "m.pgm"]
 ranks: 4
+# on this host (no testbed): the same 4 ranks as on the testbed, whatever its cores
+oversubscribe: true
 runtime: {scheme: gss}
 EOF
 

@@ -212,6 +212,7 @@ test_bad_corpus(void)
 {
 	static const char *const files[] = {
 		"job-args-map", "job-bool", "job-env-name", "job-k", "job-no-program",
+		"job-oversubscribe",
 		"job-ranks-minmax", "job-ranks-zero", "job-sites-twice", "job-six-mistakes",
 		"job-stage-absolute",
 		"job-stage-dotdot", "job-stage-dot", "job-stage-reserved", "job-stage-same-name", "job-swr", "job-unknown-key", "job-unknown-scheme",

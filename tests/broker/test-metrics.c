@@ -52,6 +52,24 @@ parse(const char *body, struct metrics_sample *s, char *why)
 	return metrics_parse(body, strlen(body), s, why, 256);
 }
 
+/* A body of n idle CPUs and a load. */
+static int
+parse_cpus(int n, struct metrics_sample *s, char *why)
+{
+	char *body = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&body, &len);
+	int i, rc;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "node_cpu_seconds_total{cpu=\"%d\",mode=\"idle\"} 1\n", i);
+	fprintf(f, "node_load1 0\n");
+	fclose(f);
+	rc = parse(body, s, why);
+	free(body);
+	return rc;
+}
+
 static void
 test_parse(void)
 {
@@ -72,6 +90,33 @@ test_parse(void)
 	is_dbl(s.load1, 0.25, 0, "parse: load1 0.25");
 	is_int(parse("x{a=\"q\\\"uo,te}\",b=\"\\\\\",} 1\nnode_load1 2\n", &s, why), 0,
 	    "parse: escaped label values, trailing comma");
+	/* the values a site file may leave to the monitor (node-values.h) */
+	is_int(parse("node_cpu_frequency_max_hertz{cpu=\"0\"} 3.1e9\n"
+	    "node_cpu_frequency_max_hertz{cpu=\"1\"} 3.5e9\n"
+	    "node_cpu_scaling_frequency_max_hertz{cpu=\"0\"} 2e9\n"
+	    "node_memory_MemTotal_bytes 8.589934592e+09\nnode_load1 0\n", &s, why), 0,
+	    "parse: maximum clock and memory");
+	is_dbl(s.max_mhz, 3500, 1e-9, "parse: the highest cpuinfo maximum, before scaling's");
+	is_dbl(s.mem_mb, 8192, 1e-9, "parse: MemTotal in MiB");
+	is_int(parse("node_cpu_scaling_frequency_max_hertz{cpu=\"0\"} 2e9\nnode_load1 0\n", &s,
+	    why), 0, "parse: scaling maximum alone");
+	is_dbl(s.max_mhz, 2000, 1e-9, "parse: scaling maximum used without cpuinfo's");
+	is_int(parse("node_cpu_frequency_max_hertz{cpu=\"0\"} 5e10\nnode_load1 0\n", &s, why), -1,
+	    "parse: a 50 GHz CPU is refused");
+	is_str(why, "it claims a CPU of 50000 MHz (at most 10000)", "parse: 50 GHz message");
+	is_int(parse("node_cpu_scaling_frequency_hertz{cpu=\"0\"} 2e10\nnode_load1 0\n", &s, why),
+	    -1, "parse: a current clock of 20 GHz is refused");
+	is_int(parse("node_memory_MemTotal_bytes 1e30\nnode_load1 0\n", &s, why), -1,
+	    "parse: 1e30 bytes of memory are refused");
+	is_str(why, "it claims 9.53674e+23 MiB of memory (at most 67108864)",
+	    "parse: memory message");
+	is_int(parse("node_memory_MemTotal_bytes NaN\nnode_load1 0\n", &s, why), 0,
+	    "parse: NaN memory is none");
+	is_dbl(s.mem_mb, 0, 0, "parse: NaN memory read as 0");
+	is_int(parse_cpus(4096, &s, why), 0, "parse: 4096 CPUs");
+	is_int(s.cores, 4096, "parse: 4096 CPUs counted");
+	is_int(parse_cpus(4097, &s, why), -1, "parse: 4097 CPUs refused");
+	is_str(why, "it claims more than 4096 CPUs", "parse: CPUs message");
 	is_int(parse("node_load15 1\nnode_load1x 2\n", &s, why), -1, "parse: no node_load1");
 	is_str(why, "no node_load1 in the response", "parse: no node_load1 message");
 	is_int(parse("node_load1 NaN\n", &s, why), -1, "parse: NaN load");

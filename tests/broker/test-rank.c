@@ -289,6 +289,63 @@ test_ties(void)
 	broker_ranking_free(&rk);
 }
 
+/*
+ * broker_place_job: more ranks than slots refused with the nodes, their slots and the
+ * hint; with oversubscribe, every node takes the least multiple of its slots that holds
+ * the ranks, and a range takes its max.
+ */
+static void
+test_place_over(void)
+{
+	struct gs_job job;
+	struct gs_ranking rk;
+	struct gs_placement pl;
+	struct gs_error err;
+	char *text;
+	int s, rc;
+
+	grid_reset();
+	s = site_add("S", 100);
+	node_add("a", s, 3000, 2, 2, 0);
+	node_add("b", s, 2000, 1, 1, 0);
+	job_init(&job, 1, 0);
+	job.ranks = job.min_ranks = 4;
+	is_int(broker_rank(&grid, &job, &rk, &err), 0, "over: rank");
+	is_int(broker_place_job(&grid, &rk, &job, &pl, &err), -1, "over: 4 ranks on 3 slots refused");
+	is_str(err.msg, "the job asks for 4 ranks (the master included) but 2 of 2 nodes pass "
+	    "the requirements, with 3 slots (a 2, b 1); add --oversubscribe or oversubscribe: "
+	    "true to run more ranks than cores", "over: the nodes, their slots, the hint");
+	job.min_ranks = 2;
+	is_int(broker_place_job(&grid, &rk, &job, &pl, &err), 0, "over: a range takes what fits");
+	is_int(pl.nranks, 3, "over: 3 of 2 to 4");
+	broker_placement_free(&pl);
+	job.oversubscribe = 1;
+	is_int(broker_place_job(&grid, &rk, &job, &pl, &err), 0, "over: oversubscribed");
+	is_int(pl.nranks, 4, "over: a range takes its max");
+	text = hostfile_text(&pl, &rc);
+	/* twice the slots (a 4, b 2) hold 4: round robin a, b, a after the master on a */
+	is_str(text, "a:3\nb:1\n", "over: spread as the slots are");
+	free(text);
+	is_int(grid.nodes[0].slots, 2, "over: the site's slots unchanged");
+	broker_placement_free(&pl);
+	job.ranks = job.min_ranks = 10;
+	is_int(broker_place_job(&grid, &rk, &job, &pl, &err), 0, "over: 10 ranks on 3 slots");
+	text = hostfile_text(&pl, &rc);
+	/* k = 4 (3 holds 9): a 8, b 4; 9 workers round robin after the master on a: a 5, b 4 */
+	is_str(text, "a:6\nb:4\n", "over: 10 ranks, four times the slots");
+	free(text);
+	is_dbl(pr_sum(&pl), 1, 1e-12, "over: PR sums to 1");
+	broker_placement_free(&pl);
+	broker_ranking_free(&rk);
+
+	/* nothing passes: the plain message, no hint */
+	job.requirements = "cores > 8";
+	is_int(broker_rank(&grid, &job, &rk, &err), 0, "over: rank, all filtered");
+	is_int(broker_place_job(&grid, &rk, &job, &pl, &err), -1, "over: nothing passes");
+	ok(strstr(err.msg, "oversubscribe") == NULL, "over: no hint when nothing passes");
+	broker_ranking_free(&rk);
+}
+
 static void
 test_place_spread(void)
 {
@@ -503,5 +560,6 @@ main(void)
 	test_ties();
 	test_place_spread();
 	test_place_misc();
+	test_place_over();
 	return tap_done();
 }

@@ -172,8 +172,13 @@ test_shipped(void)
 		is_str(s.path, "<embedded>/sites/localhost.yaml", "default: its name");
 		is_int(s.nnodes, 1, "default: one node");
 		is_str(s.nodes[0].host, "localhost", "default: localhost");
-		is_int(s.nodes[0].slots, 64, "default: 64 slots");
-		is_int(s.nodes[0].cores, 2, "default: 2 cores");
+		/* this host's own values: tests/broker/test-hosts.sh compares them with /proc */
+		ok(s.nodes[0].cores >= 1, "default: cores read from this host");
+		is_int(s.nodes[0].cores_src, GS_SRC_HOST, "default: cores from this host");
+		is_int(s.nodes[0].slots, s.nodes[0].cores, "default: slots are the cores");
+		ok(s.nodes[0].mem_mb > 0, "default: memory read from this host");
+		is_int(s.nodes[0].mem_src, GS_SRC_HOST, "default: mem_mb from this host");
+		is_int(s.nodes[0].mhz_src, GS_SRC_HOST, "default: cpu_mhz from this host");
 		ok(s.master == NULL, "default: no master");
 		ok(s.nodes[0].monitor == NULL, "default: no monitor");
 		ok(s.nodes[0].ssh.user == NULL, "default: no ssh user");
@@ -401,7 +406,7 @@ test_bad_corpus(void)
 		"site-dup-site", "site-empty", "site-emulate-private", "site-emulate-scale",
 		"site-host-key",
 		"site-hostile-dash", "site-hostile-host", "site-hostile-label",
-		"site-invalid-utf8", "site-latin1", "site-master-unknown", "site-no-cpu",
+		"site-invalid-utf8", "site-latin1", "site-master-unknown", "site-no-cpu", "site-no-values-remote",
 		"site-no-link", "site-no-sites", "site-node-list", "site-overlong-utf8",
 		"site-port-zero", "site-range-down", "site-range-huge", "site-range-open",
 		"site-six-mistakes", "site-tab", "site-tag", "site-top-list", "site-truncated",

@@ -15,7 +15,9 @@ check_eq "lanwlan summary" "$out" "sites/lanwlan.yaml: ok, 3 sites, 6 nodes, 6 c
 run_gs sites check sites/das.yaml
 check_eq "das summary" "$out" "sites/das.yaml: ok, 4 sites, 136 nodes, 136 cores, 136 slots"
 run_gs sites check sites/localhost.yaml
-check_eq "localhost summary" "$out" "sites/localhost.yaml: ok, 1 site, 1 node, 2 cores, 64 slots"
+# this host's cores, and as many slots (tests/broker/test-hosts.sh checks them with /proc)
+n=$(printf '%s' "$out" | sed -n 's/.* 1 node, \([0-9]*\) cores, .*/\1/p')
+check_eq "localhost summary" "$out" "sites/localhost.yaml: ok, 1 site, 1 node, $n cores, $n slots"
 
 # several files at once: one line each
 run_gs sites check sites/tiger.yaml sites/das.yaml

@@ -52,6 +52,7 @@ write_job(const char *path)
 	    "program: /bin/echo\n"
 	    "args: [\"--size\", \"two words\", \"it's\"]\n"
 	    "ranks: 3\n"
+	    "oversubscribe: true\n"
 	    "runtime: {scheme: css, k: 7}\n"
 	    "env: {OMP_NUM_THREADS: \"1\", GREETING: \"a b;c\"}\n");
 	fclose(f);
@@ -222,7 +223,7 @@ main(void)
 		return 1;
 	}
 	if (broker_rank(&sites, &job, &ranking, &err) != 0 ||
-	    broker_place(&sites, &ranking, job.ranks, &place, &err) != 0) {
+	    broker_place_job(&sites, &ranking, &job, &place, &err) != 0) {
 		printf("not ok - the plan: %s\n", err.msg);
 		return 1;
 	}

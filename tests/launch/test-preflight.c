@@ -210,6 +210,7 @@ test_no_remote(const struct gs_job *job)
 	struct job_state st;
 	struct preflight pf;
 	char why[1024] = "", *shared, *config;
+	struct gs_job over;
 	int rc;
 
 	memset(&st, 0, sizeof st);
@@ -222,14 +223,18 @@ test_no_remote(const struct gs_job *job)
 		free(st.dir);
 		return;
 	}
-	if (broker_rank(&sites, job, &ranking,
-	    &err) != 0 || broker_place(&sites, &ranking, job->ranks, &place, &err) != 0) {
+	/* its 3 ranks on this host whatever its cores, as run would with --oversubscribe */
+	over = *job;
+	over.oversubscribe = 1;
+	if (broker_rank(&sites, &over, &ranking, &err) != 0 ||
+	    broker_place_job(&sites, &ranking, &over, &place, &err) != 0) {
 		ok(0, "the embedded default places the job: %s", err.msg);
+		sites_free(&sites);
 		free(st.dir);
 		return;
 	}
 	memset(&pf, 0x5a, sizeof pf);
-	rc = preflight_run(&sites, job, &ranking, &place, &st, &pf, why, sizeof why);
+	rc = preflight_run(&sites, &over, &ranking, &place, &st, &pf, why, sizeof why);
 	is_int(rc, 0, "every rank on this host: the preflight passes");
 	ok(pf.nodes_checked == 0 && pf.nodes_failed == 0 && pf.nodes_staged == 0 &&
 	    pf.replaced == 0, "no node checked, failed, staged or replaced");

@@ -118,6 +118,6 @@ crash rtb2
 wait $pid
 check_eq "no spare: run exits 1" "$?" 1
 check_match "no spare: the reason says why no relaunch" "$(jq -r .reason "$J/$id/state.json")" \
-	"; cannot relaunch: no placement without the failed nodes: the job asks for 3 ranks \(the master included\) but [0-9]+ of [0-9]+ nodes pass the requirements, with 1 slot, and rank 0 on the master $(hostname)$"
+	"; cannot relaunch: no placement without the failed nodes: the job asks for 3 ranks \(the master included\) but [0-9]+ of [0-9]+ nodes pass the requirements, with 1 slot, and rank 0 on the master $(hostname) \([^)]*\); add --oversubscribe or oversubscribe: true to run more ranks than cores$"
 check "no spare: the journal is kept" test -s "$J/$id/journal"
 check "no spare: nothing of the job left" poll 30 nothing_left "$id"

@@ -64,8 +64,10 @@ bad() {
 }
 
 # --- 1. the example job on the embedded localhost site file: the shipped file as it is but
-# for its program, which it names in build/, and this build may be elsewhere ($BUILD)
+# for its program, which it names in build/, and this build may be elsewhere ($BUILD), and
+# for its 4 ranks taken whatever this host's cores (the simulated host is not bound by them)
 sed "s|^program: .*|program: \"$SYN\"|" examples/synthetic/job.yaml > "$T/synthetic.yaml"
+echo "oversubscribe: true" >> "$T/synthetic.yaml"
 run_gs simulate "$T/synthetic.yaml"
 check_eq "synthetic: exit 0" "$rc" 0
 check_match "synthetic: stdout is the program's line, and only it" "$out" \
@@ -109,22 +111,25 @@ check_eq "synthetic --json: the job is done in the store" \
 	"$(jq -r .state "$J/$((id + 1))/state.json" 2>&1)" "done"
 
 # --- 2. the calibration: --host-mhz M counts this host as M MHz, so the localhost node
-# (2000 MHz, the top) runs at 2000/M of this host's speed. A regular loop with a fixed
-# iteration rate (--uniform, --iters-per-us: the same work every run), compute-bound.
+# (this host's clock as read, the top) runs at MHZ/M of this host's speed. A regular loop with
+# a fixed iteration rate (--uniform, --iters-per-us: the same work every run), compute-bound.
 cat > "$T/cpu.yaml" <<YAML
 name: cpu
 program: "$SYN"
 args: ["--units", "3000", "--mean-us", "200", "--uniform", "--iters-per-us", "500", "--check"]
 ranks: 4
+oversubscribe: true
 runtime: {scheme: gss}
 YAML
 run_gs simulate "$T/cpu.yaml" --json
 check_eq "host-mhz: default run exits 0" "$rc" 0
-check_eq "host-mhz: the default is the site file's top cpu_mhz" \
-	"$(printf '%s\n' "$out" | jq '.host_mhz == 2000')" true
+here_mhz=$("$GS" sites show --json | jq '.nodes[0].cpu_mhz')
+check_eq "host-mhz: the default is the site file's top cpu_mhz (this host's, as read)" \
+	"$(printf '%s\n' "$out" | jq --argjson m "$here_mhz" '.host_mhz == $m')" true
 m1=$(jmakespan)
-run_gs simulate "$T/cpu.yaml" --json --host-mhz 4000
-check_eq "host-mhz: --host-mhz 4000 exits 0" "$rc" 0
+twice=$(awk -v m="$here_mhz" 'BEGIN { printf "%.0f", 2 * m }')
+run_gs simulate "$T/cpu.yaml" --json --host-mhz "$twice"
+check_eq "host-mhz: --host-mhz $twice (twice the default) exits 0" "$rc" 0
 m2=$(jmakespan)
 ratio=$(awk -v a="$m1" -v b="$m2" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print 0 }')
 if gt "$ratio" 1.7 && ! gt "$ratio" 2.3; then

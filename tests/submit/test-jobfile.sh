@@ -35,6 +35,8 @@ cat > "$R/proj/job.yaml" <<'YAML'
 program: bin/mandel
 args: ["--size", "96", "--iter", "300", "--check", "--out", "m.pgm"]
 ranks: 2
+# more ranks than a 2-core host has: --ranks 3 below, to see it recorded
+oversubscribe: true
 runtime: {scheme: gss}
 stage_in: [data/params.txt]
 stage_out: [m.pgm]
@@ -121,6 +123,7 @@ cat > "$R/proj/mjob.yaml" <<'YAML'
 program: bin/mandel
 args: ["--size", "64"]
 ranks: 2
+oversubscribe: true
 runtime: {scheme: gss}
 stage_out: [m.pgm]
 YAML
@@ -159,6 +162,7 @@ name: jobfile-long
 program: bin/syn
 args: ["--units", "60000", "--mean-us", "40", "--seed", "77", "--check", "--slow", "1:3,2:3"]
 ranks: 2
+oversubscribe: true
 runtime: {scheme: gss, k: 2000}
 stage_in: [data/params.txt, cfg]
 YAML

@@ -103,8 +103,9 @@ check_eq "top --json: the job id, finished (a boolean), ranks counted" \
 	"$(printf '%s' "$out" | jq -c '[.id, .finished, .ranks, (.per_rank | length)]')" "[$q,true,3,3]"
 
 # --- several ids: two long jobs, an unknown one among them
+# (--now: on a host of 2 cores the second would wait in the queue for the first's slots)
 a=$("$GS" submit --no-metrics "$T/long.yaml")
-b=$("$GS" submit --no-metrics "$T/long.yaml")
+b=$("$GS" submit --no-metrics --now "$T/long.yaml")
 run_gs wait "$a" "$b" --timeout 0.5
 check_eq "wait A B --timeout: 124 when they run on" "$rc" 124
 check_match "wait A B --timeout: both named" "$err" "job $a: still running.*"

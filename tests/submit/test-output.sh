@@ -8,12 +8,15 @@
 
 SYN="$SRC/$BUILD/examples/synthetic"
 ESC=$(printf '\033')
-job() {		# job FILE UNITS: a synthetic job of UNITS units of 20 us on 3 ranks
+# job FILE UNITS: a synthetic job of UNITS units of 20 us on 3 ranks (the master and two
+# workers, whose lines this test reads, on a host of 2 cores or more: oversubscribed)
+job() {
 	cat > "$1" <<YAML
 name: out-test
 program: $SYN
 args: ["--units", "$2", "--mean-us", "20", "--seed", "1", "--check"]
 ranks: 3
+oversubscribe: true
 restarts: 0
 YAML
 }
@@ -156,7 +159,7 @@ run_gs bogus
 check_eq "an unknown command: exit 2" "$rc" 2
 run_gs run "$T/missing.yaml"
 check_eq "run of a missing job file: exit 3" "$rc" 3
-run_gs run "$T/job.yaml" --no-metrics --ranks 100000
+run_gs run "$T/false.yaml" --no-metrics --ranks 100000
 check_match "run that cannot be placed: exit 4" "$rc:$err" "^4:gridsubmit: no placement: "
 printf 'garbage\n' > "$T/garbage.jsonl"
 run_gs top --replay "$T/garbage.jsonl" --once

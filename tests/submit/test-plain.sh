@@ -17,6 +17,8 @@ plain() {
 		echo "program: $pp"
 		yaml_args "$@"
 		echo "ranks: $pr"
+		# a worker's status among several, whatever this host's cores
+		echo "oversubscribe: true"
 		echo "restarts: $pt"
 	} > "$T/$pn.yaml"
 }

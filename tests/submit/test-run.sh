@@ -8,6 +8,8 @@ name: mandel-test
 program: $MANDEL
 args: ["--size", "256", "--iter", "400", "--check", "--out", "m.pgm"]
 ranks: 4
+# the master and three workers, whatever this host's cores (2 on CI)
+oversubscribe: true
 runtime: {scheme: gss}
 stage_out: [m.pgm]
 YAML
@@ -93,11 +95,13 @@ check_eq "a stage_in that is a FIFO exits 3" "$rc" 3
 check_match "and says what it is not" "$err" "stage_in: $T/pipe: not a regular file or directory"
 check_eq "bad input created no job" "$(ls "$GRIDSUBMIT_HOME/jobs" | grep -c '^[0-9]')" 2
 
-# more ranks than slots: refused before it takes an id, with the reason
-run_gs run "$T/job.yaml" --ranks 500 --no-metrics
+# more ranks than slots: refused before it takes an id, with the reason (a job that does
+# not oversubscribe; tests/broker/test-hosts.sh checks the whole text)
+printf 'program: %s\nranks: 2\n' "$MANDEL" > "$T/two.yaml"
+run_gs run "$T/two.yaml" --ranks 500 --no-metrics
 check_eq "no placement exits 4" "$rc" 4
 check_match "with the reason" "$err" "^gridsubmit: no placement: the job asks for 500 ranks"
-run_gs submit "$T/job.yaml" --ranks 500 --no-metrics
+run_gs submit "$T/two.yaml" --ranks 500 --no-metrics
 check_eq "submit: no placement exits 4" "$rc" 4
 check_eq "submit: no id printed" "$out" ""
 check_eq "no placement created no job" "$(ls "$GRIDSUBMIT_HOME/jobs" | grep -c '^[0-9]')" 2
@@ -113,6 +117,7 @@ cat > "$T/long.yaml" <<YAML
 program: $MANDEL
 args: ["--size", "4000", "--iter", "20000"]
 ranks: 3
+oversubscribe: true
 YAML
 "$GS" run "$T/long.yaml" --no-metrics > "$T/long.out" 2>&1 &
 pid=$!

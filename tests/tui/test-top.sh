@@ -418,12 +418,14 @@ if [ ! -x "$SYN" ] || ! command -v "$MPIEXEC" >/dev/null 2>&1 || ! command -v jq
 	exit 0
 fi
 at_exit sweep
-# long.yaml: a job that computes for minutes unless cancelled; bad.yaml fails at once
+# long.yaml: a job that computes for minutes unless cancelled, its master and two workers
+# on the console's rows whatever this host's cores (oversubscribed); bad.yaml fails at once
 cat > "$T/long.yaml" <<YAML
 name: top-long
 program: "$SYN"
 args: ["--units", "3000000", "--mean-us", "10", "--seed", "18"]
 ranks: 3
+oversubscribe: true
 YAML
 cat > "$T/bad.yaml" <<YAML
 name: top-bad
