@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench-plain.sh — a plain MPI program (examples/pi, no libgrt) through `gridsubmit run -n 4
-# -- PROGRAM ARGS` (no job file, as srun users run it) against a bare mpiexec of the same
+# --oversubscribe -- PROGRAM ARGS` (no job file, as srun users run it; 4 ranks whatever
+# this host's cores, as the bare side runs them) against a bare mpiexec of the same
 # program on the same hosts, to the end (issue 31): on this host (fork launcher), and as
 # root (with ip netns) on an emulated 3-site testbed as well (one node per site, rank 0
 # here, the same command with --sites). On the testbed the program is /bin/sleep 2, not pi:
@@ -53,14 +54,14 @@ pairs() {
 	what=$1 where=$2 sites=$3
 	shift 3
 	# shellcheck disable=SC2086
-	"$GS" run $sites -n 4 -- $PROG > /dev/null 2>&1
+	"$GS" run $sites -n 4 --oversubscribe -- $PROG > /dev/null 2>&1
 	"$@" > /dev/null 2>&1
 	: > "$T/pairs"
 	i=1
 	while [ "$i" -le "$PAIRS" ]; do
 		[ $((i % 2)) -eq 1 ] && b=$(took "$@")
 		# shellcheck disable=SC2086
-		g=$(took "$GS" run $sites -n 4 -- $PROG)
+		g=$(took "$GS" run $sites -n 4 --oversubscribe -- $PROG)
 		[ $((i % 2)) -eq 0 ] && b=$(took "$@")
 		echo "# pair $i ($where): gridsubmit run $g s, bare mpiexec $b s"
 		echo "$g $b" >> "$T/pairs"
@@ -74,7 +75,7 @@ pairs() {
 
 # this host: the fork launcher, the job's own hostfile
 # shellcheck disable=SC2086
-"$GS" run -n 4 -- $PROG > "$T/warm.out" 2>&1 ||
+"$GS" run -n 4 --oversubscribe -- $PROG > "$T/warm.out" 2>&1 ||
 	{ echo "bench-plain: gridsubmit run failed" >&2; cat "$T/warm.out" >&2; exit 1; }
 J=$GRIDSUBMIT_HOME/jobs/$(($(cat "$GRIDSUBMIT_HOME/jobs/next-id") - 1))
 mkdir -p "$T/bare"
@@ -106,7 +107,7 @@ TESTBED=$T/plain3.yaml
 SITES=$GRIDSUBMIT_HOME/testbed/plain3/sites.yaml
 PROG="/bin/sleep 2"
 # shellcheck disable=SC2086
-"$GS" run --sites "$SITES" -n 4 -- $PROG > "$T/warm.out" 2>&1 ||
+"$GS" run --sites "$SITES" -n 4 --oversubscribe -- $PROG > "$T/warm.out" 2>&1 ||
 	{ echo "bench-plain: gridsubmit run on the testbed failed" >&2; cat "$T/warm.out" >&2; exit 1; }
 J=$GRIDSUBMIT_HOME/jobs/$(($(cat "$GRIDSUBMIT_HOME/jobs/next-id") - 1))
 # the bare baseline over ssh: a plain launcher on the job's ssh config and shared connections

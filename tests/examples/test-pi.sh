@@ -24,8 +24,12 @@ done
 # as README's quick start runs it: the job file of the example, the embedded site file
 run_gs run examples/pi/job.yaml --no-metrics
 check_eq "gridsubmit run examples/pi/job.yaml exits 0" "$rc" 0
-check_match "its output is the program's" "$out" \
-    "^pi 3\\.1415926535[0-9]* error .* \\(100000000 intervals, 4 ranks, 1 times\\): matches M_PI$"
+# ranks: {min: 2, max: 4}: as many as this host's cores give slots
+np=$(nproc)
+[ "$np" -gt 4 ] && np=4
+[ "$np" -lt 2 ] && np=2
+check_match "its output is the program's, on $np ranks" "$out" \
+    "^pi 3\\.1415926535[0-9]* error .* \\(100000000 intervals, $np ranks, 1 times\\): matches M_PI$"
 check_eq "the job is done" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/1/state.json")" done
-check_eq "each of its 4 ranks exited 0" \
-    "$(jq -r '[.rank_ends[] | select(.exit == 0)] | length' "$GRIDSUBMIT_HOME/jobs/1/state.json")" 4
+check_eq "each of its $np ranks exited 0" \
+    "$(jq -r '[.rank_ends[] | select(.exit == 0)] | length' "$GRIDSUBMIT_HOME/jobs/1/state.json")" "$np"

@@ -128,6 +128,7 @@ name: mandel-limit
 program: "$MANDEL"
 args: ["--size", "2000", "--iter", "4000", "--check", "--out", "m.pgm"]
 ranks: 3
+oversubscribe: true
 runtime: {scheme: pss}
 time_limit: "00:03"
 EOF

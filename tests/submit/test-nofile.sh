@@ -65,7 +65,7 @@ check "the same file staged (from the first job's copy)" cmp "$J/$rid/data.txt" 
 	"$T/work/data.txt"
 
 # --- submit -- PROGRAM, then wait
-run_gs submit -n 3 --no-metrics --name sub -- /bin/sh -c 'echo "rank $PMI_RANK"'
+run_gs submit -n 3 --oversubscribe --no-metrics --name sub -- /bin/sh -c 'echo "rank $PMI_RANK"'
 check_match "submit -- PROGRAM prints the id alone" "$rc:$out" "^0:[0-9]+$"
 sid=$out
 run_gs wait "$sid" --timeout 60
@@ -86,7 +86,7 @@ check_eq "resume runs it again from its job.yaml, in its directory: done" \
 
 # --- a libgrt program with its args and -n 3
 id=$(next_id)
-out=$(cd "$T/work" && "$GS" run -q -n 3 --no-metrics -- "$MANDEL" --size 128 --check \
+out=$(cd "$T/work" && "$GS" run -q -n 3 --oversubscribe --no-metrics -- "$MANDEL" --size 128 --check \
 	--out m.pgm 2>"$T/err")
 check_eq "mandelbrot -n 3 without a job file exits 0" "$?" 0
 check_match "with its result checked" "$out" \

@@ -32,6 +32,7 @@ name: plain
 program: /bin/sh
 args: ["-c", "case $PMI_RANK in 2) exit 0 ;; 1) sleep 3; exit 4 ;; *) sleep 30 ;; esac"]
 ranks: 3
+oversubscribe: true
 restarts: 0
 EOF
 "$GS" run "$T/plain.yaml" --no-metrics > "$T/run.out" 2>&1 &
