@@ -30,11 +30,14 @@ struct metrics_sample {
 	double load1;		/* node_load1 */
 	int cores;		/* distinct cpu labels of node_cpu_seconds_total{mode="idle"}; 0 */
 	double mhz;		/* mean CPU frequency, 0 when the exporter has none */
+	double cpu_total;	/* node_cpu_seconds_total summed over every cpu and mode */
+	double cpu_idle;	/* the same over modes idle and iowait (not busy) */
 };
 
 /*
  * Fetch the metrics of every node with a monitor URL (identical URLs fetched once), all at
- * once, and apply them: have_metrics, load1, live_cores, live_mhz; or have_metrics = 0 and
+ * once, and apply them: have_metrics, load1, live_cores, live_mhz,
+ * live_cpu_total, live_cpu_idle; or have_metrics = 0 and
  * stale = "URL: reason" (the site-file values stay). Nodes without a URL are left alone.
  * Returns within opt->timeout (plus scheduling slack) the number of nodes whose metrics were
  * read, or -1 when libcurl cannot be set up (every monitored node is then stale). opt may
