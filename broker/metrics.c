@@ -40,6 +40,7 @@ struct parse_state {
 	int scaling_n, freq_n;
 	double freq_max, scaling_max;	/* Hz; 0: none */
 	double mem_bytes;		/* node_memory_MemTotal_bytes; 0: none */
+	double cpu_total, cpu_idle;	/* CPU seconds: all modes, idle and iowait */
 };
 
 static int
@@ -219,6 +220,21 @@ parse_bounds(const struct metrics_sample *s, char *why, size_t whylen)
 	return -1;
 }
 
+/*
+ * CPU seconds for the busy fraction between two fetches (jobrun-loads.c): a counter that is
+ * not a finite non-negative number is left out, so that one bad line cannot make the
+ * fraction up.
+ */
+static void
+metrics_cpu_add(struct parse_state *st, const char *mode, double v)
+{
+	if (!isfinite(v) || v < 0)
+		return;
+	st->cpu_total += v;
+	if (strcmp(mode, "idle") == 0 || strcmp(mode, "iowait") == 0)
+		st->cpu_idle += v;
+}
+
 int
 metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *why,
     size_t whylen)
@@ -266,6 +282,7 @@ metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *wh
 		} else if (strcmp(name, "node_cpu_seconds_total") == 0) {
 			if (strcmp(mode, "idle") == 0 && *cpu != '\0')
 				parse_add_cpu(&st, cpu);
+			metrics_cpu_add(&st, mode, v);
 		} else if (strcmp(name, "node_cpu_scaling_frequency_hertz") == 0) {
 			/* frequency is optional: an unusable value is ignored, not fatal */
 			if (isfinite(v) && v > 0) {
@@ -299,6 +316,8 @@ metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *wh
 	}
 	out->load1 = st.load1;
 	out->cores = (int)st.ncpus;
+	out->cpu_total = st.cpu_total;
+	out->cpu_idle = st.cpu_idle;
 	/* Hz -> MHz; the scaling driver's current frequency is preferred when both exist */
 	if (st.scaling_n > 0)
 		out->mhz = st.scaling_sum / st.scaling_n / 1e6;
@@ -360,6 +379,8 @@ metrics_clear(struct gs_node *n)
 	n->load1 = 0;
 	n->live_cores = 0;
 	n->live_mhz = 0;
+	n->live_cpu_total = 0;
+	n->live_cpu_idle = 0;
 	free(n->stale);
 	n->stale = NULL;
 }
@@ -649,6 +670,8 @@ metrics_fetch(struct gs_sites *sites, const struct metrics_opts *optp)
 			n->live_cores = f->sample.cores;
 			n->live_mhz = f->sample.mhz;
 			node_values_from_monitor(n, &f->sample);
+			n->live_cpu_total = f->sample.cpu_total;
+			n->live_cpu_idle = f->sample.cpu_idle;
 			good++;
 		} else
 			xasprintf(&n->stale, "%s: %s", f->url, f->why);

@@ -46,14 +46,17 @@ struct metrics_sample {
 	 */
 	double max_mhz;
 	double mem_mb;		/* node_memory_MemTotal_bytes in MiB, 0 when absent */
+	double cpu_total;	/* node_cpu_seconds_total summed over every cpu and mode */
+	double cpu_idle;	/* the same over modes idle and iowait (not busy) */
 };
 
 /*
  * Fetch the metrics of every node with a monitor URL (identical URLs fetched once), all at
- * once, and apply them: have_metrics, load1, live_cores, live_mhz, and the values the site
- * file left to the monitor (cores, slots following them, cpu_mhz, mem_mb: node-values.h),
- * values_read once all of those were there; or have_metrics = 0 and stale = "URL: reason"
- * (the site-file values, and values read before, stay). Nodes without a URL are left alone.
+ * once, and apply them: have_metrics, load1, live_cores, live_mhz, live_cpu_total,
+ * live_cpu_idle, and the values the site file left to the monitor (cores, slots following
+ * them, cpu_mhz, mem_mb: node-values.h), values_read once all of those were there; or
+ * have_metrics = 0 and stale = "URL: reason" (the site-file values, and values read
+ * before, stay). Nodes without a URL are left alone.
  * Returns within opt->timeout (plus scheduling slack) the number of nodes whose metrics were
  * read, or -1 when libcurl cannot be set up (every monitored node is then stale). opt may
  * be NULL for the defaults.

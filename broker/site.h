@@ -73,6 +73,8 @@ struct gs_node {
 	double load1;		/* node_load1 */
 	int live_cores;		/* distinct CPUs seen, 0 if unknown */
 	double live_mhz;	/* CPU frequency, 0 if unknown */
+	double live_cpu_total;	/* CPU seconds so far, all modes (metrics_sample); 0 if unknown */
+	double live_cpu_idle;	/* of which idle or iowait */
 	char *stale;		/* why metrics could not be read, or NULL */
 	int values_read;	/* 1: every value left to the monitor was read once */
 

@@ -12,7 +12,10 @@
  * the last check by cancel (DIR/remote-check). status itself never connects to a node.
  * Each rank's end (state.json's rank_ends; while the job runs, DIR/rank-ends as the ranks
  * write it) goes beside its placement: for a program without libgrt, which has no events,
- * what is known of it (doc/restarts.md, "Every rank's end").
+ * what is known of it (doc/restarts.md, "Every rank's end"). While the job runs, each
+ * placed node's load and CPU busy share as its monitor last said them, with their age
+ * (DIR/nodes, common/node-stat.h; doc/runtime.md, "Node loads"); nothing for a node
+ * without a monitor, nor once the job is over.
  * --json prints one document (gridsubmit-json(5)).
  */
 #include <errno.h>
@@ -23,7 +26,9 @@
 #include <time.h>
 
 #include "common/events-read.h"
+#include "common/clock.h"
 #include "common/jsonout.h"
+#include "common/node-stat.h"
 #include "common/rank-end.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
@@ -56,6 +61,9 @@ struct status_info {
 	struct jobctl_node *nodes;	/* remote nodes, when something is known of them */
 	size_t nnodes;
 	double checked;		/* when cancel checked them, 0 for never */
+	struct node_stat *stats;	/* running: the placed nodes' values from their monitors */
+	size_t nstats;
+	double now;		/* the wall time the ages are of */
 };
 
 /* DIR/rankmap: "# rank node site pf pr cpu_mhz", then one line per rank. */
@@ -192,6 +200,10 @@ status_collect(const struct job_state *st, struct status_info *si)
 		free(p);
 	}
 	status_read_remote(st, si, died);
+	si->now = clock_wall();
+	if (si->supervisor_alive && !job_phase_final(st->phase) &&
+	    node_stats_read(st->dir, &si->stats, &si->nstats) != 0)
+		si->nstats = 0;
 }
 
 static void
@@ -200,6 +212,7 @@ status_free(struct status_info *si)
 	free(si->place);
 	free(si->failed);
 	free(si->nodes);
+	free(si->stats);
 }
 
 /* A string of the state file, cleaned for the terminal ("-" when there is none). */
@@ -359,6 +372,7 @@ static void
 status_print_text(const struct job_state *st, const struct status_info *si)
 {
 	char a[256], b[256], t[64];
+	size_t k;
 	int i;
 
 	printf("job %s (%s)\n", st->id, status_clean(st->name, a, sizeof a));
@@ -404,6 +418,12 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 			    si->place[i].node, si->place[i].site, si->place[i].pf,
 			    si->place[i].pr, status_end(st, si->place[i].rank, a, sizeof a));
 	}
+	if (si->nstats > 0)
+		printf("  nodes:\n");
+	for (k = 0; k < si->nstats; k++) {
+		node_stat_text(&si->stats[k], si->now, a, sizeof a);
+		printf("    %-24s %s\n", si->stats[k].node, a);
+	}
 	if (si->bad_lines > 0)
 		printf("  note: %lld unreadable lines in events.jsonl were skipped\n",
 		    si->bad_lines);
@@ -421,7 +441,7 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 static json_t *
 status_json(const struct job_state *st, const struct status_info *si)
 {
-	json_t *o, *live, *rankmap, *failed, *progress, *nodes;
+	json_t *o, *live, *rankmap, *failed, *progress, *nodes, *stats;
 	int i, final = job_phase_final(st->phase);
 	size_t k;
 
@@ -440,10 +460,18 @@ status_json(const struct job_state *st, const struct status_info *si)
 		    "host", si->nodes[k].host, "state", jobctl_node_state_name(si->nodes[k].state),
 		    "stopped", si->nodes[k].stopped, "left", si->nodes[k].left,
 		    "detail", si->nodes[k].detail));
+	stats = json_array();
+	for (k = 0; k < si->nstats; k++)
+		json_array_append_new(stats, json_pack("{s:s, s:o, s:o, s:o}",
+		    "node", si->stats[k].node, "load1", jsonout_num(si->stats[k].load1),
+		    "cpu_busy_pct", si->stats[k].cpu_busy >= 0 ?
+		    jsonout_num(100 * si->stats[k].cpu_busy) : json_null(),
+		    "age", jsonout_num(si->now > si->stats[k].time ?
+		    si->now - si->stats[k].time : 0)));
 	progress = si->have_start ? json_pack("{s:I, s:I, s:i}",
 	    "units_done", (json_int_t)si->done, "units_total", (json_int_t)si->total,
 	    "rounds", si->rounds) : json_null();
-	live = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:s, s:o, s:o, s:o}",
+	live = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:s, s:o, s:o, s:o, s:o}",
 	    "makespan", st->phase == JOB_DONE || st->makespan > 0 ?
 	    jsonout_num(st->makespan) : json_null(),
 	    "exit_code", final ? json_integer(cmd_phase_exit(st->phase)) : json_null(),
@@ -456,7 +484,8 @@ status_json(const struct job_state *st, const struct status_info *si)
 	    "dir", st->dir,
 	    "supervisor_alive", json_boolean(si->supervisor_alive),
 	    "remote_nodes", nodes,
-	    "remote_checked", jobstore_json_time(si->checked));
+	    "remote_checked", jobstore_json_time(si->checked),
+	    "node_values", stats);
 	o = jobstore_state_json(st);
 	if (o != NULL && (live == NULL || json_object_update(o, live) != 0)) {
 		json_decref(o);
@@ -504,7 +533,8 @@ const struct cmd_entry cmd_status_entry = {
 	"a job whose supervisor died is shown, and recorded, as 'failed (supervisor died)',\n"
 	"with its remote nodes as not checked (or as the last cancel found them);\n"
 	"'gridsubmit cancel ID' stops what it left running, here and on the nodes.\n"
-	"each rank's end (exit status or signal) is shown beside its placement.\n"
+	"each rank's end (exit status or signal) is shown beside its placement; while the\n"
+	"job runs, each placed node's load and CPU busy share from its monitor, with their age.\n"
 	"exit status: 0, 2 no such job, 3 the job's state.json is unreadable or corrupt\n",
 	cmd_status_exec, NULL, status_longopts, NULL, CMD_OPERAND_JOB
 };

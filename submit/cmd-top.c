@@ -45,6 +45,7 @@ const struct cmd_entry cmd_top_entry = {
 	"  --interval S          seconds between refreshes (0.05 to 60; default 1)\n"
 	"  --exit-at-end         leave as soon as the job's end is on screen\n"
 	"a program without libgrt writes no events: its ranks and their ends are shown;\n"
+	"each placed node's load and CPU from its monitor are shown while the job runs;\n"
 	"keys: F1 or ? for help, t the timeline, F9 cancel the job (live), q to quit;\n"
 	"see doc/console.md\n",
 	cmd_top_exec, NULL, top_longopts, NULL, CMD_OPERAND_JOB

@@ -251,12 +251,13 @@ void jobrun_report(struct jobrun *jr, int code);
 void jobrun_free(struct jobrun *jr);
 
 /*
- * The node-loads feed (jobrun-loads.c; doc/runtime.md, "Node loads"): while the launch
- * of jr runs, when its job's migration is set and not none, a child process writes
- * DIR/loads about every second: the node_load1 of every placed node whose monitor answers.
- * jobrun_loads_start returns the child's pid, or 0 when there is none to start (no
- * migration, a simulated job, no placed node with a monitor); jobrun_loads_stop(pid) ends
- * it (0: nothing) and removes its temporary file.
+ * The node feed (jobrun-loads.c; doc/runtime.md, "Node loads"): while the launch of jr
+ * runs, a child process writes DIR/nodes about every second, each placed node's load and
+ * CPU busy fraction from its monitor (common/node-stat.h); and, when the job's migration
+ * is set and not none, DIR/loads: the node_load1 of every placed node whose monitor
+ * answers. jobrun_loads_start returns the child's pid, or 0 when there is none to start (a
+ * simulated job, no placed node with a monitor); jobrun_loads_stop(pid) ends it (0:
+ * nothing) and removes its temporary files.
  */
 pid_t jobrun_loads_start(struct jobrun *jr);
 void jobrun_loads_stop(const struct jobrun *jr, pid_t pid);

@@ -40,6 +40,7 @@ model_free(struct model *m)
 	model_tasks_free(m);
 	free(m->ranks);
 	free(m->sites);
+	free(m->nodes);
 	model_init(m);
 }
 

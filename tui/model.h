@@ -16,7 +16,10 @@
 #ifndef TUI_MODEL_H
 #define TUI_MODEL_H
 
+#include <stddef.h>
+
 #include "common/events-read.h"
+#include "common/node-stat.h"
 #include "tui/track.h"
 
 #define MODEL_HIST	64	/* buckets of each rank's unit-rate history */
@@ -125,6 +128,8 @@ struct model {
 	long long restarted;	/* end: tasks restarted after a failure; -1 until said */
 	int plain;		/* no start yet: the ranks and their ends from the job directory */
 	int nends;		/* plain: ranks whose end is known */
+	struct node_stat *nodes;	/* the placed nodes' values from their monitors */
+	size_t nnodes;
 	unsigned long gen;	/* bumped by every change */
 };
 
@@ -163,6 +168,14 @@ void model_over(struct model *m, double t, const char *status);
  * and a log entry per end as it comes. Nothing once a start event was seen.
  */
 void model_plain(struct model *m, const char *dir);
+/*
+ * The placed nodes' load and CPU busy share as DIR/nodes has them now (model-nodes.c),
+ * replacing what the model had; nothing changes when the file cannot be read. For a job
+ * being followed, not a replay: the values are of now, not of the events' time.
+ */
+void model_nodes(struct model *m, const char *dir);
+/* "load 0.52 cpu 13% 1s ago" (cpu "-" not known yet) for s at wall time now, into buf. */
+char *model_node_short(const struct node_stat *s, double now, char *buf, size_t len);
 /* Move the clock (e.g. replay time, or wall time since the last event); never backwards. */
 void model_set_clock(struct model *m, double t);
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/text.h"
 #include "tui/meter.h"
 #include "tui/screen.h"
@@ -22,6 +23,19 @@ header_item(int y, int *x, int w, const char *label, const char *value, attr_t v
 	}
 	*x += screen_put(y, *x, w - *x, va, value);
 	*x += screen_put(y, *x, w - *x, A_NORMAL, "  ");
+}
+
+/* Each placed node's values from its monitor (model-nodes.c), as items from *x on line y. */
+static void
+header_nodes(const struct model *m, int y, int *x, int w)
+{
+	double now = clock_wall();
+	char a[64];
+	size_t i;
+
+	for (i = 0; i < m->nnodes; i++)
+		header_item(y, x, w, m->nodes[i].node, model_node_short(&m->nodes[i], now, a,
+		    sizeof a), crt_attr(C_VALUE));
 }
 
 static const char *
@@ -98,27 +112,31 @@ header_draw(struct view *v, const struct model_stats *st, int y, int w)
 	}
 	screen_put(y + 1, x, w - x, val, line);
 
-	/* Line 2: time, round, balance. */
+	/* Line 2: time, round, balance (without libgrt: time, then its nodes' loads). */
 	x = 0;
 	header_item(y + 2, &x, w, "Elapsed", text_clock(a, sizeof a, st->elapsed), val);
-	snprintf(a, sizeof a, "%d/%d", st->round, st->rounds);
-	header_item(y + 2, &x, w, "Round", a, val);
-	if (isfinite(st->sd_exe))
-		snprintf(a, sizeof a, "%.2f s", st->sd_exe);
-	else
-		snprintf(a, sizeof a, "-");
-	header_item(y + 2, &x, w, "sd(t_exe)", a, val);
-	snprintf(a, sizeof a, "%.1f%%", st->imbalance);
-	header_item(y + 2, &x, w, "Imbalance", a, val);
-	if (isinf(st->ratio))
-		snprintf(a, sizeof a, "all calc");
-	else if (isfinite(st->ratio))
-		snprintf(a, sizeof a, "%s:1", text_num(c, sizeof c, st->ratio, 1, 7));
-	else
-		snprintf(a, sizeof a, "-");
-	header_item(y + 2, &x, w, "Calc:Comm", a, val);
+	if (m->plain)
+		header_nodes(m, y + 2, &x, w);
+	else {
+		snprintf(a, sizeof a, "%d/%d", st->round, st->rounds);
+		header_item(y + 2, &x, w, "Round", a, val);
+		if (isfinite(st->sd_exe))
+			snprintf(a, sizeof a, "%.2f s", st->sd_exe);
+		else
+			snprintf(a, sizeof a, "-");
+		header_item(y + 2, &x, w, "sd(t_exe)", a, val);
+		snprintf(a, sizeof a, "%.1f%%", st->imbalance);
+		header_item(y + 2, &x, w, "Imbalance", a, val);
+		if (isinf(st->ratio))
+			snprintf(a, sizeof a, "all calc");
+		else if (isfinite(st->ratio))
+			snprintf(a, sizeof a, "%s:1", text_num(c, sizeof c, st->ratio, 1, 7));
+		else
+			snprintf(a, sizeof a, "-");
+		header_item(y + 2, &x, w, "Calc:Comm", a, val);
+	}
 
-	/* Line 3: movements and trouble. */
+	/* Line 3: movements and trouble, then the nodes' loads when there is room. */
 	x = 0;
 	snprintf(a, sizeof a, "%lld (%.1f/min)", st->migrations, st->mig_per_min);
 	header_item(y + 3, &x, w, "Migrations", a, val);
@@ -137,4 +155,6 @@ header_draw(struct view *v, const struct model_stats *st, int y, int w)
 	}
 	snprintf(a, sizeof a, "%d/%d", st->nworking, st->nworkers);
 	header_item(y + 3, &x, w, "Working", a, val);
+	if (!m->plain)
+		header_nodes(m, y + 3, &x, w);
 }

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "common/clock.h"
 #include "common/jsonout.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
@@ -86,6 +87,20 @@ snapshot_header(const struct model *m, const struct model_stats *st,
 	fprintf(f, "\n");
 }
 
+/* Each placed node's load and CPU from its monitor (model-nodes.c), one line each. */
+static void
+snapshot_nodes(const struct model *m, FILE *f)
+{
+	double now = clock_wall();
+	char a[160];
+	size_t i;
+
+	for (i = 0; i < m->nnodes; i++) {
+		node_stat_text(&m->nodes[i], now, a, sizeof a);
+		fprintf(f, "Node %s: %s\n", m->nodes[i].node, a);
+	}
+}
+
 int
 snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 {
@@ -104,6 +119,7 @@ snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		    m->ended ? m->status : "");
 	else
 		snapshot_header(m, &st, rs, f);
+	snapshot_nodes(m, f);
 	fprintf(f, "\n");
 
 	columns_layout(&l, SNAPSHOT_WIDTH, m->task_run);
@@ -140,6 +156,25 @@ snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		fprintf(f, "%9.2f %-8s %s\n", lg->t, event_kind_name(lg->kind), lg->text);
 	}
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
+/* node_values: as status --json has them (gridsubmit-json(5)). */
+static json_t *
+snapshot_nodes_json(const struct model *m)
+{
+	const struct node_stat *s;
+	json_t *a = json_array();
+	double now = clock_wall();
+	size_t i;
+
+	for (i = 0; i < m->nnodes; i++) {
+		s = &m->nodes[i];
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o}", "node", s->node,
+		    "load1", jsonout_num(s->load1), "cpu_busy_pct", s->cpu_busy >= 0 ?
+		    jsonout_num(100 * s->cpu_busy) : json_null(), "age",
+		    jsonout_num(now > s->time ? now - s->time : 0)));
+	}
+	return a;
 }
 
 int
@@ -227,6 +262,7 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		json_array_append_new(ranks, rk);
 	}
 	json_object_set_new(doc, "per_rank", ranks);
+	json_object_set_new(doc, "node_values", snapshot_nodes_json(m));
 
 	log = json_array();
 	for (i = (m->nlog < MODEL_LOG ? m->nlog : MODEL_LOG) - 1; i >= 0; i--) {

@@ -254,8 +254,10 @@ tui_follow(const char *events_path, const struct tui_opts *opts)
 		if (tui_cancel(&t))
 			next_draw = now;
 		if (now >= next_draw) {
-			if (!opts->replay && opts->job != NULL)
+			if (!opts->replay && opts->job != NULL) {
 				model_plain(&t.m, opts->job->dir);
+				model_nodes(&t.m, opts->job->dir);
+			}
 			tui_over(&t);
 		}
 		if (now >= next_draw || (t.m.ended && !shown_end)) {
@@ -363,6 +365,7 @@ tui_snapshot(const char *events_path, const struct tui_job *job, int json, FILE 
 	event_clear(&ev);
 	if (job != NULL) {
 		model_plain(&m, job->dir);
+		model_nodes(&m, job->dir);
 		if (job->over != NULL && job->over(job->dir, &end, status, sizeof status) == 1)
 			model_over(&m, end, status);
 	}

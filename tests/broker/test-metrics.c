@@ -81,6 +81,13 @@ test_parse(void)
 	is_dbl(s.load1, 3.5, 0, "parse: load1");
 	is_int(s.cores, 3, "parse: 3 distinct idle cpus");
 	is_dbl(s.mhz, 2500, 1e-9, "parse: mean scaling frequency in MHz, NaN ignored");
+	is_dbl(s.cpu_total, 1234.5 + 10 + 1200 + 1100 + 3, 1e-9, "parse: CPU seconds, all modes");
+	is_dbl(s.cpu_idle, 1234.5 + 1200 + 1100, 1e-9, "parse: CPU seconds idle");
+	is_int(parse("node_cpu_seconds_total{cpu=\"0\",mode=\"iowait\"} 5\n"
+	    "node_cpu_seconds_total{cpu=\"0\",mode=\"user\"} NaN\n"
+	    "node_cpu_seconds_total{cpu=\"0\",mode=\"nice\"} -1\nnode_load1 0\n", &s, why), 0,
+	    "parse: iowait, a NaN and a negative counter");
+	ok(s.cpu_total == 5 && s.cpu_idle == 5, "parse: iowait is not busy; bad counters left out");
 	is_int(parse("node_cpu_frequency_hertz{cpu=\"0\"} 1e9\nnode_load1 0\n", &s, why), 0,
 	    "parse: cpu_frequency");
 	is_dbl(s.mhz, 1000, 1e-9, "parse: node_cpu_frequency_hertz used without scaling");
