@@ -9,11 +9,18 @@
 static int
 sink_file_write(struct grt_sink *s, const void *p, size_t len)
 {
+	return grt_write_all(s->fd, p, len);
+}
+
+/* grt-sink.h. */
+int
+grt_write_all(int fd, const void *p, size_t len)
+{
 	const unsigned char *b = p;
 	ssize_t n;
 
 	while (len > 0) {
-		n = write(s->fd, b, len);
+		n = write(fd, b, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)

@@ -22,6 +22,9 @@ struct grt_sink {
 	int frame;		/* the relay sinks' frame type (grt-relay.h) */
 };
 
+/* All of len bytes at p to the file fd (a short write continued); 0, or -1 with errno. */
+int grt_write_all(int fd, const void *p, size_t len);
+
 /* A sink writing to the file open on fd (which stays the caller's to close). */
 void grt_sink_file(struct grt_sink *s, int fd);
 

@@ -44,9 +44,8 @@ _Static_assert(sizeof(struct jrn_file) == 24, "journal header layout");
 _Static_assert(sizeof(struct jrn_head) == 12, "journal record head layout");
 _Static_assert(sizeof(struct jrn_body) == 24, "journal record body layout");
 
-/* grt-journal.c, for the replay: write all, start the writer thread */
+/* grt-journal.c, for the replay: start the writer thread */
 struct grt_journal;
-int grt_journal_write_all(int fd, const void *p, size_t len);
 int grt_journal_start(struct grt_journal *j);
 
 #endif

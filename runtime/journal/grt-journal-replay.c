@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/core/grt-sink.h"
 #include "runtime/journal/grt-crc.h"
 #include "runtime/journal/grt-journal-format.h"
 #include "runtime/journal/grt-journal.h"
@@ -235,7 +236,7 @@ journal_create(int fd, const struct grt_app *app, const char *path)
 	h.units = app->units;
 	h.rounds = app->rounds;
 	h.crc = grt_crc32c(0, &h, offsetof(struct jrn_file, crc));
-	if (ftruncate(fd, 0) != 0 || grt_journal_write_all(fd, &h, sizeof h) != 0 ||
+	if (ftruncate(fd, 0) != 0 || grt_write_all(fd, &h, sizeof h) != 0 ||
 	    fdatasync(fd) != 0)
 		return -1;
 	if ((copy = strdup(path)) == NULL)

@@ -22,25 +22,6 @@ grt_journal_none(struct grt_journal *j)
 	j->fd = -1;
 }
 
-/* All of len bytes at p to fd; 0, or -1 with errno. */
-int
-grt_journal_write_all(int fd, const void *p, size_t len)
-{
-	const unsigned char *b = p;
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, b, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		b += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void *
 journal_writer(void *arg)
 {
