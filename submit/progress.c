@@ -6,7 +6,7 @@
  * (chunks, a relaunch's reset, the journal a resume replayed, the end's totals), the rate
  * and the ETA are the console's. A program that has no events (it never starts libgrt)
  * shows what is known of it instead: running, its ranks, how many have ended and the first
- * that failed (DIR/rank-ends). The line is cut to the terminal's width: a line that
+ * that failed (DIR/rank-ends), and its nodes' load and CPU from their monitors (DIR/nodes). The line is cut to the terminal's width: a line that
  * wrapped could not be erased with \r.
  */
 #include <sys/ioctl.h>
@@ -20,6 +20,7 @@
 
 #include "common/clock.h"
 #include "common/events-read.h"
+#include "common/node-stat.h"
 #include "common/rank-end.h"
 #include "common/xmalloc.h"
 #include "store/jobstore.h"
@@ -139,15 +140,55 @@ progress_read(struct progress *p)
 }
 
 /*
+ * ", load 3.50, CPU 29%" of the one node in DIR/nodes, or the range over several ("load
+ * 0.10-3.50, CPU 5-97% on 3 nodes"), into buf; "" when no monitor has answered.
+ */
+static void
+progress_nodes(const char *dir, char *buf, size_t len)
+{
+	double lmin = 0, lmax = 0, cmin = -1, cmax = -1;
+	struct node_stat *v;
+	size_t i, n;
+	int o;
+
+	buf[0] = '\0';
+	/* node_stats_read sets v to NULL first: free(v) holds whatever it returned */
+	if (node_stats_read(dir, &v, &n) != 0 || n == 0) {
+		free(v);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (i == 0 || v[i].load1 < lmin)
+			lmin = v[i].load1;
+		if (i == 0 || v[i].load1 > lmax)
+			lmax = v[i].load1;
+		if (v[i].cpu_busy >= 0 && (cmin < 0 || v[i].cpu_busy < cmin))
+			cmin = v[i].cpu_busy;
+		if (v[i].cpu_busy > cmax)
+			cmax = v[i].cpu_busy;
+	}
+	o = n == 1 ? snprintf(buf, len, ", load %.2f", lmax) :
+	    snprintf(buf, len, ", load %.2f-%.2f", lmin, lmax);
+	if (o > 0 && (size_t)o < len && cmax >= 0)
+		o += n == 1 || cmin == cmax ?
+		    snprintf(buf + o, len - (size_t)o, ", CPU %.0f%%", 100 * cmax) :
+		    snprintf(buf + o, len - (size_t)o, ", CPU %.0f-%.0f%%", 100 * cmin, 100 * cmax);
+	if (o > 0 && (size_t)o < len && n > 1)
+		snprintf(buf + o, len - (size_t)o, " on %zu nodes", n);
+	free(v);
+}
+
+/*
  * The line of a running job without events (a program without libgrt, or one not in
- * grt_run yet): its ranks, those ended and the first failure, from DIR/rank-ends.
+ * grt_run yet): its ranks, those ended and the first failure, from DIR/rank-ends, then
+ * its nodes' load and CPU (progress_nodes).
  */
 static void
 progress_format_plain(struct progress *p, const char *el, char *buf, size_t len)
 {
 	const struct rank_end *f;
 	struct rank_end *v;
-	char text[160] = "";
+	char text[160] = "", nodes[96];
 	size_t n;
 
 	if (rank_ends_read(p->dir, &v, &n) != 0) {
@@ -159,8 +200,9 @@ progress_format_plain(struct progress *p, const char *el, char *buf, size_t len)
 		text[1] = ' ';
 		rank_end_text(f, text + 2, sizeof text - 2);
 	}
+	progress_nodes(p->dir, nodes, sizeof nodes);
 	snprintf(buf, len, "job %s: running, no libgrt events, %zu of %d ranks ended%s, %s "
-	    "elapsed", p->id, n, p->ranks, text, el);
+	    "elapsed%s", p->id, n, p->ranks, text, el, nodes);
 	free(v);
 }
 

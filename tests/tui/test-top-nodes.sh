@@ -4,7 +4,8 @@
 # REAL prometheus-node-exporter on 127.0.0.1 (node_load1 set by the test through the
 # textfile collector, CPU counters real) shows the node's load and CPU busy share with their
 # age in status, status --json, top live under tmux, top --once and top --json; once the job
-# is over, and for a node without a monitor, nothing is shown nor invented (issue 31).
+# is over, and for a node without a monitor, nothing is shown nor invented; run's progress
+# line on a terminal shows them too (issue 31).
 . tests/lib.sh
 
 NE=$(command -v prometheus-node-exporter || command -v node_exporter)
@@ -89,3 +90,15 @@ run_gs top 2 --json
 check_eq "without a monitor: none in top --json" "$(printf '%s\n' "$out" | jq -c .node_values)" '[]'
 check "without a monitor: no DIR/nodes" test ! -e "$GRIDSUBMIT_HOME/jobs/2/nodes"
 wait $pid
+
+# run's progress line on a terminal (120 columns: the line is cut to the width): the node's
+# load and CPU beside the ranks
+if command -v script > /dev/null 2>&1; then
+	TERM=xterm script -qefc "stty cols 120; '$GS' run -n 2 --sites '$T/mon.yaml' -- /bin/sleep 4" \
+		/dev/null > "$T/tty" 2>&1
+	check_match "the progress line: the node's load and CPU from its monitor" \
+		"$(tr '\r' '\n' < "$T/tty")" \
+		"^job 3: running, no libgrt events, 0 of 2 ranks ended, [0-9.]+ s elapsed, load 3\\.50, CPU [0-9]+%"
+else
+	skip "the progress line's node values" "script (util-linux) is not installed"
+fi
