@@ -21,6 +21,10 @@ export GRIDSUBMIT_HOME="$T/home"
 export NO_COLOR=1
 TESTBED=""
 cleanup() {
+	# the runs' shared ssh connections, which would outlive the testbed's namespaces
+	for c in "$GRIDSUBMIT_HOME"/ssh/*; do
+		[ -S "$c" ] && ssh -o ControlPath="$c" -O exit node >/dev/null 2>&1
+	done
 	[ -n "$TESTBED" ] && "$GS" testbed down "$TESTBED" >/dev/null 2>&1
 	rm -rf "$T"
 }
