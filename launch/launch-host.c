@@ -20,6 +20,7 @@
 #include "gen/gs-config.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
+#include "launch/rank/rank-preload.h"
 #include "launch/stage.h"
 #include "remote/remote.h"
 
@@ -31,6 +32,25 @@ char *
 launch_rank_wrapper(void)
 {
 	return file_beside_self("gridsubmit-rank");
+}
+
+char *
+launch_finalize_lib(void)
+{
+	char *wrapper = launch_rank_wrapper(), *real, *slash, *lib = NULL;
+
+	if (wrapper != NULL && (real = realpath(wrapper, NULL)) != NULL) {
+		if ((slash = strrchr(real, '/')) != NULL)
+			*slash = '\0';
+		xasprintf(&lib, "%s/" RANK_FINALIZE_LIB, real);
+		free(real);
+		if (access(lib, R_OK) != 0) {
+			free(lib);
+			lib = NULL;
+		}
+	}
+	free(wrapper);
+	return lib;
 }
 
 /*

@@ -95,6 +95,14 @@ struct launch_net {
  */
 #define LAUNCH_NO_WRAPPER "gridsubmit-rank is missing next to gridsubmit (run make)"
 char *launch_rank_wrapper(void);
+/*
+ * libgridsubmit-finalize.so next to gridsubmit-rank's real path (the wrapper preloads it
+ * from its own directory, so a node that gets the wrapper gets it too); NULL when it is not
+ * there: say so with LAUNCH_NO_FINALIZE.
+ */
+#define LAUNCH_NO_FINALIZE "libgridsubmit-finalize.so is missing next to gridsubmit-rank " \
+	"(run make)"
+char *launch_finalize_lib(void);
 char *launch_proxy_path(void);
 /*
  * The name ssh reaches host by (its HostName in config, from `ssh -G`) into target; 0, or

@@ -21,6 +21,7 @@
 #include "gen/embedded-sh-launch.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
+#include "launch/rank/rank-preload.h"
 #include "launch/remote-cancel.h"
 #include "launch/stage.h"
 #include "remote/remote.h"
@@ -29,6 +30,8 @@
 #define CLEAN_DEADLINE	30.0
 #define DIRS_FILE	"remote-dirs"
 #define REMOTE_JOBS	"/.gridsubmit/jobs/"
+/* the binaries a node's bin/ may get: the program, gridsubmit-rank and its finalize library */
+#define STAGE_BINS	3
 
 int
 stage_in_local(const struct gs_job *job, const struct job_state *st, char *why, size_t whylen)
@@ -150,12 +153,12 @@ stage_verify_answer(const struct stage_dir *d, const char *out, char (*hash)[65]
 	*same = 0;
 	for (i = 0; i < nloc; i++) {
 		/* the node's answers come in the order of its words: skip what was not sent */
-		if ((i == 0 && !d->program) || (i == 1 && !d->rankexec))
+		if ((i == 0 && !d->program) || ((i == 1 || i == 2) && !d->rankexec))
 			continue;
 		len = strcspn(p, "\n");
 		if (*p == '\0' || len < 64 || strncmp(p, hash[i], 64) != 0 ||
 		    hash[i][0] == '\0')
-			return i < 2 ? names[i] : rel[i - 2];
+			return i < STAGE_BINS ? names[i] : rel[i - STAGE_BINS];
 		p += len + (p[len] == '\n');
 		(*same)++;
 	}
@@ -165,26 +168,28 @@ stage_verify_answer(const struct stage_dir *d, const char *out, char (*hash)[65]
 /*
  * What arrived is what was sent: the sha256 of every file staged to each node (one ssh
  * each, in parallel) against this host's, both from sh/stage-hash.sh. A node with a
- * missing or different file fails. Returns the number of nodes that failed here.
+ * missing or different file fails. bins: gridsubmit-rank and its finalize library.
+ * Returns the number of nodes that failed here.
  */
 static int
 stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
-    size_t n, const char *config, const char *rankexec, char *const in[])
+    size_t n, const char *config, char *const bins[], char *const in[])
 {
-	size_t nloc = job->nstage_in + 2, i, k, w, same;
+	size_t nloc = job->nstage_in + STAGE_BINS, i, k, w, same;
 	char **loc = xcalloc(nloc + 6, sizeof *loc), (*hash)[65], **words, **rel;
-	char *names[2], *base = job_path_base(job->program), *l, *save = NULL;
+	char *names[STAGE_BINS], *base = job_path_base(job->program), *l, *save = NULL;
 	struct proc_task *t = xcalloc(n + 1, sizeof *t);
 	const char *bad;
 	struct proc_task pt;
 	double t0;
 	int nfail = 0;
 
-	/* this host's: the program, gridsubmit-rank, then the stage_in files */
+	/* this host's: the program, gridsubmit-rank, its library, then the stage_in files */
 	hash = xcalloc(nloc, sizeof *hash);
 	w = stage_hash_words(loc, st->dir);
 	loc[w++] = job->program;
-	loc[w++] = (char *)rankexec;
+	loc[w++] = bins[0];
+	loc[w++] = bins[1];
 	for (i = 0; i < job->nstage_in; i++)
 		loc[w++] = in[i];
 	if (proc_run(loc, 60, &pt) == 0)
@@ -194,6 +199,7 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 	proc_free(&pt, 1);
 	xasprintf(&names[0], "bin/%s", base);
 	names[1] = "bin/gridsubmit-rank";
+	names[2] = "bin/" RANK_FINALIZE_LIB;
 	rel = xcalloc(job->nstage_in + 1, sizeof *rel);
 	for (i = 0; i < job->nstage_in; i++)
 		rel[i] = in[i] + strlen(st->dir) + 1;
@@ -204,8 +210,10 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 		w = stage_hash_words(words, d[k]->dir);
 		if (d[k]->program)
 			words[w++] = names[0];
-		if (d[k]->rankexec)
+		if (d[k]->rankexec) {
 			words[w++] = names[1];
+			words[w++] = names[2];
+		}
 		for (i = 0; i < job->nstage_in; i++)
 			words[w++] = rel[i];
 		words[w] = NULL;
@@ -250,13 +258,13 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
  */
 static int
 stage_copy_phase(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
-    size_t n, int phase, const char *config, const char *rankexec, char *const in[])
+    size_t n, int phase, const char *config, char *const bins[], char *const in[])
 {
 	struct proc_task *t = xcalloc(n + 1, sizeof *t);
 	long long *bytes = xcalloc(n + 1, sizeof *bytes);
 	size_t *nfiles = xcalloc(n + 1, sizeof *nfiles), i, k, nsrc;
 	const char *dest = phase == 0 ? "/bin" : "";
-	char *to, *srcs[2], line[400];
+	char *to, *srcs[STAGE_BINS], line[400];
 	int nfail = 0;
 	double t0;
 
@@ -269,8 +277,10 @@ stage_copy_phase(const struct gs_job *job, const struct job_state *st, struct st
 		if (phase == 0) {
 			if (d[k]->program)
 				srcs[nsrc++] = job->program;
-			if (d[k]->rankexec)
-				srcs[nsrc++] = (char *)rankexec;
+			if (d[k]->rankexec) {
+				srcs[nsrc++] = bins[0];
+				srcs[nsrc++] = bins[1];
+			}
 			from = srcs;
 		} else
 			nsrc = job->nstage_in;
@@ -320,15 +330,19 @@ int
 stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage_dir **d,
     size_t n)
 {
-	char *config, *rankexec, **in;
+	char *config, *bins[2], **in;
 	int phase, nfail = 0;
 	size_t i;
 
-	if ((rankexec = launch_rank_wrapper()) == NULL) {
+	bins[0] = launch_rank_wrapper();
+	bins[1] = bins[0] != NULL ? launch_finalize_lib() : NULL;
+	if (bins[1] == NULL) {
 		for (i = 0; i < n; i++) {
 			d[i]->failed = 1;
-			snprintf(d[i]->why, sizeof d[i]->why, "%s", LAUNCH_NO_WRAPPER);
+			snprintf(d[i]->why, sizeof d[i]->why, "%s", bins[0] == NULL ?
+			    LAUNCH_NO_WRAPPER : LAUNCH_NO_FINALIZE);
 		}
+		free(bins[0]);
 		return (int)n;
 	}
 	xasprintf(&config, "%s/ssh_config", st->dir);
@@ -340,12 +354,13 @@ stage_copy_in(const struct gs_job *job, const struct job_state *st, struct stage
 		free(b);
 	}
 	for (phase = 0; phase < 2; phase++)
-		nfail += stage_copy_phase(job, st, d, n, phase, config, rankexec, in);
-	nfail += stage_verify(job, st, d, n, config, rankexec, in);
+		nfail += stage_copy_phase(job, st, d, n, phase, config, bins, in);
+	nfail += stage_verify(job, st, d, n, config, bins, in);
 	for (i = 0; i < job->nstage_in; i++)
 		free(in[i]);
 	free(in);
-	free(rankexec);
+	free(bins[0]);
+	free(bins[1]);
 	free(config);
 	return nfail;
 }

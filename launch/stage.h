@@ -6,8 +6,9 @@
  * written in the job directory DIR) run in DIR itself. Every other node gets a job
  * directory of its own, ~/.gridsubmit/jobs/HOST-ID-TOKEN under the remote user's home
  * (made by preflight; HOST is this host, TOKEN 8 random hex digits), where its ranks run:
- * the stage_in files are copied into it, and the program and gridsubmit-rank into its
- * bin/ unless the node has them at the same path with the same sha256. All copies are
+ * the stage_in files are copied into it, and the program and gridsubmit-rank (with the
+ * libgridsubmit-finalize.so it preloads, launch/rank/rank-preload.h) into its bin/ unless
+ * the node has them at the same path with the same sha256. All copies are
  * scp with the ssh options and config of remote.c (over the job's shared connections).
  * DIR/remote-dirs lists those directories, one "HOST DIR PROGRAM RANKEXEC" line each (the
  * last two 1 when staged into DIR/bin), for the launcher, the cleanup and `cancel`;
@@ -27,7 +28,8 @@ struct stage_dir {
 	char *host;
 	char *dir;		/* absolute, ends in /.gridsubmit/jobs/NAME */
 	int program;		/* 1: the program is staged as dir/bin/BASENAME */
-	int rankexec;		/* 1: gridsubmit-rank is staged as dir/bin/gridsubmit-rank */
+	int rankexec;		/* 1: gridsubmit-rank is staged as dir/bin/gridsubmit-rank,
+				 * with dir/bin/libgridsubmit-finalize.so */
 	int failed;		/* stage_copy_in: 1 when a copy failed, why says which */
 	char why[512];
 };
@@ -48,7 +50,7 @@ int stage_dir_valid(const char *dir, const char *name);
 
 /*
  * Copy to each of the n nodes (in parallel) what it lacks: the program and gridsubmit-rank
- * into dir/bin (when flagged), then DIR's stage_in files into dir. A node whose copy fails
+ * with its finalize library into dir/bin (when flagged), then DIR's stage_in files into dir. A node whose copy fails
  * gets failed = 1 and why (naming it and the copy); a cancel signal stops every copy.
  * Returns the number of nodes that failed.
  */

@@ -34,6 +34,11 @@
  * past MPI_Init before rank 0 enters it, so nothing of the job runs until the preflight
  * has passed.
  *
+ * The program runs with libgridsubmit-finalize.so from beside the wrapper in its LD_PRELOAD
+ * (rank-preload.h): a plain MPI program's MPI_Finalize then ends without MPICH's hang over
+ * tcp (runtime/finalize/grt-finalize.c); libgrt programs and programs that are not MPI
+ * programs never call it.
+ *
  * usage: gridsubmit-rank [--status FILE] [--ends FILE] [--gate FIFO] -- PROGRAM [ARGS...]
  * Exit status: the program's, 128+N when it died of signal N, 127 when it cannot be run,
  * GATE_CLOSED when the gate said no.
@@ -59,6 +64,7 @@
 
 #include "common/clock.h"
 #include "common/rank-end.h"
+#include "launch/rank/rank-preload.h"
 
 #define KILL_GRACE	5	/* seconds between forwarding SIGTERM and SIGKILL */
 #define LEASE_TIMEOUT	60	/* seconds of silence from the supervisor's host */
@@ -445,7 +451,10 @@ catch_signals(sigset_t *orig, sigset_t *waiting)
 	sigdelset(waiting, SIGCHLD);
 }
 
-/* The program, with default signals and our original mask; -1 when fork fails. */
+/*
+ * The program, with default signals, our original mask and the finalize interposer
+ * preloaded; -1 when fork fails.
+ */
 static pid_t
 start_program(char **argv, const sigset_t *orig)
 {
@@ -465,6 +474,7 @@ start_program(char **argv, const sigset_t *orig)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(127);
+	rank_preload_finalize();
 	execvp(argv[0], argv);
 	fprintf(stderr, "gridsubmit-rank: cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);

@@ -19,12 +19,11 @@
  *      that it ended on purpose (PMI-1 "finalize", what MPI_Finalize sends last): a rank
  *      that closes its PMI connection without it is taken for a failed one, and when the
  *      proxy notices the close before the exit (2 % of runs, measured) hydra reports the
- *      clean rank as "Hangup (signal 1)" and mpiexec exits with status 1;
+ *      clean rank as "Hangup (signal 1)" and mpiexec exits with status 1 (grt-pmi.c,
+ *      which the plain programs' interposer runtime/finalize/ shares);
  *   4. otherwise MPI_Finalize, under a watchdog thread that ends the process with the
  *      same status when it has not returned within FINALIZE_LIMIT seconds.
  */
-#include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,51 +33,9 @@
 
 #include "runtime/comm/grt-comm.h"
 #include "runtime/core/grt-internal.h"
+#include "runtime/core/grt-pmi.h"
 
 #define FINALIZE_LIMIT	5	/* seconds MPI_Finalize may take */
-#define PMI_ACK_LIMIT	1000	/* milliseconds hydra's proxy may take to acknowledge */
-
-/*
- * The PMI-1 end of a rank without MPI_Finalize: "cmd=finalize" on the connection hydra
- * handed over in PMI_FD, then its "cmd=finalize_ack" (the exchange MPICH's own
- * MPI_Finalize ends with). Without PMI_FD (another launcher) nothing is sent; a proxy that
- * does not answer within PMI_ACK_LIMIT costs only a wrong exit status, never a hang.
- */
-static void
-pmi_finalize(void)
-{
-	static const char request[] = "cmd=finalize\n", ack[] = "cmd=finalize_ack";
-	const char *env = getenv("PMI_FD");
-	char reply[64];
-	size_t got = 0;
-	char *end;
-	long fd;
-
-	if (env == NULL || *env == '\0')
-		return;
-	fd = strtol(env, &end, 10);
-	if (*end != '\0' || fd < 0 || fd > 65535)
-		return;
-	if (write((int)fd, request, sizeof request - 1) != (ssize_t)(sizeof request - 1))
-		return;
-	while (got < sizeof reply - 1 && memchr(reply, '\n', got) == NULL) {
-		struct pollfd pfd = { (int)fd, POLLIN, 0 };
-		ssize_t n;
-
-		if (poll(&pfd, 1, PMI_ACK_LIMIT) <= 0)
-			return;
-		n = read((int)fd, reply + got, sizeof reply - 1 - got);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		got += (size_t)n;
-	}
-	reply[got] = '\0';
-	if (strncmp(reply, ack, sizeof ack - 1) != 0)
-		fprintf(stderr, "grt: hydra's proxy answered the end with \"%.*s\"\n",
-		    (int)strcspn(reply, "\n"), reply);
-}
 
 static int end_status;
 
@@ -107,7 +64,7 @@ grt_end(int rc)
 	if (grt_failure_seen || !grt_comm_all_ranks())
 		return end_status;
 	if (how != NULL && strcmp(how, "skip") == 0) {
-		pmi_finalize();
+		grt_pmi_finalize();
 		return end_status;
 	}
 	pthread_attr_init(&attr);

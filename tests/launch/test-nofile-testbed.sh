@@ -51,8 +51,8 @@ check_eq "every rank ran the program with its args and read the file" \
 D=$GRIDSUBMIT_HOME/jobs/$id
 check_eq "one rank on each node" \
 	"$(cut -d: -f1 "$D/hostfile" | grep -e '^nfn1$' -e '^nff1$' | sort | tr '\n' ' ')" "nff1 nfn1 "
-check_match "stage.log: the program and gridsubmit-rank went to nff1's bin/" \
-	"$(cat "$D/stage.log")" "^bin nff1 2 "
+check_match "stage.log: the program, gridsubmit-rank and its library went to nff1's bin/" \
+	"$(cat "$D/stage.log")" "^bin nff1 3 "
 check_match "stage.log: the --stage-in file went to nff1" "$(cat "$D/stage.log")" \
 	"^in nff1 1 $(wc -c < "$T/work/data.txt") "
 check_eq "nothing of the job stays on nff1" "$(on nff1 'ls -A ~ | wc -l')" "0"
@@ -65,4 +65,4 @@ check_eq "the recorded job.yaml runs the same job again on the testbed" "$rc" 0
 check_eq "with the same output" "$(printf '%s\n' "$out" | sort | tr '\n' '|')" \
 	"rank 0: hello with the staged data|rank 1: hello with the staged data|rank 2: hello with the staged data|"
 check_match "and the program again staged to nff1" \
-	"$(cat "$GRIDSUBMIT_HOME/jobs/$rid/stage.log")" "^bin nff1 2 "
+	"$(cat "$GRIDSUBMIT_HOME/jobs/$rid/stage.log")" "^bin nff1 3 "

@@ -3,7 +3,10 @@
 # rank's end reaches the supervisor, from a node that shares the job directory (its line
 # in DIR/rank-ends) and from nodes with directories of their own (private_fs: the line
 # sent on the lease); a remote rank that exits 3, and one killed by SIGKILL, are named
-# with their node and status, the others stopped and nothing left on any node (issue 31).
+# with their node and status, the others stopped and nothing left on any node; a plain MPI
+# program that calls MPI_Finalize itself (pi) ends in every run of 8, its result right,
+# with the finalize library in every rank, staged to the nodes that do not share our files
+# (issue 31).
 # serial: testbed-a (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
@@ -62,15 +65,18 @@ nothing_left() {
 	check_eq "$1: nor here" "$(live_here "$PI")" ""
 }
 
-# --- 1. every rank exits 0: done, and every rank's end known, the private_fs nodes' too
-job hello /bin/sh -c 'echo rank $PMI_RANK on $(hostname)'
+# --- 1. every rank exits 0: done, and every rank's end known, the private_fs nodes' too;
+# a program that is not an MPI program runs with the finalize library preloaded
+job hello /bin/sh -c 'echo rank $PMI_RANK on $(hostname) preload ${LD_PRELOAD##*/}'
 run_gs run "$T/hello.yaml" --sites "$TB/sites.yaml" --no-metrics
 check_eq "a plain program across 3 sites: run exits 0" "$rc" 0
 [ "$rc" -eq 0 ] || printf '%s\n' "$err" | tail -n 20 | sed -e 's/^/#   /'
 check_eq "the job is done" "$(jq -r .state "$J/1/state.json")" done
 check_eq "its ranks ran on the three nodes" \
-    "$(printf '%s\n' "$out" | sed -n 's/^rank [1-3] on //p' | sort | tr '\n' ' ')" \
+    "$(printf '%s\n' "$out" | sed -n 's/^rank [1-3] on \([a-z0-9]*\) .*/\1/p' | sort | tr '\n' ' ')" \
     "ple1 plf1 plw1 "
+check_eq "each of the 4 ranks ran with libgridsubmit-finalize.so preloaded" \
+    "$(printf '%s\n' "$out" | grep -c ' preload libgridsubmit-finalize\.so$')" 4
 check_eq "every rank's end is recorded, each exit 0" \
     "$(jq -r '[.rank_ends[] | select(.exit == 0)] | length' "$J/1/state.json")" 4
 for n in plf1 ple1 plw1; do
@@ -121,3 +127,26 @@ check_match "the reason names rank $R, node plw1 and signal 9" \
 check_eq "rank $R's end is recorded with its signal" "$(ends 3 | grep "^$R ")" \
     "$R plw1 null 9"
 nothing_left "a remote rank killed"
+
+# --- 4. pi calls MPI_Finalize itself, over tcp between the sites, where MPICH's own hung
+# in 4 of 5 runs (doc/reliability.md): 8 runs, each done with the right value and nothing
+# left (a hang would end at --time as a timeout, exit 8)
+job pi "$PI" --n 10000000
+done_runs=0 right=0 clean=0
+for i in 1 2 3 4 5 6 7 8; do
+	id=$(next_id)
+	run_gs run "$T/pi.yaml" --sites "$TB/sites.yaml" --no-metrics --time 1:00
+	[ "$rc" -eq 0 ] && [ "$(jq -r .state "$J/$id/state.json")" = done ] &&
+		done_runs=$((done_runs + 1))
+	printf '%s\n' "$out" | grep -q 'matches M_PI$' && right=$((right + 1))
+	[ "$rc" -eq 0 ] || printf '%s\n' "run $i: exit $rc" "$err" | tail -n 5 | sed -e 's/^/#   /'
+	left=""
+	for n in plf1 ple1 plw1; do
+		left="$left$(ns_job "$n" pi)"
+	done
+	[ -z "$left$(live_here "$PI")" ] && clean=$((clean + 1))
+done
+check_eq "pi across 3 sites: 8 of 8 runs exit 0, each job done" "$done_runs" 8
+check_eq "pi across 3 sites: 8 of 8 runs print the right value" "$right" 8
+check_eq "pi across 3 sites: after each of the 8 runs nothing is left on any node, nor here" \
+    "$clean" 8

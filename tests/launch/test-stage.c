@@ -26,6 +26,7 @@
 #include "common/clock.h"
 #include "common/file.h"
 #include "common/xmalloc.h"
+#include "launch/rank/rank-preload.h"
 #include "launch/stage.h"
 #include "store/jobstore.h"
 #include "tests/tap.h"
@@ -543,13 +544,14 @@ node_dir(const char *host, const char *name)
 
 /*
  * node-a lacks the program and gridsubmit-rank, node-b only gridsubmit-rank, node-down
- * cannot be reached: each gets what it lacks, the copies are checked, node-down fails.
+ * cannot be reached: each gets what it lacks (gridsubmit-rank always with the finalize
+ * library it preloads), the copies are checked, node-down fails.
  */
 static void
 test_copy_in(const struct gs_job *job, const struct job_state *st, struct stage_dir *d)
 {
 	struct stage_dir *ptr[3] = { &d[0], &d[1], &d[2] };
-	char *rankexec, *end, *here = wrapper_here();
+	char *rankexec, *lib, *lib_here = NULL, *real, *end, *here = wrapper_here();
 	int nfail;
 
 	nfail = stage_copy_in(job, st, ptr, 3);
@@ -566,24 +568,36 @@ test_copy_in(const struct gs_job *job, const struct job_state *st, struct stage_
 	ok(here != NULL && same_file(here, rankexec) && access(rankexec, X_OK) == 0,
 	    "node-a: gridsubmit-rank in bin/, the same bytes as here, executable");
 	free(rankexec);
+	xasprintf(&lib, "%s/bin/" RANK_FINALIZE_LIB, d[0].dir);
+	/* beside the wrapper's real path, where gridsubmit takes it from */
+	if (here != NULL && (real = realpath(here, NULL)) != NULL) {
+		*strrchr(real, '/') = '\0';
+		xasprintf(&lib_here, "%s/" RANK_FINALIZE_LIB, real);
+		free(real);
+	}
+	ok(lib_here != NULL && same_file(lib_here, lib), "node-a: " RANK_FINALIZE_LIB
+	    " beside it, the same bytes as here");
+	free(lib);
+	free(lib_here);
 	free(here);
 	ok(holds(d[0].dir, "input.dat", "1 2 3\n") && holds(d[0].dir, "inputs/deeper/b.txt",
 	    "b\n") && (mode_of(d[0].dir, "run.sh") & 0100) != 0, "node-a: the stage_in files "
 	    "and directories, modes kept");
 	ok(!exists(d[1].dir, "bin/prog") && exists(d[1].dir, "bin/gridsubmit-rank") &&
-	    holds(d[1].dir, "input.dat", "1 2 3\n"), "node-b: only what it lacks (not the "
-	    "program it has)");
+	    exists(d[1].dir, "bin/" RANK_FINALIZE_LIB) && holds(d[1].dir, "input.dat",
+	    "1 2 3\n"), "node-b: only what it lacks (not the program it has)");
 	xasprintf(&end, " ok %s/bin", d[0].dir);
-	ok(logged(st, "bin node-a 2 ", end), "stage.log: two binaries copied to node-a's bin/");
+	ok(logged(st, "bin node-a 3 ", end), "stage.log: three binaries copied to node-a's bin/ "
+	    "(the program, gridsubmit-rank, its library)");
 	free(end);
 	xasprintf(&end, " ok %s", d[1].dir);
 	ok(logged(st, "in node-b 4 ", end), "stage.log: four stage_in files to node-b's "
 	    "directory (a directory's files counted)");
 	free(end);
-	ok(logged(st, "verify node-a 5 ", " ok") && logged(st, "verify node-b 4 ", " ok"),
-	    "stage.log: every copy checked by sha256 on the node (5 on node-a, 4 on node-b)");
+	ok(logged(st, "verify node-a 6 ", " ok") && logged(st, "verify node-b 5 ", " ok"),
+	    "stage.log: every copy checked by sha256 on the node (6 on node-a, 5 on node-b)");
 	xasprintf(&end, " failed %s/bin", d[2].dir);
-	ok(logged(st, "bin node-down 2 ", end), "stage.log: the failed copy to node-down");
+	ok(logged(st, "bin node-down 3 ", end), "stage.log: the failed copy to node-down");
 	free(end);
 }
 

@@ -2,7 +2,7 @@
 # test-staging.sh — staging for real (root): a testbed with nodes that do not share this
 # host's files (emulate: {private_fs: true}); mandelbrot on 2 sites with such a node: the
 # node lacks the program and the job store before the job, gets the program,
-# gridsubmit-rank and the stage_in file copied into ~/.gridsubmit/jobs/NAME, computes
+# gridsubmit-rank with its finalize library and the stage_in file copied into ~/.gridsubmit/jobs/NAME, computes
 # chunks there, the image is the one of a local run, outputs written by remote ranks come
 # back by the documented rule, and nothing stays on the node after success, cancel (of
 # `run` and of a submitted job) or failure; a node whose disk is full, or whose home is
@@ -14,6 +14,7 @@
 need_testbed "staging" sshd scp tc prometheus-node-exporter jq cmp sha256sum || exit 0
 MANDEL=$SRC/$BUILD/examples/mandelbrot
 RANKEXEC=$SRC/$BUILD/gridsubmit-rank
+FINLIB=$SRC/$BUILD/libgridsubmit-finalize.so
 if [ ! -x "$MANDEL" ]; then
 	skip "staging" "$MANDEL is not built"
 	exit 0
@@ -112,17 +113,17 @@ check_match "ranks on this host, stn1 and stf1" "$nodes" '^[^ ]+ stn1 stf1$'
 chunks=$(jq -s '(.[0].ranks | map(select(.node == "stf1")) | .[0].rank) as $r
 	| [.[] | select(.ev == "chunk" and .rank == $r) | .count] | add // 0' "$J/events.jsonl")
 check "stf1 computed chunks ($chunks rows)" test "${chunks:-0}" -gt 0
-bin_bytes=$(( $(stat -c %s "$MANDEL") + $(stat -c %s "$RANKEXEC") ))
-check_match "stage.log: the program and gridsubmit-rank ($bin_bytes bytes) went to stf1's bin/" \
-	"$(cat "$J/stage.log")" "^bin stf1 2 $bin_bytes [0-9.]+ ok /root/\.gridsubmit/jobs/[^ ]+-$(basename "$J")-[0-9a-f]{8}/bin$"
+bin_bytes=$(( $(stat -c %s "$MANDEL") + $(stat -c %s "$RANKEXEC") + $(stat -c %s "$FINLIB") ))
+check_match "stage.log: the program, gridsubmit-rank and its library ($bin_bytes bytes) went to stf1's bin/" \
+	"$(cat "$J/stage.log")" "^bin stf1 3 $bin_bytes [0-9.]+ ok /root/\.gridsubmit/jobs/[^ ]+-$(basename "$J")-[0-9a-f]{8}/bin$"
 check_match "stage.log: the stage_in file went to stf1" "$(cat "$J/stage.log")" \
 	'^in stf1 1 300000 [0-9.]+ ok /root/\.gridsubmit/jobs/'
-check_match "stage.log: the 3 copies on stf1 have this host's sha256" "$(cat "$J/stage.log")" \
-	'^verify stf1 3 [0-9.]+ ok$'
+check_match "stage.log: the 4 copies on stf1 have this host's sha256" "$(cat "$J/stage.log")" \
+	'^verify stf1 4 [0-9.]+ ok$'
 check "stage.log: nothing was copied to stn1 (it shares this host's files)" \
 	sh -c "! grep -q ' stn1 ' '$J/stage.log'"
 secs=$(awk '$1 == "bin" && $2 == "stf1" {print $5}' "$J/stage.log")
-echo "# staging mandelbrot + gridsubmit-rank ($bin_bytes bytes) to stf1 over 20 Mbit/s: $secs s"
+echo "# staging mandelbrot + gridsubmit-rank + its library ($bin_bytes bytes) to stf1 over 20 Mbit/s: $secs s"
 check_match "stage.log: stf1's directory was removed after the job" "$(cat "$J/stage.log")" \
 	'^removed stf1 /root/\.gridsubmit/jobs/'
 check "the list of remote directories is gone (nothing left to remove)" test ! -e "$J/remote-dirs"
@@ -171,9 +172,9 @@ check_eq "a wrapper program with staged inputs on 2 private nodes exits 0" "$rc"
 [ "$rc" -eq 0 ] || printf '%s\n' "$out" "$err" | tail -n 20 | sed -e 's/^/#   /'
 J=$(last_job)
 check "its image is identical to the local run's" cmp "$J/m.pgm" "$REF"
-check_match "stage.log: the wrapper and gridsubmit-rank went to stf2, mandelbrot and the input too" \
+check_match "stage.log: the wrapper, gridsubmit-rank and its library went to stf2, mandelbrot and the input too" \
 	"$(grep -E '^(bin|in) stf2 ' "$J/stage.log" | cut -d' ' -f1-3 | tr '\n' ' ')" \
-	'^bin stf2 2 in stf2 5 $'
+	'^bin stf2 3 in stf2 5 $'
 n=$(sed -n 1p "$J/note-stf1.txt" 2>/dev/null)
 check_eq "stf1's output came back as note-stf1.txt" "$n" "stf1"
 check_match "stf1's rank ran in its own job directory" "$(sed -n 2p "$J/note-stf1.txt")" \
@@ -184,8 +185,8 @@ check_eq "stf1 has the staged directory's files, link resolved (same tree sha256
 check_eq "and its directories, the empty one too" "$(sed -n 5p "$J/note-stf1.txt")" \
 	"inputs inputs/sub inputs/sub/empty "
 check_eq "stf2 has the same tree" "$(sed -n 4p "$J/note-stf2.txt" 2>/dev/null)" "$tree_sha"
-check_match "stage.log: the 5 copies on stf2 (the tree as one) have this host's sha256" \
-	"$(cat "$J/stage.log")" 'verify stf2 5 [0-9.]+ ok'
+check_match "stage.log: the 6 copies on stf2 (the tree as one) have this host's sha256" \
+	"$(cat "$J/stage.log")" 'verify stf2 6 [0-9.]+ ok'
 check_eq "stf2's output came back as note-stf2.txt" "$(sed -n 1p "$J/note-stf2.txt" 2>/dev/null)" "stf2"
 check_eq "all.txt here is stn1's (it shares this directory)" "$(cat "$J/all.txt" 2>/dev/null)" "stn1"
 check_eq "the private nodes' all.txt came back as all.txt.HOST" \
@@ -241,7 +242,7 @@ run_gs wait "$id" --timeout 120
 check_eq "the submitted job ends done (wait exits 0)" "$rc" 0
 check "its image is identical to the local run's" cmp "$GRIDSUBMIT_HOME/jobs/$id/m.pgm" "$REF"
 check_match "it was staged to stf1 and the supervisor removed the copy" \
-	"$(tr '\n' ' ' < "$GRIDSUBMIT_HOME/jobs/$id/stage.log")" '^bin stf1 2 .* ok .*removed stf1 '
+	"$(tr '\n' ' ' < "$GRIDSUBMIT_HOME/jobs/$id/stage.log")" '^bin stf1 3 .* ok .*removed stf1 '
 run_gs submit "$T/long.yaml" --sites "$TB/sites.yaml"
 id=$out
 i=0
@@ -265,7 +266,7 @@ run_gs run "$T/m.yaml" --sites "$TB/sites.yaml"
 check_eq "a full disk on stf1: the job still succeeds" "$rc" 0
 check_match "preflight reports one failed node" "$err" 'preflight: 1 of 2 nodes failed:'
 check_match "the error names stf1, the copy and scp's reason" "$err" \
-	'  stf1: staging: copying 2 files \([0-9]+ bytes\) to /root/\.gridsubmit/jobs/[^ ]+/bin failed: .+'
+	'  stf1: staging: copying 3 files \([0-9]+ bytes\) to /root/\.gridsubmit/jobs/[^ ]+/bin failed: .+'
 check_eq "stf1 is named once" "$(printf '%s\n' "$err" | grep -c 'stf1')" 1
 check_match "and replaced" "$err" 'placed again without the failed node'
 J=$(last_job)
