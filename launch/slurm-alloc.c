@@ -49,6 +49,25 @@ slurm_placement_uses(const struct gs_sites *sites, const struct gs_placement *p)
 	return 0;
 }
 
+int
+slurm_time_reached(const struct gs_sites *sites, const struct gs_job *job,
+    const struct gs_placement *p, double ran)
+{
+	const struct gs_sched *sc;
+	long long limit;
+	int r;
+
+	for (r = 0; r < p->nranks; r++) {
+		if (p->ranks[r].node == BROKER_NODE_NONE ||
+		    (sc = slurm_sched_of(sites, p->ranks[r].node)) == NULL)
+			continue;
+		if (slurm_time_parse(job->time_limit != NULL ? job->time_limit : sc->time,
+		    &limit) == 0 && ran >= (double)limit - SLURM_SETTLE)
+			return 1;
+	}
+	return 0;
+}
+
 /* The placed nodes of site s, each once: their names in *hosts (not allocated). */
 static size_t
 slurm_site_hosts(const struct gs_sites *sites, const struct gs_placement *p, size_t s,

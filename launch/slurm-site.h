@@ -47,7 +47,22 @@ int slurm_allocate(const struct gs_sites *sites, const struct gs_job *job,
  * routes are gone.
  */
 #define SLURM_SETTLE	5.0
+/*
+ * The settle after a launch that ran into an allocation's time limit (slurm_time_reached):
+ * Slurm signals the steps first and records TIMEOUT only after its KillWait and the
+ * steps' end, later still on a loaded host; released before, the allocation would be
+ * "CANCELLED" and the job relaunched into the same limit.
+ */
+#define SLURM_SETTLE_LIMIT	30.0
 void slurm_release(struct job_state *st, const char *config, double settle);
+
+/*
+ * 1 when a launch that ran ran seconds reached the time limit of an allocation it held:
+ * the smallest of its Slurm sites' (the job's time_limit, else the site's time), less
+ * SLURM_SETTLE for the clocks' and Slurm's slack; 0 with no such limit.
+ */
+int slurm_time_reached(const struct gs_sites *sites, const struct gs_job *job,
+    const struct gs_placement *p, double ran);
 
 /* The routes of the allocations of st still held (for `cancel`, in another process). */
 void slurm_routes(const struct job_state *st);

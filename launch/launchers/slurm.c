@@ -142,11 +142,15 @@ static void
 slurm_cleanup(struct launch *l)
 {
 	const struct launch_result *res = &l->res;
+	const struct launch_plan *pl = &l->plan;
+	double settle = 0;
 
 	launcher_ssh.cleanup(l);
 	/* a job stopped here (cancel, time limit) was not ended by Slurm: no settling */
-	slurm_release_all(l, !res->cancelled && !res->timed_out && res->mpiexec_status != 0 ?
-	    SLURM_SETTLE : 0);
+	if (!res->cancelled && !res->timed_out && res->mpiexec_status != 0)
+		settle = slurm_time_reached(pl->sites, pl->job, pl->place, res->ran) ?
+		    SLURM_SETTLE_LIMIT : SLURM_SETTLE;
+	slurm_release_all(l, settle);
 }
 
 const struct launcher launcher_slurm = {
