@@ -22,7 +22,8 @@
  * The PMPI_* functions are looked up when called (dlsym), never linked: the library loads
  * harmlessly into programs that are not MPI programs (/bin/sh, /bin/sleep), whose
  * MPI_Finalize is never called. It exports these two functions and nothing else (built
- * with -fvisibility=hidden), so its copy of grt_pmi_finalize never meets libgrt's. A statically linked program does not see it at all.
+ * with -fvisibility=hidden), so its copy of grt_pmi_finalize never meets libgrt's. A
+ * statically linked program does not see it at all.
  */
 #include <dlfcn.h>
 #include <mpi.h>
