@@ -136,8 +136,8 @@ file_write(const char *path, const void *p, size_t len)
 	return rc;
 }
 
-/* All len bytes at p to fd; 0, or -1 with errno (ENOSPC for a write that wrote nothing). */
-static int
+/* file.h. */
+int
 file_write_all(int fd, const void *p, size_t len)
 {
 	const char *b = p;

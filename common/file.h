@@ -42,6 +42,12 @@ int file_atomic_sweep(const char *dir, const char *name);
 int file_write(const char *path, const void *p, size_t len);
 
 /*
+ * All len bytes at p to the open file fd, a short write continued; 0, or -1 with errno
+ * (ENOSPC for a write that wrote nothing).
+ */
+int file_write_all(int fd, const void *p, size_t len);
+
+/*
  * The program name next to the running one (/proc/self/exe): how gridsubmit finds its own
  * helpers in the build directory and in an install's bin. Allocated; NULL when it is not
  * there or not executable.

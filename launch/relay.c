@@ -73,25 +73,6 @@ relay_io(int fd, void *p, size_t len, int out)
 	return 0;
 }
 
-/* All of len bytes to the file fd; 0, or -1 with errno. */
-static int
-relay_fd_write(int fd, const void *p, size_t len)
-{
-	const unsigned char *b = p;
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, b, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		b += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* A payload's 8-byte little-endian number. */
 static uint64_t
 relay_u64(const unsigned char *p)
@@ -220,9 +201,9 @@ relay_frame(struct relay_conn *c, unsigned char **buf)
 		c->hello = 1;
 		return relay_hello(c) == 0 ? 0 : -1;
 	case RELAY_EVENTS:
-		return relay_fd_write(c->efd, *buf, len) == 0 ? 0 : -1;
+		return file_write_all(c->efd, *buf, len);
 	case RELAY_JOURNAL:
-		return relay_fd_write(c->jfd, *buf, len) == 0 ? 0 : -1;
+		return file_write_all(c->jfd, *buf, len);
 	case RELAY_TRUNCATE:
 		return len == 8 && ftruncate(c->jfd, (off_t)relay_u64(*buf)) == 0 ? 0 : -1;
 	case RELAY_COMMIT:

@@ -210,6 +210,23 @@ jf_stage_in(struct ydoc_node *root, const struct gs_job *job, char **head)
 	ydoc_set(root, "stage_in", seq);
 }
 
+/* *s with " " and the printf of fmt appended (*s reallocated). */
+static void __attribute__((format(printf, 2, 3)))
+jf_append(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	char *w, *t;
+
+	va_start(ap, fmt);
+	if (vasprintf(&w, fmt, ap) == -1)
+		fatal("vasprintf");
+	va_end(ap);
+	xasprintf(&t, "%s %s", *s, w);
+	free(w);
+	free(*s);
+	*s = t;
+}
+
 /* "--scheme pwd --ranks 3 --restarts 2 --time 10:00", or "none". Allocated. */
 static char *
 jf_overrides(const struct jobrun_args *a)
@@ -217,57 +234,27 @@ jf_overrides(const struct jobrun_args *a)
 	char *s = xstrdup(""), *t;
 	int i;
 
-	if (a->name != NULL) {
-		xasprintf(&t, "%s --name %s", s, a->name);
-		free(s);
-		s = t;
-	}
-	for (i = 0; i < a->nstage_in; i++) {
-		xasprintf(&t, "%s --stage-in %s", s, a->stage_in[i]);
-		free(s);
-		s = t;
-	}
-	if (a->scheme != NULL) {
-		xasprintf(&t, "%s --scheme %s", s, a->scheme);
-		free(s);
-		s = t;
-	}
-	if (a->migration != NULL) {
-		xasprintf(&t, "%s --migration %s", s, a->migration);
-		free(s);
-		s = t;
-	}
-	if (a->ranks > 0) {
-		xasprintf(&t, "%s --ranks %d", s, a->ranks);
-		free(s);
-		s = t;
-	}
-	if (a->restarts >= 0) {
-		xasprintf(&t, "%s --restarts %d", s, a->restarts);
-		free(s);
-		s = t;
-	}
-	if (a->time != NULL) {
-		xasprintf(&t, "%s --time %s", s, a->time);
-		free(s);
-		s = t;
-	}
-	if (a->oversubscribe) {
-		xasprintf(&t, "%s --oversubscribe", s);
-		free(s);
-		s = t;
-	}
-	if (!a->metrics) {
-		xasprintf(&t, "%s --no-metrics (not a key of the job file)", s);
-		free(s);
-		s = t;
-	}
+	if (a->name != NULL)
+		jf_append(&s, "--name %s", a->name);
+	for (i = 0; i < a->nstage_in; i++)
+		jf_append(&s, "--stage-in %s", a->stage_in[i]);
+	if (a->scheme != NULL)
+		jf_append(&s, "--scheme %s", a->scheme);
+	if (a->migration != NULL)
+		jf_append(&s, "--migration %s", a->migration);
+	if (a->ranks > 0)
+		jf_append(&s, "--ranks %d", a->ranks);
+	if (a->restarts >= 0)
+		jf_append(&s, "--restarts %d", a->restarts);
+	if (a->time != NULL)
+		jf_append(&s, "--time %s", a->time);
+	if (a->oversubscribe)
+		jf_append(&s, "--oversubscribe");
+	if (!a->metrics)
+		jf_append(&s, "--no-metrics (not a key of the job file)");
 	/* without a job file, the words after "--" are the program and its args: the file's */
-	if (a->job != NULL && a->nmore_args > 0) {
-		xasprintf(&t, "%s -- %d more args", s, a->nmore_args);
-		free(s);
-		s = t;
-	}
+	if (a->job != NULL && a->nmore_args > 0)
+		jf_append(&s, "-- %d more args", a->nmore_args);
 	if (*s == '\0') {
 		free(s);
 		return xstrdup("none");
