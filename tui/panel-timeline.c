@@ -1,8 +1,8 @@
 /*
- * panel-timeline.c — the timeline (key t): one row per rank, its chunks over the job's
- * time scaled to the width, compute and communication in their own glyph and colour,
- * drops, failures and migrations marked, so that imbalance shows at a glance: a rank
- * that worked less has more idle dots, one that finished early ends in dots.
+ * panel-timeline.c — the timeline (the screen after the ranks, Tab): one row per rank, its
+ * chunks over the job's time scaled to the width, compute and communication in their own
+ * glyph and colour, drops, failures and migrations marked, so that imbalance shows at a
+ * glance: a rank that worked less has more idle dots, one that finished early ends in dots.
  */
 #include <math.h>
 #include <stdio.h>
