@@ -397,7 +397,7 @@ view_key(struct view *v, int ch)
 	if (action_common(v, ch))
 		return;
 	a = keymap_action(ch);
-	if (v->screen == SCREEN_EVENTS && action_log(v, a))
+	if (v->screen == SCREEN_EVENTS && (action_log(v, a) || keymap_on_rows(a)))
 		return;
 	action_main(v, a);
 }

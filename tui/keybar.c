@@ -84,9 +84,10 @@ keybar_draw(struct view *v, int y, int w)
 	for (p = 0; p <= KEYBAR_PRIO_MAX; p++)
 		for (i = 0; i < keymap_n && i < KEYBAR_KEYS; i++) {
 			k = &keymap[i];
-			/* F9 only where it can do something: a live job */
+			/* F9 only where it can do something: a live job; no row keys on the log */
 			if (k->bar == NULL || k->prio != p || (k->action == KA_CANCEL &&
-			    (v->job_id == NULL || v->replay)))
+			    (v->job_id == NULL || v->replay)) || (v->screen == SCREEN_EVENTS &&
+			    keymap_on_rows(k->action)))
 				continue;
 			if (used + kw[i] <= room) {
 				on[i] = 1;

@@ -51,3 +51,23 @@ keymap_action(int ch)
 				return keymap[i].action;
 	return KA_NONE;
 }
+
+int
+keymap_on_rows(enum key_action a)
+{
+	switch (a) {
+	case KA_SEARCH:
+	case KA_FILTER:
+	case KA_SORT_NEXT:
+	case KA_SORT_PREV:
+	case KA_SORT_INVERT:
+	case KA_SORT_RANK:
+	case KA_SORT_PERF:
+	case KA_SORT_TIME:
+	case KA_FOLD:
+	case KA_ENTER:
+		return 1;
+	default:
+		return 0;
+	}
+}

@@ -55,5 +55,10 @@ extern const int keymap_n;
 
 /* The action of key code ch (KA_NONE: no key of the map). */
 enum key_action keymap_action(int ch);
+/*
+ * Does action a work on the rank rows (search, filter, sort, fold, Enter)? Those keys do
+ * nothing on the event log's screen, and its key bar leaves them out.
+ */
+int keymap_on_rows(enum key_action a);
 
 #endif

@@ -639,8 +639,14 @@ test_keys(void)
 	is_int(v.screen, SCREEN_RANKS, "and back to the ranks");
 	view_key(&v, KEY_BTAB);
 	is_int(v.screen, SCREEN_EVENTS, "Shift-Tab goes back");
+	view_key(&v, '/');
+	is_int(v.prompt, PROMPT_NONE, "the event log: no search of rank rows there");
+	view_key(&v, KEY_UP);
+	is_int(v.log_back, 1, "the event log: Up goes back one entry");
+	view_key(&v, '\t');
+	is_int(v.screen, SCREEN_RANKS, "Tab from the event log: the ranks again");
 	view_key(&v, 't');
-	is_int(v.screen, SCREEN_EVENTS, "t (htop's tree) is no screen key");
+	is_int(v.screen, SCREEN_RANKS, "t (htop's tree) is no screen key");
 	view_key(&v, ' ');
 	is_int(v.paused, 0, "Space (htop's tag) does not pause");
 	view_key(&v, 'p');
