@@ -206,3 +206,41 @@ text_num(char *dst, size_t dstsz, double v, int decimals, int width)
 	}
 	return dst;
 }
+
+char *
+text_plural(char *dst, size_t dstsz, long long n, const char *one, const char *many)
+{
+	if (n == 1 || n == -1)
+		snprintf(dst, dstsz, "%lld %s", n, one);
+	else if (many != NULL)
+		snprintf(dst, dstsz, "%lld %s", n, many);
+	else
+		snprintf(dst, dstsz, "%lld %ss", n, one);
+	return dst;
+}
+
+char *
+text_count(char *dst, size_t dstsz, long long n)
+{
+	static const char suffix[] = "kMGTPE";
+	double x = (double)n;
+	int i;
+
+	if (n > -100000 && n < 100000) {
+		snprintf(dst, dstsz, "%lld", n);
+		return dst;
+	}
+	/* 3 significant digits: 1.50M, 12.3M, 200M; a value that rounds to 1000 moves up */
+	for (i = 0; i < (int)sizeof suffix - 1; i++) {
+		x /= 1000.0;
+		if (fabs(x) < 999.5 || i == (int)sizeof suffix - 2)
+			break;
+	}
+	if (fabs(x) < 9.995)
+		snprintf(dst, dstsz, "%.2f%c", x, suffix[i]);
+	else if (fabs(x) < 99.95)
+		snprintf(dst, dstsz, "%.1f%c", x, suffix[i]);
+	else
+		snprintf(dst, dstsz, "%.0f%c", x, suffix[i]);
+	return dst;
+}

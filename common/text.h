@@ -36,4 +36,17 @@ char *text_clock(char *dst, size_t dstsz, double secs);
 /* A number in at most width characters: fewer decimals first, then k/M/G suffixes. */
 char *text_num(char *dst, size_t dstsz, double v, int decimals, int width);
 
+/*
+ * A count and its noun, singular for exactly one: "1 site", "2 sites", "0 entries"
+ * (many NULL: the noun with an "s"). Returns dst.
+ */
+char *text_plural(char *dst, size_t dstsz, long long n, const char *one, const char *many);
+
+/*
+ * A count in one form whatever the column: exact up to 99999, then three significant
+ * digits with a suffix ("200k", "1.50M", "12.3G"), at most 5 characters; so that the
+ * same count reads the same in every column and line that shows it. Returns dst.
+ */
+char *text_count(char *dst, size_t dstsz, long long n);
+
 #endif

@@ -46,7 +46,8 @@ const struct cmd_entry cmd_top_entry = {
 	"  --exit-at-end         leave as soon as the job's end is on screen\n"
 	"a program without libgrt writes no events: its ranks and their ends are shown;\n"
 	"each placed node's load and CPU from its monitor are shown while the job runs;\n"
-	"keys: F1 or ? for help, t the timeline, F9 cancel the job (live), q to quit;\n"
+	"keys as htop's: F1 help, Tab the timeline and the log, F9 or k cancels the job\n"
+	"(live, after a y), F10 or q quits;\n"
 	"see doc/console.md\n",
 	cmd_top_exec, NULL, top_longopts, NULL, CMD_OPERAND_JOB
 };

@@ -1,16 +1,17 @@
 /*
- * action.c — what each key does (htop's habits; the help screen lists them). Keys only
- * change the view: what touches the outside (reading one more event, cancelling the job)
- * is asked for here and done by the main loop (tui.c, tui-cancel.c).
+ * action.c — what each key does: the key map's actions (keymap.c, which follows htop 3)
+ * on the view. Keys only change the view: what touches the outside (reading one more
+ * event, cancelling the job) is asked for here and done by the main loop (tui.c,
+ * tui-cancel.c).
  */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "tui/keymap.h"
 #include "tui/view.h"
 
 #define KEY_ESC		27
-#define KEY_CTRL_L	12
 
 static const double intervals[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10 };
 #define NINTERVALS	(int)(sizeof intervals / sizeof intervals[0])
@@ -50,6 +51,16 @@ action_sort(struct view *v, int dir)
 	snprintf(v->message, sizeof v->message, "sort by %s", col_names[v->sort]);
 }
 
+/* htop's N, P and T: one column at once (P and T with the largest first, as there). */
+static void
+action_sort_by(struct view *v, enum col c, int invert)
+{
+	v->sort = c;
+	v->invert = invert;
+	snprintf(v->message, sizeof v->message, "sort by %s%s", col_names[c],
+	    invert ? ", largest first" : "");
+}
+
 static void
 action_fold(struct view *v)
 {
@@ -59,6 +70,7 @@ action_fold(struct view *v)
 	if (v->nrows == 0)
 		return;
 	row = &v->rows[v->sel];
+	/* a node row's id is one of its ranks: the site is that rank's */
 	site = row->kind == ROW_SITE ? row->id : v->m->ranks[row->id].site_idx;
 	view_toggle_fold(v, site);
 	/* The selected rank may disappear into the fold: select its site instead. */
@@ -142,70 +154,65 @@ action_prompt(struct view *v, int ch)
 	}
 }
 
-/* Keys that work on every screen. */
+/* Keys that work on every screen: the job, the clock, the refresh, leaving. */
 static int
 action_common(struct view *v, int ch)
 {
-	switch (ch) {
-	case 'q':
-	case 'Q':
-	case KEY_F(10):
+	if (ch == KEY_RESIZE)
+		return 1;
+	switch (keymap_action(ch)) {
+	case KA_QUIT:
 		v->quit = 1;
 		return 1;
-	case ' ':
-	case 'p':
-	case 'P':
+	case KA_PAUSE:
 		v->paused = !v->paused;
 		return 1;
-	case 'n':
-	case '.':
+	case KA_STEP:
 		v->paused = 1;
 		v->step = 1;
 		return 1;
-	case '+':
-	case '=':
+	case KA_DELAY_UP:
 		action_interval(v, 1);
 		return 1;
-	case '-':
-	case '_':
+	case KA_DELAY_DOWN:
 		action_interval(v, -1);
 		return 1;
-	case KEY_CTRL_L:
+	case KA_REDRAW:
 		clearok(curscr, TRUE);
 		return 1;
-	case KEY_F(9):
+	case KA_CANCEL:
 		action_cancel(v);
 		return 1;
-	case KEY_RESIZE:
-		return 1;
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 static void
 action_detail(struct view *v, int ch)
 {
-	int i, page = v->detail_page > 1 ? v->detail_page - 1 : 1;
+	int i, step, page = v->detail_page > 1 ? v->detail_page - 1 : 1;
+	enum key_action a = keymap_action(ch);
 
-	switch (ch) {
+	switch (a) {
 	/* the rank's events: the newest at the bottom, scrolled back from there */
-	case KEY_PPAGE:
+	case KA_PGUP:
 		v->detail_back += page;
 		break;
-	case KEY_NPAGE:
+	case KA_PGDN:
 		v->detail_back = v->detail_back > page ? v->detail_back - page : 0;
 		break;
-	case KEY_HOME:
+	case KA_HOME:
 		v->detail_back = TRACK_EVENTS;
 		break;
-	case KEY_END:
+	case KA_END:
 		v->detail_back = 0;
 		break;
-	case KEY_UP:
-	case KEY_DOWN:
+	case KA_UP:
+	case KA_DOWN:
 		/* Walk the ranks of the table without going back to it. */
-		for (i = v->sel + (ch == KEY_UP ? -1 : 1); i >= 0 && i < v->nrows;
-		    i += ch == KEY_UP ? -1 : 1)
+		step = a == KA_UP ? -1 : 1;
+		for (i = v->sel + step; i >= 0 && i < v->nrows; i += step)
 			if (v->rows[i].kind == ROW_RANK) {
 				action_select(v, i);
 				v->detail_rank = v->rows[i].id;
@@ -219,20 +226,168 @@ action_detail(struct view *v, int ch)
 	}
 }
 
+/* The help: the scroll keys scroll it when it does not fit, F10 and q quit, any other returns. */
+static void
+action_help(struct view *v, int ch)
+{
+	switch (keymap_action(ch)) {
+	case KA_UP:
+		v->help_top -= v->help_top > 0;
+		break;
+	case KA_DOWN:
+		v->help_top += v->help_more > 0;
+		break;
+	case KA_PGUP:
+		v->help_top = v->help_top > 10 ? v->help_top - 10 : 0;
+		break;
+	case KA_PGDN:
+		v->help_top += v->help_more < 10 ? v->help_more : 10;
+		break;
+	case KA_HOME:
+		v->help_top = 0;
+		break;
+	case KA_END:
+		v->help_top += v->help_more;
+		break;
+	case KA_QUIT:
+		v->quit = 1;
+		break;
+	default:
+		if (ch != KEY_RESIZE) {
+			v->mode = MODE_MAIN;
+			v->help_top = 0;
+		}
+	}
+}
+
+/* The events screen: the scroll keys go back through the kept log, newest at the bottom. */
+static int
+action_log(struct view *v, enum key_action a)
+{
+	int page = v->log_page > 1 ? v->log_page - 1 : 1;
+
+	switch (a) {
+	case KA_UP:
+		v->log_back++;
+		return 1;
+	case KA_DOWN:
+		v->log_back -= v->log_back > 0;
+		return 1;
+	case KA_PGUP:
+		v->log_back += page;
+		return 1;
+	case KA_PGDN:
+		v->log_back = v->log_back > page ? v->log_back - page : 0;
+		return 1;
+	case KA_HOME:
+		v->log_back = MODEL_LOG;
+		return 1;
+	case KA_END:
+		v->log_back = 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Enter: a site row folds, a rank row opens its detail, a node row does nothing. */
+static void
+action_enter(struct view *v)
+{
+	if (v->nrows == 0 || v->rows[v->sel].kind == ROW_NODE)
+		return;
+	if (v->rows[v->sel].kind == ROW_SITE) {
+		action_fold(v);
+		view_build(v);
+		return;
+	}
+	v->mode = MODE_DETAIL;
+	v->detail_rank = v->rows[v->sel].id;
+	v->detail_back = 0;
+}
+
+/* The keys of the main screens (ranks, timeline, events). */
+static void
+action_main(struct view *v, enum key_action a)
+{
+	int page = v->table_h > 1 ? v->table_h - 1 : 1;
+
+	switch (a) {
+	case KA_HELP:
+		v->mode = MODE_HELP;
+		v->help_top = 0;
+		break;
+	case KA_SEARCH:
+		v->prompt = PROMPT_SEARCH;
+		v->input[0] = '\0';
+		break;
+	case KA_FILTER:
+		v->prompt = PROMPT_FILTER;
+		snprintf(v->input, sizeof v->input, "%s", v->filter);
+		break;
+	case KA_FOLD:
+		action_fold(v);
+		view_build(v);
+		break;
+	case KA_SORT_NEXT:
+	case KA_SORT_PREV:
+		action_sort(v, a == KA_SORT_NEXT ? 1 : -1);
+		break;
+	case KA_SORT_INVERT:
+		v->invert = !v->invert;
+		break;
+	case KA_SORT_RANK:
+		action_sort_by(v, COL_RANK, 0);
+		break;
+	case KA_SORT_PERF:
+		action_sort_by(v, COL_PERF, 1);
+		break;
+	case KA_SORT_TIME:
+		action_sort_by(v, COL_CALC, 1);
+		break;
+	case KA_SCREEN_NEXT:
+	case KA_SCREEN_PREV:
+		v->screen = (v->screen + (a == KA_SCREEN_NEXT ? 1 : SCREEN_N - 1)) % SCREEN_N;
+		v->log_back = 0;
+		break;
+	case KA_ENTER:
+		action_enter(v);
+		break;
+	case KA_UP:
+		action_select(v, v->sel - 1);
+		break;
+	case KA_DOWN:
+		action_select(v, v->sel + 1);
+		break;
+	case KA_PGUP:
+		action_select(v, v->sel - page);
+		break;
+	case KA_PGDN:
+		action_select(v, v->sel + page);
+		break;
+	case KA_HOME:
+		action_select(v, 0);
+		break;
+	case KA_END:
+		action_select(v, v->nrows - 1);
+		break;
+	default:
+		break;
+	}
+}
+
 void
 view_key(struct view *v, int ch)
 {
+	enum key_action a;
+
 	v->message[0] = '\0';
 	if (v->prompt != PROMPT_NONE) {
 		action_prompt(v, ch);
 		return;
 	}
 	if (v->mode == MODE_HELP) {
-		/* Any key leaves the help (as in htop); F10 still quits, a resize is no key. */
-		if (ch == KEY_F(10))
-			v->quit = 1;
-		else if (ch != KEY_RESIZE)
-			v->mode = MODE_MAIN;
+		action_help(v, ch);
 		return;
 	}
 	if (v->mode == MODE_DETAIL) {
@@ -241,77 +396,8 @@ view_key(struct view *v, int ch)
 	}
 	if (action_common(v, ch))
 		return;
-	switch (ch) {
-	case KEY_F(1):
-	case '?':
-	case 'h':
-		v->mode = MODE_HELP;
-		break;
-	case KEY_F(3):
-	case '/':
-		v->prompt = PROMPT_SEARCH;
-		v->input[0] = '\0';
-		break;
-	case KEY_F(4):
-	case '\\':
-		v->prompt = PROMPT_FILTER;
-		snprintf(v->input, sizeof v->input, "%s", v->filter);
-		break;
-	case KEY_F(5):
-	case 'f':
-		action_fold(v);
-		view_build(v);
-		break;
-	case KEY_F(6):
-	case '>':
-		action_sort(v, 1);
-		break;
-	case '<':
-		action_sort(v, -1);
-		break;
-	case 'I':
-	case 'i':
-		v->invert = !v->invert;
-		break;
-	case 't':
-	case 'T':
-		v->timeline = !v->timeline;
-		break;
-	case KEY_UP:
-	case 'k':
-		action_select(v, v->sel - 1);
-		break;
-	case KEY_DOWN:
-	case 'j':
-		action_select(v, v->sel + 1);
-		break;
-	case KEY_PPAGE:
-		action_select(v, v->sel - (v->table_h > 1 ? v->table_h - 1 : 1));
-		break;
-	case KEY_NPAGE:
-		action_select(v, v->sel + (v->table_h > 1 ? v->table_h - 1 : 1));
-		break;
-	case KEY_HOME:
-	case 'g':
-		action_select(v, 0);
-		break;
-	case KEY_END:
-	case 'G':
-		action_select(v, v->nrows - 1);
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		if (v->nrows == 0)
-			break;
-		if (v->rows[v->sel].kind == ROW_SITE) {
-			action_fold(v);
-			view_build(v);
-		} else {
-			v->mode = MODE_DETAIL;
-			v->detail_rank = v->rows[v->sel].id;
-			v->detail_back = 0;
-		}
-		break;
-	}
+	a = keymap_action(ch);
+	if (v->screen == SCREEN_EVENTS && (action_log(v, a) || keymap_on_rows(a)))
+		return;
+	action_main(v, a);
 }

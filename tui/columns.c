@@ -1,10 +1,11 @@
-/* columns.c — which columns fit, and what their cells say. */
+/* columns.c — which columns fit, and what their cells say (a rank's, or a node's sums). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/text.h"
 #include "tui/columns.h"
+#include "tui/fit.h"
 
 const struct col_def col_defs[COL_N] = {
 	[COL_RANK] = { "RANK", 4, 1, 0 },
@@ -100,7 +101,7 @@ columns_secs(char *dst, size_t dstsz, double v, int width)
 
 char *
 columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank *r,
-    enum col c, int width)
+    enum col c, int width, int utf8)
 {
 	char raw[256];
 
@@ -110,11 +111,9 @@ columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank 
 		snprintf(raw, sizeof raw, "%d", r->rank);
 		break;
 	case COL_NODE:
-		snprintf(raw, sizeof raw, "%s", r->node);
-		break;
+		return fit_name(dst, dstsz, r->node, width, 0, utf8);
 	case COL_SITE:
-		snprintf(raw, sizeof raw, "%s", r->site);
-		break;
+		return fit_name(dst, dstsz, r->site, width, 0, utf8);
 	case COL_PF:
 		text_num(raw, sizeof raw, r->pf, 2, width);
 		break;
@@ -122,10 +121,10 @@ columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank 
 		text_num(raw, sizeof raw, r->pr, 2, width);
 		break;
 	case COL_UNITS:
-		text_num(raw, sizeof raw, (double)r->units, 0, width);
+		text_count(raw, sizeof raw, r->units);
 		break;
 	case COL_LAST:
-		text_num(raw, sizeof raw, (double)r->last_units, 0, width);
+		text_count(raw, sizeof raw, r->last_units);
 		break;
 	case COL_CALC:
 		columns_secs(raw, sizeof raw, r->t_calc, width);
@@ -159,5 +158,41 @@ columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank 
 	}
 	if (r->master && (c == COL_UNITS || c == COL_LAST || c == COL_CALC || c == COL_COMM))
 		snprintf(raw, sizeof raw, "-");
+	return text_fit(dst, dstsz, raw, width, col_defs[c].right, 1);
+}
+
+char *
+columns_node_cell(char *dst, size_t dstsz, const struct mrank *r, const struct mnode_sum *s,
+    enum col c, int width, int utf8)
+{
+	char raw[256];
+
+	raw[0] = '\0';
+	switch (c) {
+	case COL_NODE:
+		return fit_name(dst, dstsz, r->node, width, 0, utf8);
+	case COL_SITE:
+		return fit_name(dst, dstsz, r->site, width, 0, utf8);
+	case COL_PR:
+		text_num(raw, sizeof raw, s->pr, 2, width);
+		break;
+	case COL_UNITS:
+		text_count(raw, sizeof raw, s->units);
+		break;
+	case COL_CALC:
+		columns_secs(raw, sizeof raw, s->t_calc, width);
+		break;
+	case COL_COMM:
+		columns_secs(raw, sizeof raw, s->t_comm, width);
+		break;
+	case COL_PERF:
+		text_num(raw, sizeof raw, s->perf_f, 1, width);
+		break;
+	case COL_STATE:
+		text_plural(raw, sizeof raw, s->nranks, "rank", NULL);
+		break;
+	default:
+		break;
+	}
 	return text_fit(dst, dstsz, raw, width, col_defs[c].right, 1);
 }

@@ -31,8 +31,18 @@ struct col_layout {
  * MIG I/O only for a run of migratable tasks (tasks non-zero).
  */
 void columns_layout(struct col_layout *l, int width, int tasks);
-/* The text of a cell (not BAR or RATE), cut to fit width characters. */
+/*
+ * The text of a cell (not BAR or RATE) in width columns: names cut at a part with an
+ * ellipsis ("…" when utf8, else "..."), unit counts in the one form of text_count.
+ */
 char *columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank *r,
-    enum col c, int width);
+    enum col c, int width, int utf8);
+/*
+ * The cell of a node row (s: the sums of the ranks on r's node, model_node_sum): its
+ * name, site, share (PR), units, times and throughput (PERF_F) summed, and its ranks
+ * counted under STATE; blank elsewhere.
+ */
+char *columns_node_cell(char *dst, size_t dstsz, const struct mrank *r,
+    const struct mnode_sum *s, enum col c, int width, int utf8);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * fit.h — prose in a given width without a word cut in half: what does not fit is cut at
- * a word boundary and ends with an ellipsis, so a narrow terminal never shows "unfo" for
- * "unfold". Pure strings: the screen and the unit tests share it.
+ * fit.h — text in a given width without a word cut in half: prose is cut at a word
+ * boundary, a name (a node, a site) at one of its parts, and what was cut ends with an
+ * ellipsis, so a narrow terminal never shows "unfo" for "unfold" nor "node1" for
+ * "node12". Pure strings: the screen, --once and the unit tests share it.
  */
 #ifndef TUI_FIT_H
 #define TUI_FIT_H
@@ -16,5 +17,14 @@
  * non-ASCII character into '?'. Returns dst.
  */
 char *fit_words(char *dst, size_t dstsz, const char *s, int width, int utf8);
+
+/*
+ * A name in exactly width columns (padded on the right, or on the left when right): whole
+ * when it fits; otherwise cut after its last part that leaves room for the ellipsis
+ * (parts end before '.', '-' or '_': "fa1.site-b.example" in 10 is "fa1.site-…"), or
+ * inside its first part, always marked, so that a cut name never passes for another.
+ * dstsz >= 4 * width + 4. Returns dst.
+ */
+char *fit_name(char *dst, size_t dstsz, const char *name, int width, int right, int utf8);
 
 #endif

@@ -1,29 +1,28 @@
 /*
- * keybar.c — the bottom line: htop's function-key bar, the search/filter prompt, or F9's
- * question. Keys that do not fit whole are left out, the least needed first; a message
- * keeps its room, cut at a word if it must be.
+ * keybar.c — the bottom line: htop's function-key bar (the key map's bar keys,
+ * keymap.c), the search/filter prompt, or F9's question. Keys that do not fit whole are
+ * left out, the least needed first; a message keeps its room, cut at a word if it must be.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "common/text.h"
+#include "tui/keymap.h"
 #include "tui/screen.h"
 
-struct keybar_key {
-	const char *key, *label;
-	int prio;		/* 0: always; higher ones are left out first */
-};
+#define KEYBAR_PRIO_MAX	7
+#define KEYBAR_KEYS	64	/* more than the key map has */
 
-/* The label of a key as it reads now (the refresh interval, table or timeline). */
+/* The label of a key as it reads now: Tab names the screen it goes to, d the interval. */
 static const char *
-keybar_label(const struct view *v, const struct keybar_key *k, char *buf, size_t sz)
+keybar_label(const struct view *v, const struct keymap_entry *k, char *buf, size_t sz)
 {
-	if (strcmp(k->key, "+-") == 0)
+	if (k->action == KA_SCREEN_NEXT)
+		snprintf(buf, sz, "%s", view_screen_name((v->screen + 1) % SCREEN_N));
+	else if (k->action == KA_DELAY_UP)
 		snprintf(buf, sz, "%gs", v->interval);
-	else if (strcmp(k->key, "t") == 0)
-		snprintf(buf, sz, "%s", v->timeline ? "Table" : "Timeline");
 	else
-		snprintf(buf, sz, "%s", k->label);
+		snprintf(buf, sz, "%s", k->label != NULL ? k->label : "");
 	return buf;
 }
 
@@ -55,15 +54,9 @@ keybar_prompt(struct view *v, int y, int w)
 void
 keybar_draw(struct view *v, int y, int w)
 {
-	static const struct keybar_key keys[] = {
-		{ "F1", "Help", 0 }, { "F3", "Search", 2 }, { "F4", "Filter", 4 },
-		{ "F5", "Fold", 5 }, { "F6", "Sort", 3 }, { "t", "Timeline", 1 },
-		{ "Spc", "Pause", 2 }, { "n", "Step", 6 }, { "+-", "", 7 },
-		{ "F9", "Cancel", 1 }, { "F10", "Quit", 0 },
-	};
-	enum { NKEYS = sizeof keys / sizeof keys[0] };
 	char label[32], note[96];
-	int on[NKEYS] = { 0 }, kw[NKEYS], used = 0, room, x = 0, i, p, mw, nw;
+	int on[KEYBAR_KEYS] = { 0 }, kw[KEYBAR_KEYS], used = 0, room, x = 0, i, p, mw, nw;
+	const struct keymap_entry *k;
 
 	if (v->prompt != PROMPT_NONE) {
 		keybar_prompt(v, y, w);
@@ -72,10 +65,11 @@ keybar_draw(struct view *v, int y, int w)
 	note[0] = '\0';
 	if (*v->filter != '\0')
 		snprintf(note, sizeof note, " filter: %s", v->filter);
-	for (i = 0; i < NKEYS; i++) {
-		kw[i] = text_width(keys[i].key) + text_width(keybar_label(v, &keys[i], label,
-		    sizeof label)) + 1;
-		if (keys[i].prio == 0)
+	for (i = 0; i < keymap_n && i < KEYBAR_KEYS; i++) {
+		k = &keymap[i];
+		kw[i] = k->bar == NULL ? 0 : text_width(k->bar) + text_width(keybar_label(v, k,
+		    label, sizeof label)) + 1;
+		if (k->bar != NULL && k->prio == 0)
 			used += kw[i];
 	}
 	/* the message and the filter next: they say what the user just did */
@@ -87,22 +81,24 @@ keybar_draw(struct view *v, int y, int w)
 	nw = nw > w - used - mw ? w - used - mw : nw;
 	room = w - mw - nw;
 	used = 0;
-	for (p = 0; p <= 7; p++)
-		for (i = 0; i < NKEYS; i++) {
-			/* F9 only where it can do something: a live job */
-			if (keys[i].prio != p || (strcmp(keys[i].key, "F9") == 0 &&
-			    (v->job_id == NULL || v->replay)))
+	for (p = 0; p <= KEYBAR_PRIO_MAX; p++)
+		for (i = 0; i < keymap_n && i < KEYBAR_KEYS; i++) {
+			k = &keymap[i];
+			/* F9 only where it can do something: a live job; no row keys on the log */
+			if (k->bar == NULL || k->prio != p || (k->action == KA_CANCEL &&
+			    (v->job_id == NULL || v->replay)) || (v->screen == SCREEN_EVENTS &&
+			    keymap_on_rows(k->action)))
 				continue;
 			if (used + kw[i] <= room) {
 				on[i] = 1;
 				used += kw[i];
 			}
 		}
-	for (i = 0; i < NKEYS; i++) {
+	for (i = 0; i < keymap_n && i < KEYBAR_KEYS; i++) {
 		if (!on[i])
 			continue;
-		x += screen_put(y, x, w - x, crt_attr(C_KEY), keys[i].key);
-		x += screen_put(y, x, w - x, crt_attr(C_KEYLABEL), keybar_label(v, &keys[i],
+		x += screen_put(y, x, w - x, crt_attr(C_KEY), keymap[i].bar);
+		x += screen_put(y, x, w - x, crt_attr(C_KEYLABEL), keybar_label(v, &keymap[i],
 		    label, sizeof label));
 		x += screen_put(y, x, w - x, A_NORMAL, " ");
 	}

@@ -133,6 +133,17 @@ struct model {
 	unsigned long gen;	/* bumped by every change */
 };
 
+/* The ranks that share one node, summed (model-nodesum.c). */
+struct mnode_sum {
+	int nranks;		/* known ranks on the node, the master among them */
+	int lowest;		/* the lowest rank id there: the node's id in the view */
+	long long units;
+	double t_calc, t_comm;
+	double pr;		/* the node's share of the work */
+	double perf_f;		/* units per second of the workers' last chunks, summed */
+	float hist[MODEL_HIST];	/* units finished in each history bucket, summed */
+};
+
 struct model_stats {
 	double elapsed;
 	long long done, total;
@@ -176,6 +187,14 @@ void model_plain(struct model *m, const char *dir);
 void model_nodes(struct model *m, const char *dir);
 /* "load 0.52 cpu 13% 1s ago" (cpu "-" not known yet) for s at wall time now, into buf. */
 char *model_node_short(const struct node_stat *s, double now, char *buf, size_t len);
+/*
+ * The ranks on the node of r (its site and node name), summed into s: what several ranks
+ * placed on one node do together. A worker whose PERF_F is not known yet adds nothing
+ * to it.
+ */
+void model_node_sum(const struct model *m, const struct mrank *r, struct mnode_sum *s);
+/* Does rank r share its node with another known rank? */
+int model_node_shared(const struct model *m, const struct mrank *r);
 /* Move the clock (e.g. replay time, or wall time since the last event); never backwards. */
 void model_set_clock(struct model *m, double t);
 

@@ -1,4 +1,7 @@
-/* panel-ranks.c — the rank table: one row per rank, grouped by site, foldable. */
+/*
+ * panel-ranks.c — the rank table: one row per rank, grouped by site, foldable; the ranks
+ * that share a node under a row of their sums.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +51,7 @@ ranks_site_row(const struct view *v, int site, int y, int w, int selected)
 	long long units = 0;
 	int i, n = 0, bad = 0;
 	enum rank_state s;
+	char a[48], b[48];
 
 	for (i = 0; i < m->nranks; i++) {
 		if (!m->ranks[i].known || m->ranks[i].site_idx != site)
@@ -59,9 +63,41 @@ ranks_site_row(const struct view *v, int site, int y, int w, int selected)
 	}
 	if (selected)
 		screen_fill(y, 0, w, crt_attr(C_SEL));
+	text_count(b, sizeof b, units);
 	screen_textf(y, 0, w, selected ? crt_attr(C_SEL) : crt_attr(C_SITE),
-	    "%s %s  %d rank%s  %lld units%s", view_site_folded(v, site) ? "[+]" : "[-]",
-	    m->sites[site].name, n, n == 1 ? "" : "s", units, bad ? "  (failed/dropped)" : "");
+	    "%s %s  %s  %s unit%s%s", view_site_folded(v, site) ? "[+]" : "[-]",
+	    m->sites[site].name, text_plural(a, sizeof a, n, "rank", NULL), b,
+	    units == 1 ? "" : "s", bad ? "  (failed/dropped)" : "");
+}
+
+/* A node that holds several ranks: their sums in the columns, and their rate together. */
+static void
+ranks_node_row(const struct view *v, const struct col_layout *l, const struct mrank *r,
+    int y, int w, int selected, double rmax, int hlen)
+{
+	const struct model *m = v->m;
+	struct mnode_sum s;
+	char buf[512];
+	attr_t a = selected ? crt_attr(C_SEL) : crt_attr(C_SITE);
+	enum col c;
+	int i;
+
+	model_node_sum(m, r, &s);
+	if (selected)
+		screen_fill(y, 0, w, a);
+	for (i = 0; i < l->n; i++) {
+		c = l->cols[i];
+		if (c == COL_BAR)
+			continue;
+		if (c == COL_RATE) {
+			meter_spark(buf, sizeof buf, s.hist, hlen, 1.0 / m->hist_w, rmax, l->w[i],
+			    crt_utf8);
+			screen_put(y, l->x[i], w - l->x[i], selected ? a : crt_attr(C_SPARK), buf);
+			continue;
+		}
+		columns_node_cell(buf, sizeof buf, r, &s, c, l->w[i], crt_utf8);
+		screen_put(y, l->x[i], w - l->x[i], a, buf);
+	}
 }
 
 static void
@@ -103,7 +139,7 @@ ranks_row(const struct view *v, const struct col_layout *l, const struct mrank *
 			screen_put(y, x, w - x, selected ? sel : crt_attr(C_SPARK), buf);
 			continue;
 		}
-		columns_cell(buf, sizeof buf, m, r, c, l->w[i]);
+		columns_cell(buf, sizeof buf, m, r, c, l->w[i], crt_utf8);
 		if (selected)
 			a = sel;
 		else if (c == COL_STATE)
@@ -139,6 +175,9 @@ panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int
 
 		if (row->kind == ROW_SITE)
 			ranks_site_row(v, row->id, y + 1 + i, w, v->top + i == v->sel);
+		else if (row->kind == ROW_NODE)
+			ranks_node_row(v, &l, &m->ranks[row->id], y + 1 + i, w,
+			    v->top + i == v->sel, rmax, hlen);
 		else
 			ranks_row(v, &l, &m->ranks[row->id], y + 1 + i, w, v->top + i == v->sel,
 			    st->elapsed, rmax, hlen);

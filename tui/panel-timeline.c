@@ -1,8 +1,8 @@
 /*
- * panel-timeline.c — the timeline (key t): one row per rank, its chunks over the job's
- * time scaled to the width, compute and communication in their own glyph and colour,
- * drops, failures and migrations marked, so that imbalance shows at a glance: a rank
- * that worked less has more idle dots, one that finished early ends in dots.
+ * panel-timeline.c — the timeline (the screen after the ranks, Tab): one row per rank, its
+ * chunks over the job's time scaled to the width, compute and communication in their own
+ * glyph and colour, drops, failures and migrations marked, so that imbalance shows at a
+ * glance: a rank that worked less has more idle dots, one that finished early ends in dots.
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #define TL_RANK_W	4
 #define TL_BUSY_W	5	/* " 100%" */
 #define TL_TICK_MIN	10	/* columns between two labels of the time axis */
+#define TL_NODE_MIN	4	/* the node column: "NODE" */
 
 static enum crt_color
 timeline_color(char g)
@@ -104,7 +105,7 @@ timeline_rank(const struct view *v, const struct mrank *r, int y, int w, int nod
 	if (selected)
 		screen_fill(y, 0, w, a);
 	screen_putf(y, 0, TL_RANK_W, a, "%*d", TL_RANK_W, r->rank);
-	screen_put(y, TL_RANK_W + 1, nodew, a, r->node);
+	screen_name(y, TL_RANK_W + 1, nodew, a, r->node);
 	if (tw <= 0)
 		return;
 	if (r->master && r->track == NULL) {
@@ -120,12 +121,52 @@ timeline_rank(const struct view *v, const struct mrank *r, int y, int w, int nod
 	screen_put(y, tx + tw, TL_BUSY_W, a, busy);
 }
 
+/* A node that holds several ranks: its name, how many, and their busy shares summed. */
+static void
+timeline_node(const struct view *v, const struct mrank *r, int y, int w, int nodew,
+    int selected, double span)
+{
+	struct mnode_sum s;
+	char n[48], busy[16];
+	attr_t a = selected ? crt_attr(C_SEL) : crt_attr(C_SITE);
+	int tx = TL_RANK_W + 1 + nodew + 1;
+
+	model_node_sum(v->m, r, &s);
+	if (selected)
+		screen_fill(y, 0, w, a);
+	screen_name(y, TL_RANK_W + 1, nodew, a, r->node);
+	screen_textf(y, tx, w - tx - TL_BUSY_W, a, "%s on this node, busy together:",
+	    text_plural(n, sizeof n, s.nranks, "rank", NULL));
+	if (span > 0)
+		snprintf(busy, sizeof busy, "%4.0f%%", 100 * (s.t_calc + s.t_comm) / span);
+	else
+		snprintf(busy, sizeof busy, "%5s", "-");
+	screen_put(y, w - TL_BUSY_W, TL_BUSY_W, a, busy);
+}
+
+/*
+ * The node column: as wide as the longest name of a rank shown, so that names stay
+ * whole, within a fifth of the width (longer names are cut at a part, marked).
+ */
+static int
+timeline_nodew(const struct view *v, int w)
+{
+	int i, n, max = w / 5, nodew = TL_NODE_MIN;
+
+	for (i = 0; i < v->nrows; i++)
+		if (v->rows[i].kind != ROW_SITE &&
+		    (n = text_width(v->m->ranks[v->rows[i].id].node)) > nodew)
+			nodew = n;
+	return nodew < max ? nodew : max > TL_NODE_MIN ? max : TL_NODE_MIN;
+}
+
 void
 panel_timeline_draw(struct view *v, const struct model_stats *st, int y, int h, int w)
 {
 	const struct model *m = v->m;
 	const struct row *row;
-	int nodew = w >= 100 ? 14 : 8, tx, tw, i, rows, hidden;
+	char a[48];
+	int nodew = timeline_nodew(v, w), tx, tw, i, rows, hidden;
 
 	tx = TL_RANK_W + 1 + nodew + 1;
 	tw = w - tx - TL_BUSY_W;
@@ -147,10 +188,13 @@ panel_timeline_draw(struct view *v, const struct model_stats *st, int y, int h, 
 			if (v->top + i == v->sel)
 				screen_fill(y + 1 + i, 0, w, crt_attr(C_SEL));
 			screen_textf(y + 1 + i, 0, w, v->top + i == v->sel ? crt_attr(C_SEL) :
-			    crt_attr(C_SITE), "%s %s  %d rank%s", view_site_folded(v, row->id) ?
-			    "[+]" : "[-]", m->sites[row->id].name, m->sites[row->id].nranks,
-			    m->sites[row->id].nranks == 1 ? "" : "s");
-		} else
+			    crt_attr(C_SITE), "%s %s  %s", view_site_folded(v, row->id) ?
+			    "[+]" : "[-]", m->sites[row->id].name, text_plural(a, sizeof a,
+			    m->sites[row->id].nranks, "rank", NULL));
+		} else if (row->kind == ROW_NODE)
+			timeline_node(v, &m->ranks[row->id], y + 1 + i, w, nodew,
+			    v->top + i == v->sel, st->elapsed);
+		else
 			timeline_rank(v, &m->ranks[row->id], y + 1 + i, w, nodew,
 			    v->top + i == v->sel, st->elapsed);
 	}

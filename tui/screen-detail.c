@@ -99,7 +99,7 @@ screen_detail_draw(struct view *v, const struct model_stats *st, int h, int w)
 {
 	const struct model *m = v->m;
 	const struct mrank *r;
-	char buf[1024], a[32];
+	char buf[1024], a[32], chunks[48];
 	double max = 0, idle;
 	enum rank_state s;
 	int y = 0, i, hlen, x, roomy = h >= 30;
@@ -121,8 +121,8 @@ screen_detail_draw(struct view *v, const struct model_stats *st, int h, int w)
 		screen_textf(y, x, w - x, A_NORMAL, "  (%s)", r->reason);
 	y++;
 	screen_textf(y++, 0, w, A_NORMAL, "PF %.3f   PR %.3f", r->pf, r->pr);
-	screen_textf(y++, 0, w, A_NORMAL, "Units   %lld done in %lld chunks, last %lld",
-	    r->units, r->chunks, r->last_units);
+	screen_textf(y++, 0, w, A_NORMAL, "Units   %lld done in %s, last %lld", r->units,
+	    text_plural(chunks, sizeof chunks, r->chunks, "chunk", NULL), r->last_units);
 	screen_textf(y++, 0, w, A_NORMAL, "Times   t_calc %.3f s   t_comm %.3f s   idle %s s",
 	    r->t_calc, r->t_comm, isfinite(idle) ? text_num(a, sizeof a, idle, 3, 10) : "-");
 	screen_textf(y++, 0, w, A_NORMAL, "perf_f  %s units/s   last t_exe %.3f s",

@@ -60,7 +60,7 @@ header_draw(struct view *v, const struct model_stats *st, int y, int w)
 {
 	const struct model *m = v->m;
 	const struct evreader_stats *rs = v->rs;
-	char a[64], b[64], c[64], line[512], state[256], meter[64];
+	char a[64], b[64], c[64], d[64], line[512], state[256], meter[64];
 	attr_t val = crt_attr(C_VALUE);
 	int x, mw, n, w0;
 
@@ -80,14 +80,16 @@ header_draw(struct view *v, const struct model_stats *st, int y, int w)
 	if (m->plain) {
 		/* no libgrt: no scheme, no units; what is known is its ranks and their ends */
 		header_item(y, &x, w0, "Program", "without libgrt", val);
-		snprintf(a, sizeof a, "%d on %d sites", m->nranks, st->nsites);
+		snprintf(a, sizeof a, "%d on %s", m->nranks, text_plural(b, sizeof b, st->nsites,
+		    "site", NULL));
 		header_item(y, &x, w0, "Ranks", a, val);
 	} else {
 		header_item(y, &x, w0, "Job", *m->job ? m->job : "?", val);
 		header_item(y, &x, w0, "Scheme", *m->scheme ? m->scheme : "?", val);
 		snprintf(a, sizeof a, "%lld x %d", m->n, m->rounds);
 		header_item(y, &x, w0, "N", a, val);
-		snprintf(a, sizeof a, "%d on %d sites", st->nworkers, st->nsites);
+		snprintf(a, sizeof a, "%d on %s", st->nworkers, text_plural(b, sizeof b,
+		    st->nsites, "site", NULL));
 		header_item(y, &x, w0, "Workers", a, val);
 	}
 
@@ -99,8 +101,9 @@ header_draw(struct view *v, const struct model_stats *st, int y, int w)
 		snprintf(line, sizeof line, "%d/%d ranks, %d failed", m->nends, m->nranks,
 		    m->nfailed);
 	else
-		snprintf(line, sizeof line, "%lld/%lld %5.1f%%  rate %s/s  ETA %s", st->done,
-		    st->total, isfinite(st->pct) ? st->pct : 0.0, a, b);
+		snprintf(line, sizeof line, "%s/%s %5.1f%%  rate %s/s  ETA %s",
+		    text_count(c, sizeof c, st->done), text_count(d, sizeof d, st->total),
+		    isfinite(st->pct) ? st->pct : 0.0, a, b);
 	mw = w - 7 - text_width(line);
 	mw = mw > 40 ? 40 : mw;
 	x += screen_put(y + 1, x, w, crt_attr(C_LABEL), m->plain ? "Ended " : "Units ");
@@ -147,11 +150,12 @@ header_draw(struct view *v, const struct model_stats *st, int y, int w)
 	snprintf(a, sizeof a, "%d", st->restarts);
 	header_item(y + 3, &x, w, "Restarts", a, st->restarts ? crt_attr(C_WARN) : val);
 	if (rs != NULL) {
+		/* records read from events.jsonl, as the log pane's title counts them */
 		snprintf(a, sizeof a, "%lld", rs->events);
 		if (rs->bad || rs->unknown)
 			snprintf(a + strlen(a), sizeof a - strlen(a), " (%lld bad, %lld unknown)",
 			    rs->bad, rs->unknown);
-		header_item(y + 3, &x, w, "Events", a, rs->bad ? crt_attr(C_WARN) : val);
+		header_item(y + 3, &x, w, "Records", a, rs->bad ? crt_attr(C_WARN) : val);
 	}
 	snprintf(a, sizeof a, "%d/%d", st->nworking, st->nworkers);
 	header_item(y + 3, &x, w, "Working", a, val);

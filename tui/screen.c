@@ -63,6 +63,18 @@ screen_textf(int y, int x, int w, attr_t a, const char *fmt, ...)
 	return screen_text(y, x, w, a, buf);
 }
 
+int
+screen_name(int y, int x, int w, attr_t a, const char *name)
+{
+	char buf[1024];
+
+	if (w <= 0)
+		return 0;
+	if (w > 250)
+		w = 250;
+	return screen_put(y, x, w, a, fit_name(buf, sizeof buf, name, w, 0, crt_utf8));
+}
+
 void
 screen_more(const struct view *v, int y, int w, int hidden)
 {
@@ -145,14 +157,20 @@ screen_render(struct view *v)
 			keybar_draw(v, h - 1, w);
 		return;
 	}
+	header_draw(v, &st, 0, w);
+	if (v->screen == SCREEN_EVENTS) {
+		/* the event log takes the whole screen and scrolls back (action.c) */
+		panel_events_draw(v, HEADER_LINES, h - HEADER_LINES - 1, w, 1);
+		keybar_draw(v, h - 1, w);
+		return;
+	}
 	ev_h = h >= 30 ? 8 : h >= 20 ? 5 : 3;
 	table_h = h - HEADER_LINES - 1 - ev_h;
-	header_draw(v, &st, 0, w);
-	if (v->timeline)
+	if (v->screen == SCREEN_TIMELINE)
 		panel_timeline_draw(v, &st, HEADER_LINES, table_h, w);
 	else
 		panel_ranks_draw(v, &st, HEADER_LINES, table_h, w);
-	panel_events_draw(v, HEADER_LINES + table_h, ev_h, w);
+	panel_events_draw(v, HEADER_LINES + table_h, ev_h, w, 0);
 	keybar_draw(v, h - 1, w);
 }
 

@@ -1,7 +1,8 @@
 /*
  * screen.h — drawing the console on stdscr. screen_draw() lays out the parts (header
- * meters, rank table or timeline, event pane, key bar) or a full-screen help or detail
- * view; each part lives in its own file and draws into the rectangle it is given.
+ * meters, rank table or timeline and the event pane, or the event log alone; the key
+ * bar) or a full-screen help or detail view; each part lives in its own file and draws
+ * into the rectangle it is given.
  */
 #ifndef TUI_SCREEN_H
 #define TUI_SCREEN_H
@@ -22,7 +23,8 @@ void screen_render(struct view *v);
 void header_draw(struct view *v, const struct model_stats *st, int y, int w);
 void panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int w);
 void panel_timeline_draw(struct view *v, const struct model_stats *st, int y, int h, int w);
-void panel_events_draw(struct view *v, int y, int h, int w);
+/* The event log in h lines; scroll: the events screen's, scrolled back by v->log_back. */
+void panel_events_draw(struct view *v, int y, int h, int w, int scroll);
 void keybar_draw(struct view *v, int y, int w);
 void screen_help_draw(struct view *v, int h, int w);
 void screen_detail_draw(struct view *v, const struct model_stats *st, int h, int w);
@@ -35,6 +37,8 @@ int screen_putf(int y, int x, int w, attr_t a, const char *fmt, ...)
 int screen_text(int y, int x, int w, attr_t a, const char *s);
 int screen_textf(int y, int x, int w, attr_t a, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* A name in exactly w columns at (y, x), cut at a part with an ellipsis (fit_name). */
+int screen_name(int y, int x, int w, attr_t a, const char *name);
 /* The "+N more" line of a table whose hidden rank rows (view_window) are not drawn. */
 void screen_more(const struct view *v, int y, int w, int hidden);
 /* w spaces in attribute a (a full-width title bar). */

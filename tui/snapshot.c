@@ -45,7 +45,46 @@ snapshot_rank(const struct model *m, const struct mrank *r, const struct col_lay
 				meter_spark(cell, sizeof cell, r->hist, model_hist_len(m),
 				    1.0 / m->hist_w, rmax, l->w[i], 0);
 		} else
-			columns_cell(cell, sizeof cell, m, r, c, l->w[i]);
+			columns_cell(cell, sizeof cell, m, r, c, l->w[i], 0);
+		o += snprintf(line + o, sizeof line - o, "%s%s", i ? " " : "", cell);
+	}
+	snapshot_line(f, line);
+}
+
+/* Is r on a node that a lower rank of its site is on (whose row came already)? */
+static int
+snapshot_node_seen(const struct model *m, const struct mrank *r)
+{
+	int i;
+
+	for (i = 0; i < r->rank; i++)
+		if (m->ranks[i].known && m->ranks[i].site_idx == r->site_idx &&
+		    strcmp(m->ranks[i].node, r->node) == 0)
+			return 1;
+	return 0;
+}
+
+/* A node that holds several ranks: the row of their sums, as on the screen. */
+static void
+snapshot_node(const struct model *m, const struct mrank *r, const struct col_layout *l,
+    double rmax, FILE *f)
+{
+	struct mnode_sum s;
+	char line[2048], cell[512];
+	size_t o = 0;
+	int i;
+
+	model_node_sum(m, r, &s);
+	for (i = 0; i < l->n && o < sizeof line - 1; i++) {
+		enum col c = l->cols[i];
+
+		if (c == COL_BAR)
+			snprintf(cell, sizeof cell, "%*s", l->w[i], "");
+		else if (c == COL_RATE)
+			meter_spark(cell, sizeof cell, s.hist, model_hist_len(m), 1.0 / m->hist_w,
+			    rmax, l->w[i], 0);
+		else
+			columns_node_cell(cell, sizeof cell, r, &s, c, l->w[i], 0);
 		o += snprintf(line + o, sizeof line - o, "%s%s", i ? " " : "", cell);
 	}
 	snapshot_line(f, line);
@@ -56,14 +95,15 @@ static void
 snapshot_header(const struct model *m, const struct model_stats *st,
     const struct evreader_stats *rs, FILE *f)
 {
-	char a[64], b[64];
+	char a[64], b[64], c[64];
 
-	fprintf(f, "Job %s  Scheme %s  N %lld x %d  Workers %d on %d sites  %s%s\n",
+	fprintf(f, "Job %s  Scheme %s  N %lld x %d  Workers %d on %s  %s%s\n",
 	    *m->job ? m->job : "?", *m->scheme ? m->scheme : "?", m->n, m->rounds,
-	    st->nworkers, st->nsites, m->ended ? "ended: " : "running",
-	    m->ended ? m->status : "");
-	fprintf(f, "Units %lld/%lld %.1f%%  rate %s/s  ETA %s\n", st->done, st->total,
-	    isfinite(st->pct) ? st->pct : 0.0, text_num(a, sizeof a, st->rate, 1, 9),
+	    st->nworkers, text_plural(a, sizeof a, st->nsites, "site", NULL),
+	    m->ended ? "ended: " : "running", m->ended ? m->status : "");
+	fprintf(f, "Units %s/%s %.1f%%  rate ", text_count(b, sizeof b, st->done),
+	    text_count(c, sizeof c, st->total), isfinite(st->pct) ? st->pct : 0.0);
+	fprintf(f, "%s/s  ETA %s\n", text_num(a, sizeof a, st->rate, 1, 9),
 	    text_clock(b, sizeof b, st->eta));
 	fprintf(f, "Elapsed %s  Round %d/%d  sd(t_exe) ", text_clock(a, sizeof a, st->elapsed),
 	    st->round, st->rounds);
@@ -82,7 +122,7 @@ snapshot_header(const struct model *m, const struct model_stats *st,
 	    st->migrations, st->mig_per_min, st->nfailed, st->ndropped, st->restarts,
 	    st->nworking, st->nworkers);
 	if (rs != NULL)
-		fprintf(f, "  Events %lld (%lld bad, %lld unknown)", rs->events, rs->bad,
+		fprintf(f, "  Records %lld (%lld bad, %lld unknown)", rs->events, rs->bad,
 		    rs->unknown);
 	fprintf(f, "\n");
 }
@@ -101,22 +141,51 @@ snapshot_nodes(const struct model *m, FILE *f)
 	}
 }
 
+/*
+ * The ranks of site s by rank id; a node that holds several of them as its row of sums,
+ * where its first rank comes, with its ranks after it (the screen's order by RANK).
+ */
+static void
+snapshot_site_ranks(const struct model *m, int s, const struct col_layout *l, double full,
+    double rmax, FILE *f)
+{
+	const struct mrank *r, *o;
+	int i, k;
+
+	for (i = 0; i < m->nranks; i++) {
+		r = &m->ranks[i];
+		if (!r->known || r->site_idx != s || snapshot_node_seen(m, r))
+			continue;
+		if (!model_node_shared(m, r)) {
+			snapshot_rank(m, r, l, full, rmax, f);
+			continue;
+		}
+		snapshot_node(m, r, l, rmax, f);
+		for (k = i; k < m->nranks; k++) {
+			o = &m->ranks[k];
+			if (o->known && o->site_idx == s && strcmp(o->node, r->node) == 0)
+				snapshot_rank(m, o, l, full, rmax, f);
+		}
+	}
+}
+
 int
 snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 {
 	struct model_stats st;
 	struct col_layout l;
 	const struct mlog *lg;
-	char line[2048], a[64];
+	char line[2048], a[64], b[64];
 	double rmax = 0;
 	size_t o = 0;
 	int i, k, s, n, hlen = model_hist_len(m);
 
 	model_stats(m, &st);
 	if (m->plain)
-		fprintf(f, "Without libgrt: %d ranks on %d sites, %d ended, %d failed  %s%s\n",
-		    m->nranks, st.nsites, m->nends, m->nfailed, m->ended ? "ended: " : "running",
-		    m->ended ? m->status : "");
+		fprintf(f, "Without libgrt: %s on %s, %d ended, %d failed  %s%s\n",
+		    text_plural(a, sizeof a, m->nranks, "rank", NULL), text_plural(b, sizeof b,
+		    st.nsites, "site", NULL), m->nends, m->nfailed, m->ended ? "ended: " :
+		    "running", m->ended ? m->status : "");
 	else
 		snapshot_header(m, &st, rs, f);
 	snapshot_nodes(m, f);
@@ -143,13 +212,11 @@ snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 			}
 		if (n == 0)
 			continue;
-		fprintf(f, "[-] %s  %d rank%s  %lld units\n", m->sites[s].name, n, n == 1 ? "" : "s",
-		    units);
-		for (i = 0; i < m->nranks; i++)
-			if (m->ranks[i].known && m->ranks[i].site_idx == s)
-				snapshot_rank(m, &m->ranks[i], &l, st.elapsed, rmax, f);
+		fprintf(f, "[-] %s  %s  %s unit%s\n", m->sites[s].name, text_plural(a, sizeof a, n,
+		    "rank", NULL), text_count(b, sizeof b, units), units == 1 ? "" : "s");
+		snapshot_site_ranks(m, s, &l, st.elapsed, rmax, f);
 	}
-	fprintf(f, "\nEvents (newest last):\n");
+	fprintf(f, "\nLog (newest last):\n");
 	n = m->nlog < SNAPSHOT_EVENTS ? (int)m->nlog : SNAPSHOT_EVENTS;
 	for (i = n - 1; i >= 0; i--) {
 		lg = model_log_get(m, i);
@@ -173,6 +240,41 @@ snapshot_nodes_json(const struct model *m)
 		    "load1", jsonout_num(s->load1), "cpu_busy_pct", s->cpu_busy >= 0 ?
 		    jsonout_num(100 * s->cpu_busy) : json_null(), "age",
 		    jsonout_num(now > s->time ? now - s->time : 0)));
+	}
+	return a;
+}
+
+/* per_node: each node with ranks, its ranks and their sums (model_node_sum). */
+static json_t *
+snapshot_nodes_sum_json(const struct model *m, const struct model_stats *st)
+{
+	struct mnode_sum s;
+	const struct mrank *r;
+	json_t *a = json_array(), *nd, *ids;
+	int i, k;
+
+	for (i = 0; i < m->nranks; i++) {
+		r = &m->ranks[i];
+		if (!r->known || snapshot_node_seen(m, r))
+			continue;
+		model_node_sum(m, r, &s);
+		ids = json_array();
+		for (k = i; k < m->nranks; k++)
+			if (m->ranks[k].known && m->ranks[k].site_idx == r->site_idx &&
+			    strcmp(m->ranks[k].node, r->node) == 0)
+				json_array_append_new(ids, json_integer(k));
+		nd = json_object();
+		json_object_set_new(nd, "node", json_string(r->node));
+		json_object_set_new(nd, "site", json_string(r->site));
+		json_object_set_new(nd, "ranks", ids);
+		json_object_set_new(nd, "units", json_integer(s.units));
+		json_object_set_new(nd, "pr", jsonout_num(s.pr));
+		json_object_set_new(nd, "t_calc", jsonout_num(s.t_calc));
+		json_object_set_new(nd, "t_comm", jsonout_num(s.t_comm));
+		json_object_set_new(nd, "perf_f", jsonout_num(s.perf_f));
+		json_object_set_new(nd, "rate", jsonout_num(st->elapsed > 0 ?
+		    s.units / st->elapsed : NAN));
+		json_array_append_new(a, nd);
 	}
 	return a;
 }
@@ -262,6 +364,7 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		json_array_append_new(ranks, rk);
 	}
 	json_object_set_new(doc, "per_rank", ranks);
+	json_object_set_new(doc, "per_node", snapshot_nodes_sum_json(m, &st));
 	json_object_set_new(doc, "node_values", snapshot_nodes_json(m));
 
 	log = json_array();

@@ -7,6 +7,8 @@
 #include "common/xmalloc.h"
 #include "tui/view.h"
 
+static const char *const screen_names[SCREEN_N] = { "Ranks", "Timeline", "Events" };
+
 const char *const col_names[COL_N] = {
 	"RANK", "NODE", "SITE", "PF", "PR", "UNITS", "LAST", "T_CALC", "T_COMM", "IDLE",
 	"PERF_F", "STATE", "BAR", "RATE", "TASKS", "MIG I/O"
@@ -29,8 +31,10 @@ view_free(struct view *v)
 {
 	free(v->rows);
 	free(v->folded);
+	free(v->pos);
 	v->rows = NULL;
 	v->folded = NULL;
+	v->pos = NULL;
 }
 
 int
@@ -143,29 +147,92 @@ view_add(struct view *v, enum row_kind kind, int id)
 	v->nrows++;
 }
 
-void
-view_build(struct view *v)
+/* The ranks of one node together (site, then node name), each node's in the view's order. */
+static int
+view_cmp_node(const void *pa, const void *pb, void *arg)
+{
+	const struct view *v = arg;
+	const struct mrank *a = &v->m->ranks[*(const int *)pa];
+	const struct mrank *b = &v->m->ranks[*(const int *)pb];
+	int c;
+
+	if (a->site_idx != b->site_idx)
+		return a->site_idx - b->site_idx;
+	if ((c = strcmp(a->node, b->node)) != 0)
+		return c;
+	return v->pos[a->rank] - v->pos[b->rank];
+}
+
+/*
+ * The rows from idx (n ranks in the view's order): a site row before each site, and a
+ * node that holds several of the ranks as a node row with its ranks after it, where the
+ * first of them comes (as htop puts children under their parent).
+ */
+static void
+view_rows(struct view *v, const int *idx, int n)
 {
 	const struct model *m = v->m;
-	int *idx, n = 0, i, site = -1;
+	int *grp, *first, *len, i, j, k, low, site = -1;
 
-	idx = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *idx);
-	for (i = 0; i < m->nranks; i++)
-		if (m->ranks[i].known && view_rank_matches(v, &m->ranks[i], v->filter))
-			idx[n++] = i;
-	qsort_r(idx, n, sizeof *idx, view_cmp, v);
+	grp = xreallocarray(NULL, n ? n : 1, sizeof *grp);
+	first = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *first);
+	len = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *len);
+	memcpy(grp, idx, n * sizeof *grp);
+	qsort_r(grp, n, sizeof *grp, view_cmp_node, v);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && m->ranks[grp[i]].site_idx == m->ranks[grp[j]].site_idx &&
+		    strcmp(m->ranks[grp[i]].node, m->ranks[grp[j]].node) == 0; j++)
+			;
+		for (k = i; k < j; k++) {
+			first[grp[k]] = i;
+			len[grp[k]] = j - i;
+		}
+	}
 	v->nrows = 0;
 	for (i = 0; i < n; i++) {
 		if (m->ranks[idx[i]].site_idx != site) {
 			site = m->ranks[idx[i]].site_idx;
 			view_add(v, ROW_SITE, site);
 		}
-		if (!view_site_folded(v, site))
+		if (view_site_folded(v, site))
+			continue;
+		if (len[idx[i]] == 1) {
 			view_add(v, ROW_RANK, idx[i]);
+			continue;
+		}
+		/* a node's first rank in the view's order brings the node row and the others */
+		if (grp[first[idx[i]]] != idx[i])
+			continue;
+		for (k = 0, low = idx[i]; k < len[idx[i]]; k++)
+			if (grp[first[idx[i]] + k] < low)
+				low = grp[first[idx[i]] + k];
+		view_add(v, ROW_NODE, low);
+		for (k = 0; k < len[idx[i]]; k++)
+			view_add(v, ROW_RANK, grp[first[idx[i]] + k]);
 	}
+	free(len);
+	free(first);
+	free(grp);
+}
+
+void
+view_build(struct view *v)
+{
+	const struct model *m = v->m;
+	int *idx, n = 0, i;
+
+	idx = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *idx);
+	v->pos = xreallocarray(v->pos, m->nranks ? m->nranks : 1, sizeof *v->pos);
+	for (i = 0; i < m->nranks; i++)
+		if (m->ranks[i].known && view_rank_matches(v, &m->ranks[i], v->filter))
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof *idx, view_cmp, v);
+	for (i = 0; i < n; i++)
+		v->pos[idx[i]] = i;
+	view_rows(v, idx, n);
 	free(idx);
 
-	/* Keep the selection on the same site or rank if it is still there. */
+	/* Keep the selection on the same site, node or rank if it is still there. */
 	for (i = 0; i < v->nrows; i++)
 		if (v->rows[i].kind == v->sel_row.kind && v->rows[i].id == v->sel_row.id) {
 			v->sel = i;
@@ -184,6 +251,8 @@ view_row_matches(const struct view *v, const struct row *row, const char *text)
 {
 	if (row->kind == ROW_SITE)
 		return strcasestr(v->m->sites[row->id].name, text) != NULL;
+	if (row->kind == ROW_NODE)
+		return strcasestr(v->m->ranks[row->id].node, text) != NULL;
 	return view_rank_matches(v, &v->m->ranks[row->id], text);
 }
 
@@ -228,4 +297,10 @@ view_window(struct view *v, int lines, int *hidden)
 		if (v->rows[i].kind == ROW_RANK && (i < v->top || i >= v->top + shown))
 			(*hidden)++;
 	return shown < v->nrows - v->top ? shown : v->nrows - v->top;
+}
+
+const char *
+view_screen_name(enum view_screen s)
+{
+	return s >= 0 && s < SCREEN_N ? screen_names[s] : "?";
 }

@@ -1,8 +1,9 @@
 /*
  * view.h — what the user has chosen to see: sort column, filter, search, folded sites,
- * selection, pause, refresh interval, table or timeline, and which screen is up; and
- * what the user asked the job (F9: cancel it). The rows of the rank table are rebuilt
- * from the model at each redraw (view_build), so the model stays display-free.
+ * selection, pause, refresh interval, which screen (ranks, timeline, events) and whether
+ * the help or a rank's detail is over it; and what the user asked the job (F9: cancel
+ * it). The rows of the rank table are rebuilt from the model at each redraw
+ * (view_build), so the model stays display-free.
  */
 #ifndef TUI_VIEW_H
 #define TUI_VIEW_H
@@ -32,14 +33,17 @@ enum col {
 #define COL_SORTABLE	COL_BAR
 
 enum view_mode { MODE_MAIN, MODE_HELP, MODE_DETAIL };
+/* The main screens, in the order Tab goes through them. */
+enum view_screen { SCREEN_RANKS, SCREEN_TIMELINE, SCREEN_EVENTS, SCREEN_N };
 enum view_prompt { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER, PROMPT_CANCEL };
 /* F9's cancel: none; wanted (y was answered: the main loop starts it); running; done. */
 enum view_cancel { CANCEL_NONE, CANCEL_WANTED, CANCEL_RUNNING, CANCEL_DONE };
-enum row_kind { ROW_SITE, ROW_RANK };
+/* A site; a node that holds several ranks (its totals); a rank. */
+enum row_kind { ROW_SITE, ROW_NODE, ROW_RANK };
 
 struct row {
 	enum row_kind kind;
-	int id;			/* site index or rank id */
+	int id;			/* site index; a node's lowest rank id; rank id */
 };
 
 struct view {
@@ -58,7 +62,11 @@ struct view {
 	enum view_cancel cancel;
 
 	enum view_mode mode;
-	int timeline;		/* the main screen shows the timeline instead of the table */
+	enum view_screen screen;	/* ranks, timeline or events (Tab) */
+	int help_top;		/* help: the first line shown */
+	int help_more;		/* help: lines below the last one shown at the last draw */
+	int log_back;		/* events screen: entries scrolled back from the newest */
+	int log_page;		/* events screen: entries shown at the last draw */
 	int detail_rank;
 	int detail_back;	/* detail: events scrolled back from the newest */
 	int detail_page;	/* detail: event lines at the last draw, for paging */
@@ -73,6 +81,7 @@ struct view {
 
 	struct row *rows;
 	int nrows, rowcap;
+	int *pos;		/* by rank id: its place in the view's order (view_build) */
 	int sel;		/* selected row */
 	struct row sel_row;	/* what it was, to find it again after a rebuild */
 	int top;		/* first row shown */
@@ -84,7 +93,10 @@ extern const char *const col_names[COL_N];
 
 void view_init(struct view *v, struct model *m);
 void view_free(struct view *v);
-/* Rebuild the rows: filter, sort within sites, fold; keep the selection on its row. */
+/*
+ * Rebuild the rows: filter, sort within sites, fold; the ranks of a node that holds
+ * several kept together under its node row; keep the selection on its row.
+ */
 void view_build(struct view *v);
 int view_site_folded(const struct view *v, int site);
 void view_toggle_fold(struct view *v, int site);
@@ -94,6 +106,8 @@ int view_rank_matches(const struct view *v, const struct mrank *r, const char *t
 int view_search_next(struct view *v, const char *text, int from_next);
 /* Handle a key (ncurses code); sets quit/step/paused/cancel and the rest of the view. */
 void view_key(struct view *v, int ch);
+/* The name of a screen ("Ranks", "Timeline", "Events"), for the key bar's Tab. */
+const char *view_screen_name(enum view_screen s);
 
 /*
  * Place the rows in a panel of lines lines: move v->top so that the selection shows,

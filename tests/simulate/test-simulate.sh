@@ -95,7 +95,7 @@ run_gs top --replay "$D/events.jsonl" --once
 check_eq "synthetic: top --replay --once exits 0" "$rc" 0
 check_match "synthetic: top --replay renders the ended job" "$out" \
 	"^Job $id .*ended: ok"
-check_match "synthetic: top --replay shows every unit done" "$out" '100000/100000 100\.0%'
+check_match "synthetic: top --replay shows every unit done" "$out" '100k/100k 100\.0%'
 
 run_gs simulate "$T/synthetic.yaml" --json
 check_eq "synthetic --json: exit 0" "$rc" 0

@@ -42,7 +42,7 @@ poll 20 test -s "$GRIDSUBMIT_HOME/jobs/1/rankmap"
 tm new-session -d -s top -x 100 -y 30 \
     "'$SRC/$GS' top 1 --interval 0.2; echo TOP-EXITED rc=\$?; sleep 60"
 see "live: the console says the job has no libgrt events" "no libgrt events"
-see "live: the header says what it is" "Program without libgrt +Ranks 3 on 1 sites"
+see "live: the header says what it is" "Program without libgrt +Ranks 3 on 1 site "
 see "live: its ranks with their nodes from the rankmap" "^ +1 localhost "
 see "live: rank 2's end as it comes, done" "^ +2 localhost .* done"
 see "live: its end in the event log" "rank 2 on localhost: exit 0"
@@ -56,7 +56,7 @@ check_eq "the job failed with rank 1's status" "$(jq -r .reason "$GRIDSUBMIT_HOM
 run_gs top 1 --once
 check_eq "--once of a job without events exits 0" "$rc" 0
 check_match "--once: its ranks, ends and state" "$out" \
-	"^Without libgrt: 3 ranks on 1 sites, 3 ended, 2 failed  ended: failed"
+	"^Without libgrt: 3 ranks on 1 site, 3 ended, 2 failed  ended: failed"
 check_match "--once: rank 1 failed" "$out" "^ +1 localhost .* failed"
 run_gs top 1 --json
 check_eq "--json: each rank's state" "$(printf '%s\n' "$out" | jq -c '[.per_rank[] | .state]')" \

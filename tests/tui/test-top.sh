@@ -97,7 +97,8 @@ check_match "row a1: 170 units, done" "$(row a1)" "^ +1 a1 .* 170 +170 +1\.30 +0
 check_match "row b2: failed, control bytes stripped" "$(row 'b2\[2J')" " 50 .*failed"
 check_match "row b3: dropped" "$(row b3)" " 0 +0 .*dropped"
 see "event pane shows the migration" "migrate +migrate task 17: rank 3 -> 1"
-see "unknown kinds are counted" "Events 15 \(0 bad, 1 unknown\)"
+see "unknown kinds are counted" "Records 15 \(0 bad, 1 unknown\)"
+see "the log counts its entries among the same records" "^LOG  6 entries of 15 records read, 1 migration"
 
 # sort: F6 five times from RANK reaches UNITS; site A then reads a3, a2, a1
 for k in 1 2 3 4 5; do tm send-keys -t top F6; done
@@ -133,12 +134,12 @@ see "F1 shows the help" "F3 /  +search"
 tm send-keys -t top x
 see "any key leaves the help" "F1Help"
 
-# fold a site: Home, down twice = site A
-tm send-keys -t top Home Down Down f
-see "f folds site A" "^\[\+\] A +3 ranks"
+# fold a site (htop's + and - of a tree): Home, down twice = site A
+tm send-keys -t top Home Down Down +
+see "+ folds site A" "^\[\+\] A +3 ranks"
 not_see "folded ranks are hidden" "^ +1 a1 "
-tm send-keys -t top f
-see "f unfolds it" "^ +1 a1 "
+tm send-keys -t top =
+see "= unfolds it" "^ +1 a1 "
 
 # resize: 80x24 still shows the table; too small says what it needs; back again
 tm resize-window -t top -x 80 -y 24
@@ -158,7 +159,8 @@ not_see "q: the console is gone from the screen" "F1Help"
 check_eq "q: no gridsubmit left" "$(pgrep -P "$pane_pid" gridsubmit | wc -l)" 0
 tm kill-session -t top
 
-# ---- pause freezes, n steps, space resumes (a slow 40 s recording)
+# ---- Z pauses (htop's pause; Space is htop's tag and pauses nothing), n steps, z resumes
+# (a slow 40 s recording)
 awk 'BEGIN {
 	printf "{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"9\",\"scheme\":\"pss\",\"N\":4000,\"ranks\":[{\"rank\":0,\"node\":\"m\",\"site\":\"S\",\"role\":\"master\"},{\"rank\":1,\"node\":\"w1\",\"site\":\"S\"},{\"rank\":2,\"node\":\"w2\",\"site\":\"S\"}]}\n"
 	for (i = 1; i <= 400; i++)
@@ -167,7 +169,10 @@ awk 'BEGIN {
 start slow "$GS top --replay $T/slow.jsonl --interval 0.1"
 see "slow replay: units arrive" "Units .* [1-9][0-9]*/4000" slow
 tm send-keys -t slow Space
-see "space pauses" "PAUSED" slow
+sleep 0.3
+not_see "Space does not pause" "PAUSED" slow
+tm send-keys -t slow Z
+see "Z pauses" "PAUSED" slow
 sleep 0.3
 a=$(screen slow)
 sleep 1
@@ -176,9 +181,9 @@ check_eq "paused: two captures a second apart are equal" "$b" "$a"
 done_a=$(printf '%s\n' "$a" | sed -n 's/.* \([0-9]*\)\/4000.*/\1/p')
 tm send-keys -t slow n
 see "n steps one event: 10 more units" " $((done_a + 10))/4000" slow
-tm send-keys -t slow Space
+tm send-keys -t slow z
 sleep 0.5
-not_see "space resumes" "PAUSED" slow
+not_see "z resumes" "PAUSED" slow
 tm send-keys -t slow q
 see "q after a replay that did not end" "TOP-EXITED rc=0" slow
 tm kill-session -t slow
@@ -191,7 +196,7 @@ tm kill-session -t slow
 	sed -n '14p' "$DATA/basic.jsonl" | cut -c1-40 | tr -d '\n'
 } > "$T/cut.jsonl"
 start cut "$GS top --replay $T/cut.jsonl --speed 100 --interval 0.1"
-see "garbage counted, not fatal" "Events 12 \(1 bad, 1 unknown\)" cut
+see "garbage counted, not fatal" "Records 12 \(1 bad, 1 unknown\)" cut
 see "events after the garbage line are shown" "^ +4 b1 .* 120 " cut
 not_see "the truncated line is not taken yet" "^ +3 a3 .* 110 " cut
 sed -n '14p' "$DATA/basic.jsonl" | cut -c41- >> "$T/cut.jsonl"
@@ -279,9 +284,9 @@ tl_row() { screen "${2:-top}" | grep -E "^ +[0-9]+ $1 +[^ ]" | head -n 1; }
 # -- the timeline at 140x40: one row per rank, compute and communication, the marks
 start_at tl 140 40 "$GS top --replay $DATA/basic.jsonl --speed 100 --interval 0.1"
 see "timeline: the replay ends" "ended: ok" tl
-tm send-keys -t tl t
-see "t shows the timeline: a time axis over the rows" "^RANK NODE +\|0s +\|0\.5s .*BUSY$" tl
-see "timeline: the key bar says t returns to the table" " tTable " tl
+tm send-keys -t tl Tab
+see "Tab shows the timeline: a time axis over the rows" "^RANK NODE +\|0s +\|0\.5s .*BUSY$" tl
+see "timeline: the key bar says Tab goes on to the event log" " TabEvents " tl
 check_eq "timeline: one row per worker, each with its busy share" \
 	"$(screen tl | grep -cE '^ +[1-6] [^ ]+ +[.#~=MDX ]+ +[0-9]+%$')" 6
 check_match "timeline: the master has its row" "$(tl_row head tl)" "^ +0 head +master$"
@@ -292,24 +297,30 @@ check_match "timeline: a1 took the task, and worked least of the live ranks" \
 check_match "timeline: b2's failure marked, nothing after it" "$(tl_row 'b2\[2J' tl)" \
 	"^ +5 b2\[2J +[.#~]+X\.? +34%$"
 check_match "timeline: b3 dropped at 1.5 s of 3.2, nothing after it" "$(tl_row b3 tl)" \
-	"^ +6 b3 +\.{50,56}D +0%$"
+	"^ +6 b3 +\.{55,60}D +0%$"
 see "timeline: the legend names every glyph" \
 	"^# compute  ~ communication  \. idle  = running  M migration  D dropped  X failed" tl
 check "timeline: no line wider than 140" test "$(widest tl)" -le 140
-tm send-keys -t tl t
-see "t again: the table" "^ +1 a1 .* 170 +170 .*done" tl
+tm send-keys -t tl Tab
+see "Tab again: the event log over the whole screen" "^LOG  6 entries of 15 records read" tl
+see "event log: its oldest entry is on screen too" "^ +0\.00 start +start: job 7" tl
+not_see "event log: no rank table" "^ +1 a1 .* 170 " tl
+check_match "event log: its key bar has Tab to the ranks and no key of the rows" \
+	"$(screen tl | tail -n 1)" "^F1Help TabRanks ZPause nStep d0\.1s F10Quit$"
+tm send-keys -t tl Tab
+see "Tab a third time: the table" "^ +1 a1 .* 170 +170 .*done" tl
 tm kill-session -t tl
 # colour doubles the glyphs: compute in green, communication in blue, only without NO_COLOR
 start_at tlc 140 40 "env -u NO_COLOR $GS top --replay $DATA/basic.jsonl --speed 100 --interval 0.1"
 see "timeline colour: console up" "ended: ok" tlc
-tm send-keys -t tlc t
+tm send-keys -t tlc Tab
 see "timeline colour: shown" "^ +3 a3 " tlc
 check "timeline colour: compute cells green" sh -c 'tmux -L "$1" capture-pane -e -p -t tlc | grep -Eq "$(printf "\033")\[([0-9]+;)*32(;[0-9]+)*m#+"' sh "$SOCK"
 check "timeline colour: communication cells blue" sh -c 'tmux -L "$1" capture-pane -e -p -t tlc | grep -Eq "$(printf "\033")\[([0-9]+;)*34(;[0-9]+)*m~+"' sh "$SOCK"
 tm kill-session -t tlc
 start_at tln 140 40 "$GS top --replay $DATA/basic.jsonl --speed 100 --interval 0.1"
 see "timeline NO_COLOR: console up" "ended: ok" tln
-tm send-keys -t tln t
+tm send-keys -t tln Tab
 see "timeline NO_COLOR: shown" "^ +3 a3 " tln
 check_eq "timeline NO_COLOR: no colour codes" "$(colours tln)" 0
 tm kill-session -t tln
@@ -320,30 +331,96 @@ see "60x15: the replay ends" "ended: ok" small
 see "60x15: hidden ranks are counted on the last row of the table" \
 	"^ \+4 more ranks \(PgDn\)$" small
 check_eq "60x15: the key bar holds whole keys only" "$(screen small | tail -n 1)" \
-	"F1Help F3Search F4Filter F6Sort tTimeline SpcPause F10Quit"
+	"F1Help F3Search F4Filter F6Sort TabTimeline ZPause F10Quit"
 check "60x15: no line wider than 60" test "$(widest small)" -le 60
 see "60x15: a long event line ends at a word, marked" "sd 0\.30(…|\.\.\.)$" small
 tm send-keys -t small End
 see "60x15: at the end, the ranks above are counted" "^ \+[0-9]+ more ranks \(PgUp\)$" small
 see "60x15: the last rank shown" "^ +6 b3 " small
-tm send-keys -t small t
+tm send-keys -t small Tab
 see "60x15 timeline: the last rank's row" "^ +6 b3 +\.+D +0%$" small
 see "60x15 timeline: hidden ranks counted" "^ \+[0-9]+ more ranks" small
 check_eq "60x15 timeline: the key bar" "$(screen small | tail -n 1)" \
-	"F1Help F3Search F4Filter F6Sort tTable SpcPause F10Quit"
+	"F1Help F3Search F4Filter F6Sort TabEvents ZPause F10Quit"
 check "60x15 timeline: no line wider than 60" test "$(widest small)" -le 60
 tm send-keys -t small F1
-see "60x15 help: every key, F9 and t among them" "^F1 \? h +this help +Up Down +move" small
-see "60x15 help: F9" "F9 +cancel the job \(y/n\)" small
-see "60x15 help: t" "^t +timeline or table" small
-see "60x15 help: the way back on the last line" "^Press any key to return\.$" small
+see "60x15 help: the keys in two columns" "^F1 h \? +this help +S-Tab +previous screen$" small
+see "60x15 help: F9 and k, htop's kill, cancel" "^F9 k +cancel job \(y/n\)" small
+see "60x15 help: Tab" "^Tab +next screen" small
+see "60x15 help: what does not fit is said on the last line" "^-- more \((↓|Down)/PgDn\) --$" small
+not_see "60x15 help: the notes below are not shown yet" "^doc/console\.md has the formulas" small
 not_see "60x15 help: no line cut" "…|\.\.\.$" small
 check "60x15 help: no line wider than 60" test "$(widest small)" -le 60
+tm send-keys -t small PgDn
+see "60x15 help: PgDn scrolls to the last note" "^doc/console\.md has the formulas$" small
+see "60x15 help: at the end, the way back on the last line" "^Press any key to return\.$" small
+not_see "60x15 help: no more mark at the end" "^-- more" small
+not_see "60x15 help, scrolled: no line cut" "…|\.\.\.$" small
 tm send-keys -t small x
 tm send-keys -t small F9
 see "F9 in a replay: not available" "F9 cancel: not available in a replay" small
 not_see "F9 in a replay: no question" "Cancel job" small
 tm kill-session -t small
+
+# -- issue 32: a name is never cut inside a part, counts read alike, ranks that share a node
+# add up. names.jsonl: ranks 1 and 2 on one node with a long name, rank 3 alone on another
+cat > "$T/names.jsonl" <<'JSONL'
+{"v":1,"t":0,"ev":"start","job":"5","scheme":"pss","N":300000,"ranks":[{"rank":0,"node":"head","site":"S","role":"master"},{"rank":1,"node":"compute-node-17.cluster","site":"S","pr":0.3},{"rank":2,"node":"compute-node-17.cluster","site":"S","pr":0.3},{"rank":3,"node":"gpu-b2.cluster","site":"S","pr":0.4}]}
+{"v":1,"t":1,"ev":"chunk","rank":1,"count":100000,"t_calc":0.8,"t_comm":0.2,"t_exe":1.0}
+{"v":1,"t":1.5,"ev":"chunk","rank":2,"count":100000,"t_calc":1.2,"t_comm":0.3,"t_exe":1.5}
+{"v":1,"t":2,"ev":"chunk","rank":3,"count":100000,"t_calc":1.5,"t_comm":0.5,"t_exe":2.0}
+{"v":1,"t":2,"ev":"end","status":"ok","makespan":2.0}
+JSONL
+# name_ok CELL: a node name of names.jsonl, whole, or cut after a part (before '.', '-' or
+# '_') and marked with an ellipsis
+name_ok() {
+	for n in head compute-node-17.cluster gpu-b2.cluster; do
+		[ "$1" = "$n" ] && return 0
+		case "$1" in
+		*…)
+			p=${1%…}
+			case "$n" in "$p".* | "$p"-* | "$p"_*) return 0 ;; esac
+			;;
+		esac
+	done
+	return 1
+}
+# names_cut SESSION: the node cells of the rank rows that are neither whole nor cut at a part
+names_cut() {
+	screen "$1" | awk '/^ +[0-9]+ [^ ]/ { print $2 }' | while read -r cell; do
+		name_ok "$cell" || echo "$cell"
+	done
+}
+start_at names 80 24 "$GS top --replay $T/names.jsonl --speed 100 --interval 0.1"
+see "names 80x24: the replay ends" "ended: ok" names
+see "names 80x24: a node row sums the two ranks on it" \
+	"^ +compute[^ ]*… +0\.60 +200k +2\.00 +0\.50 +166667 2 ranks$" names
+check_match "names 80x24: UNITS and LAST in one form" "$(row 'compute[^ ]*…' names)" \
+	"^ +1 compute[^ ]*… +0\.30 +100k +100k "
+check_match "names 80x24: the shared node's ranks under its row" \
+	"$(screen names | grep -A 2 '^ *compute[^ ]*… .*2 ranks$' | awk '{ print $1 }' | tr '\n' ' ')" \
+	"^compute[^ ]*… 1 2 $"
+check_eq "names 80x24: no name cut inside a part in the table" "$(names_cut names)" ""
+tm send-keys -t names Tab
+see "names 80x24: the timeline" "^RANK NODE +\|0s" names
+see "names 80x24 timeline: a long name cut after a part, marked" "^ +1 compute-node-17… +[~#.]+ +50%$" names
+see "names 80x24 timeline: the shared node's row" "^ +compute-node-17… +2 ranks on this node, busy together: +125%$" names
+check_eq "names 80x24 timeline: no name cut inside a part" "$(names_cut names)" ""
+tm resize-window -t names -x 60 -y 15
+see "names 60x15 timeline: narrower, still at a part" "^ +1 compute… +[~#.]+ +50%$" names
+check_eq "names 60x15 timeline: no name cut inside a part" "$(names_cut names)" ""
+check "names 60x15: no line wider than 60" test "$(widest names)" -le 60
+tm kill-session -t names
+run_gs top --json --replay "$T/names.jsonl"
+check "names --json: per_node sums the shared node (ranks 1 and 2, 200000 units)" sh -c \
+	'printf "%s\n" "$1" | jq -e "[.per_node[] | select(.node == \"compute-node-17.cluster\")] | length == 1 and .[0].ranks == [1,2] and .[0].units == 200000 and .[0].t_calc == 2 and .[0].rate == 100000"' sh "$out"
+check "names --json: a node alone has its own entry" sh -c \
+	'printf "%s\n" "$1" | jq -e "[.per_node[] | select(.node == \"gpu-b2.cluster\") | .ranks] == [[3]]"' sh "$out"
+run_gs top --once --replay "$T/names.jsonl"
+check_match "names --once: the node row" "$out" \
+	"
+ +compute-node-17\.\.\. +S +0\.60 +200k +2\.00 +0\.50 +166667 2 ranks"
+check_match "names --once: 1 site" "$out" "Workers 3 on 1 site "
 
 # -- the detail view lists the rank's events, newest last
 start_at det 140 40 "$GS top --replay $DATA/basic.jsonl --speed 100 --interval 0.1"
@@ -363,7 +440,7 @@ awk 'BEGIN {
 	printf "{\"v\":1,\"t\":40.5,\"ev\":\"fail\",\"rank\":1,\"requeued\":10,\"reason\":\"lost\"}\n"
 }' > "$T/many.jsonl"
 start_at many 60 15 "$GS top --replay $T/many.jsonl --speed 1000 --interval 0.1"
-see "detail 60x15: replay read" "400/100000" many
+see "detail 60x15: replay read, 100000 units in the one count form" "400/100k " many
 tm send-keys -t many / w 1 Enter Enter
 see "detail 60x15: the newest event on the last line of the list" "^ +40\.50 fail +failed, 10 units requeued: lost$" many
 see "detail 60x15: the earlier ones counted" "^Events of this rank \(41\), newest last; [0-9]+ earlier: PgUp" many
@@ -405,7 +482,7 @@ see "first chunk: the live job is read" "105/10000" first
 check_match "first chunk: no result yet, 10 s in: working, no idle time" "$(row w2 first)" \
 	" 0 +0\.00 +0\.00 +0\.00 +- working"
 check_match "first chunk: a rank silent since 1 s: waiting" "$(row w3 first)" " waiting"
-tm send-keys -t first t
+tm send-keys -t first Tab
 see "first chunk: the timeline shows it running from the start" "^ +2 w2 +=+ +0%$" first
 tm send-keys -t first q
 tm kill-session -t first
@@ -454,8 +531,10 @@ tm send-keys -t f9 n
 see "F9 then n: not cancelled" "job $id not cancelled$" f9
 check_eq "F9 then n: the job still runs" "$(jq -r .state "$J/$id/state.json")" running
 check "F9 then n: its processes still run" test -n "$(live "$J/$id/")"
-tm send-keys -t f9 t F9 y
-see "F9 then y (from the timeline): what gridsubmit cancel said" "job $id cancelled" f9
+tm send-keys -t f9 Tab k
+see "k (htop's kill), from the timeline: the same question" "^Cancel job $id\? y/n" f9
+tm send-keys -t f9 y
+see "k then y: what gridsubmit cancel said" "job $id cancelled" f9
 see "F9 then y: the console shows the job's end" "ended: cancelled" f9
 check_eq "F9 then y: the job is recorded cancelled" "$(jq -r .state "$J/$id/state.json")" \
 	cancelled
@@ -477,7 +556,7 @@ see "run --top 60x15: the console is up" "F10Quit$" runf9
 poll 30 computing "$rid" || echo "# job $rid did not start computing"
 see "run --top 60x15: the job's ranks" "^ +2 localhost " runf9
 check_eq "run --top 60x15: the key bar has F9" "$(screen runf9 | tail -n 1)" \
-	"F1Help F3Search F6Sort tTimeline SpcPause F9Cancel F10Quit"
+	"F1Help F3Search F6Sort TabTimeline ZPause F9Cancel F10Quit"
 tm send-keys -t runf9 F9
 see "run --top: F9 asks, in 60 columns" "^Cancel job $rid\? y/n +y stops every" runf9
 check "run --top: the question fits 60 columns" test "$(widest runf9)" -le 60

@@ -1,7 +1,9 @@
 /*
  * test-tui-model.c — aggregation of events into per-rank state and job meters; rows;
  * snapshot; the timeline's rows and marks, a rank's kept events, the end from the job's
- * record, F9's question and prose cut at a word.
+ * record, the key map (htop's meanings: k cancels after a question, Tab switches screens,
+ * Space does not pause), prose cut at a word and names at a part, counts and plurals in
+ * one form, and the sums of the ranks that share a node.
  */
 #include <curses.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 #include "tests/tap.h"
 #include "tui/columns.h"
 #include "tui/fit.h"
+#include "tui/keymap.h"
 #include "tui/model.h"
 #include "tui/snapshot.h"
 #include "tui/view.h"
@@ -593,12 +596,13 @@ test_window(void)
 	model_free(&m);
 }
 
-/* F9 and t: what the keys change in the view. */
+/* F9, k and the screens: what the keys change in the view, as htop's would. */
 static void
 test_keys(void)
 {
 	struct model m;
 	struct view v;
+	int i;
 
 	model_init(&m);
 	view_init(&v, &m);
@@ -613,7 +617,8 @@ test_keys(void)
 	view_key(&v, 'n');
 	ok(v.prompt == PROMPT_NONE && v.cancel == CANCEL_NONE && !v.step,
 	    "n answers no: nothing cancelled, and no step either");
-	view_key(&v, KEY_F(9));
+	view_key(&v, 'k');
+	is_int(v.prompt, PROMPT_CANCEL, "k (htop's kill) asks the same question");
 	view_key(&v, KEY_RESIZE);
 	is_int(v.prompt, PROMPT_CANCEL, "a resize is no answer");
 	view_key(&v, 'q');
@@ -625,10 +630,45 @@ test_keys(void)
 	view_key(&v, KEY_F(9));
 	ok(v.prompt == PROMPT_NONE && strstr(v.message, "under way") != NULL,
 	    "F9 again meanwhile: no second cancel");
+	is_int(v.screen, SCREEN_RANKS, "the ranks screen first");
+	view_key(&v, '\t');
+	is_int(v.screen, SCREEN_TIMELINE, "Tab: the timeline");
+	view_key(&v, '\t');
+	is_int(v.screen, SCREEN_EVENTS, "Tab again: the event log");
+	view_key(&v, '\t');
+	is_int(v.screen, SCREEN_RANKS, "and back to the ranks");
+	view_key(&v, KEY_BTAB);
+	is_int(v.screen, SCREEN_EVENTS, "Shift-Tab goes back");
+	view_key(&v, '/');
+	is_int(v.prompt, PROMPT_NONE, "the event log: no search of rank rows there");
+	view_key(&v, KEY_UP);
+	is_int(v.log_back, 1, "the event log: Up goes back one entry");
+	view_key(&v, '\t');
+	is_int(v.screen, SCREEN_RANKS, "Tab from the event log: the ranks again");
 	view_key(&v, 't');
-	is_int(v.timeline, 1, "t shows the timeline");
-	view_key(&v, 't');
-	is_int(v.timeline, 0, "t again: the table");
+	is_int(v.screen, SCREEN_RANKS, "t (htop's tree) is no screen key");
+	view_key(&v, ' ');
+	is_int(v.paused, 0, "Space (htop's tag) does not pause");
+	view_key(&v, 'p');
+	is_int(v.paused, 0, "p (htop's program path) does not pause");
+	view_key(&v, 'Z');
+	is_int(v.paused, 1, "Z pauses (htop's pause)");
+	view_key(&v, 'z');
+	is_int(v.paused, 0, "z goes on");
+	view_key(&v, 'P');
+	ok(v.sort == COL_PERF && v.invert, "P sorts by PERF_F, largest first (htop: by CPU)");
+	view_key(&v, 'T');
+	ok(v.sort == COL_CALC && v.invert, "T sorts by T_CALC, largest first (htop: by time)");
+	view_key(&v, 'N');
+	ok(v.sort == COL_RANK && !v.invert, "N sorts by RANK (htop: by PID)");
+	view_key(&v, 'q');
+	is_int(v.quit, 1, "q quits");
+	/* one table: every key the help names is a key the console acts on */
+	for (i = 0; i < keymap_n; i++)
+		if (keymap_action(keymap[i].codes[0]) != keymap[i].action)
+			break;
+	is_int(i, keymap_n, "every key of the map reaches its own action");
+	is_int(keymap_action('j'), KA_NONE, "j is not a move key any more (nor k: htop kills)");
 	view_free(&v);
 	model_free(&m);
 }
@@ -650,6 +690,102 @@ test_fit(void)
 	    "fit: one long word is cut, marked");
 	ok(text_width(fit_words(buf, sizeof buf, "a b c d e f g h i j k l", 7, 0)) <= 7,
 	    "fit: never wider than asked");
+	is_str(fit_name(buf, sizeof buf, "a1", 6, 0, 1), "a1    ", "name: whole, padded");
+	is_str(fit_name(buf, sizeof buf, "compute-node-17.cluster", 16, 0, 1),
+	    "compute-node-17\xe2\x80\xa6", "name: cut after its last whole part, marked");
+	is_str(fit_name(buf, sizeof buf, "compute-node-17.cluster", 10, 0, 1),
+	    "compute\xe2\x80\xa6  ", "name: never inside a part when a part fits");
+	is_str(fit_name(buf, sizeof buf, "node12", 5, 0, 0), "no...",
+	    "name: one long part cut, marked: node1 never passes for node12");
+	is_str(fit_name(buf, sizeof buf, "b1", 4, 1, 0), "  b1", "name: right-aligned");
+}
+
+/* One plural helper, one count format: UNITS and LAST read the same for the same count. */
+static void
+test_counts(void)
+{
+	struct model m;
+	struct mrank *r;
+	char buf[64], a[64], b[64];
+
+	is_str(text_plural(buf, sizeof buf, 1, "site", NULL), "1 site", "plural: 1 site");
+	is_str(text_plural(buf, sizeof buf, 2, "site", NULL), "2 sites", "plural: 2 sites");
+	is_str(text_plural(buf, sizeof buf, 0, "entry", "entries"), "0 entries",
+	    "plural: an irregular one");
+	is_str(text_count(buf, sizeof buf, 99999), "99999", "count: exact up to 99999");
+	is_str(text_count(buf, sizeof buf, 200000), "200k", "count: 200000 is 200k");
+	is_str(text_count(buf, sizeof buf, 1500000), "1.50M", "count: 3 significant digits");
+	is_str(text_count(buf, sizeof buf, 999600), "1.00M", "count: 999.6k rounds up to 1.00M");
+	model_init(&m);
+	r = model_rank(&m, 1);
+	r->units = r->last_units = 200000;
+	columns_cell(a, sizeof a, &m, r, COL_UNITS, col_defs[COL_UNITS].width, 0);
+	columns_cell(b, sizeof b, &m, r, COL_LAST, col_defs[COL_LAST].width, 0);
+	ok(strstr(a, "200k") != NULL && strstr(b, "200k") != NULL,
+	    "UNITS and LAST: 200000 in one form in both (%s|%s)", a, b);
+	model_free(&m);
+}
+
+/* Several ranks on one node: a node row of their sums above them, in the table and --json. */
+static void
+test_node_sum(void)
+{
+	static const char *const ev[] = {
+		"{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"5\",\"N\":300,\"ranks\":["
+		    "{\"rank\":0,\"node\":\"h\",\"site\":\"S\",\"role\":\"master\"},"
+		    "{\"rank\":1,\"node\":\"n1\",\"site\":\"S\",\"pr\":0.3},"
+		    "{\"rank\":2,\"node\":\"n2\",\"site\":\"S\",\"pr\":0.4},"
+		    "{\"rank\":3,\"node\":\"n1\",\"site\":\"S\",\"pr\":0.3}]}",
+		"{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":1,\"count\":100,\"t_calc\":0.8,\"t_comm\":0.2,\"t_exe\":1.0}",
+		"{\"v\":1,\"t\":2,\"ev\":\"chunk\",\"rank\":3,\"count\":50,\"t_calc\":1.5,\"t_comm\":0.5,\"t_exe\":2.0}",
+		"{\"v\":1,\"t\":2,\"ev\":\"chunk\",\"rank\":2,\"count\":150,\"t_calc\":1.5,\"t_comm\":0.5,\"t_exe\":2.0}",
+	};
+	struct mnode_sum s;
+	struct model m;
+	struct view v;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	model_init(&m);
+	for (i = 0; i < sizeof ev / sizeof ev[0]; i++)
+		apply(&m, ev[i]);
+	model_node_sum(&m, &m.ranks[3], &s);
+	ok(s.nranks == 2 && s.lowest == 1 && s.units == 150, "node n1: 2 ranks, 150 units");
+	is_dbl(s.t_calc, 2.3, 1e-9, "node n1: compute seconds summed");
+	is_dbl(s.perf_f, 100 + 25, 1e-9, "node n1: throughput summed (100/s + 25/s)");
+	is_dbl(s.pr, 0.6, 1e-9, "node n1: its share of the work");
+	ok(model_node_shared(&m, &m.ranks[1]) && !model_node_shared(&m, &m.ranks[2]),
+	    "n1 is shared, n2 is not");
+	view_init(&v, &m);
+	view_build(&v);
+	/* S, 0 h, node n1, 1, 3, 2 n2: the node's ranks together where its first comes */
+	ok(v.nrows == 6 && v.rows[2].kind == ROW_NODE && v.rows[2].id == 1 &&
+	    v.rows[3].id == 1 && v.rows[4].id == 3 && v.rows[5].id == 2,
+	    "rows: the node row, then its two ranks, then the rank alone on n2");
+	v.sort = COL_UNITS;
+	v.invert = 1;
+	view_build(&v);
+	ok(v.rows[1].kind == ROW_RANK && v.rows[1].id == 2 && v.rows[2].kind == ROW_NODE &&
+	    v.rows[3].id == 1 && v.rows[4].id == 3 && v.rows[5].id == 0,
+	    "sorted by units, largest first: n2's 150, n1's ranks under their node row, master");
+	view_free(&v);
+	f = open_memstream(&buf, &len);
+	snapshot_json(&m, NULL, f);
+	fclose(f);
+	ok(strstr(buf, "\"per_node\"") != NULL && strstr(buf, "\"node\": \"n1\",\n      "
+	    "\"site\": \"S\",\n      \"ranks\": [\n        1,\n        3\n      ],\n      "
+	    "\"units\": 150") != NULL, "--json: per_node has n1 with ranks 1 and 3, 150 units");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	snapshot_text(&m, NULL, f);
+	fclose(f);
+	ok(strstr(buf, "     n1 ") != NULL && strstr(buf, " 150 ") != NULL && strstr(buf, "2 ranks") !=
+	    NULL, "--once: a node row for n1 with its 150 units and 2 ranks");
+	ok(strstr(buf, "Workers 3 on 1 site ") != NULL, "--once: 1 site, not 1 sites");
+	free(buf);
+	model_free(&m);
 }
 
 int
@@ -668,5 +804,7 @@ main(void)
 	test_window();
 	test_keys();
 	test_fit();
+	test_counts();
+	test_node_sum();
 	return tap_done();
 }
