@@ -206,3 +206,9 @@ text_num(char *dst, size_t dstsz, double v, int decimals, int width)
 	}
 	return dst;
 }
+
+const char *
+text_plural(long long n)
+{
+	return n == 1 ? "" : "s";
+}

@@ -35,5 +35,10 @@ char *text_fit(char *dst, size_t dstsz, const char *s, int width, int right, int
 char *text_clock(char *dst, size_t dstsz, double secs);
 /* A number in at most width characters: fewer decimals first, then k/M/G suffixes. */
 char *text_num(char *dst, size_t dstsz, double v, int decimals, int width);
+/*
+ * The plural ending of a count in English: "" for 1, "s" otherwise ("1 site", "0 sites",
+ * "2 sites"), so that a count never reads "1 sites".
+ */
+const char *text_plural(long long n);
 
 #endif

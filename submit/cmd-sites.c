@@ -1,7 +1,8 @@
 /*
  * cmd-sites.c — validate and show site files (gridsubmit-sites(5)).
  *
- *   gridsubmit sites check FILE... [--json] one summary line per good file; every error
+ *   gridsubmit sites check FILE... [--json] one summary line per file (ok and its
+ *                                        totals, or its number of errors); every error
  *                                        of a bad file as file:line:col: message; exit 3
  *                                        if any; --json: one document of them all
  *   gridsubmit sites show [FILE] [--json] the expanded model (every host, defaults merged);
@@ -20,6 +21,7 @@
 #include "common/jsonout.h"
 #include "common/log.h"
 #include "common/suggest.h"
+#include "common/text.h"
 #include "submit/cmd.h"
 #include "submit/userconf.h"
 
@@ -96,6 +98,22 @@ sites_check_json(const char *file, const struct gs_sites *s, const struct gs_err
 	    "errors", list, "too_many_errors", errs->dropped > 0);
 }
 
+/*
+ * A bad file's errors on stderr, then its summary line among the good files' on stdout
+ * ("FILE: 2 errors"; past the cap, "FILE: more than 100 errors"), so that
+ * every file given has its line.
+ */
+static void
+sites_check_failed(const char *file, const struct gs_errlist *errs)
+{
+	errlist_print(errs, stderr);
+	fflush(stderr);
+	if (errs->dropped > 0)
+		printf("%s: more than %zu errors\n", file, errs->n);
+	else
+		printf("%s: %zu error%s\n", file, errs->n, text_plural((long long)errs->n));
+}
+
 static int
 sites_check(int argc, char **argv, int json)
 {
@@ -110,7 +128,7 @@ sites_check(int argc, char **argv, int json)
 			if (json)
 				json_array_append_new(files, sites_check_json(argv[i], NULL, &errs));
 			else
-				errlist_print(&errs, stderr);
+				sites_check_failed(argv[i], &errs);
 			rc = EXIT_INPUT;
 			continue;
 		}
@@ -119,9 +137,9 @@ sites_check(int argc, char **argv, int json)
 			json_array_append_new(files, sites_check_json(argv[i], &s, NULL));
 		else
 			printf("%s: ok, %zu site%s, %zu node%s, %lld core%s, %lld slot%s\n",
-			    argv[i], s.nsites, s.nsites == 1 ? "" : "s", s.nnodes,
-			    s.nnodes == 1 ? "" : "s", cores, cores == 1 ? "" : "s", slots,
-			    slots == 1 ? "" : "s");
+			    argv[i], s.nsites, text_plural((long long)s.nsites), s.nnodes,
+			    text_plural((long long)s.nnodes), cores, text_plural(cores), slots,
+			    text_plural(slots));
 		sites_free(&s);
 	}
 	if (json && jsonout_print(json_pack("{s:o}", "files", files)) != 0 && rc == EXIT_OK)
@@ -198,9 +216,10 @@ sites_print(const struct gs_sites *s)
 	size_t i, j;
 
 	cores = sites_cores(s, &slots);
-	printf("file:   %s\nmaster: %s\ntotal:  %zu sites, %zu nodes, %lld cores, %lld slots\n",
+	printf("file:   %s\nmaster: %s\ntotal:  %zu site%s, %zu node%s, %lld core%s, %lld slot%s\n",
 	    s->path, s->master != NULL ? s->master : "(the submitting host)", s->nsites,
-	    s->nnodes, cores, slots);
+	    text_plural((long long)s->nsites), s->nnodes, text_plural((long long)s->nnodes),
+	    cores, text_plural(cores), slots, text_plural(slots));
 	for (i = 0; i < s->nsites; i++) {
 		const struct gs_site *st = &s->sites[i];
 
