@@ -116,17 +116,6 @@ exp_store_meta(struct exp_store *s, char hash[17], uint64_t *seed, char **file, 
 	return rc;
 }
 
-/* splitmix64: the order of runs and each run's seed from the experiment's seed. */
-static uint64_t
-es_mix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static char *
 es_params_json(const struct exp *e, size_t point)
 {
@@ -172,25 +161,16 @@ static int
 es_insert_runs(struct exp_store *s, const struct exp *e, uint64_t seed, char *why,
     size_t whylen)
 {
-	size_t n = e->npoints * (size_t)e->repeat, i, j, *order = xcalloc(n, sizeof *order);
-	uint64_t x = seed;
+	size_t n = e->npoints * (size_t)e->repeat, i, *order = xcalloc(n, sizeof *order);
+	uint64_t *seeds = xcalloc(n, sizeof *seeds);
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	/* Fisher-Yates: every order of runs equally likely, the same for the same seed */
-	for (i = n; e->random_order && i > 1; i--) {
-		size_t t;
-
-		j = (size_t)(es_mix(&x) % i);
-		t = order[i - 1];
-		order[i - 1] = order[j];
-		order[j] = t;
-	}
+	exp_run_order(e, seed, order, seeds);
 	if (sqlite3_prepare_v2(s->db, "INSERT INTO run (id, point, rep, seq, seed, state) "
 	    "VALUES (?, ?, ?, ?, ?, 'pending')", -1, &st, NULL) != SQLITE_OK) {
 		free(order);
+		free(seeds);
 		return es_fail(s, why, whylen);
 	}
 	for (i = 0; i < n && rc == 0; i++) {
@@ -200,13 +180,14 @@ es_insert_runs(struct exp_store *s, const struct exp *e, uint64_t seed, char *wh
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)(r / (size_t)e->repeat) + 1);
 		sqlite3_bind_int(st, 3, (int)(r % (size_t)e->repeat) + 1);
 		sqlite3_bind_int64(st, 4, (sqlite3_int64)i + 1);
-		sqlite3_bind_int64(st, 5, (sqlite3_int64)(es_mix(&x) >> 33));
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)seeds[i]);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = es_fail(s, why, whylen);
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
 	free(order);
+	free(seeds);
 	return rc;
 }
 

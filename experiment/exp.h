@@ -130,6 +130,13 @@ enum exp_mode exp_point_mode(const struct exp *e, size_t point);
 int exp_has_real_points(const struct exp *e);
 
 /*
+ * The runs of e in the order they run, from seed (exp-order.c): order[i] is the i-th run's
+ * index r (point r / repeat, repetition r % repeat + 1), shuffled when e->random_order, and
+ * seeds[i] its {seed}; both arrays hold npoints x repeat entries.
+ */
+void exp_run_order(const struct exp *e, uint64_t seed, size_t *order, uint64_t *seeds);
+
+/*
  * The overlay of a run of point p (seed: the run's, as {seed}; rep: as {rep}): a mapping
  * to lay over the job file, with args substituted. Free with ydoc_free.
  */

@@ -31,6 +31,7 @@
 #include "common/xmalloc.h"
 #include "experiment/exp-metrics.h"
 #include "experiment/exp-report.h"
+#include "experiment/exp-store.h"
 #include "launch/launch.h"
 #include "simulate/simulate.h"
 #include "submit/cmd-experiment.h"
@@ -244,9 +245,93 @@ ce_check_sim(const struct exp *e, const char *name)
 	return rc;
 }
 
-/* Every point and its runs, nothing run (--dry-run). */
+/* One line of the order of runs: its place, the run (id, point, repetition) and {seed}. */
+static void
+ce_dry_line(size_t place, size_t run, size_t point, int rep, uint64_t seed, int done)
+{
+	printf("order %zu: run %zu, point %zu, rep %d, seed %llu%s\n", place, run, point, rep,
+	    (unsigned long long)seed, done ? " (done)" : "");
+}
+
+/*
+ * The order of a stored experiment's runs, as it recorded them at its first run, with
+ * those done marked: a run of the command goes on with the others in that order. 1 when
+ * printed; 0 when there is no store (or --new sets it aside, or the file changed, which
+ * the run refuses without --new: then a note), and the order is a new start's. Reads the
+ * store and changes nothing.
+ */
 static int
-ce_dry_run(const struct exp *e, const char *dir)
+ce_dry_stored(const struct exp *e, const char *dir, int fresh)
+{
+	struct exp_store *s;
+	struct exp_run *runs;
+	const char **names;
+	char *db, hash[17], why[1024];
+	uint64_t seed;
+	size_t n, nnames, i, done = 0;
+	int rc;
+
+	xasprintf(&db, "%s/results.db", dir);
+	rc = !fresh && access(db, F_OK) == 0;
+	if (rc && (s = exp_store_open(db, why, sizeof why)) == NULL)
+		fatalx("%s", why);
+	free(db);
+	if (!rc)
+		return 0;
+	if ((rc = exp_store_meta(s, hash, &seed, NULL, why, sizeof why)) < 0)
+		fatalx("%s", why);
+	if (rc == 1 && strcmp(hash, e->hash) != 0)
+		printf("note: %s has changed since its runs began: a run refuses it without "
+		    "--new, which starts over, in the order below\n", e->path);
+	if (rc == 0 || strcmp(hash, e->hash) != 0) {
+		exp_store_close(s);
+		return 0;
+	}
+	names = exp_metric_names(e, &nnames);
+	if (exp_store_runs(s, names, nnames, &runs, &n, why, sizeof why) != 0)
+		fatalx("%s", why);
+	for (i = 0; i < n; i++)
+		done += runs[i].state == EXP_DONE;
+	printf("seed: %llu (the stored experiment's: %zu of %zu runs done, the others run in "
+	    "the order it recorded)\n", (unsigned long long)seed, done, n);
+	for (i = 0; i < n; i++)
+		ce_dry_line((size_t)runs[i].seq, (size_t)runs[i].id, runs[i].point + 1,
+		    runs[i].rep, runs[i].seed, runs[i].state == EXP_DONE);
+	exp_runs_free(runs, n);
+	free(names);
+	exp_store_close(s);
+	return 1;
+}
+
+/*
+ * The seed and the order of runs of a new start: from the file's seed:, else from one
+ * drawn here, which a run would not draw again (it draws its own unless the file gives
+ * it one).
+ */
+static void
+ce_dry_order(const struct exp *e)
+{
+	size_t n = e->npoints * (size_t)e->repeat, i, *order = xcalloc(n, sizeof *order);
+	uint64_t *seeds = xcalloc(n, sizeof *seeds), seed;
+
+	seed = e->have_seed ? e->seed : ce_new_seed();
+	if (e->have_seed)
+		printf("seed: %llu (the file's)\n", (unsigned long long)seed);
+	else
+		printf("seed: %llu (drawn for this dry run: a run draws its own; put 'seed: %llu' "
+		    "in the file to run in this order)\n", (unsigned long long)seed,
+		    (unsigned long long)seed);
+	exp_run_order(e, seed, order, seeds);
+	for (i = 0; i < n; i++)
+		ce_dry_line(i + 1, order[i] + 1, order[i] / (size_t)e->repeat + 1,
+		    (int)(order[i] % (size_t)e->repeat) + 1, seeds[i], 0);
+	free(order);
+	free(seeds);
+}
+
+/* Every point and its runs, the seed and the order of runs; nothing run (--dry-run). */
+static int
+ce_dry_run(const struct exp *e, const char *dir, int fresh)
 {
 	size_t p;
 	int sim = 0;
@@ -272,6 +357,8 @@ ce_dry_run(const struct exp *e, const char *dir)
 		    exp_mode_names[exp_point_mode(e, p)]);
 		free(label);
 	}
+	if (!ce_dry_stored(e, dir, fresh))
+		ce_dry_order(e);
 	return EXIT_OK;
 }
 
@@ -367,7 +454,7 @@ ce_run(const struct ce_opts *o)
 	}
 	dir = cmd_experiment_dir(e.name);
 	if (o->dry_run) {
-		ce_dry_run(&e, dir);
+		ce_dry_run(&e, dir, o->fresh);
 		free(dir);
 		exp_free(&e);
 		return EXIT_OK;
@@ -464,8 +551,8 @@ const struct cmd_entry cmd_experiment_entry = {
 	"experiment", "EXP.yaml [--dry-run] [--new] [-q] | report NAME | list | show NAME [--json]",
 	"run a scripted batch experiment (resumable), or report what one stored",
 	"  EXP.yaml              run every run of the experiment that is not done yet\n"
-	"      --dry-run         list the points (with their modes) and runs; run and\n"
-	"                        create nothing\n"
+	"      --dry-run         list the points (with their modes), the seed and the runs\n"
+	"                        in the order they would run; run and create nothing\n"
 	"      --new             the file changed: keep the old results as NAME.N and start\n"
 	"                        over\n"
 	"  -q, --quiet           no progress line and no final line\n"

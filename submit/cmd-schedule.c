@@ -51,6 +51,12 @@ static const struct option sched_longopts[] = {
 
 #define SCHED_MAX_P	1000000
 #define SCHED_MAX_ROUNDS 100000
+/*
+ * What one schedule may hold: its chunks (pss cuts one per unit, so -N alone could fill
+ * the memory) and its rounds x workers counts of units
+ */
+#define SCHED_MAX_CHUNKS 1000000
+#define SCHED_MAX_CELLS	10000000
 /* a number as text, for the usage: the defaults are written once, in scheme.h */
 #define SCHED_STR(x)	#x
 #define SCHED_XSTR(x)	SCHED_STR(x)
@@ -162,9 +168,14 @@ sched_only(const char *opt, const char *given, enum grt_scheme sc, int applies,
 		    grt_scheme_name(sc), which);
 }
 
+/* One more chunk; a usage error past SCHED_MAX_CHUNKS, before anything is printed. */
 static void
 sched_add(struct sched_run *r, int round, int w, const struct grt_chunk *c)
 {
+	if (r->nrec == SCHED_MAX_CHUNKS)
+		cmd_usage_error(&cmd_schedule_entry, "-N %" PRId64 ": %s cuts more than %d "
+		    "chunks, the most schedule shows; give a smaller -N", r->n,
+		    grt_scheme_name(r->scheme), SCHED_MAX_CHUNKS);
 	if (r->nrec == r->caprec) {
 		r->caprec = r->caprec ? 2 * r->caprec : 256;
 		r->rec = xreallocarray(r->rec, r->caprec, sizeof *r->rec);
@@ -536,6 +547,9 @@ cmd_schedule_exec(int argc, char **argv)
 	run.p = (int)cmd_parse_int(cmd, "-P", a.p, 1, SCHED_MAX_P);
 	run.rounds = a.rounds != NULL ?
 	    (int)cmd_parse_int(cmd, "--rounds", a.rounds, 1, SCHED_MAX_ROUNDS) : 1;
+	if ((int64_t)run.p * run.rounds > SCHED_MAX_CELLS)
+		cmd_usage_error(cmd, "-P %d with --rounds %d: workers x rounds is at most %d",
+		    run.p, run.rounds, SCHED_MAX_CELLS);
 	sched_check_args(&a, sc);
 
 	if (a.k != NULL)
@@ -592,7 +606,9 @@ const struct cmd_entry cmd_schedule_entry = {
 	"print a scheme's chunk sequence (dry run, no MPI)",
 	"  --scheme S            static wstatic pss css gss fss tss ngss angss pwd hetcalc\n"
 	"                        hetcomm wf awf-b awf-c awf-d awf-e af pwd-speed\n"
-	"  -N n                  units to distribute (0 or more)\n"
+	"  -N n                  units to distribute (0 or more; at most "
+	    SCHED_XSTR(SCHED_MAX_CHUNKS) " chunks\n"
+	"                        in all, so pss and css --k 1 take up to that many units)\n"
 	"  -P p                  workers (1 or more)\n"
 	"  --k K                 css: chunk size (default 1)\n"
 	"  --alpha A             ngss: percent of N placed by CPU clock first (default "
@@ -604,7 +620,8 @@ const struct cmd_entry cmd_schedule_entry = {
 	"                        one per worker\n"
 	"  --speeds 1,1,2,4      units per second per worker: the earliest free worker asks\n"
 	"                        next (default: round-robin requests)\n"
-	"  --rounds J            rounds to run (default 1)\n"
+	"  --rounds J            rounds to run (default 1; -P x --rounds at most "
+	    SCHED_XSTR(SCHED_MAX_CELLS) ")\n"
 	"  --unit-calc a,b,..    hetcalc, hetcomm, awf-b..e, af, pwd-speed: compute seconds\n"
 	"                        per unit, one per worker (the earliest free worker asks next)\n"
 	"  --unit-comm x,y,..    the same schemes: link seconds per unit (default 0)\n"

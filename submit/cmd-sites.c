@@ -1,7 +1,8 @@
 /*
  * cmd-sites.c — validate and show site files (gridsubmit-sites(5)).
  *
- *   gridsubmit sites check FILE... [--json] one summary line per good file; every error
+ *   gridsubmit sites check FILE... [--json] one summary line per file (ok and its
+ *                                        totals, or its number of errors); every error
  *                                        of a bad file as file:line:col: message; exit 3
  *                                        if any; --json: one document of them all
  *   gridsubmit sites show [FILE] [--json] the expanded model (every host, defaults merged);
@@ -20,6 +21,7 @@
 #include "common/jsonout.h"
 #include "common/log.h"
 #include "common/suggest.h"
+#include "common/text.h"
 #include "submit/cmd.h"
 #include "submit/userconf.h"
 
@@ -37,6 +39,22 @@ sites_cores(const struct gs_sites *s, long long *slots)
 		*slots += s->nodes[i].slots;
 	}
 	return cores;
+}
+
+/* "4 sites, 16 nodes, 32 cores, 32 slots", singular where a count is 1, into dst. */
+static char *
+sites_totals(const struct gs_sites *s, char *dst, size_t dstsz)
+{
+	char a[48], b[48], c[48], d[48];
+	long long cores, slots;
+
+	cores = sites_cores(s, &slots);
+	snprintf(dst, dstsz, "%s, %s, %s, %s",
+	    text_plural(a, sizeof a, (long long)s->nsites, "site", NULL),
+	    text_plural(b, sizeof b, (long long)s->nnodes, "node", NULL),
+	    text_plural(c, sizeof c, cores, "core", NULL),
+	    text_plural(d, sizeof d, slots, "slot", NULL));
+	return dst;
 }
 
 static int
@@ -96,12 +114,30 @@ sites_check_json(const char *file, const struct gs_sites *s, const struct gs_err
 	    "errors", list, "too_many_errors", errs->dropped > 0);
 }
 
+/*
+ * A bad file's errors on stderr, then its summary line among the good files' on stdout
+ * ("FILE: 2 errors"; past the cap, "FILE: more than 100 errors"), so that
+ * every file given has its line.
+ */
+static void
+sites_check_failed(const char *file, const struct gs_errlist *errs)
+{
+	char n[48];
+
+	errlist_print(errs, stderr);
+	fflush(stderr);
+	if (errs->dropped > 0)
+		printf("%s: more than %zu errors\n", file, errs->n);
+	else
+		printf("%s: %s\n", file, text_plural(n, sizeof n, (long long)errs->n, "error", NULL));
+}
+
 static int
 sites_check(int argc, char **argv, int json)
 {
 	struct gs_sites s;
 	struct gs_errlist errs;
-	long long cores, slots;
+	char line[256];
 	json_t *files = json ? json_array() : NULL;
 	int i, rc = EXIT_OK;
 
@@ -110,18 +146,14 @@ sites_check(int argc, char **argv, int json)
 			if (json)
 				json_array_append_new(files, sites_check_json(argv[i], NULL, &errs));
 			else
-				errlist_print(&errs, stderr);
+				sites_check_failed(argv[i], &errs);
 			rc = EXIT_INPUT;
 			continue;
 		}
-		cores = sites_cores(&s, &slots);
 		if (json)
 			json_array_append_new(files, sites_check_json(argv[i], &s, NULL));
 		else
-			printf("%s: ok, %zu site%s, %zu node%s, %lld core%s, %lld slot%s\n",
-			    argv[i], s.nsites, s.nsites == 1 ? "" : "s", s.nnodes,
-			    s.nnodes == 1 ? "" : "s", cores, cores == 1 ? "" : "s", slots,
-			    slots == 1 ? "" : "s");
+			printf("%s: ok, %s\n", argv[i], sites_totals(&s, line, sizeof line));
 		sites_free(&s);
 	}
 	if (json && jsonout_print(json_pack("{s:o}", "files", files)) != 0 && rc == EXIT_OK)
@@ -194,13 +226,12 @@ sites_print_sources(const struct gs_node *n)
 static void
 sites_print(const struct gs_sites *s)
 {
-	long long cores, slots;
+	char line[256];
 	size_t i, j;
 
-	cores = sites_cores(s, &slots);
-	printf("file:   %s\nmaster: %s\ntotal:  %zu sites, %zu nodes, %lld cores, %lld slots\n",
-	    s->path, s->master != NULL ? s->master : "(the submitting host)", s->nsites,
-	    s->nnodes, cores, slots);
+	printf("file:   %s\nmaster: %s\ntotal:  %s\n", s->path,
+	    s->master != NULL ? s->master : "(the submitting host)",
+	    sites_totals(s, line, sizeof line));
 	for (i = 0; i < s->nsites; i++) {
 		const struct gs_site *st = &s->sites[i];
 

@@ -24,7 +24,8 @@ nlines() {
 # --- sites check: six mistakes, six lines, in order, each located
 run_gs sites check "$BAD/site-six-mistakes.yaml"
 check_eq "sites check, six mistakes: exit 3" "$rc" 3
-check_eq "sites check, six mistakes: nothing on stdout" "$out" ""
+check_eq "sites check, six mistakes: on stdout, the file's summary line alone" "$out" \
+	"$BAD/site-six-mistakes.yaml: 6 errors"
 check_eq "sites check, six mistakes: six lines" "$(nlines "$err")" 6
 check_eq "sites check, six mistakes: located, in file order" \
 	"$(printf '%s\n' "$err" | cut -d: -f2,3 | tr '\n' ' ')" "4:5 6:55 7:33 9:45 11:16 12:22 "
@@ -36,7 +37,10 @@ check_eq "sites check: the file's errors exactly" "$err" "$(cat "$BAD/site-six-m
 run_gs sites check "$BAD/site-six-mistakes.yaml" sites/tiger.yaml "$BAD/site-no-cpu.yaml"
 check_eq "three files: exit 3" "$rc" 3
 check_eq "three files: 6 + 1 error lines" "$(nlines "$err")" 7
-check_match "three files: the good one summarised" "$out" "^sites/tiger.yaml: ok"
+check_eq "three files: each summarised, in the order given" "$out" \
+	"$BAD/site-six-mistakes.yaml: 6 errors
+sites/tiger.yaml: ok, 4 sites, 16 nodes, 16 cores, 16 slots
+$BAD/site-no-cpu.yaml: 1 error"
 
 # the cap: 25 mistakes, 20 shown, then one line
 {
@@ -58,6 +62,7 @@ check_eq "25 mistakes: the last shown is the 20th in the file" \
 	"$T/many.yaml:24:40: 'cores' must be a whole number >= 1, not 'x20'"
 check_eq "25 mistakes: then the cap" "$(printf '%s\n' "$err" | tail -n 1)" \
 	"$T/many.yaml: too many errors, stopping"
+check_eq "25 mistakes: the summary says there were more" "$out" "$T/many.yaml: more than 20 errors"
 
 # a syntax error stops the reading: one line, though mistakes come before it
 printf 'sites:\n  - name: s\n    lnik: 1\n    nodes: [{host: a, cpu: 1}\n' > "$T/syntax.yaml"

@@ -24,16 +24,21 @@ run_gs sites check sites/tiger.yaml sites/das.yaml
 check_eq "two files: exit 0" "$rc" 0
 check_eq "two files: two lines" "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 2
 
-# every bad site file: exit 3 and exactly the expected located message on stderr
+# every bad site file: exit 3, exactly the expected located message on stderr, and on
+# stdout the file's summary line, its number of errors
 nbad=0
 for f in tests/data/bad/site-*.yaml; do
 	run_gs sites check "$f"
 	want=$(cat "${f%.yaml}.expect")
-	if [ "$rc" -eq 3 ] && [ "$err" = "$want" ] && [ -z "$out" ]; then
+	n=$(printf '%s\n' "$want" | wc -l | tr -d ' ')
+	sum="$f: $n errors"
+	[ "$n" -eq 1 ] && sum="$f: 1 error"
+	if [ "$rc" -eq 3 ] && [ "$err" = "$want" ] && [ "$out" = "$sum" ]; then
 		nbad=$((nbad + 1))
 	else
 		fail "sites check $f"
-		printf '#   rc %s\n#   got:  %s\n#   want: %s\n' "$rc" "$err" "$want"
+		printf '#   rc %s\n#   got:  %s\n#   want: %s\n#   stdout: %s\n' "$rc" "$err" "$want" \
+			"$out"
 	fi
 done
 check "bad site files: more than 30 checked ($nbad)" test "$nbad" -gt 30
@@ -54,6 +59,14 @@ check_match "good + bad: duplicate host names both places" "$err" \
 run_gs sites check "$T/none.yaml"
 check_eq "missing file: exit 3" "$rc" 3
 check_match "missing file: message" "$err" "none.yaml: cannot open: No such file or directory"
+check_eq "missing file: its summary line" "$out" "$T/none.yaml: 1 error"
+
+# sites show: counts in the singular where they are one
+run_gs sites show sites/localhost.yaml
+check_match "sites show of one site and one node: '1 site, 1 node'" "$out" \
+	"^total:  1 site, 1 node, ([2-9]|[0-9][0-9]+) cores, ([2-9]|[0-9][0-9]+) slots$|^total:  1 site, 1 node, 1 core, 1 slot$"
+run_gs sites show sites/tiger.yaml
+check_match "and in the plural where they are more" "$out" "^total:  4 sites, 16 nodes, 16 cores, 16 slots$"
 run_gs sites check sites
 check_eq "directory: exit 3" "$rc" 3
 

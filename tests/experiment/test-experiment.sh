@@ -2,7 +2,9 @@
 # test-experiment.sh — gridsubmit experiment (submit/cmd-experiment.c, submit/exp-run.c,
 # experiment/): experiment files run as real jobs of examples/mandelbrot and
 # examples/synthetic on this host, their SQLite store, reports, resume and refusals:
-# - --dry-run lists the points (each with its mode) and creates nothing; bad files
+# - --dry-run lists the points (each with its mode), the seed (drawn for it, the file's,
+#   the stored one) and the runs in order with their {seed}, and creates nothing; a random
+#   order with the file's seed runs exactly as the dry run showed it; bad files
 #   (unknown key, unknown parameter, empty matrix, undefined {name}, a bad runtime value,
 #   zip lengths, a regex without a group, a table naming no parameter, a missing job,
 #   wrong type, truncated, binary) fail with file:line:col, exit 3, and create nothing; a
@@ -128,6 +130,18 @@ check_eq "dry-run: the points and their runs" "$(printf '%s\n' "$out" | grep '^p
 point 2: scheme=gss size=128 (runs 3-4, mode run)
 point 3: scheme=static size=64 (runs 5-6, mode run)
 point 4: scheme=static size=128 (runs 7-8, mode run)"
+check_eq "dry-run: the file's order of runs, each with its {seed}" \
+	"$(printf '%s\n' "$out" | sed -n 's/^\(order [0-9]*: run [0-9]*, point [0-9]*, rep [0-9]*\), seed [0-9]*$/\1/p')" \
+	"order 1: run 1, point 1, rep 1
+order 2: run 2, point 1, rep 2
+order 3: run 3, point 2, rep 1
+order 4: run 4, point 2, rep 2
+order 5: run 5, point 3, rep 1
+order 6: run 6, point 3, rep 2
+order 7: run 7, point 4, rep 1
+order 8: run 8, point 4, rep 2"
+check_match "dry-run: a seed drawn for it, and how to keep it" "$out" \
+	"^seed: ([0-9]+) \\(drawn for this dry run: a run draws its own; put 'seed: \\1' in the file to run in this order\\)$"
 check "dry-run: no results directory" test ! -e "$X/grid"
 check_eq "dry-run: no job" "$(next_id)" 1
 
@@ -492,6 +506,32 @@ if command -v setsid >/dev/null 2>&1; then
 else
 	skip "SIGINT" "setsid is not installed (util-linux)"
 fi
+
+# --- --dry-run's seed and order are those a run then takes: random order, the file's seed
+exp "$T/ord.yaml" \
+	"name: ord" \
+	"job: $T/syn.yaml" \
+	"matrix:" \
+	"  scheme: [gss, static]" \
+	'args: ["--units", "1000", "--seed", "{seed}"]' \
+	"repeat: 2" \
+	"seed: 7"
+run_gs experiment --dry-run "$T/ord.yaml"
+check_match "dry-run, random order: the file's seed" "$out" "^seed: 7 \\(the file's\\)$"
+dry=$(printf '%s\n' "$out" | sed -n 's/^order \([0-9]*\): run \([0-9]*\), point \([0-9]*\), rep \([0-9]*\), seed \([0-9]*\)$/\2,\3,\4,\1,\5/p')
+check_eq "dry-run, random order: 4 runs listed" "$(printf '%s\n' "$dry" | wc -l | tr -d ' ')" 4
+check "dry-run, random order: not the file's order" test "$(printf '%s\n' "$dry" | cut -d, -f1 |
+	tr '\n' ' ')" != "1 2 3 4 "
+check "dry-run, random order: nothing created" test ! -e "$X/ord"
+run_gs experiment -q "$T/ord.yaml"
+check_eq "the experiment run: exit 0" "$rc" 0
+check_eq "it ran the runs in the dry run's order, with its seeds (run,point,rep,seq,seed)" \
+	"$(sed 1d "$X/ord/results.csv" | cut -d, -f1-5)" "$dry"
+run_gs experiment --dry-run "$T/ord.yaml"
+check_match "dry-run of the stored experiment: its seed, every run done" "$out" \
+	"^seed: 7 \\(the stored experiment's: 4 of 4 runs done, the others run in the order it recorded\\)$"
+check_eq "and the same order, each run marked done" \
+	"$(printf '%s\n' "$out" | grep -c '^order [0-9]*: .* (done)$')" 4
 
 # --- the shipped experiment files stay valid (checked as a dry run: nothing runs)
 for f in "$SRC"/examples/experiments/*.yaml "$SRC"/examples/mandelbrot/experiment.yaml; do

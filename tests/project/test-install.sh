@@ -6,16 +6,31 @@
 # and sums right (with smpicc and libgrt-smpi, it builds too); the installed gridsubmit
 # finds `--sites NAME` in $XDG_CONFIG_HOME/gridsubmit/sites and names the places it searched
 # for an unknown name, and the installed bash completion offers that NAME; `make uninstall`
-# leaves no file behind.
+# leaves no file behind. Then `make install prefix=DIR` (GNU's name) and `PREFIX=DIR`: each
+# installs into DIR, with pkg-config files of that prefix and a gridsubmit that looks for
+# its site files there; none of the three installs changes build/gridsubmit (checksum and
+# time) or what configure wrote (gs-config.h). Last, the README's "Your own program" as it
+# is written (HOME in $T): the install, examples/hello built with pkg-config's libgrt and
+# run by the installed gridsubmit, its SMPI build with libgrt-smpi simulated.
 . tests/lib.sh
 
 # configure's choices, so that install rebuilds nothing in $BUILD
-PREFIX=$(sed -n 's/^PREFIX *= *//p' Makefile)
+PREFIX=$(sed -n 's/^CONFIGURED_PREFIX *= *//p' Makefile)
 MPICC=$(sed -n 's/^MPICC *= *//p' Makefile)
 R=$T/root
 P=$R$PREFIX
 
+# what an install must leave as it is: the program make built and configure's header
+# built_state: their checksums and modification times
+built_state() {
+	sha256sum "$BUILD/gridsubmit" "$BUILD/gen/gs-config.h"
+	stat -c '%n %y' "$BUILD/gridsubmit" "$BUILD/gen/gs-config.h"
+}
+built0=$(built_state)
+
 check "make install DESTDIR=$R" make -s B="$BUILD" DESTDIR="$R" install
+check_eq "make install DESTDIR=... leaves build/gridsubmit and gs-config.h as they were" \
+	"$(built_state)" "$built0"
 
 # mode FILE: its permission bits, or "missing"
 mode() {
@@ -130,3 +145,53 @@ check "make uninstall DESTDIR=$R" make -s B="$BUILD" DESTDIR="$R" uninstall
 check_eq "make uninstall leaves no file behind" "$(find "$R" ! -type d)" ""
 check "nor gridsubmit's own directories" sh -c \
 	"test ! -e '$P/share/gridsubmit' && test ! -e '$P/include/grt'"
+
+# prefix=DIR and PREFIX=DIR: installed there, the build tree untouched
+for v in prefix PREFIX; do
+	D=$T/$v-tree
+	check "make install $v=DIR" make -s B="$BUILD" "$v=$D" install
+	check_eq "$v=DIR: the program in DIR/bin, mode 755" "$(mode "$D/bin/gridsubmit")" 755
+	check_eq "$v=DIR: libgrt in DIR/lib" "$(mode "$D/lib/libgrt.a")" 644
+	check_eq "$v=DIR: libgrt's pkg-config file has DIR for prefix" \
+		"$(PKG_CONFIG_LIBDIR="$D/lib/pkgconfig" pkg-config --variable=prefix libgrt)" "$D"
+	if [ "$smpi" = yes ]; then
+		check_eq "$v=DIR: libgrt-smpi's too" "$(PKG_CONFIG_LIBDIR="$D/lib/pkgconfig" \
+			pkg-config --variable=prefix libgrt-smpi)" "$D"
+	fi
+	GS=$D/bin/gridsubmit
+	run_gs sites check nosuchgrid
+	check_match "$v=DIR: the installed gridsubmit looks for its site files in DIR" "$err" \
+		" and $D/share/gridsubmit/sites \\(give a path"
+	GS=$BUILD/gridsubmit
+	check_eq "$v=DIR: build/gridsubmit and gs-config.h as they were (nothing relinked)" \
+		"$(built_state)" "$built0"
+	run_gs sites check nosuchgrid
+	check_match "and build/gridsubmit still looks in configure's prefix" "$err" \
+		" and $PREFIX/share/gridsubmit/sites \\(give a path"
+done
+
+# the README's "Your own program", its commands as they are written, in a home of the test's
+block=$(sed -n '/^<!-- newcomer: begin -->$/,/^<!-- newcomer: end -->$/p' README.md |
+	sed -e '/^<!--/d' -e '/^```/d')
+check_match "the README has its \"Your own program\" steps" "$block" "make install prefix="
+if [ "$smpi" != yes ]; then
+	# without SimGrid: the steps up to its first smpicc
+	block=$(printf '%s\n' "$block" | sed -e '/smpicc/,$d')
+	skip "the README's steps with simulate" "SimGrid's SMPI was not found by configure"
+fi
+mkdir "$T/newcomer"
+got=$(cd "$SRC" && HOME=$T/newcomer B=$BUILD sh -e -c "$block" 2>"$T/newcomer.err")
+st=$?
+# the program's lines among make's
+got=$(printf '%s\n' "$got" | grep '^hello:')
+check_eq "the README's steps run, one after the other, without an error" "$st" 0
+[ "$st" -eq 0 ] || sed -e 's/^/#   /' "$T/newcomer.err" | tail -n 20
+check_eq "the installed gridsubmit ran the newcomer's hello: the master and one worker" \
+	"$(printf '%s\n' "$got" | sed -n 1p)" "hello: sum 332833500, the master and 1 worker(s)"
+if [ "$smpi" = yes ]; then
+	check_eq "and simulated it, with the same result" "$(printf '%s\n' "$got" | sed -n 2p)" \
+		"hello: sum 332833500, the master and 1 worker(s)"
+	check_match "simulate said its simulated makespan" "$(cat "$T/newcomer.err")" \
+		"simulated makespan [0-9.e-]+ s on 2 ranks"
+fi
+check_eq "nothing of it relinked build/gridsubmit" "$(built_state)" "$built0"

@@ -200,3 +200,19 @@ usage_error "--rounds 0" "--rounds: '0'" --scheme gss -N 10 -P 2 --rounds 0
 usage_error "misspelt option" "unknown option '--speds' \(did you mean '--speeds'\?\)" \
 	--scheme gss -N 10 -P 2 --speds 1,2
 usage_error "an extra argument" "unexpected argument 'extra'" --scheme gss -N 10 -P 2 extra
+# bounded: a schedule of more chunks than it shows is refused before it is built, not
+# allocated until memory runs out (pss cuts one chunk per unit)
+usage_error "pss over 2^63-1 units" \
+	"^gridsubmit schedule: -N 9223372036854775807: pss cuts more than 1000000 chunks, the most schedule shows; give a smaller -N" \
+	--scheme pss -N 9223372036854775807 -P 4
+usage_error "css --k 1 over 1000001 units" "css cuts more than 1000000 chunks" \
+	--scheme css -N 1000001 -P 2
+usage_error "workers x rounds over the maximum" \
+	"-P 1000000 with --rounds 100: workers x rounds is at most 10000000" \
+	--scheme gss -N 10 -P 1000000 --rounds 100
+run_gs schedule --scheme pss -N 1000000 -P 4
+check_eq "pss at the maximum: its 1000000 chunks" "$rc:$(printf '%s\n' "$out" | tail -n 1)" \
+	"0:total: 1000000 chunks, 1000000 units"
+run_gs schedule --scheme gss -N 9223372036854775807 -P 4
+check_eq "gss over 2^63-1 units: 150 chunks, every unit" "$rc:$(printf '%s\n' "$out" | tail -n 1)" \
+	"0:total: 150 chunks, 9223372036854775807 units"

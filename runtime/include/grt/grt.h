@@ -26,15 +26,55 @@
  * The library never exits the process and never prints: it returns GRT_E* codes, and
  * grt_strerror() turns them into text (grt_report_error() adds what the master knows).
  *
- * Typical program:
- *	MPI_Init(&argc, &argv);
- *	struct grt_config cfg;
- *	grt_config_from_env(&cfg);		// GRT_SCHEME, GRT_K, ... (set by gridsubmit)
- *	struct grt_app app = { .units = n, .rounds = 1, .compute = f, .merge = g, .ctx = &st };
- *	struct grt_report rep;
- *	int rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep);
- *	if (rc == GRT_OK && rep.is_master) check_and_write_result(&st);
- *	return grt_end(rc);
+ * Typical program, examples/hello/hello.c without its comments (tests/examples/test-hello.sh
+ * compiles this copy and runs it with `gridsubmit run -n 2 -- ./hello`). Rank 0 is the master:
+ * it deals the units out and merges their results, and computes only when it is alone or
+ * cfg.master_computes is set; the other ranks are the workers, so 2 ranks are one worker.
+ * The scheme and its parameters come from the GRT_* variables gridsubmit sets (below).
+ *
+ *	#include <stdio.h>
+ *	#include <string.h>
+ *	#include <grt/grt.h>
+ *
+ *	static int
+ *	compute(void *ctx, int round, int64_t start, int64_t count, const void *in, size_t inlen,
+ *	    grt_buf *out)
+ *	{
+ *		long long sum = 0;
+ *		for (int64_t i = start; i < start + count; i++)
+ *			sum += i * i;
+ *		return grt_buf_append(out, &sum, sizeof sum);
+ *	}
+ *
+ *	static int
+ *	merge(void *ctx, int round, int64_t start, int64_t count, const void *res, size_t len)
+ *	{
+ *		long long sum;
+ *		memcpy(&sum, res, sizeof sum);
+ *		*(long long *)ctx += sum;
+ *		return 0;
+ *	}
+ *
+ *	int
+ *	main(int argc, char **argv)
+ *	{
+ *		long long total = 0;
+ *		struct grt_app app = { .units = 1000, .rounds = 1, .ctx = &total, .compute = compute,
+ *		    .merge = merge };
+ *		struct grt_config cfg;
+ *		struct grt_report rep;
+ *		char why[256];
+ *		int rc, size;
+ *		MPI_Init(&argc, &argv);
+ *		MPI_Comm_size(MPI_COMM_WORLD, &size);
+ *		if ((rc = grt_config_init(&cfg, NULL, why, sizeof why)) != GRT_OK)
+ *			fprintf(stderr, "hello: %s\n", why);
+ *		else if ((rc = grt_run(MPI_COMM_WORLD, &app, &cfg, &rep)) != GRT_OK)
+ *			fprintf(stderr, "hello: %s\n", grt_report_error(rc, &rep));
+ *		else if (rep.is_master)
+ *			printf("hello: sum %lld, the master and %d worker(s)\n", total, size - 1);
+ *		return grt_end(rc);
+ *	}
  */
 #ifndef GRT_H
 #define GRT_H
