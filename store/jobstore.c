@@ -362,7 +362,7 @@ jobstore_job_dir(const char *id, char *why, size_t whylen)
 	const char *root;
 	char *dir;
 
-	if ((root = home_root(why, whylen)) == NULL)
+	if ((root = home_find(why, whylen)) == NULL)
 		return NULL;
 	xasprintf(&dir, "%s/jobs/%s", root, id);
 	return dir;
@@ -629,7 +629,7 @@ jobstore_list(char ***ids, size_t *n, char *why, size_t whylen)
 
 	*ids = NULL;
 	*n = 0;
-	if ((root = home_root(why, whylen)) == NULL)
+	if ((root = home_find(why, whylen)) == NULL)
 		return -1;
 	xasprintf(&jobs, "%s/jobs", root);
 	rc = jobstore_scan(jobs, ids, n, why, whylen);
@@ -651,7 +651,7 @@ jobstore_latest_id(char *id, size_t idlen, char *why, size_t whylen)
 	size_t n;
 	int rc = JOBSTORE_OK;
 
-	if ((root = home_root(why, whylen)) == NULL ||
+	if ((root = home_find(why, whylen)) == NULL ||
 	    jobstore_list(&ids, &n, why, whylen) == -1)
 		return JOBSTORE_ERROR;
 	if (n > 0)

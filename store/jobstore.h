@@ -243,7 +243,9 @@ int jobstore_latest_id(char *id, size_t idlen, char *why, size_t whylen);
 /*
  * The ids of every job directory, oldest (smallest) first, into *ids: an allocated array
  * of allocated strings (NULL when there is none), its length in *n. 0, or -1 with why
- * (*ids NULL, *n 0). Free with jobstore_list_free.
+ * (*ids NULL, *n 0). Free with jobstore_list_free. Like every function here that only
+ * reads (jobstore_read_state, jobstore_latest_id, jobstore_job_dir), it never makes the
+ * store (home_find): one not made yet holds no job.
  */
 int jobstore_list(char ***ids, size_t *n, char *why, size_t whylen);
 void jobstore_list_free(char **ids, size_t n);
