@@ -21,6 +21,7 @@
 #include "common/jsonout.h"
 #include "common/xmalloc.h"
 #include "store/jobstore.h"
+#include "store/jobstore-int.h"
 
 static const char *const phase_names[] = {
 	[JOB_BROKERING] = "brokering", [JOB_PENDING] = "pending",
@@ -145,6 +146,31 @@ jobstore_next_id(const char *jobs, long long *id, char *why, size_t whylen)
 		    "corrupt (expected a job number); fix or remove it" : strerror(errno));
 		rc = -1;
 	}
+	free(path);
+	return rc;
+}
+
+int
+jobstore_keep_next_id(const char *jobs, char *why, size_t whylen)
+{
+	char *path, buf[32];
+	long long id;
+	int lfd, rc = 0;
+
+	xasprintf(&path, "%s/next-id", jobs);
+	if ((lfd = jobstore_lock_ids(jobs, why, whylen)) == -1) {
+		free(path);
+		return -1;
+	}
+	/* only a missing next-id is written: one that is there already says the next id */
+	if (access(path, F_OK) == -1 && errno == ENOENT) {
+		if ((rc = jobstore_next_id(jobs, &id, why, whylen)) == 0) {
+			snprintf(buf, sizeof buf, "%lld\n", id);
+			if ((rc = file_write_atomic(jobs, "next-id", buf, strlen(buf), 0644)) == -1)
+				snprintf(why, whylen, "%s: cannot write: %s", path, strerror(errno));
+		}
+	}
+	close(lfd);
 	free(path);
 	return rc;
 }

@@ -29,7 +29,7 @@ check "a world-writable store: nothing made in it" test ! -e "$T/mine/jobs"
 mkdir "$T/cwd"
 case $GS in /*) G=$GS ;; *) G=$SRC/$GS ;; esac
 for c in "list" "list --json" "status" "status 1" "logs 1" "wait 1" "top --once" \
-    "cancel 1" "experiment list"; do
+    "cancel 1" "purge 1" "purge --state done" "experiment list"; do
 	# shellcheck disable=SC2086
 	(cd "$T/cwd" && GRIDSUBMIT_HOME=rel "$G" $c > "$T/h.out" 2> "$T/h.err")
 	check_eq "a missing relative store, $c: it ran, nothing made" \
