@@ -406,11 +406,11 @@ const struct cmd_entry cmd_list_entry = {
 	"                        with --json the keys of each job\n"
 	"  -n, --noheader        no header line\n"
 	"      --json            one JSON document (gridsubmit-json(5)) instead of text\n"
-	"default columns: id, name, state, elapsed (since it started; a running job's so\n"
-	"far), nodes, exit (mpiexec's exit status once ended), reason; times are local with\n"
-	"their zone (2026-11-27T15:02:11+00:00); makespan is 'running' while it runs. A\n"
-	"name is cut after 24 columns and the last reason to the terminal's width\n"
-	"(COLUMNS), ending with an ellipsis; a job whose state.json cannot be read is listed as\n"
-	"'unreadable' (why on stderr; not with --state)\n",
+	"default columns: id, name, state, elapsed (since it started; a running job's\n"
+	"so far), nodes, exit (mpiexec's exit status once ended), reason; times are\n"
+	"local with their zone (2026-11-27T15:02:11+00:00); makespan is 'running' while\n"
+	"it runs. A name is cut after 24 columns and the last reason to the terminal's\n"
+	"width (COLUMNS), each ending with an ellipsis; a job whose state.json cannot be\n"
+	"read is listed as 'unreadable' (why on stderr; not with --state)\n",
 	cmd_list_exec, "s:o:n", list_longopts, NULL, CMD_OPERAND_NONE
 };

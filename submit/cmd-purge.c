@@ -319,7 +319,7 @@ cmd_purge_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_purge_entry = {
-	"purge", "[ID...] [--older-than DURATION] [--state S[,S...]] [--dry-run] [--json]",
+	"purge", "[ID...] [--older-than D] [--state S[,S...]] [--dry-run] [--json]",
 	"remove ended jobs: their directories and state, to free space",
 	"  ID...                 these jobs (each must have ended)\n"
 	"      --older-than D    the jobs that ended at least D ago: a number and s, m, h,\n"
@@ -327,11 +327,12 @@ const struct cmd_entry cmd_purge_entry = {
 	"      --state S,...     the jobs in these states: done, failed, cancelled, timeout\n"
 	"      --dry-run         say what would be removed, and its bytes; remove nothing\n"
 	"      --json            one JSON document (gridsubmit-json(5)) instead of text\n"
-	"at least one of ID, --older-than and --state is needed; given together, a job must\n"
-	"match all. A job that has not ended is never removed: one named is refused before\n"
-	"anything is removed. Each job goes whole (its state and directory at once); what it\n"
-	"freed is printed, then the total.\n"
-	"exit status: 0 done (also when no job matched), 1 a job could not be removed, 2 no\n"
-	"such job, 3 a named job's state.json is unreadable, 7 a named job has not ended\n",
+	"at least one of ID, --older-than and --state is needed; given together, a job\n"
+	"must match all. A job that has not ended is never removed: one named is refused\n"
+	"before anything is removed. Each job goes whole (its state and directory at\n"
+	"once); what it freed is printed, then the total.\n"
+	"exit status: 0 done (also when no job matched), 1 a job could not be removed,\n"
+	"2 no such job, 3 a named job's state.json is unreadable, 7 a named job has not\n"
+	"ended\n",
 	cmd_purge_exec, NULL, purge_longopts, NULL, CMD_OPERAND_JOB
 };

@@ -138,6 +138,20 @@ jobfield_exit(const struct job_state *st)
 	return job_phase_final(st->phase) ? st->exit_code : -1;
 }
 
+/* Not known until libgrt's master ends: said so rather than a bare "-" while it runs. */
+static void
+jobfield_makespan(const struct job_state *st, char *buf, size_t len)
+{
+	if (jobfield_has_makespan(st))
+		snprintf(buf, len, "%.3f", st->makespan);
+	else if (st->phase == JOB_RUNNING)
+		snprintf(buf, len, "running");
+	else if (!job_phase_final(st->phase))
+		snprintf(buf, len, "not yet");
+	else
+		snprintf(buf, len, "-");
+}
+
 static void
 jobfield_clean(const char *s, char *buf, size_t len)
 {
@@ -199,15 +213,7 @@ jobfield_text(const struct job_state *st, const struct jobfield_info *ji, enum j
 			jobfield_duration(secs, buf, len);
 		break;
 	case JF_MAKESPAN:
-		/* not known until libgrt's master ends: said so rather than a bare "-" */
-		if (jobfield_has_makespan(st))
-			snprintf(buf, len, "%.3f", st->makespan);
-		else if (st->phase == JOB_RUNNING)
-			snprintf(buf, len, "running");
-		else if (!job_phase_final(st->phase))
-			snprintf(buf, len, "not yet");
-		else
-			snprintf(buf, len, "-");
+		jobfield_makespan(st, buf, len);
 		break;
 	case JF_EXIT:
 		if (jobfield_exit(st) < 0)
