@@ -131,3 +131,14 @@ check_match "status: elapsed" "$out" "  elapsed:    [0-9]+:[0-9]{2}"
 check_eq "status --json: elapsed and nodes as list's" \
 	"$("$GS" status --json "$b" | jq -c '[.nodes, .elapsed]')" \
 	"$("$GS" list --json --state failed | jq -c '.jobs[0] | [.nodes, .elapsed]')"
+
+# --- elapsed as squeue's TIME over an hour and a day (the start moved back in state.json)
+back() {
+	jq ".started = ((.ended[0:19] + \"Z\" | fromdate) - $2 | todate | sub(\"Z\$\"; \".000Z\"))" \
+	    "$J/$1/state.json" > "$T/s.json" && cp "$T/s.json" "$J/$1/state.json"
+}
+back "$q" 93784
+back "$b" 3723
+run_gs list --format id,elapsed --noheader --state done,failed
+check_eq "elapsed: D-HH:MM:SS over a day, H:MM:SS over an hour" "$out" "$q  1-02:03:04
+$b     1:02:03"
