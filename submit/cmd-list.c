@@ -407,10 +407,11 @@ const struct cmd_entry cmd_list_entry = {
 	"  -n, --noheader        no header line\n"
 	"      --json            one JSON document (gridsubmit-json(5)) instead of text\n"
 	"default columns: id, name, state, elapsed (since it started; a running job's\n"
-	"so far), nodes, exit (mpiexec's exit status once ended), reason; times are\n"
-	"local with their zone (2026-11-27T15:02:11+00:00); makespan is 'running' while\n"
-	"it runs. A name is cut after 24 columns and the last reason to the terminal's\n"
-	"width (COLUMNS), each ending with an ellipsis; a job whose state.json cannot be\n"
-	"read is listed as 'unreadable' (why on stderr; not with --state)\n",
+	"so far), nodes, exit (the program's: the first failing rank's exit status,\n"
+	"128+N for signal N), reason; times are local with their zone\n"
+	"(2026-11-27T15:02:11+00:00); makespan is 'running' while it runs. A name is\n"
+	"cut after 24 columns and the last reason to the terminal's width (COLUMNS),\n"
+	"each ending with an ellipsis; a job whose state.json cannot be read is listed\n"
+	"as 'unreadable' (why on stderr; not with --state)\n",
 	cmd_list_exec, "s:o:n", list_longopts, NULL, CMD_OPERAND_NONE
 };

@@ -385,8 +385,7 @@ status_print_text(const struct job_state *st, const struct status_info *si,
 	if (st->reason != NULL)
 		printf(" (%s)", status_clean(st->reason, b, sizeof b));
 	printf("\n");
-	printf("  exit:       %s%s\n", status_field(st, ji, JF_EXIT, a, sizeof a),
-	    strcmp(a, "-") != 0 ? " (mpiexec's exit status)" : "");
+	printf("  exit:       %s\n", status_field(st, ji, JF_EXIT, a, sizeof a));
 	printf("  ranks:      %d", st->ranks);
 	if (ji->nodes >= 0)
 		printf(" on %d node%s", ji->nodes, ji->nodes == 1 ? "" : "s");

@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "common/jsonout.h"
+#include "common/rank-end.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
 #include "launch/jobctl.h"
@@ -131,11 +132,24 @@ jobfield_has_makespan(const struct job_state *st)
 	return st->libgrt != 0 && (st->phase == JOB_DONE || st->makespan > 0);
 }
 
-/* mpiexec's exit status once the job has ended; -1 before, or when it never ran. */
+/*
+ * The program's exit status once the job has ended, as a shell's $? says it: the first
+ * failing rank's (128 + N for a rank killed by signal N), 0 when every rank exited 0, and
+ * mpiexec's only when no rank's end is known (its own status says more of mpiexec than of
+ * the program: 141 when a rank's exit broke its pipes). -1 before, or when it never ran.
+ */
 static int
 jobfield_exit(const struct job_state *st)
 {
-	return job_phase_final(st->phase) ? st->exit_code : -1;
+	const struct rank_end *f;
+
+	if (!job_phase_final(st->phase))
+		return -1;
+	if (st->nrank_ends == 0)
+		return st->exit_code;
+	if ((f = rank_ends_first_failure(st->rank_ends, st->nrank_ends)) == NULL)
+		return 0;
+	return f->signal != 0 ? 128 + f->signal : f->exit;
 }
 
 /* Not known until libgrt's master ends: said so rather than a bare "-" while it runs. */

@@ -121,10 +121,12 @@ check_match "running: elapsed so far, makespan 'running', no exit yet" "$out" \
 run_gs status "$l"
 check_match "status of a running job: elapsed so far" "$out" "  elapsed:    [0-9]+:[0-9]{2} so far"
 "$GS" cancel "$l" >/dev/null
+check_eq "cancelled: exit 143, its ranks' SIGTERM as a shell says it" \
+	"$("$GS" list --format id,exit --noheader --state cancelled | tr -s ' ')" "$l 143"
 
 # --- status: the same fields
 run_gs status "$b"
-check_match "status: exit" "$out" "  exit:       2 \\(mpiexec's exit status\\)"
+check_match "status: exit, the failing rank's" "$out" "  exit:       2$"
 check_match "status: ranks on nodes" "$out" "  ranks:      2 on 1 node"
 check_match "status: times with zone" "$out" "  submitted:  $iso[+-][0-9]{2}:[0-9]{2}"
 check_match "status: elapsed" "$out" "  elapsed:    [0-9]+:[0-9]{2}"
