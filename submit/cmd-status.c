@@ -1,8 +1,10 @@
 /*
  * cmd-status.c — gridsubmit status: the state of one job (the latest when no id is given).
  *
- * Shows the state and its reason, ranks, scheme and times from state.json, the placement
- * from DIR/rankmap (rank -> node, site, pf, pr), and from DIR/events.jsonl the progress
+ * Shows the state and its reason, the program's exit status, ranks and the nodes they run
+ * on, scheme, times (local, with their zone) and elapsed time, as list's fields say them
+ * (submit/jobfield.h), the placement from DIR/rankmap (rank -> node, site, pf, pr), and
+ * from DIR/events.jsonl the progress
  * (units done of N x rounds, what a resumed master replayed from its journal included),
  * the failed ranks and the requeued units of the last launch, and the restarts with their
  * reasons (state.json's restart_log, doc/restarts.md). A job whose
@@ -483,9 +485,10 @@ status_json(const struct job_state *st, const struct status_info *si,
 	progress = si->have_start ? json_pack("{s:I, s:I, s:i}",
 	    "units_done", (json_int_t)si->done, "units_total", (json_int_t)si->total,
 	    "rounds", si->rounds) : json_null();
-	live = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:s, s:o, s:o, s:o, "
-	    "s:o}",
+	live = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:s, s:o, s:o, "
+	    "s:o, s:o}",
 	    "elapsed", jobfield_json(st, ji, JF_ELAPSED),
+	    "exit", jobfield_json(st, ji, JF_EXIT),
 	    "nodes", jobfield_json(st, ji, JF_NODES),
 	    "makespan", st->phase == JOB_DONE || st->makespan > 0 ?
 	    jsonout_num(st->makespan) : json_null(),

@@ -130,9 +130,9 @@ check_match "status: exit, the failing rank's" "$out" "  exit:       2$"
 check_match "status: ranks on nodes" "$out" "  ranks:      2 on 1 node"
 check_match "status: times with zone" "$out" "  submitted:  $iso[+-][0-9]{2}:[0-9]{2}"
 check_match "status: elapsed" "$out" "  elapsed:    [0-9]+:[0-9]{2}"
-check_eq "status --json: elapsed and nodes as list's" \
-	"$("$GS" status --json "$b" | jq -c '[.nodes, .elapsed]')" \
-	"$("$GS" list --json --state failed | jq -c '.jobs[0] | [.nodes, .elapsed]')"
+check_eq "status --json: elapsed, nodes and exit as list's" \
+	"$("$GS" status --json "$b" | jq -c '[.nodes, .elapsed, .exit]')" \
+	"$("$GS" list --json --state failed | jq -c '.jobs[0] | [.nodes, .elapsed, .exit]')"
 
 # --- elapsed as squeue's TIME over an hour and a day (the start moved back in state.json)
 back() {
