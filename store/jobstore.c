@@ -21,6 +21,7 @@
 #include "common/jsonout.h"
 #include "common/xmalloc.h"
 #include "store/jobstore.h"
+#include "store/jobstore-int.h"
 
 static const char *const phase_names[] = {
 	[JOB_BROKERING] = "brokering", [JOB_PENDING] = "pending",
@@ -145,6 +146,31 @@ jobstore_next_id(const char *jobs, long long *id, char *why, size_t whylen)
 		    "corrupt (expected a job number); fix or remove it" : strerror(errno));
 		rc = -1;
 	}
+	free(path);
+	return rc;
+}
+
+int
+jobstore_keep_next_id(const char *jobs, char *why, size_t whylen)
+{
+	char *path, buf[32];
+	long long id;
+	int lfd, rc = 0;
+
+	xasprintf(&path, "%s/next-id", jobs);
+	if ((lfd = jobstore_lock_ids(jobs, why, whylen)) == -1) {
+		free(path);
+		return -1;
+	}
+	/* only a missing next-id is written: one that is there already says the next id */
+	if (access(path, F_OK) == -1 && errno == ENOENT) {
+		if ((rc = jobstore_next_id(jobs, &id, why, whylen)) == 0) {
+			snprintf(buf, sizeof buf, "%lld\n", id);
+			if ((rc = file_write_atomic(jobs, "next-id", buf, strlen(buf), 0644)) == -1)
+				snprintf(why, whylen, "%s: cannot write: %s", path, strerror(errno));
+		}
+	}
+	close(lfd);
 	free(path);
 	return rc;
 }
@@ -362,7 +388,7 @@ jobstore_job_dir(const char *id, char *why, size_t whylen)
 	const char *root;
 	char *dir;
 
-	if ((root = home_root(why, whylen)) == NULL)
+	if ((root = home_find(why, whylen)) == NULL)
 		return NULL;
 	xasprintf(&dir, "%s/jobs/%s", root, id);
 	return dir;
@@ -629,7 +655,7 @@ jobstore_list(char ***ids, size_t *n, char *why, size_t whylen)
 
 	*ids = NULL;
 	*n = 0;
-	if ((root = home_root(why, whylen)) == NULL)
+	if ((root = home_find(why, whylen)) == NULL)
 		return -1;
 	xasprintf(&jobs, "%s/jobs", root);
 	rc = jobstore_scan(jobs, ids, n, why, whylen);
@@ -651,7 +677,7 @@ jobstore_latest_id(char *id, size_t idlen, char *why, size_t whylen)
 	size_t n;
 	int rc = JOBSTORE_OK;
 
-	if ((root = home_root(why, whylen)) == NULL ||
+	if ((root = home_find(why, whylen)) == NULL ||
 	    jobstore_list(&ids, &n, why, whylen) == -1)
 		return JOBSTORE_ERROR;
 	if (n > 0)

@@ -210,6 +210,7 @@ enum {
 	JOBSTORE_NOJOB = -1,	/* no such job (or a malformed id) */
 	JOBSTORE_BAD = -2,	/* the state file is missing, torn, corrupt or unreadable */
 	JOBSTORE_ERROR = -3,	/* the store cannot be used (home.h: no place, not ours) */
+	JOBSTORE_LIVE = -4,	/* the job has not ended (jobstore_purge) */
 };
 
 /*
@@ -243,10 +244,38 @@ int jobstore_latest_id(char *id, size_t idlen, char *why, size_t whylen);
 /*
  * The ids of every job directory, oldest (smallest) first, into *ids: an allocated array
  * of allocated strings (NULL when there is none), its length in *n. 0, or -1 with why
- * (*ids NULL, *n 0). Free with jobstore_list_free.
+ * (*ids NULL, *n 0). Free with jobstore_list_free. Like every function here that only
+ * reads (jobstore_read_state, jobstore_latest_id, jobstore_job_dir), it never makes the
+ * store (home_find): one not made yet holds no job.
  */
 int jobstore_list(char ***ids, size_t *n, char *why, size_t whylen);
 void jobstore_list_free(char **ids, size_t n);
+
+/* What jobstore_purge removed, or would remove. */
+struct jobstore_purged {
+	char id[32];
+	char *name;		/* or NULL */
+	enum job_phase phase;
+	long long bytes;	/* of its files (common/fstree.h's fstree_size) */
+};
+
+/*
+ * jobstore-purge.c: remove an ended job, its state and its directory in one step (renamed
+ * out of the store, then removed), under its lock with its state read again, so that no
+ * command ever sees half of it and a resume cannot bring it back meanwhile; ids stay never
+ * reused (jobs/next-id is kept). With dry_run, only out is filled. Returns JOBSTORE_OK
+ * with out filled (free with jobstore_purged_free); JOBSTORE_LIVE (not ended: nothing
+ * done), JOBSTORE_NOJOB, JOBSTORE_BAD or JOBSTORE_ERROR with why.
+ */
+int jobstore_purge(const char *id, int dry_run, struct jobstore_purged *out, char *why,
+    size_t whylen);
+void jobstore_purged_free(struct jobstore_purged *p);
+
+/*
+ * What a purge interrupted by a crash left (jobs/.purge-ID, no longer a job) removed: the
+ * number removed, or -1 with why when the store cannot be used.
+ */
+int jobstore_purge_leftovers(char *why, size_t whylen);
 
 /*
  * Record the end of a job that its supervisor can no longer record (it died, or cancel

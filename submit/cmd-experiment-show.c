@@ -160,7 +160,7 @@ ces_list(int argc, char **argv)
 
 	if (argc > 2 || (argc == 2 && !json))
 		cmd_usage_error(&cmd_experiment_entry, "list takes only --json");
-	xasprintf(&root, "%s/experiments", cmd_home());
+	xasprintf(&root, "%s/experiments", cmd_home_find());
 	n = scandir(root, &ents, NULL, alphasort);
 	if (!json)
 		printf("%-24s %6s %6s %6s %8s  %s\n", "NAME", "RUNS", "DONE", "FAILED", "PENDING",

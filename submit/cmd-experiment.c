@@ -59,7 +59,7 @@ cmd_experiment_dir(const char *name)
 {
 	char *dir;
 
-	xasprintf(&dir, "%s/experiments/%s", cmd_home(), name);
+	xasprintf(&dir, "%s/experiments/%s", cmd_home_find(), name);
 	return dir;
 }
 

@@ -1,8 +1,10 @@
 /*
  * cmd-status.c — gridsubmit status: the state of one job (the latest when no id is given).
  *
- * Shows the state and its reason, ranks, scheme and times from state.json, the placement
- * from DIR/rankmap (rank -> node, site, pf, pr), and from DIR/events.jsonl the progress
+ * Shows the state and its reason, the program's exit status, ranks and the nodes they run
+ * on, scheme, times (local, with their zone) and elapsed time, as list's fields say them
+ * (submit/jobfield.h), the placement from DIR/rankmap (rank -> node, site, pf, pr), and
+ * from DIR/events.jsonl the progress
  * (units done of N x rounds, what a resumed master replayed from its journal included),
  * the failed ranks and the requeued units of the last launch, and the restarts with their
  * reasons (state.json's restart_log, doc/restarts.md). A job whose
@@ -23,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/events-read.h"
 #include "common/clock.h"
@@ -36,6 +37,7 @@
 #include "launch/jobctl.h"
 #include "store/jobstore.h"
 #include "submit/cmd.h"
+#include "submit/jobfield.h"
 
 extern const struct cmd_entry cmd_status_entry;
 
@@ -225,16 +227,11 @@ status_clean(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* Local time for people; "-" for not yet. */
+/* Local time for people, with its zone (jobfield_time); "-" for not yet. */
 static const char *
 status_time(double t, char *buf, size_t len)
 {
-	struct tm tm;
-	time_t secs = (time_t)t;
-
-	if (t <= 0 || localtime_r(&secs, &tm) == NULL)
-		return "-";
-	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+	jobfield_time(t, buf, len);
 	return buf;
 }
 
@@ -368,8 +365,18 @@ status_print_ends(const struct job_state *st)
 	printf("\n");
 }
 
+/* A field of jobfield.h as text, into buf. */
+static const char *
+status_field(const struct job_state *st, const struct jobfield_info *ji, enum job_field f,
+    char *buf, size_t len)
+{
+	jobfield_text(st, ji, f, buf, len);
+	return buf;
+}
+
 static void
-status_print_text(const struct job_state *st, const struct status_info *si)
+status_print_text(const struct job_state *st, const struct status_info *si,
+    const struct jobfield_info *ji)
 {
 	char a[256], b[256], t[64];
 	size_t k;
@@ -380,7 +387,11 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 	if (st->reason != NULL)
 		printf(" (%s)", status_clean(st->reason, b, sizeof b));
 	printf("\n");
-	printf("  ranks:      %d\n", st->ranks);
+	printf("  exit:       %s\n", status_field(st, ji, JF_EXIT, a, sizeof a));
+	printf("  ranks:      %d", st->ranks);
+	if (ji->nodes >= 0)
+		printf(" on %d node%s", ji->nodes, ji->nodes == 1 ? "" : "s");
+	printf("\n");
 	/* a program that never started libgrt had no scheme: it ran as mpiexec runs it */
 	printf("  scheme:     %s\n", si->have_start || !job_phase_final(st->phase) ?
 	    status_clean(st->scheme, a, sizeof a) : "- (no libgrt)");
@@ -390,6 +401,8 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 	if (st->ended > 0 && st->submitted > 0)
 		printf(" (%.2f s after submit)", st->ended - st->submitted);
 	printf("\n");
+	printf("  elapsed:    %s%s\n", status_field(st, ji, JF_ELAPSED, a, sizeof a),
+	    st->phase == JOB_RUNNING ? " so far" : "");
 	if ((st->phase == JOB_DONE && si->have_start) || st->makespan > 0)
 		printf("  makespan:   %.3f s\n", st->makespan);
 	if (si->have_start) {
@@ -439,7 +452,8 @@ status_print_text(const struct job_state *st, const struct status_info *si)
  * first. NULL when it cannot be built (jsonout_print says so).
  */
 static json_t *
-status_json(const struct job_state *st, const struct status_info *si)
+status_json(const struct job_state *st, const struct status_info *si,
+    const struct jobfield_info *ji)
 {
 	json_t *o, *live, *rankmap, *failed, *progress, *nodes, *stats;
 	int i, final = job_phase_final(st->phase);
@@ -471,7 +485,11 @@ status_json(const struct job_state *st, const struct status_info *si)
 	progress = si->have_start ? json_pack("{s:I, s:I, s:i}",
 	    "units_done", (json_int_t)si->done, "units_total", (json_int_t)si->total,
 	    "rounds", si->rounds) : json_null();
-	live = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:s, s:o, s:o, s:o, s:o}",
+	live = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:s, s:o, s:o, "
+	    "s:o, s:o}",
+	    "elapsed", jobfield_json(st, ji, JF_ELAPSED),
+	    "exit", jobfield_json(st, ji, JF_EXIT),
+	    "nodes", jobfield_json(st, ji, JF_NODES),
 	    "makespan", st->phase == JOB_DONE || st->makespan > 0 ?
 	    jsonout_num(st->makespan) : json_null(),
 	    "exit_code", final ? json_integer(cmd_phase_exit(st->phase)) : json_null(),
@@ -505,6 +523,7 @@ cmd_status_exec(int argc, char **argv)
 {
 	struct job_state st;
 	struct status_info si;
+	struct jobfield_info ji;
 	int c, json = 0, code;
 
 	while ((c = cmd_getopt(argc, argv, &cmd_status_entry)) != -1)
@@ -516,10 +535,11 @@ cmd_status_exec(int argc, char **argv)
 		return code;
 	status_live_ends(&st);
 	status_collect(&st, &si);
+	jobfield_info(&st, &ji);
 	if (json)
-		code = jsonout_print(status_json(&st, &si)) == 0 ? EXIT_OK : EXIT_FAILED;
+		code = jsonout_print(status_json(&st, &si, &ji)) == 0 ? EXIT_OK : EXIT_FAILED;
 	else
-		status_print_text(&st, &si);
+		status_print_text(&st, &si, &ji);
 	status_free(&si);
 	job_state_free(&st);
 	return code;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/home.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "submit/cmd.h"
@@ -52,23 +53,16 @@ const struct cmd_entry cmd_top_entry = {
 	cmd_top_exec, NULL, top_longopts, NULL, CMD_OPERAND_JOB
 };
 
-/* The job store root, without creating it: top only reads. */
+/* The job store root, without creating it: top only reads (common/home.h). */
 static char *
 top_root(void)
 {
-	const char *e;
-	char *p;
+	const char *root;
+	char why[1024];
 
-	if ((e = getenv("GRIDSUBMIT_HOME")) != NULL && *e != '\0')
-		return xstrdup(e);
-	if ((e = getenv("XDG_STATE_HOME")) != NULL && *e == '/') {
-		xasprintf(&p, "%s/gridsubmit", e);
-		return p;
-	}
-	if ((e = getenv("HOME")) == NULL || *e == '\0')
-		fatalx("HOME is not set: set GRIDSUBMIT_HOME to the job store");
-	xasprintf(&p, "%s/.local/state/gridsubmit", e);
-	return p;
+	if ((root = home_find(why, sizeof why)) == NULL)
+		fatalx("%s", why);
+	return xstrdup(root);
 }
 
 static int

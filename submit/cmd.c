@@ -194,3 +194,14 @@ cmd_home(void)
 		fatalx("%s", why);
 	return root;
 }
+
+const char *
+cmd_home_find(void)
+{
+	const char *root;
+	char why[1024];
+
+	if ((root = home_find(why, sizeof why)) == NULL)
+		fatalx("%s", why);
+	return root;
+}

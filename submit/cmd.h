@@ -104,4 +104,7 @@ int cmd_phase_exit(int phase);
 /* The state directory (common/home.h); when it cannot be used, says why and exits 1. */
 const char *cmd_home(void);
 
+/* The same for a command that only reads: never made (a missing one holds nothing). */
+const char *cmd_home_find(void);
+
 #endif

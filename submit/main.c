@@ -16,6 +16,7 @@ extern const struct cmd_entry cmd_submit_entry;
 extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_cancel_entry;
+extern const struct cmd_entry cmd_purge_entry;
 extern const struct cmd_entry cmd_wait_entry;
 extern const struct cmd_entry cmd_logs_entry;
 extern const struct cmd_entry cmd_resume_entry;
@@ -37,6 +38,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_wait_entry,
 	&cmd_logs_entry,
 	&cmd_resume_entry,
+	&cmd_purge_entry,
 	&cmd_schedule_entry,
 	&cmd_sites_entry,
 	&cmd_rank_entry,

@@ -153,24 +153,24 @@ check_eq "list --json: ids are the jobs' numbers" \
 	"$(printf '%s' "$out" | jq -c '[.jobs[].id]')" "[$q,$a,$b]"
 check_eq "list --json: every field by default" \
 	"$(printf '%s' "$out" | jq -c '.jobs[0] | keys_unsorted')" \
-	'["id","name","state","reason","ranks","scheme","submitted","started","ended","makespan","restarts"]'
+	'["id","name","state","reason","ranks","nodes","scheme","submitted","started","ended","elapsed","makespan","exit","dir","restarts"]'
 run_gs list --state done
 check_eq "list --state done: the header and the quick job" \
 	"$(printf '%s' "$out" | awk '{ print $1 }' | tr '\n' ' ')" "ID $q "
 run_gs list --state cancelled,done --format state,id
-check_eq "list --state S,S --format: in the order given" "$out" "STATE              ID
-done               $q
-cancelled          $a
-cancelled          $b"
+check_eq "list --state S,S --format: in the order given" "$out" "STATE     ID
+done      $q
+cancelled $a
+cancelled $b"
 run_gs list --format id,reason,ended --state cancelled
 check_match "list --format reason, ended: the values" "$out" \
-	"^$a +cancelled by a signal +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}$"
+	"^$a +cancelled by a signal +[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}[+-][0-9]{2}:[0-9]{2}$"
 run_gs list --json --format id,state --state cancelled
 check_eq "list --json --format: only those keys" "$(printf '%s' "$out" | jq -c '.jobs')" \
 	"[{\"id\":$a,\"state\":\"cancelled\"},{\"id\":$b,\"state\":\"cancelled\"}]"
 run_gs list --state pending
 check_eq "list --state pending: the header alone" "$rc:$out" \
-	"0:ID     NAME                 STATE              RANKS SCHEME   SUBMITTED            MAKESPAN RESTARTS"
+	"0:ID NAME STATE ELAPSED NODES EXIT REASON"
 run_gs list --state runing
 check_eq "list --state runing: usage (2)" "$rc:$out" "2:"
 check_match "list --state runing: did you mean" "$err" "unknown state 'runing' \\(did you mean 'running'\\?\\)"
