@@ -319,7 +319,8 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 	int rc;
 
 	if (launch_cancel_requested()) {
-		jobstore_set_phase(&jr->st, JOB_CANCELLED, "cancelled by a signal");
+		jobrun_cancel_reason(&jr->st, NULL, why, sizeof why);
+		jobstore_set_phase(&jr->st, JOB_CANCELLED, why);
 		return EXIT_CANCELLED;
 	}
 	if (!restartable) {
@@ -360,7 +361,8 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 	case LAUNCH_OK:
 		return EXIT_OK;
 	case LAUNCH_CANCELLED:
-		jobstore_set_phase(&jr->st, JOB_CANCELLED, why);
+		jobrun_cancel_reason(&jr->st, why, msg, sizeof msg);
+		jobstore_set_phase(&jr->st, JOB_CANCELLED, msg);
 		return EXIT_CANCELLED;
 	default:
 		return jobrun_fail(jr, EXIT_LAUNCH, why, 1);

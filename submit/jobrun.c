@@ -58,12 +58,15 @@ jobrun_fail(struct jobrun *jr, int code, const char *reason, int say)
 	return code;
 }
 
-/* The launch was called off by a cancel signal (why: when). */
+/* The launch was called off by a cancel signal (why: when; jobrun-cancel.c says who). */
 static int
 jobrun_cancelled(struct job_state *st, const char *why)
 {
-	jobrun_state(st, JOB_CANCELLED, why);
-	fprintf(stderr, "gridsubmit: job %s %s\n", st->id, why);
+	char reason[1024];
+
+	jobrun_cancel_reason(st, why, reason, sizeof reason);
+	jobrun_state(st, JOB_CANCELLED, reason);
+	fprintf(stderr, "gridsubmit: job %s: %s\n", st->id, reason);
 	return EXIT_CANCELLED;
 }
 
@@ -302,7 +305,8 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 	st->exit_code = lr->mpiexec_status;
 	*restartable = 0;
 	if (lr->cancelled) {
-		jobrun_state(st, JOB_CANCELLED, "cancelled by a signal");
+		jobrun_cancel_reason(st, NULL, reason, len);
+		jobrun_state(st, JOB_CANCELLED, reason);
 		return EXIT_CANCELLED;
 	}
 	if (jobrun_timeout_stopped(jr, e.found ? e.status : NULL, reason, len))

@@ -79,6 +79,17 @@ int jobrun_ranks_failure(const struct job_state *st, char *reason, size_t len,
 void jobrun_ranks_report(const struct jobrun *jr);
 
 /*
+ * jobrun-cancel.c, a job stopped by a cancel signal: reason gets who stopped it ("cancelled
+ * by gridsubmit cancel (pid 42, user ana)", "interrupted by Ctrl-C (SIGINT)", "terminated
+ * by SIGTERM from pid 7") and, from when (the launch's "cancelled during preflight", or
+ * NULL), when; exit is the exit status of run and resume for the job's code: 128+N for
+ * signal N that was no cancel, else code.
+ */
+void jobrun_cancel_reason(const struct job_state *st, const char *when, char *reason,
+    size_t len);
+int jobrun_cancel_exit(const struct job_state *st, int code);
+
+/*
  * Load, rank, place, make the job directory and prepare the launch (launch.h): for a
  * multi-site job also the preflight, unless a->speculate leaves it to the launch's start.
  * Returns EXIT_OK, or the exit code with the error printed (and, once the job exists,
