@@ -390,7 +390,8 @@ status_print_text(const struct job_state *st, const struct status_info *si)
 	if (st->ended > 0 && st->submitted > 0)
 		printf(" (%.2f s after submit)", st->ended - st->submitted);
 	printf("\n");
-	if ((st->phase == JOB_DONE && si->have_start) || st->makespan > 0)
+	/* the makespan of a job that completed: one stopped or failed has none */
+	if (st->phase == JOB_DONE && (si->have_start || st->makespan > 0))
 		printf("  makespan:   %.3f s\n", st->makespan);
 	if (si->have_start) {
 		printf("  progress:   %lld/%lld units (%.0f%%)%s\n", si->done, si->total,
@@ -472,8 +473,7 @@ status_json(const struct job_state *st, const struct status_info *si)
 	    "units_done", (json_int_t)si->done, "units_total", (json_int_t)si->total,
 	    "rounds", si->rounds) : json_null();
 	live = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:s, s:o, s:o, s:o, s:o}",
-	    "makespan", st->phase == JOB_DONE || st->makespan > 0 ?
-	    jsonout_num(st->makespan) : json_null(),
+	    "makespan", st->phase == JOB_DONE ? jsonout_num(st->makespan) : json_null(),
 	    "exit_code", final ? json_integer(cmd_phase_exit(st->phase)) : json_null(),
 	    "mpiexec_exit", st->exit_code >= 0 ? json_integer(st->exit_code) : json_null(),
 	    "progress", progress,

@@ -510,15 +510,20 @@ jobrun_report(struct jobrun *jr, int code)
 		jobrun_show_output(st, "stderr", stderr);
 	if (jr->quiet && code == EXIT_OK)
 		return;
-	/* the job's own time: state.json's ends, not when this report comes (run --top) */
+	/*
+	 * the job's own time: state.json's ends, not when this report comes (run --top). A
+	 * makespan is that of a job that completed: one stopped or failed has none
+	 */
 	if (jr->plain)
 		jobrun_ranks_report(jr);
+	else if (st->phase == JOB_DONE)
+		fprintf(stderr, "gridsubmit: job %s done in %.2f s (makespan %.3f s, %d failed "
+		    "ranks, %lld units requeued)\n", st->id, st->ended - st->submitted,
+		    st->makespan, st->failed_ranks, (long long)st->requeued);
 	else
-		fprintf(stderr, "gridsubmit: job %s %s in %.2f s (makespan %.3f s, %d failed "
-		    "ranks, %lld units requeued)%s%s\n", st->id, job_phase_name(st->phase),
-		    st->ended - st->submitted, st->makespan, st->failed_ranks,
-		    (long long)st->requeued, st->reason != NULL ? ": " : "",
-		    st->reason != NULL ? st->reason : "");
+		fprintf(stderr, "gridsubmit: job %s %s in %.2f s%s%s\n", st->id,
+		    job_phase_name(st->phase), st->ended - st->submitted,
+		    st->reason != NULL ? ": " : "", st->reason != NULL ? st->reason : "");
 	if (jr->launch.res.killed_stragglers)
 		fprintf(stderr, "gridsubmit: ranks still running after rank 0 ended were "
 		    "killed\n");
