@@ -208,9 +208,9 @@ cmd_resume_exec(int argc, char **argv)
 	}
 	jobrun_restart_record(&jr, RESUME_REASON, NULL, 0, 1);
 	if ((code = jobrun_place(&jr)) == EXIT_OK) {
-		fprintf(stderr, "gridsubmit: job %s (%s): resumed, %d ranks, scheme %s\n",
-		    jr.st.id, jr.st.name != NULL ? jr.st.name : "-", jr.place.nranks,
-		    jr.st.scheme != NULL ? jr.st.scheme : "-");
+		fprintf(stderr, "gridsubmit: job %s (%s): resumed (restart %d), %d ranks, "
+		    "scheme %s\n", jr.st.id, jr.st.name != NULL ? jr.st.name : "-",
+		    jr.st.restarts, jr.place.nranks, jr.st.scheme != NULL ? jr.st.scheme : "-");
 		code = jobrun_follow(&jr, top);
 	}
 	jobrun_free(&jr);

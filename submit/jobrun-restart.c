@@ -462,13 +462,12 @@ jobrun_restart_record(struct jobrun *jr, const char *reason, char *const *exclud
 		free(list);
 		list = p;
 	}
-	if (resumed)
-		fprintf(stderr, "gridsubmit: job %s: resumed (restart %d)\n", st->id,
-		    st->restarts);
-	else
+	/* a resume is said by its command, with the placement, in one line */
+	if (!resumed) {
 		fprintf(stderr, "gridsubmit: job %s: restart %d of %d %s%s: %s\n", st->id,
 		    jr->restarts_here, jr->restarts_max, list != NULL ? "without " :
 		    "on the same nodes", list != NULL ? list : "", clean);
-	fflush(stderr);
+		fflush(stderr);
+	}
 	free(list);
 }

@@ -221,9 +221,9 @@ int jobrun_restart(struct jobrun *jr, const char *reason, int restartable);
 
 /*
  * Record a restart: state.json (restarts, restart_log; written atomically), a restart
- * event in events.jsonl and one line on stderr; the last launch's stdout and stderr are
- * kept as stdout.N and stderr.N. excluded: the nodes left out; resumed: 1 for the restart
- * that `gridsubmit resume` is.
+ * event in events.jsonl and, for a relaunch, one line on stderr; the last launch's stdout
+ * and stderr are kept as stdout.N and stderr.N. excluded: the nodes left out; resumed: 1
+ * for the restart that `gridsubmit resume` is (resume says it in its own line).
  */
 void jobrun_restart_record(struct jobrun *jr, const char *reason, char *const *excluded,
     size_t nexcluded, int resumed);
