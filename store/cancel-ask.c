@@ -27,9 +27,9 @@ cancel_ask_write(const struct job_state *st, const char *who, char *why, size_t 
 	int n;
 
 	cancel_ask_name(name, sizeof name, getpid());
-	n = snprintf(line, sizeof line, "%s\n", who);
-	if (n < 0 || (size_t)n >= sizeof line)
-		n = (int)sizeof line - 1;
+	/* one line of text whatever who holds, so that it reads back whole */
+	n = (int)text_clean(line, CANCEL_ASK_MAX, who, strlen(who));
+	line[n++] = '\n';
 	if (file_write_atomic(st->dir, name, line, (size_t)n, 0644) == -1) {
 		snprintf(why, whylen, "%s/%s: %s", st->dir, name, strerror(errno));
 		return -1;
