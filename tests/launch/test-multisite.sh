@@ -238,7 +238,11 @@ t0=$(date +%s)
 wait $gpid
 grc=$?
 t1=$(date +%s)
-check_eq "cancel: gridsubmit run exits 6" "$grc" 6
+check_eq "SIGINT: gridsubmit run exits 130 (128+SIGINT)" "$grc" 130
+check_match "SIGINT: the reason names it and its sender" "$(jq -r .reason "$J/state.json")" \
+	"^interrupted by SIGINT from pid [0-9]+$"
+check "SIGINT: no rank, here or on a node, says it 'died of signal'" \
+	sh -c "! grep -q 'died of signal' '$T/long.out'"
 check "cancel took under 25 s ($((t1 - t0)) s)" test $((t1 - t0)) -lt 25
 # (the testbed's own delay lines, gridsubmit-delay, stay until testbed down)
 left=$(for ns in $NSS; do ip netns pids "$ns"; done | xargs -r ps -o comm= -p |
