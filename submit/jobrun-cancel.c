@@ -1,6 +1,6 @@
 /*
- * jobrun-cancel.c — who ended a job that was stopped before its end, in its reason, and
- * the exit status of the command that followed it in the foreground.
+ * jobrun-cancel.c — who ended a job that was stopped before its end, in its reason and a
+ * cancel event, and the exit status of the command that followed it in the foreground.
  *
  * A stop reaches the supervisor as a signal (launch_catch_signals); its sender tells who:
  * the process of a `gridsubmit cancel` that left its request in the job directory
@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/clock.h"
+#include "common/log.h"
 #include "launch/launch.h"
 #include "store/cancel-ask.h"
 #include "submit/cmd.h"
@@ -53,7 +55,8 @@ jobrun_cancel_who(const struct job_state *st, char *who, size_t len)
 	return 0;
 }
 
-void
+/* reason: who, and from when (the launch's "cancelled during preflight", or NULL), when. */
+static void
 jobrun_cancel_reason(const struct job_state *st, const char *when, char *reason,
     size_t len)
 {
@@ -67,6 +70,20 @@ jobrun_cancel_reason(const struct job_state *st, const char *when, char *reason,
 		snprintf(reason, len, "%s; %s", who, when);
 	else
 		snprintf(reason, len, "%s", who);
+}
+
+int
+jobrun_cancel_record(struct job_state *st, const char *when, char *reason, size_t len)
+{
+	double t = st->t0 > 0 ? clock_wall() - st->t0 : 0;
+
+	jobrun_cancel_reason(st, when, reason, len);
+	/* the event first: a console stops reading once state.json says the job is over */
+	jobrun_event_append(st, json_pack("{s:i, s:f, s:s, s:s}", "v", 1, "t", t > 0 ? t : 0.0,
+	    "ev", "cancel", "reason", reason), "cancel");
+	if (jobstore_set_phase(st, JOB_CANCELLED, reason) != 0)
+		fatal("%s/state.json", st->dir);
+	return EXIT_CANCELLED;
 }
 
 int

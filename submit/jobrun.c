@@ -63,11 +63,10 @@ static int
 jobrun_cancelled(struct job_state *st, const char *why)
 {
 	char reason[1024];
+	int code = jobrun_cancel_record(st, why, reason, sizeof reason);
 
-	jobrun_cancel_reason(st, why, reason, sizeof reason);
-	jobrun_state(st, JOB_CANCELLED, reason);
 	fprintf(stderr, "gridsubmit: job %s: %s\n", st->id, reason);
-	return EXIT_CANCELLED;
+	return code;
 }
 
 /* What the events of the last launch say about its end (jobrun_read_end). */
@@ -304,11 +303,8 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 	plain = e.started ? "" : " (libgrt never started)";
 	st->exit_code = lr->mpiexec_status;
 	*restartable = 0;
-	if (lr->cancelled) {
-		jobrun_cancel_reason(st, NULL, reason, len);
-		jobrun_state(st, JOB_CANCELLED, reason);
-		return EXIT_CANCELLED;
-	}
+	if (lr->cancelled)
+		return jobrun_cancel_record(st, NULL, reason, len);
 	if (jobrun_timeout_stopped(jr, e.found ? e.status : NULL, reason, len))
 		return EXIT_TIMEOUT;
 	if (lr->master_exit == 0 && e.found && strcmp(e.status, "ok") == 0) {

@@ -79,14 +79,22 @@ int jobrun_ranks_failure(const struct job_state *st, char *reason, size_t len,
 void jobrun_ranks_report(const struct jobrun *jr);
 
 /*
- * jobrun-cancel.c, a job stopped by a cancel signal: reason gets who stopped it ("cancelled
- * by gridsubmit cancel (pid 42, user ana)", "interrupted by Ctrl-C (SIGINT)", "terminated
- * by SIGTERM from pid 7") and, from when (the launch's "cancelled during preflight", or
- * NULL), when; exit is the exit status of run and resume for the job's code: 128+N for
- * signal N that was no cancel, else code.
+ * A supervisor's event (o: its record, taken; kind for messages) appended to the job's
+ * events.jsonl as one line, made durable: after a torn last line (a master killed while
+ * writing) a newline first, so that the record stands on a line of its own. A failed
+ * write is a warning (jobrun-restart.c).
  */
-void jobrun_cancel_reason(const struct job_state *st, const char *when, char *reason,
-    size_t len);
+void jobrun_event_append(const struct job_state *st, json_t *o, const char *kind);
+
+/*
+ * jobrun-cancel.c, a job stopped by a cancel signal: record writes a cancel event and the
+ * state cancelled, whose reason (also in reason) says who stopped it ("cancelled by
+ * gridsubmit cancel (pid 42, user ana)", "interrupted by Ctrl-C (SIGINT)", "terminated by
+ * SIGTERM from pid 7") and, from when (the launch's "cancelled during preflight", or
+ * NULL), when; it returns EXIT_CANCELLED. exit is the exit status of run and resume for
+ * the job's code: 128+N for signal N that was no cancel, else code.
+ */
+int jobrun_cancel_record(struct job_state *st, const char *when, char *reason, size_t len);
 int jobrun_cancel_exit(const struct job_state *st, int code);
 
 /*

@@ -1,6 +1,6 @@
 /*
  * panel-events.c — the newest migrations (with their reasons), task placements, drops,
- * failures, rounds, restarts and resumes, oldest on top.
+ * failures, rounds, restarts, resumes and who cancelled, oldest on top.
  */
 #include <stdio.h>
 
@@ -20,6 +20,7 @@ events_color(enum ev_kind k)
 	case EV_END:
 		return C_DONE;
 	case EV_RESTART:
+	case EV_CANCEL:
 		return C_WARN;
 	case EV_RESUME:
 		return C_LABEL;

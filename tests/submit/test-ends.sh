@@ -3,7 +3,8 @@
 # mandelbrot example run in the foreground:
 # - `gridsubmit cancel` of a running `run`: the run exits 6; the reason names the command,
 #   its pid and user in state.json, run's last line, status and list; no rank's "died of
-#   signal 15" on run's stderr, though every rank's end is recorded in rank-ends;
+#   signal 15" on run's stderr, though every rank's end is recorded in rank-ends; the
+#   supervisor's cancel event says who too;
 # - Ctrl-C on a real terminal (tmux): the run exits 130, the reason names Ctrl-C, nothing of
 #   the job is left; SIGINT to the run's process group (kill -INT -PGID): 130, the sender
 #   named; SIGTERM to the run: 143;
@@ -57,6 +58,8 @@ check_eq "cancel: the run exits 6 (cancelled), not 128+15" "$?" 6
 reason=$(jq -r .reason "$J/$c/state.json")
 check_match "cancel: state.json's reason names gridsubmit cancel, its pid and user" "$reason" \
 	"^cancelled by gridsubmit cancel \\(pid [0-9]+, user $(id -un)\\)$"
+check_eq "cancel: the supervisor's last event says who" \
+	"$(tail -n 1 "$J/$c/events.jsonl" | jq -c '[.ev, .reason]')" "[\"cancel\",\"$reason\"]"
 check_match "cancel: run's last line says who, and no makespan" \
 	"$(grep "^gridsubmit: job $c " "$T/cancel.err" | tail -n 1)" \
 	"^gridsubmit: job $c cancelled in [0-9.]+ s: cancelled by gridsubmit cancel \\(pid [0-9]+, user "
@@ -98,6 +101,8 @@ tmux -L "$SOCK" send-keys -t cc C-c
 check "Ctrl-C: the run ends" poll 30 sh -c "tmux -L $SOCK capture-pane -p -t cc | grep -q RUN-EXITED"
 check_match "Ctrl-C: the run exits 130 (128+SIGINT)" \
 	"$(tmux -L "$SOCK" capture-pane -p -t cc)" "RUN-EXITED rc=130$"
+check_eq "Ctrl-C: the cancel event" "$(tail -n 1 "$J/$i/events.jsonl" | jq -r .reason)" \
+	"interrupted by Ctrl-C (SIGINT)"
 check_eq "Ctrl-C: state.json: cancelled, interrupted by Ctrl-C" \
 	"$(jq -c '[.state, .reason]' "$J/$i/state.json")" \
 	'["cancelled","interrupted by Ctrl-C (SIGINT)"]'

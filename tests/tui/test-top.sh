@@ -459,6 +459,7 @@ see "F9 then y (from the timeline): what gridsubmit cancel said" "job $id cancel
 see "F9 then y: the console shows the job's end" "ended: cancelled" f9
 check_eq "F9 then y: the job is recorded cancelled" "$(jq -r .state "$J/$id/state.json")" \
 	cancelled
+see "F9 then y: the event pane says who cancelled" "cancel +cancelled from the console \\(F9" f9
 check_match "F9 then y: the reason says the console cancelled it" \
 	"$(jq -r .reason "$J/$id/state.json")" "^cancelled from the console \\(F9; pid [0-9]+, user [^)]+\\)$"
 run_gs wait "$id" --timeout 30
