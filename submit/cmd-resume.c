@@ -231,8 +231,8 @@ const struct cmd_entry cmd_resume_entry = {
 	"its site file, and launched and followed like run; its master replays the journal\n"
 	"and computes only what is missing. The resume counts as a restart (status shows it).\n"
 	"exit status: as run (0 done, 1 failed, 3 input, 4 no placement, 5 launch, 6\n"
-	"cancelled, 8 timeout, 128+N stopped by signal N: Ctrl-C 130); 2 no such job; 7\n"
-	"refused: the job is done, its supervisor still runs, or processes of it still run\n"
-	"here ('gridsubmit cancel ID' stops them)\n",
+	"cancelled, 8 timeout, 128+N stopped by signal N: Ctrl-C 130); 2 no such job;\n"
+	"7 refused: the job is done, its supervisor still runs, or processes of it still\n"
+	"run here ('gridsubmit cancel ID' stops them)\n",
 	cmd_resume_exec, NULL, resume_longopts, NULL, CMD_OPERAND_JOB
 };
