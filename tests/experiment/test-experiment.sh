@@ -345,6 +345,8 @@ check_match "failed run: its reason stored" "$(exp_q flaky "select reason from r
 check_match "failed run: said, with its log" "$err" \
 	"run 2 \\(opt=--bogus, rep 1\\) failed: job [0-9]+ failed.*log: $X/flaky/logs/run-2.log"
 check "failed run: its log" test -s "$X/flaky/logs/run-2.log"
+check_eq "failed run: no makespan stored for it" \
+	"$(exp_q flaky "select count(*) from metric where run = 2 and name in ('makespan', 'efficiency')")" 0
 job1=$(exp_q flaky "select job_id from run where id = 1")
 n0=$(next_id)
 run_gs experiment "$T/flaky.yaml"
