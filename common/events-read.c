@@ -29,7 +29,7 @@ struct evreader {
 
 static const char *const ev_names[] = {
 	"none", "start", "chunk", "round", "drop", "migrate", "fail", "end", "restart", "resume",
-	"tasks", "unknown"
+	"tasks", "cancel", "unknown"
 };
 
 const char *
@@ -368,7 +368,11 @@ ev_parse_fields(json_t *o, const char *kind, struct event *ev)
 		return ev_parse_tasks(o, ev);
 	else if (strcmp(kind, "restart") == 0 || strcmp(kind, "resume") == 0)
 		return ev_parse_relaunch(o, kind, ev);
-	else
+	else if (strcmp(kind, "cancel") == 0) {
+		/* the supervisor's: who stopped the job (submit/jobrun-cancel.c) */
+		ev->kind = EV_CANCEL;
+		NEED(ev_get_str(o, "reason", ev->text, sizeof ev->text));
+	} else
 		ev->kind = EV_UNKNOWN;
 	return ev->kind;
 }

@@ -32,6 +32,7 @@ enum ev_kind {
 	EV_RESTART,	/* the supervisor relaunched the job (doc/restarts.md) */
 	EV_RESUME,	/* the relaunched master replayed its journal */
 	EV_TASKS,	/* where every migratable task is (doc/runtime.md, "Events") */
+	EV_CANCEL,	/* the supervisor stopped the job: who (text), doc/architecture.md */
 	EV_UNKNOWN	/* a well-formed record of a kind this version does not know */
 };
 
@@ -67,7 +68,7 @@ struct event {
 	int nspare;
 	long long requeued;	/* fail: units of that rank requeued; end: in all */
 	int failed;		/* end: ranks that failed */
-	char text[EV_TEXT_MAX];	/* drop/fail/migrate/tasks: reason; end: status */
+	char text[EV_TEXT_MAX];	/* drop/fail/migrate/tasks/cancel: reason; end: status */
 	char job[EV_NODE_MAX];	/* start */
 	char scheme[EV_SITE_MAX];
 	long long n;

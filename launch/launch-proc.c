@@ -24,12 +24,18 @@
 #define ENDS_DRAIN	2.0	/* seconds for the ranks' ends still on their way on the lease */
 
 static volatile sig_atomic_t launch_cancel_signal;
+static volatile pid_t launch_cancel_pid;	/* who sent it: 0 the kernel (the terminal) */
 static void (*launch_ticker)(void *, int);
 static void *launch_ticker_arg;
 
+/* The first stop signal and its sender are the job's end: a second Ctrl-C changes neither. */
 static void
-launch_on_signal(int sig)
+launch_on_signal(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
+	if (launch_cancel_signal != 0)
+		return;
+	launch_cancel_pid = si != NULL && si->si_code <= 0 ? si->si_pid : 0;
 	launch_cancel_signal = sig;
 }
 
@@ -39,8 +45,12 @@ launch_catch_signals(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = launch_on_signal;
+	sa.sa_sigaction = launch_on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -67,6 +77,13 @@ int
 launch_cancel_requested(void)
 {
 	return launch_cancel_signal != 0;
+}
+
+int
+launch_cancel_origin(pid_t *sender)
+{
+	*sender = launch_cancel_pid;
+	return launch_cancel_signal;
 }
 
 pid_t

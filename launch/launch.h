@@ -150,5 +150,10 @@ void launch_free(struct launch *l);
 void launch_catch_signals(void);
 /* 1 when a cancel signal has arrived (see launch_catch_signals). */
 int launch_cancel_requested(void);
+/*
+ * The first cancel signal that arrived (0: none) and, in *sender, the process that sent it
+ * (kill, gridsubmit cancel), or 0 when the kernel did (Ctrl-C, a hangup of the terminal).
+ */
+int launch_cancel_origin(pid_t *sender);
 
 #endif

@@ -20,6 +20,7 @@
  * job, 3 corrupt state; over several jobs, the first of 2, 3, 1 that any job has, else 0.
  */
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 #include "launch/jobctl.h"
 #include "launch/slurm-site.h"
 #include "launch/stage.h"
+#include "store/cancel-ask.h"
 #include "store/jobstore.h"
 #include "submit/cmd.h"
 
@@ -45,6 +47,31 @@
 #define CANCEL_REMOTE_LIMIT	30.0	/* seconds for every node to answer (ssh connect: 10) */
 
 extern const struct cmd_entry cmd_cancel_entry;
+
+/* --from-console: F9 of the console runs this command (submit/top-job.c) */
+static int cancel_from_console;
+
+/*
+ * Who cancels, for the job's reason (the supervisor reads it: store/cancel-ask.h):
+ * "cancelled by gridsubmit cancel (pid 42, user ana)", or from the console.
+ */
+static void
+cancel_who(char *who, size_t len)
+{
+	struct passwd *pw = getpwuid(getuid());
+	char user[64];
+
+	if (pw != NULL)
+		snprintf(user, sizeof user, "%s", pw->pw_name);
+	else
+		snprintf(user, sizeof user, "%ld", (long)getuid());
+	if (cancel_from_console)
+		snprintf(who, len, "cancelled from the console (F9; pid %ld, user %s)",
+		    (long)getpid(), user);
+	else
+		snprintf(who, len, "cancelled by gridsubmit cancel (pid %ld, user %s)",
+		    (long)getpid(), user);
+}
 
 /* Wait up to secs for the supervisor to end; 1 when it did. */
 static int
@@ -69,15 +96,23 @@ static int
 cancel_supervisor(const struct job_state *st)
 {
 	pid_t pid = (pid_t)st->supervisor_pid;
+	char who[CANCEL_ASK_MAX], why[1024];
 
+	/* before the signal: the supervisor reads who sent it (store/cancel-ask.h) */
+	cancel_who(who, sizeof who);
+	if (cancel_ask_write(st, who, why, sizeof why) == -1)
+		log_warnx("job %s: %s; it will be recorded as terminated by SIGTERM", st->id, why);
 	if (kill(pid, SIGTERM) == -1 && errno != ESRCH)
 		log_warn("job %s: cannot signal its supervisor (pid %ld)", st->id, (long)pid);
-	if (cancel_wait_supervisor(st, CANCEL_SUPERVISOR_WAIT))
+	if (cancel_wait_supervisor(st, CANCEL_SUPERVISOR_WAIT)) {
+		cancel_ask_forget(st);
 		return 0;
+	}
 	log_warnx("job %s: the supervisor (pid %ld) did not stop the job within %.0f s; "
 	    "killing it", st->id, (long)pid, CANCEL_SUPERVISOR_WAIT);
 	kill(pid, SIGKILL);
 	cancel_wait_supervisor(st, 2.0);
+	cancel_ask_forget(st);
 	return 1;
 }
 
@@ -164,7 +199,7 @@ cancel_slurm_release(struct job_state *st)
 static void
 cancel_job(struct job_state *st, struct cancel_result *r)
 {
-	char why[1024];
+	char why[1024], who[CANCEL_ASK_MAX], *reason;
 	size_t i;
 
 	memset(r, 0, sizeof *r);
@@ -193,13 +228,16 @@ cancel_job(struct job_state *st, struct cancel_result *r)
 		if (!r->had_supervisor || r->killed)
 			stage_cleanup(st);
 	}
-	if (!r->was_final && jobstore_record_end(st, JOB_CANCELLED, r->killed ?
-	    "cancelled; the supervisor did not stop and was killed" : r->had_supervisor ?
-	    "cancelled" : "cancelled; the supervisor was not running", why,
+	/* what the supervisor did not record itself (it records who cancelled) */
+	cancel_who(who, sizeof who);
+	xasprintf(&reason, "%s%s", who, r->killed ? "; the supervisor did not stop and was "
+	    "killed" : r->had_supervisor ? "" : "; the supervisor was not running");
+	if (!r->was_final && jobstore_record_end(st, JOB_CANCELLED, reason, why,
 	    sizeof why) == -1) {
 		log_warnx("job %s: %s", st->id, why);
 		r->record_failed = 1;
 	}
+	free(reason);
 	if (r->nheld > 0)
 		cancel_slurm_release(st);
 	for (i = 0; i < r->nleft; i++)
@@ -303,6 +341,7 @@ cancel_one(const char *arg, json_t *jobs)
 
 static const struct option cancel_longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
+	{ "from-console", no_argument, NULL, 'c' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -319,6 +358,8 @@ cmd_cancel_exec(int argc, char **argv)
 	while ((c = cmd_getopt(argc, argv, &cmd_cancel_entry)) != -1)
 		if (c == 'j')
 			jobs = json_array();
+		else if (c == 'c')
+			cancel_from_console = 1;
 	if (optind >= argc)
 		cmd_usage_error(&cmd_cancel_entry, "missing job id");
 	for (i = optind; i < argc; i++) {
@@ -334,13 +375,14 @@ cmd_cancel_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_cancel_entry = {
-	"cancel", "ID... [--json]",
+	"cancel", "ID... [--json] [--from-console]",
 	"stop jobs: every process of them, verified",
 	"  ID...                 the jobs, cancelled one after the other\n"
 	"      --json            one JSON document (gridsubmit-json(5)): per job what was\n"
 	"                        done, what was stopped and what is left\n"
+	"      --from-console    the reason says the console cancelled (what its F9 runs)\n"
 	"the supervisor stops mpiexec's process group (SIGTERM, then SIGKILL) and records\n"
-	"'cancelled'; then every process of the job still on this host is stopped and\n"
+	"'cancelled' with who cancelled (this command's pid and user); then every process of the job still on this host is stopped and\n"
 	"checked (up to about 10 s), also when the supervisor had died. A multi-site job's\n"
 	"remote nodes are checked over ssh the same way, in parallel (up to about 30 s),\n"
 	"also for an ended job whose supervisor died; unreachable nodes are named.\n"

@@ -416,17 +416,31 @@ ce_run_all(struct exp_runner *x, struct ce_progress *p, size_t *failed, int *sto
 			continue;
 		ce_show(p, x->e, &runs[i]);
 		code = exp_runner_one(x, &runs[i]);
-		p->ran++;
-		*failed += code != EXIT_OK && code != EXIT_CANCELLED;
-		if (code == EXIT_CANCELLED) {
+		/* an interrupted run (exp-run.c) has not run: the next time runs it again */
+		if (code != EXIT_OK && (code == EXIT_CANCELLED || launch_cancel_requested())) {
 			*stopped = 1;
 			break;
 		}
+		p->ran++;
+		*failed += code != EXIT_OK;
 	}
 	*stopped |= launch_cancel_requested();
 	ce_clear_line(p);
 	exp_runs_free(runs, n);
 	return 0;
+}
+
+/*
+ * The exit status of an experiment that stopped: 128+N for the signal N that stopped it
+ * (Ctrl-C: 130), as a shell expects; 6 when its running job was cancelled by someone else.
+ */
+static int
+ce_stopped_exit(void)
+{
+	pid_t sender;
+	int sig = launch_cancel_origin(&sender);
+
+	return sig != 0 ? 128 + sig : EXIT_CANCELLED;
 }
 
 static int
@@ -503,15 +517,19 @@ ce_run(const struct ce_opts *o)
 		exp_testbed_down(&e, dir);
 	free(tb_sites);
 	cmd_experiment_report(&e, x.store, dir, seed);
-	if (!o->quiet)
-		fprintf(stderr, "gridsubmit experiment: %s: %zu runs this time, %zu failed%s; "
-		    "results in %s (summary.md)\n", e.name, p.ran, failed, stopped ?
-		    "; stopped: run the same command again to resume" : "", dir);
+	if (!o->quiet && stopped)
+		fprintf(stderr, "gridsubmit experiment: %s: interrupted after %zu of %zu runs "
+		    "(%zu this time, %zu failed); run the same command again to resume; results "
+		    "in %s (summary.md)\n", e.name, p.done_before + p.ran, p.total, p.ran, failed,
+		    dir);
+	else if (!o->quiet)
+		fprintf(stderr, "gridsubmit experiment: %s: %zu runs this time, %zu failed; "
+		    "results in %s (summary.md)\n", e.name, p.ran, failed, dir);
 	exp_store_close(x.store);
 	free(x.names);
 	free(dir);
 	exp_free(&e);
-	return stopped ? EXIT_CANCELLED : failed > 0 ? EXIT_FAILED : EXIT_OK;
+	return stopped ? ce_stopped_exit() : failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 static const struct option ce_longopts[] = {
@@ -561,8 +579,9 @@ const struct cmd_entry cmd_experiment_entry = {
 	"  list [--json]         the stored experiments, with their runs by state\n"
 	"  show NAME [--json]    one experiment's runs: state, job, metrics\n"
 	"results: $GRIDSUBMIT_HOME/experiments/NAME/ (doc/experiments.md). Exit status: 0 every\n"
-	"run done, 1 some run failed, 3 the file is invalid, 6 stopped by a signal (run the\n"
-	"same command again to resume), 7 refused (the file changed: --new; or the experiment\n"
-	"runs in another process)\n",
+	"run done, 1 some run failed, 3 the file is invalid, 6 stopped: its running job was\n"
+	"cancelled (gridsubmit cancel), 7 refused (the file changed: --new; or the experiment\n"
+	"runs in another process), 128+N stopped by signal N (Ctrl-C: 130); a stopped\n"
+	"experiment resumes when the same command runs again, the interrupted run included\n",
 	cmd_experiment_exec, "q", ce_longopts, ce_actions, CMD_OPERAND_YAML
 };

@@ -208,9 +208,9 @@ cmd_resume_exec(int argc, char **argv)
 	}
 	jobrun_restart_record(&jr, RESUME_REASON, NULL, 0, 1);
 	if ((code = jobrun_place(&jr)) == EXIT_OK) {
-		fprintf(stderr, "gridsubmit: job %s (%s): resumed, %d ranks, scheme %s\n",
-		    jr.st.id, jr.st.name != NULL ? jr.st.name : "-", jr.place.nranks,
-		    jr.st.scheme != NULL ? jr.st.scheme : "-");
+		fprintf(stderr, "gridsubmit: job %s (%s): resumed (restart %d), %d ranks, "
+		    "scheme %s\n", jr.st.id, jr.st.name != NULL ? jr.st.name : "-",
+		    jr.st.restarts, jr.place.nranks, jr.st.scheme != NULL ? jr.st.scheme : "-");
 		code = jobrun_follow(&jr, top);
 	}
 	jobrun_free(&jr);
@@ -231,7 +231,8 @@ const struct cmd_entry cmd_resume_entry = {
 	"its site file, and launched and followed like run; its master replays the journal\n"
 	"and computes only what is missing. The resume counts as a restart (status shows it).\n"
 	"exit status: as run (0 done, 1 failed, 3 input, 4 no placement, 5 launch, 6\n"
-	"cancelled, 8 timeout); 2 no such job; 7 refused: the job is done, its supervisor\n"
-	"still runs, or processes of it still run here ('gridsubmit cancel ID' stops them)\n",
+	"cancelled, 8 timeout, 128+N stopped by signal N: Ctrl-C 130); 2 no such job;\n"
+	"7 refused: the job is done, its supervisor still runs, or processes of it still\n"
+	"run here ('gridsubmit cancel ID' stops them)\n",
 	cmd_resume_exec, NULL, resume_longopts, NULL, CMD_OPERAND_JOB
 };

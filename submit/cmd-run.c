@@ -97,6 +97,8 @@ const struct cmd_entry cmd_run_entry = {
 	"terminal (without --top) a progress line: units done, rate, ETA, elapsed, restarts.\n"
 	"JOB.yaml -- ARGS appends ARGS to the job file's args. Without a job file, the word\n"
 	"after -- is the program (one without '/' looked up in PATH, as mpiexec does), the\n"
-	"rest its args: gridsubmit run -n 2 -- ./prog --size 64\n",
+	"rest its args: gridsubmit run -n 2 -- ./prog --size 64\n"
+	"Ctrl-C stops the job everywhere, records who stopped it and exits 130 (SIGTERM:\n"
+	"143); a job cancelled by gridsubmit cancel or the console's F9 exits 6\n",
 	cmd_run_exec, "s:n:q", run_longopts, NULL, CMD_OPERAND_YAML_PROGRAM
 };

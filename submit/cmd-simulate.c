@@ -166,7 +166,9 @@ cmd_simulate_exec(int argc, char **argv)
 		if (!jr.quiet)
 			fprintf(stderr, "gridsubmit: job %s (%s): %d ranks, scheme %s, simulated "
 			    "on SimGrid\n", jr.st.id, jr.st.name, jr.st.ranks, jr.st.scheme);
-		code = a.json ? jobrun_execute(&jr, 0) : jobrun_follow(&jr, 0);
+		/* Ctrl-C: 130 with --json too, as run (jobrun-cancel.c) */
+		code = a.json ? jobrun_cancel_exit(&jr.st, jobrun_execute(&jr, 0)) :
+		    jobrun_follow(&jr, 0);
 		simulate_result(&jr, &a, code);
 	}
 	jobrun_free(&jr);

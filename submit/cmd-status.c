@@ -403,7 +403,8 @@ status_print_text(const struct job_state *st, const struct status_info *si,
 	printf("\n");
 	printf("  elapsed:    %s%s\n", status_field(st, ji, JF_ELAPSED, a, sizeof a),
 	    st->phase == JOB_RUNNING ? " so far" : "");
-	if ((st->phase == JOB_DONE && si->have_start) || st->makespan > 0)
+	/* the makespan of a job that completed: one stopped or failed has none */
+	if (st->phase == JOB_DONE && (si->have_start || st->makespan > 0))
 		printf("  makespan:   %.3f s\n", st->makespan);
 	if (si->have_start) {
 		printf("  progress:   %lld/%lld units (%.0f%%)%s\n", si->done, si->total,
@@ -490,8 +491,7 @@ status_json(const struct job_state *st, const struct status_info *si,
 	    "elapsed", jobfield_json(st, ji, JF_ELAPSED),
 	    "exit", jobfield_json(st, ji, JF_EXIT),
 	    "nodes", jobfield_json(st, ji, JF_NODES),
-	    "makespan", st->phase == JOB_DONE || st->makespan > 0 ?
-	    jsonout_num(st->makespan) : json_null(),
+	    "makespan", st->phase == JOB_DONE ? jsonout_num(st->makespan) : json_null(),
 	    "exit_code", final ? json_integer(cmd_phase_exit(st->phase)) : json_null(),
 	    "mpiexec_exit", st->exit_code >= 0 ? json_integer(st->exit_code) : json_null(),
 	    "progress", progress,

@@ -153,6 +153,12 @@ er_record_end(struct exp_runner *x, const struct exp_run *r, enum exp_run_state 
 		v[i] = NAN;
 	if (job_id[0] != '\0' && state != EXP_INTERRUPTED)
 		exp_run_metrics(x->e, job_id, v);
+	/*
+	 * a run that did not complete has no makespan (an end record of a failure may give
+	 * one), nor an efficiency over it
+	 */
+	if (state != EXP_DONE)
+		v[EXP_M_MAKESPAN] = v[EXP_M_EFFICIENCY] = NAN;
 	v[EXP_M_LOAD_BEFORE] = load;
 	if (exp_store_end(x->store, r->id, state, clock_wall(), code, reason, x->names, v,
 	    x->nnames, why, sizeof why) != 0)

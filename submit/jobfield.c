@@ -123,13 +123,14 @@ jobfield_duration(double secs, char *buf, size_t len)
 }
 
 /*
- * Whether the makespan is known: the job is done, or a launch measured one; a program
- * without libgrt has none (libgrt's master measures it).
+ * Whether the makespan is known: only for a job that completed (one cancelled, failed or
+ * stopped at its limit has none, as status and run say); a program without libgrt has
+ * none (libgrt's master measures it).
  */
 static int
 jobfield_has_makespan(const struct job_state *st)
 {
-	return st->libgrt != 0 && (st->phase == JOB_DONE || st->makespan > 0);
+	return st->libgrt != 0 && st->phase == JOB_DONE;
 }
 
 /*

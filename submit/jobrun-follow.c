@@ -1,7 +1,8 @@
 /*
  * jobrun-follow.c — a job followed in the foreground (run, resume): launched and
  * supervised to its end with a progress line on the terminal meanwhile (progress.h; not
- * with the console of --top, nor with -q), then its report.
+ * with the console of --top, nor with -q), then its report and the command's exit status
+ * (jobrun-cancel.c: 128+N when a signal N stopped it).
  */
 #include "submit/jobrun.h"
 #include "submit/progress.h"
@@ -28,5 +29,6 @@ jobrun_follow(struct jobrun *jr, int top)
 	launch_set_ticker(NULL, NULL);
 	progress_close(pg);
 	jobrun_report(jr, code);
-	return code;
+	/* Ctrl-C: 130, as a shell expects; a gridsubmit cancel: the job's own 6 */
+	return jobrun_cancel_exit(&jr->st, code);
 }

@@ -318,10 +318,8 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 	size_t nex = 0;
 	int rc;
 
-	if (launch_cancel_requested()) {
-		jobstore_set_phase(&jr->st, JOB_CANCELLED, "cancelled by a signal");
-		return EXIT_CANCELLED;
-	}
+	if (launch_cancel_requested())
+		return jobrun_cancel_record(&jr->st, NULL, why, sizeof why);
 	if (!restartable) {
 		snprintf(msg, sizeof msg, "%s; no restart: the program failed by itself",
 		    reason);
@@ -360,34 +358,21 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 	case LAUNCH_OK:
 		return EXIT_OK;
 	case LAUNCH_CANCELLED:
-		jobstore_set_phase(&jr->st, JOB_CANCELLED, why);
-		return EXIT_CANCELLED;
+		return jobrun_cancel_record(&jr->st, why, msg, sizeof msg);
 	default:
 		return jobrun_fail(jr, EXIT_LAUNCH, why, 1);
 	}
 }
 
-/*
- * The restart event, one line appended to events.jsonl and made durable: after a torn
- * last line (a master killed while writing) a newline first, so that the record stands
- * on a line of its own.
- */
-static void
-restart_event(const struct job_state *st, const char *reason, char *const *ex, size_t nex)
+void
+jobrun_event_append(const struct job_state *st, json_t *o, const char *kind)
 {
-	json_t *o, *hosts = json_array();
 	char *path, *text, last;
 	struct stat sb;
-	double t = st->t0 > 0 ? clock_wall() - st->t0 : 0;
-	size_t i;
 	int fd;
 
-	for (i = 0; i < nex; i++)
-		json_array_append_new(hosts, json_string(ex[i]));
-	o = json_pack("{s:i, s:f, s:s, s:i, s:s, s:o}", "v", 1, "t", t > 0 ? t : 0.0,
-	    "ev", "restart", "n", st->restarts, "reason", reason, "excluded", hosts);
 	if (o == NULL || (text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9))) == NULL)
-		fatalx("cannot build the restart event");
+		fatalx("cannot build the %s event", kind);
 	json_decref(o);
 	xasprintf(&path, "%s/events.jsonl", st->dir);
 	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1 ||
@@ -396,11 +381,26 @@ restart_event(const struct job_state *st, const char *reason, char *const *ex, s
 	    write(fd, "\n", 1) != 1) ||
 	    write(fd, text, strlen(text)) != (ssize_t)strlen(text) || write(fd, "\n", 1) != 1 ||
 	    fsync(fd) == -1)
-		log_warn("job %s: %s: cannot append the restart event", st->id, path);
+		log_warn("job %s: %s: cannot append the %s event", st->id, path, kind);
 	if (fd != -1)
 		close(fd);
 	free(path);
 	free(text);
+}
+
+/* The restart event (doc/restarts.md): its number, reason and the nodes left out. */
+static void
+restart_event(const struct job_state *st, const char *reason, char *const *ex, size_t nex)
+{
+	json_t *hosts = json_array();
+	double t = st->t0 > 0 ? clock_wall() - st->t0 : 0;
+	size_t i;
+
+	for (i = 0; i < nex; i++)
+		json_array_append_new(hosts, json_string(ex[i]));
+	jobrun_event_append(st, json_pack("{s:i, s:f, s:s, s:i, s:s, s:o}", "v", 1, "t",
+	    t > 0 ? t : 0.0, "ev", "restart", "n", st->restarts, "reason", reason, "excluded",
+	    hosts), "restart");
 }
 
 /* The last launch's traces out of the way of the next one (doc/restarts.md). */
@@ -460,13 +460,12 @@ jobrun_restart_record(struct jobrun *jr, const char *reason, char *const *exclud
 		free(list);
 		list = p;
 	}
-	if (resumed)
-		fprintf(stderr, "gridsubmit: job %s: resumed (restart %d)\n", st->id,
-		    st->restarts);
-	else
+	/* a resume is said by its command, with the placement, in one line */
+	if (!resumed) {
 		fprintf(stderr, "gridsubmit: job %s: restart %d of %d %s%s: %s\n", st->id,
 		    jr->restarts_here, jr->restarts_max, list != NULL ? "without " :
 		    "on the same nodes", list != NULL ? list : "", clean);
-	fflush(stderr);
+		fflush(stderr);
+	}
 	free(list);
 }

@@ -58,13 +58,15 @@ jobrun_fail(struct jobrun *jr, int code, const char *reason, int say)
 	return code;
 }
 
-/* The launch was called off by a cancel signal (why: when). */
+/* The launch was called off by a cancel signal (why: when; jobrun-cancel.c says who). */
 static int
 jobrun_cancelled(struct job_state *st, const char *why)
 {
-	jobrun_state(st, JOB_CANCELLED, why);
-	fprintf(stderr, "gridsubmit: job %s %s\n", st->id, why);
-	return EXIT_CANCELLED;
+	char reason[1024];
+	int code = jobrun_cancel_record(st, why, reason, sizeof reason);
+
+	fprintf(stderr, "gridsubmit: job %s: %s\n", st->id, reason);
+	return code;
 }
 
 /* What the events of the last launch say about its end (jobrun_read_end). */
@@ -301,10 +303,8 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 	plain = e.started ? "" : " (libgrt never started)";
 	st->exit_code = lr->mpiexec_status;
 	*restartable = 0;
-	if (lr->cancelled) {
-		jobrun_state(st, JOB_CANCELLED, "cancelled by a signal");
-		return EXIT_CANCELLED;
-	}
+	if (lr->cancelled)
+		return jobrun_cancel_record(st, NULL, reason, len);
 	if (jobrun_timeout_stopped(jr, e.found ? e.status : NULL, reason, len))
 		return EXIT_TIMEOUT;
 	if (lr->master_exit == 0 && e.found && strcmp(e.status, "ok") == 0) {
@@ -506,15 +506,20 @@ jobrun_report(struct jobrun *jr, int code)
 		jobrun_show_output(st, "stderr", stderr);
 	if (jr->quiet && code == EXIT_OK)
 		return;
-	/* the job's own time: state.json's ends, not when this report comes (run --top) */
+	/*
+	 * the job's own time: state.json's ends, not when this report comes (run --top). A
+	 * makespan is that of a job that completed: one stopped or failed has none
+	 */
 	if (jr->plain)
 		jobrun_ranks_report(jr);
+	else if (st->phase == JOB_DONE)
+		fprintf(stderr, "gridsubmit: job %s done in %.2f s (makespan %.3f s, %d failed "
+		    "ranks, %lld units requeued)\n", st->id, st->ended - st->submitted,
+		    st->makespan, st->failed_ranks, (long long)st->requeued);
 	else
-		fprintf(stderr, "gridsubmit: job %s %s in %.2f s (makespan %.3f s, %d failed "
-		    "ranks, %lld units requeued)%s%s\n", st->id, job_phase_name(st->phase),
-		    st->ended - st->submitted, st->makespan, st->failed_ranks,
-		    (long long)st->requeued, st->reason != NULL ? ": " : "",
-		    st->reason != NULL ? st->reason : "");
+		fprintf(stderr, "gridsubmit: job %s %s in %.2f s%s%s\n", st->id,
+		    job_phase_name(st->phase), st->ended - st->submitted,
+		    st->reason != NULL ? ": " : "", st->reason != NULL ? st->reason : "");
 	if (jr->launch.res.killed_stragglers)
 		fprintf(stderr, "gridsubmit: ranks still running after rank 0 ended were "
 		    "killed\n");

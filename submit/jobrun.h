@@ -79,6 +79,25 @@ int jobrun_ranks_failure(const struct job_state *st, char *reason, size_t len,
 void jobrun_ranks_report(const struct jobrun *jr);
 
 /*
+ * A supervisor's event (o: its record, taken; kind for messages) appended to the job's
+ * events.jsonl as one line, made durable: after a torn last line (a master killed while
+ * writing) a newline first, so that the record stands on a line of its own. A failed
+ * write is a warning (jobrun-restart.c).
+ */
+void jobrun_event_append(const struct job_state *st, json_t *o, const char *kind);
+
+/*
+ * jobrun-cancel.c, a job stopped by a cancel signal: record writes a cancel event and the
+ * state cancelled, whose reason (also in reason) says who stopped it ("cancelled by
+ * gridsubmit cancel (pid 42, user ana)", "interrupted by Ctrl-C (SIGINT)", "terminated by
+ * SIGTERM from pid 7") and, from when (the launch's "cancelled during preflight", or
+ * NULL), when; it returns EXIT_CANCELLED. exit is the exit status of run and resume for
+ * the job's code: 128+N for signal N that was no cancel, else code.
+ */
+int jobrun_cancel_record(struct job_state *st, const char *when, char *reason, size_t len);
+int jobrun_cancel_exit(const struct job_state *st, int code);
+
+/*
  * Load, rank, place, make the job directory and prepare the launch (launch.h): for a
  * multi-site job also the preflight, unless a->speculate leaves it to the launch's start.
  * Returns EXIT_OK, or the exit code with the error printed (and, once the job exists,
@@ -210,9 +229,9 @@ int jobrun_restart(struct jobrun *jr, const char *reason, int restartable);
 
 /*
  * Record a restart: state.json (restarts, restart_log; written atomically), a restart
- * event in events.jsonl and one line on stderr; the last launch's stdout and stderr are
- * kept as stdout.N and stderr.N. excluded: the nodes left out; resumed: 1 for the restart
- * that `gridsubmit resume` is.
+ * event in events.jsonl and, for a relaunch, one line on stderr; the last launch's stdout
+ * and stderr are kept as stdout.N and stderr.N. excluded: the nodes left out; resumed: 1
+ * for the restart that `gridsubmit resume` is (resume says it in its own line).
  */
 void jobrun_restart_record(struct jobrun *jr, const char *reason, char *const *excluded,
     size_t nexcluded, int resumed);

@@ -1,6 +1,7 @@
 /*
  * top-job.c — what the console needs of a live job beyond its events: F9 runs
- * `gridsubmit cancel ID` (this very program, so the one cancel there is does it), and
+ * `gridsubmit cancel --from-console ID` (this very program, so the one cancel there is
+ * does it, and the job's reason says the console cancelled it), and
  * state.json tells when a job ended without an end event, so that the console stops its
  * clock at the job's end instead of counting the time it stays open.
  */
@@ -40,8 +41,9 @@ top_job_init(struct top_job *tj, const char *id, const char *dir)
 	tj->dir = xstrdup(dir);
 	tj->argv[0] = "/proc/self/exe";
 	tj->argv[1] = "cancel";
-	tj->argv[2] = tj->id;
-	tj->argv[3] = NULL;
+	tj->argv[2] = "--from-console";
+	tj->argv[3] = tj->id;
+	tj->argv[4] = NULL;
 	tj->job.id = tj->id;
 	tj->job.dir = tj->dir;
 	tj->job.cancel_argv = tj->argv;

@@ -11,7 +11,7 @@ struct top_job {
 	struct tui_job job;
 	char id[32];
 	char *dir;
-	char *argv[4];		/* /proc/self/exe cancel ID */
+	char *argv[5];		/* /proc/self/exe cancel --from-console ID */
 };
 
 /* Fill tj for job id in directory dir (both copied); free with top_job_free. */

@@ -483,6 +483,10 @@ model_apply(struct model *m, const struct event *ev)
 	case EV_RESUME:
 		model_resume(m, ev);
 		break;
+	case EV_CANCEL:
+		/* who stopped the job; its end is the job's record (model_over) */
+		model_log(m, ev, -1, -1, "%s", ev->text);
+		break;
 	default:
 		break;
 	}

@@ -1,7 +1,7 @@
 /*
  * panel-events.c — the event log: migrations (with their reasons), task placements,
- * drops, failures, rounds, restarts and resumes, oldest on top; the newest under the
- * table, or the whole screen's worth scrolled back on the events screen (Tab).
+ * drops, failures, rounds, restarts, resumes and who cancelled, oldest on top; the newest
+ * under the table, or the whole screen's worth scrolled back on the events screen (Tab).
  */
 #include <stdio.h>
 
@@ -22,6 +22,7 @@ events_color(enum ev_kind k)
 	case EV_END:
 		return C_DONE;
 	case EV_RESTART:
+	case EV_CANCEL:
 		return C_WARN;
 	case EV_RESUME:
 		return C_LABEL;

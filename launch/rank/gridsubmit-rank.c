@@ -9,6 +9,8 @@
  * the dead rank's units. It also forwards hydra's signals to the program (SIGUSR1, the
  * "a rank exited" hint, included), makes the program die with it (PR_SET_PDEATHSIG) so no
  * rank is ever left behind, and for rank 0 records how the program ended in --status FILE.
+ * A death by a signal is said on stderr unless the wrapper passed that signal on itself:
+ * a job stopping its ranks (a cancel, the time limit) is no news, one rank per line.
  *
  * Every rank's end reaches the supervisor (doc/restarts.md, "Every rank's end"): one line
  * (common/rank-end.h) appended to --ends FILE, the job directory's DIR/rank-ends, by the
@@ -73,12 +75,27 @@
 
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t stopping;
+/*
+ * The stop signals this wrapper passed to its program (a bit per signal, SIGKILL's for
+ * the grace's end): a death by one of them is the job's own stop (a cancel, the time
+ * limit, a failure's cleanup), recorded but not said; any other is said on stderr.
+ */
+static volatile sig_atomic_t sent_mask;
+
+static void
+note_sent(int sig)
+{
+	if (sig > 0 && sig < 31)
+		sent_mask |= 1 << sig;
+}
 
 static void
 on_signal(int sig)
 {
-	if (child_pid > 0)
+	if (child_pid > 0) {
 		kill(child_pid, sig);
+		note_sent(sig);
+	}
 	if (sig != SIGUSR1 && !stopping) {
 		stopping = 1;
 		alarm(KILL_GRACE);
@@ -89,8 +106,10 @@ static void
 on_alarm(int sig)
 {
 	(void)sig;
-	if (child_pid > 0)
+	if (child_pid > 0) {
 		kill(child_pid, SIGKILL);
+		note_sent(SIGKILL);
+	}
 }
 
 /* SIGCHLD only has to interrupt ppoll. */
@@ -228,8 +247,10 @@ lease_lost(const char *spec, const char *why, const char *program)
 
 	fprintf(stderr, "gridsubmit-rank: %s: the job's supervisor at %s is gone (%s); "
 	    "stopping %s\n", who(), spec, why, program);
-	if (child_pid > 0)
+	if (child_pid > 0) {
 		kill(child_pid, SIGTERM);
+		note_sent(SIGTERM);
+	}
 	if (!stopping) {
 		stopping = 1;
 		alarm(KILL_GRACE);
@@ -364,15 +385,19 @@ wait_program(pid_t pid, struct lease *l, const sigset_t *waiting, const char *pr
 	}
 }
 
-/* The program's end: said when it died of a signal, written for rank 0; the exit code. */
+/*
+ * The program's end: said when it died of a signal this wrapper did not pass on
+ * (sent_mask), written for rank 0; the exit code.
+ */
 static int
 report_end(int st, const char *status, const char *program)
 {
 	char text[64];
 
 	if (WIFSIGNALED(st)) {
-		fprintf(stderr, "gridsubmit-rank: %s: %s died of signal %d (%s)\n", who(),
-		    program, WTERMSIG(st), strsignal(WTERMSIG(st)));
+		if (WTERMSIG(st) >= 31 || !(sent_mask & (1 << WTERMSIG(st))))
+			fprintf(stderr, "gridsubmit-rank: %s: %s died of signal %d (%s)\n",
+			    who(), program, WTERMSIG(st), strsignal(WTERMSIG(st)));
 		snprintf(text, sizeof text, "signal %d\n", WTERMSIG(st));
 		write_status(status, text);
 		return 128 + WTERMSIG(st);

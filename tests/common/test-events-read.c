@@ -67,6 +67,13 @@ test_parse_relaunch(void)
 	is_int(ev.rounds_done, 2, "resume rounds_done");
 	is_int(ev.records, 17, "resume records");
 	is_str(event_kind_name(ev.kind), "resume", "resume kind name");
+	l = "{\"v\":1,\"t\":4.5,\"ev\":\"cancel\",\"reason\":\"interrupted by Ctrl-C "
+	    "(SIGINT)\\u001b[2J\"}";
+	is_int(event_parse(l, strlen(l), &ev), EV_CANCEL, "the supervisor's cancel parses");
+	is_str(ev.text, "interrupted by Ctrl-C (SIGINT)[2J", "cancel: who, cleaned");
+	is_str(event_kind_name(ev.kind), "cancel", "cancel kind name");
+	l = "{\"v\":1,\"t\":4.5,\"ev\":\"cancel\"}";
+	is_int(event_parse(l, strlen(l), &ev), -1, "a cancel without its reason is refused");
 
 	static const char *const bad[] = {
 		"{\"v\":1,\"t\":1,\"ev\":\"restart\",\"reason\":\"no n\"}",

@@ -18,8 +18,9 @@
 # - a changed file is refused (exit 7, the store unchanged); --new keeps the old as NAME.1;
 # - killed with SIGKILL mid-run: no process of its job is left, every job ends, and the
 #   same command resumes: 6 runs done, each once, 6 done jobs;
-# - SIGINT (Ctrl-C to the process group, and to the experiment process alone): exit 6, no
-#   run left running, the running job cancelled, a rerun finishes.
+# - SIGINT (Ctrl-C to the process group, and to the experiment process alone): exit 130,
+#   no run left running, the running job cancelled and its run not counted, a rerun runs
+#   it again and finishes.
 . tests/lib.sh
 
 for tool in jq sqlite3 pgrep; do
@@ -358,6 +359,8 @@ check_match "failed run: its reason stored" "$(exp_q flaky "select reason from r
 check_match "failed run: said, with its log" "$err" \
 	"run 2 \\(opt=--bogus, rep 1\\) failed: job [0-9]+ failed.*log: $X/flaky/logs/run-2.log"
 check "failed run: its log" test -s "$X/flaky/logs/run-2.log"
+check_eq "failed run: no makespan stored for it" \
+	"$(exp_q flaky "select count(*) from metric where run = 2 and name in ('makespan', 'efficiency')")" 0
 job1=$(exp_q flaky "select job_id from run where id = 1")
 n0=$(next_id)
 run_gs experiment "$T/flaky.yaml"
@@ -455,7 +458,8 @@ check_eq "resume: the experiment's jobs: 6 done, none twice" \
 	"$(states "$first" "$(next_id)" | grep -c ' done$')" 6
 check "resume: nothing of it left" nothing_left "$KPAT" "$first" "$(next_id)"
 
-# --- SIGINT: exit 6, the running job cancelled, nothing left running; a rerun finishes
+# --- SIGINT: exit 130, the running job cancelled and its run not counted ("interrupted
+# after 1 of 3 runs"), nothing left running; a rerun runs it again and finishes
 # interrupt NAME SEED HOW: an experiment of 3 runs, SIGINT once its second run's job runs:
 # HOW is "group" (Ctrl-C on a terminal: the whole process group) or "process" (kill -INT
 # to the experiment process alone)
@@ -472,7 +476,7 @@ interrupt() {
 	pat="^$SYN --units 20000 --mean-us 40 --seed $seed"
 	first=$(next_id)
 	# setsid: a process group of its own, as a terminal's foreground job has
-	setsid "$GS" experiment -q "$T/$n.yaml" > "$T/$n.out" 2> "$T/$n.err" &
+	setsid "$GS" experiment "$T/$n.yaml" > "$T/$n.out" 2> "$T/$n.err" &
 	ipid=$!
 	check_eq "$n: a process group of its own" "$(ps -o pgid= -p "$ipid" | tr -d ' ')" "$ipid"
 	if poll 90 ndone "$n" 1 && poll 30 running_job "$n"; then
@@ -488,15 +492,21 @@ interrupt() {
 		kill -INT "$ipid"
 	fi
 	stop "$ipid"
-	check_eq "$n: exit 6" "$rc" 6
+	check_eq "$n: exit 130 (128+SIGINT)" "$rc" 130
+	check_match "$n: the interrupted run is not counted" "$(cat "$T/$n.err")" \
+		"^gridsubmit experiment: $n: interrupted after 1 of 3 runs \\(1 this time, 0 failed\\); run the same command again to resume"
+	check_match "$n: its job's reason names the SIGINT" "$(jq -r .reason "$J/$ijob/state.json")" \
+		"^interrupted by (Ctrl-C \\(SIGINT\\)|SIGINT from pid [0-9]+)$|^terminated by SIGTERM from pid $ipid$"
 	check_eq "$n: the runs are done, interrupted or pending" \
 		"$(exp_q "$n" "select count(*) from run where state not in ('done', 'interrupted', 'pending')")" 0
 	check_eq "$n: the running job was cancelled" "$(jstate "$ijob")" cancelled
 	check_eq "$n: its run is interrupted" "$(exp_q "$n" "select state from run where id = $irun")" \
 		interrupted
 	check "$n: nothing of it left" poll 15 nothing_left "$pat" "$first" "$(next_id)"
-	run_gs experiment -q "$T/$n.yaml"
+	run_gs experiment "$T/$n.yaml"
 	check_eq "$n: rerun: exit 0" "$rc" 0
+	check_match "$n: rerun: the interrupted run runs again, with the one never run" "$err" \
+		"^gridsubmit experiment: $n: 2 runs this time, 0 failed; results in"
 	check_eq "$n: rerun: all 3 runs done" \
 		"$(exp_q "$n" "select count(*), sum(state = 'done') from run")" "3|3"
 }

@@ -330,7 +330,7 @@ case_sup() {
 	kl_poll 20 nothing_left || echo "# $cn: the job's processes still run 20 s after"
 	run_gs resume "$id"
 	printf '%s\n' "$err" > "$T/$id.err"
-	check_match "$cn: resume says so" "$err" "^gridsubmit: job $id: resumed \\(restart 1\\)$"
+	check_match "$cn: resume says so" "$err" "^gridsubmit: job $id \\([^)]*\\): resumed \\(restart 1\\), "
 	verify "$cn" "$rc" "done" 1 '[[]]'
 	check_match "$cn: the check line from resume" "$out" "$CHECKLINE"
 	if [ "$COMM" = matmul ]; then resumed "$cn" 1 2; else resumed "$cn" 1; fi

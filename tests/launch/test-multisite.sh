@@ -193,11 +193,11 @@ wait $gpid
 grc=$?
 t1=$(date +%s)
 kill -CONT $stopped
-check_eq "a cancel while a node's session hangs: exit 6" "$grc" 6
+check_eq "a SIGINT while a node's session hangs: exit 130 (128+SIGINT)" "$grc" 130
 check "and within ssh's connect timeout, plus the cleanup's ($((t1 - t0)) s)" \
 	test $((t1 - t0)) -lt 25
-check_match "the job is recorded as cancelled during preflight" "$(cat "$J/state.json")" \
-	'"reason": "cancelled during preflight"'
+check_match "the job is recorded as interrupted during preflight" "$(cat "$J/state.json")" \
+	'"reason": "interrupted by SIGINT from pid [0-9]+ during preflight"'
 check "its gate is gone" test ! -e "$J/.gate"
 # msf1's ssh, now answered, finds no mpiexec to connect back to: nothing may stay
 i=0
@@ -238,7 +238,11 @@ t0=$(date +%s)
 wait $gpid
 grc=$?
 t1=$(date +%s)
-check_eq "cancel: gridsubmit run exits 6" "$grc" 6
+check_eq "SIGINT: gridsubmit run exits 130 (128+SIGINT)" "$grc" 130
+check_match "SIGINT: the reason names it and its sender" "$(jq -r .reason "$J/state.json")" \
+	"^interrupted by SIGINT from pid [0-9]+$"
+check "SIGINT: no rank, here or on a node, says it 'died of signal'" \
+	sh -c "! grep -q 'died of signal' '$T/long.out'"
 check "cancel took under 25 s ($((t1 - t0)) s)" test $((t1 - t0)) -lt 25
 # (the testbed's own delay lines, gridsubmit-delay, stay until testbed down)
 left=$(for ns in $NSS; do ip netns pids "$ns"; done | xargs -r ps -o comm= -p |

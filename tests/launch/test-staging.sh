@@ -228,7 +228,7 @@ t0=$(date +%s)
 wait $gpid
 grc=$?
 t1=$(date +%s)
-check_eq "cancel: gridsubmit run exits 6" "$grc" 6
+check_eq "SIGINT: gridsubmit run exits 130 (128+SIGINT)" "$grc" 130
 check "cancel took under 25 s ($((t1 - t0)) s)" test $((t1 - t0)) -lt 25
 check_eq "cancel leaves no rank or proxy in any namespace" "$(left_in_namespaces)" ""
 check_eq "cancel leaves nothing of the job on stf1" "$(on stf1 'ls -A ~ | wc -l')" "0"

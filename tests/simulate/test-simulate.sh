@@ -11,7 +11,7 @@
 # - background load (emulate.load): a speed trace per loaded host, and a longer makespan;
 # - bad input creates no job: load_interval too short (3), bad options (2), a program with
 #   no SMPI build or a native one there (3), too few memory maps for the ranks (5);
-# - Ctrl-C: exit 6, no smpirun or smpimain left, the job cancelled;
+# - Ctrl-C: exit 130, no smpirun or smpimain left, the job cancelled;
 # - scale: 1,000 nodes over 10 sites, 1001 ranks (its wall time is in the test's name);
 # - the runtime's ranks block: free probes end, dear ones do not lengthen the makespan.
 # Skipped when the SMPI builds are missing (SimGrid not installed).
@@ -306,7 +306,7 @@ if poll 20 grep -q '^gridsubmit: job [0-9]* ' "$T/long.err"; then
 	sleep 1
 	kill -INT "$pid"
 	wait "$pid"
-	check_eq "cancel: SIGINT, exit 6" "$?" 6
+	check_eq "cancel: SIGINT, exit 130 (128+SIGINT)" "$?" 130
 	check "cancel: no smpirun left" gone "smpirun.*$J/$id/"
 	check "cancel: no smpimain left" gone "smpimain.*$J/$id/"
 	check_eq "cancel: the job is cancelled" "$(jq -r .state "$J/$id/state.json")" cancelled

@@ -176,7 +176,7 @@ rm -rf "$R/proj/data" "$R/proj/cfg"
 run_gs resume "$id"
 check_eq "resume without the original files: exit 0" "$rc" 0
 check_match "resume: the overrides of the submit kept" "$err" \
-	"^gridsubmit: job $id \\(jobfile-long\\): resumed, 3 ranks, scheme css$"
+	"^gridsubmit: job $id \\(jobfile-long\\): resumed \\(restart 1\\), 3 ranks, scheme css$"
 check_match "resume: the check passed" "$out" "result matches the sequential computation"
 check_eq "resume: the staged directory is there once, whole" "$(cat "$J/$id/cfg/notes")" \
 	"a directory staged in, staged again by the resume"

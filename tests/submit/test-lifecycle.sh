@@ -151,9 +151,9 @@ kill -9 "$(jq .supervisor_pid "$J/$K2/state.json")"
 poll 5 sh -c "! ps -o stat= -p $(jq .supervisor_pid "$J/$K2/state.json") | grep -qv Z"
 run_gs cancel "$K2"
 check_eq "cancel with a dead supervisor: exit 0" "$rc" 0
-check_eq "cancel with a dead supervisor: recorded" \
+check_match "cancel with a dead supervisor: recorded, naming the cancel" \
 	"$(jq -c '[.state, .reason]' "$J/$K2/state.json")" \
-	'["cancelled","cancelled; the supervisor was not running"]'
+	'^\["cancelled","cancelled by gridsubmit cancel \(pid [0-9]+, user [^)]+\); the supervisor was not running"\]$'
 check_eq "cancel with a dead supervisor: no process with the job directory" "$(live "$J/$K2/")" ""
 check_eq "cancel with a dead supervisor: no mandelbrot process" "$(live_here "$MANDEL")" ""
 run_gs wait "$K2"

@@ -106,7 +106,7 @@ poll 30 test -n "$(pi_rank 2)"
 check "the long job's ranks are running" test -n "$(pi_rank 2)"
 kill -INT $pid
 wait $pid
-check_eq "a cancelled plain job: run exits 6" "$?" 6
+check_eq "a plain job interrupted by SIGINT: run exits 130" "$?" 130
 check_eq "the job is cancelled" "$(jq -r .state "$J/5/state.json")" cancelled
 check_eq "no rank is left behind" "$(live_here "$PI")" ""
 

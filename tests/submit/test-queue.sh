@@ -156,7 +156,8 @@ check "a job waits" poll 10 state_is "$p" pending
 run_gs cancel "$p"
 check_eq "cancel of a pending job: exit 0" "$rc" 0
 check_eq "it is cancelled" "$(field "$p" state)" "cancelled"
-check_eq "with the reason" "$(field "$p" reason)" "cancelled while pending"
+check_match "with the reason: who cancelled, and when" "$(field "$p" reason)" \
+	"^cancelled by gridsubmit cancel \\(pid [0-9]+, user [^)]+\\) while pending$"
 run_gs submit "$T/r3.yaml" --sites "$T/three.yaml"
 q=$out
 check "the next one waits for the running job, not the cancelled one" poll 10 \

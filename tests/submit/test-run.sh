@@ -127,7 +127,7 @@ while [ $i -lt 100 ] && [ -z "$(live_here "$MANDEL --size 4000")" ]; do sleep 0.
 check "the long job's ranks are running" test -n "$(live_here "$MANDEL --size 4000")"
 kill -INT $pid
 wait $pid
-check_eq "run exits 6 when cancelled" "$?" 6
+check_eq "run exits 130 when interrupted (SIGINT)" "$?" 130
 check_eq "the job is cancelled" "$(jq -r .state "$GRIDSUBMIT_HOME/jobs/4/state.json")" cancelled
 sleep 0.5
 check_eq "no rank is left behind" "$(live_here "$MANDEL --size 4000")" ""

@@ -538,6 +538,9 @@ see "k then y: what gridsubmit cancel said" "job $id cancelled" f9
 see "F9 then y: the console shows the job's end" "ended: cancelled" f9
 check_eq "F9 then y: the job is recorded cancelled" "$(jq -r .state "$J/$id/state.json")" \
 	cancelled
+see "F9 then y: the event pane says who cancelled" "cancel +cancelled from the console \\(F9" f9
+check_match "F9 then y: the reason says the console cancelled it" \
+	"$(jq -r .reason "$J/$id/state.json")" "^cancelled from the console \\(F9; pid [0-9]+, user [^)]+\\)$"
 run_gs wait "$id" --timeout 30
 check_eq "F9 then y: wait says cancelled (6)" "$rc" 6
 check "F9 then y: no process of the job is left" poll 15 job_gone "$id"
@@ -564,6 +567,8 @@ tm send-keys -t runf9 y
 see "run --top: F9 + y ends the run, cancelled (6)" "TOP-EXITED rc=6" runf9
 check_eq "run --top: the job is recorded cancelled" "$(jq -r .state "$J/$rid/state.json")" \
 	cancelled
+check_match "run --top: the reason says the console cancelled it" \
+	"$(jq -r .reason "$J/$rid/state.json")" "^cancelled from the console \\(F9; pid [0-9]+, user [^)]+\\)$"
 check "run --top: no process of the job is left" poll 15 job_gone "$rid"
 tm kill-session -t runf9
 
