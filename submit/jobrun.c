@@ -217,28 +217,15 @@ int
 jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job)
 {
 	const struct gs_config *cfg;
-	char why[1024];
 	int code;
 
 	if ((cfg = userconf()) == NULL)
 		return EXIT_INPUT;
 	if (a->job == NULL && (code = jobrun_nofile_load(a, job)) != EXIT_OK)
 		return code;
+	/* the job file's program and stage_in files are checked with its other mistakes */
 	if (jobrun_load_files(a, cfg, sites, job) != 0)
 		return EXIT_INPUT;
-	if (access(job->program, X_OK) != 0) {
-		fprintf(stderr, "%s: program: cannot run %s: %s%s\n", job->path, job->program,
-		    strerror(errno), errno == ENOENT ? " (was it built? run make)" : "");
-		job_free(job);
-		sites_free(sites);
-		return EXIT_INPUT;
-	}
-	if (job_stage_in_check(job, why, sizeof why) != 0) {
-		fprintf(stderr, "%s: %s\n", job->path, why);
-		job_free(job);
-		sites_free(sites);
-		return EXIT_INPUT;
-	}
 	if ((code = jobrun_nofile_apply(a, job)) != EXIT_OK) {
 		job_free(job);
 		sites_free(sites);
