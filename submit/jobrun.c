@@ -398,6 +398,9 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	if ((code = jobrun_load(a, &jr->sites, &jr->job)) != EXIT_OK)
 		return code;
 	jr->loaded = 1;
+	/* a job that runs reaches its hosts; a simulated one only reads their figures */
+	if (a->sim == NULL && jobrun_derived_check(jobrun_sites_arg(a), &jr->sites) != 0)
+		return EXIT_INPUT;
 	jr->speculate = a->speculate;
 	jr->metrics = a->metrics;
 	jr->restarts_max = a->restarts >= 0 ? a->restarts : jr->job.restarts;
