@@ -46,6 +46,7 @@ struct jl_ctx {
 	struct gs_errsink sink;	/* the file's name and its errors */
 	struct gs_job *job;
 	int files;		/* 1: a file read from disk: check what it names there */
+	const struct gs_sites *known;	/* the site file the job goes with, or NULL */
 };
 
 /* Lexically clean an absolute path: no "//", "." or ".." components left. */
@@ -590,6 +591,33 @@ jl_program(struct jl_ctx *c, const struct ydoc_node *root)
 	}
 }
 
+/*
+ * A site the job names is one of the site file's, when the loader was given it: a typo
+ * would otherwise filter every node out (broker_rank says so too, later, for a job
+ * loaded without it).
+ */
+static void
+jl_site_known(struct jl_ctx *c, const struct ydoc_node *item, const char *name)
+{
+	const struct gs_sites *k = c->known;
+	const char **names, *guess;
+	size_t j;
+
+	for (j = 0; j < k->nsites; j++)
+		if (strcmp(name, k->sites[j].name) == 0)
+			return;
+	names = xcalloc(k->nsites + 1, sizeof *names);
+	for (j = 0; j < k->nsites; j++)
+		names[j] = k->sites[j].name;
+	if ((guess = suggest_closest(name, names)) != NULL)
+		errsink_error(&c->sink, item, "no site '%s' in %s (did you mean '%s'?)", name,
+		    k->path != NULL ? k->path : "the site file", guess);
+	else
+		errsink_error(&c->sink, item, "no site '%s' in %s", name,
+		    k->path != NULL ? k->path : "the site file");
+	free(names);
+}
+
 /* sites: [...]: names, each once. */
 static void
 jl_sites(struct jl_ctx *c, const struct ydoc_node *n)
@@ -610,6 +638,8 @@ jl_sites(struct jl_ctx *c, const struct ydoc_node *n)
 		if (job->sites[i] != NULL && ydoc_strset_add(&seen, job->sites[i], i) != -1)
 			errsink_error(&c->sink, n->items[i], "site '%s' is listed twice in 'sites'",
 			    job->sites[i]);
+		else if (job->sites[i] != NULL && c->known != NULL)
+			jl_site_known(c, n->items[i], job->sites[i]);
 	ydoc_strset_free(&seen);
 }
 
@@ -695,8 +725,8 @@ jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 
 /* The tree root, named name (a file's name, or what a document stands for), into out. */
 static int
-jl_load_root(const char *name, const struct ydoc_node *root, int files, struct gs_job *out,
-    struct gs_errlist *errs)
+jl_load_root(const char *name, const struct ydoc_node *root, int files,
+    const struct gs_sites *known, struct gs_job *out, struct gs_errlist *errs)
 {
 	struct jl_ctx c;
 
@@ -713,6 +743,7 @@ jl_load_root(const char *name, const struct ydoc_node *root, int files, struct g
 	c.job = out;
 	c.sink.errs = errs;
 	c.files = files;
+	c.known = known;
 	jl_load(&c, root);
 	if (errs->n == 0)
 		return 0;
@@ -722,7 +753,8 @@ jl_load_root(const char *name, const struct ydoc_node *root, int files, struct g
 
 static int
 jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc_node *overlay,
-    const char *origin, int files, struct gs_job *out, struct gs_errlist *errs)
+    const char *origin, int files, const struct gs_sites *known, struct gs_job *out,
+    struct gs_errlist *errs)
 {
 	struct ydoc_node *root;
 	struct gs_error err;
@@ -737,7 +769,7 @@ jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc
 	}
 	if (overlay != NULL)
 		ydoc_merge(root, overlay, origin);
-	rc = jl_load_root(name, root, files, out, errs);
+	rc = jl_load_root(name, root, files, known, out, errs);
 	ydoc_free(root);
 	return rc;
 }
@@ -748,19 +780,27 @@ job_load_doc_errs(const char *name, const struct ydoc_node *doc, struct gs_job *
 {
 	memset(out, 0, sizeof *out);
 	errlist_init(errs, name);
-	return jl_load_root(name, doc, 0, out, errs);
+	return jl_load_root(name, doc, 0, NULL, out, errs);
 }
 
 int
 job_load_buffer_errs(const char *name, const char *buf, size_t len, struct gs_job *out,
     struct gs_errlist *errs)
 {
-	return jl_load_overlay(name, buf, len, NULL, NULL, 0, out, errs);
+	return jl_load_overlay(name, buf, len, NULL, NULL, 0, NULL, out, errs);
 }
 
 int
 job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
     const char *origin, struct gs_job *out, struct gs_errlist *errs)
+{
+	return job_load_file_sites_errs(path, overlay, origin, NULL, out, errs);
+}
+
+int
+job_load_file_sites_errs(const char *path, const struct ydoc_node *overlay,
+    const char *origin, const struct gs_sites *known, struct gs_job *out,
+    struct gs_errlist *errs)
 {
 	struct gs_error err;
 	char *buf;
@@ -774,7 +814,7 @@ job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
 		errlist_add(errs, &err);
 		return -1;
 	}
-	rc = jl_load_overlay(path, buf, len, overlay, origin, 1, out, errs);
+	rc = jl_load_overlay(path, buf, len, overlay, origin, 1, known, out, errs);
 	free(buf);
 	return rc;
 }

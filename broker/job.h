@@ -74,6 +74,13 @@ struct ydoc_node;
 int job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
     const char *origin, struct gs_job *out, struct gs_errlist *errs);
 /*
+ * The same, with the site file the job goes with (NULL: none): each name of the job's
+ * sites: that is none of known's is one of the file's errors, with "did you mean".
+ */
+int job_load_file_sites_errs(const char *path, const struct ydoc_node *overlay,
+    const char *origin, const struct gs_sites *known, struct gs_job *out,
+    struct gs_errlist *errs);
+/*
  * A job from a document built in memory instead of read from a file (run -- PROGRAM: the
  * command line made into a job file's keys, each node's origin naming the option it came
  * from), named name, through the same checks as a file. Returns 0, or -1 with every

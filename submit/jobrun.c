@@ -185,8 +185,8 @@ jobrun_load_files(const struct jobrun_args *a, const struct gs_config *cfg,
 			    cfg->sites_loc.col);
 	}
 	/* without a job file, the job was loaded from the command line (jobrun_nofile_load) */
-	jrc = a->job == NULL ? 0 : job_load_file_overlay_errs(a->job, a->overlay,
-	    a->overlay_origin, job, &errs);
+	jrc = a->job == NULL ? 0 : job_load_file_sites_errs(a->job, a->overlay,
+	    a->overlay_origin, src == 0 ? sites : NULL, job, &errs);
 	if (jrc != 0)
 		errlist_print(&errs, stderr);
 	if (src == 0 && jrc == 0)

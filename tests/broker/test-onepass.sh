@@ -1,9 +1,10 @@
 #!/bin/sh
 # test-onepass.sh — every mistake in one pass, and "did you mean" wherever a name is chosen
-# from a set: a job file with 15 mistakes (keys, values, a requirements expression, a
-# missing program, two missing stage_in files) reports exactly those, each file:line:col,
-# in file order, from one run that takes no job id; a program that is a directory, not
-# executable or not a program is refused at load, located; the configuration file's
+# from a set: a job file with 16 mistakes (keys, values, a site the site file lacks, a
+# requirements expression, a missing program, two missing stage_in files) reports exactly
+# those, each file:line:col, in file order, from one run that takes no job id; a program
+# that is a directory, not executable or not a program is refused at load, located; the
+# configuration file's
 # mistakes in file order, its sites: NAME with "did you mean"; the misspelt names of the
 # command line (global options, commands, options, actions, states, fields, schemes,
 # site NAMEs, stored experiments, --links) each get the name meant.
@@ -20,13 +21,13 @@ cp sites/tiger.yaml "$T/tiger.yaml"
 run_gs list
 list0=$out
 
-# --- a job file with 15 mistakes, the program and both stage_in files missing
+# --- a job file with 16 mistakes, the program and both stage_in files missing
 cd "$T/work" || exit 1
 cat > many.yaml <<'EOF'
 name: a/b
 program: ./no-such-prog
 ranks: {min: 4, max: 2}
-sites: [THU, THU]
+sites: [THU, THU, HTI]
 requirements: "cores >= 2 &&& mem_mb > 1"
 rank_weights: {cpu: 0.5, bandwidth: 0.6}
 runtime: {scheme: gsss, k: 0, colour: red}
@@ -40,6 +41,7 @@ want="many.yaml:1:7: 'name' must be a job name (at most 128 bytes, no '/' or con
 many.yaml:2:10: 'program' cannot be started: $T/work/no-such-prog: No such file or directory (was it built? run make)
 many.yaml:3:14: 'min' must be a whole number from 1 to max (2), not '4'
 many.yaml:4:14: site 'THU' is listed twice in 'sites'
+many.yaml:4:19: no site 'HTI' in $T/tiger.yaml (did you mean 'HIT'?)
 many.yaml:5:29: requirements: '&' is not an operator (did you mean '&&'?)
 many.yaml:6:15: 'rank_weights' cpu + bandwidth must be 1, not 0.5 + 0.6 = 1.1
 many.yaml:7:19: unknown scheme 'gsss' (did you mean 'gss'?)
@@ -53,8 +55,8 @@ many.yaml:11:13: 'time_limit' must be a time limit as Slurm takes it (MM, MM:SS,
 many.yaml:12:1: unknown key 'keep_jornal' (did you mean 'keep_journal'?)"
 for cmd in run submit rank; do
 	run_gs "$cmd" many.yaml --sites "$T/tiger.yaml" --no-metrics
-	check_eq "$cmd, 15 mistakes: exit 3" "$rc" 3
-	check_eq "$cmd, 15 mistakes: exactly those, each located, in file order, in one run" \
+	check_eq "$cmd, 16 mistakes: exit 3" "$rc" 3
+	check_eq "$cmd, 16 mistakes: exactly those, each located, in file order, in one run" \
 		"$err" "$want"
 done
 # once the others are fixed, nothing new comes up: the same file with only the
