@@ -51,11 +51,38 @@ cf_path(int *named)
 }
 
 /*
- * sites: a NAME as it is, a path made relative to the configuration file's directory (the
- * file is read from anywhere: the working directory means nothing to it).
+ * The site file sites: names, when the configuration is a file read from disk: there, or
+ * an error at n (a NAME found nowhere with "did you mean"), so that it is one of the
+ * file's mistakes rather than a later command's.
  */
 static int
-cf_sites(struct gs_config *cfg, const char *name, const struct ydoc_node *n,
+cf_sites_there(const struct gs_config *cfg, const char *name, const struct ydoc_node *n,
+    struct gs_error *err)
+{
+	struct gs_error nf;
+	char *path;
+
+	if (!sites_arg_is_name(cfg->sites)) {
+		if (access(cfg->sites, F_OK) == 0)
+			return 0;
+		ydoc_error(err, name, n, "'sites': %s: %s", cfg->sites, strerror(errno));
+		return -1;
+	}
+	if ((path = sites_find(cfg->sites, &nf)) != NULL) {
+		free(path);
+		return 0;
+	}
+	ydoc_error(err, name, n, "'sites': %s", nf.msg);
+	return -1;
+}
+
+/*
+ * sites: a NAME as it is, a path made relative to the configuration file's directory (the
+ * file is read from anywhere: the working directory means nothing to it). files: check
+ * that it is there (cf_sites_there).
+ */
+static int
+cf_sites(struct gs_config *cfg, const char *name, const struct ydoc_node *n, int files,
     struct gs_error *err)
 {
 	const char *s, *slash = strrchr(name, '/');
@@ -75,11 +102,11 @@ cf_sites(struct gs_config *cfg, const char *name, const struct ydoc_node *n,
 		xasprintf(&cfg->sites, "%.*s/%s", (int)(slash - name), name, s);
 	cfg->sites_loc.line = n->line;
 	cfg->sites_loc.col = n->col;
-	return 0;
+	return files ? cf_sites_there(cfg, name, n, err) : 0;
 }
 
 static void
-cf_load(struct gs_config *cfg, const char *name, const struct ydoc_node *root,
+cf_load(struct gs_config *cfg, const char *name, const struct ydoc_node *root, int files,
     struct gs_errlist *errs)
 {
 	const struct ydoc_node *n;
@@ -87,7 +114,7 @@ cf_load(struct gs_config *cfg, const char *name, const struct ydoc_node *root,
 	struct gs_error err;
 
 	ydoc_check_keys_all(name, root, cf_keys, errs);
-	if ((n = ydoc_get(root, "sites")) != NULL && cf_sites(cfg, name, n, &err) == -1)
+	if ((n = ydoc_get(root, "sites")) != NULL && cf_sites(cfg, name, n, files, &err) == -1)
 		errlist_add(errs, &err);
 	if ((n = ydoc_get(root, "scheme")) != NULL) {
 		if (job_scheme_parse(name, n, &scheme, &err) == 0)
@@ -101,9 +128,10 @@ cf_load(struct gs_config *cfg, const char *name, const struct ydoc_node *root,
 		errlist_add(errs, &err);
 }
 
-int
-config_load_buffer(const char *name, const char *buf, size_t len, struct gs_config *cfg,
-    struct gs_errlist *errs)
+/* The file's text, read (files: 1) or given (0: nothing is looked for on disk). */
+static int
+cf_load_buffer(const char *name, const char *buf, size_t len, int files,
+    struct gs_config *cfg, struct gs_errlist *errs)
 {
 	struct ydoc_node *root;
 	struct gs_error err;
@@ -117,7 +145,7 @@ config_load_buffer(const char *name, const char *buf, size_t len, struct gs_conf
 	}
 	cfg->path = xstrdup(name);
 	cfg->sites_loc.file = cfg->path;
-	cf_load(cfg, name, root, errs);
+	cf_load(cfg, name, root, files, errs);
 	ydoc_free(root);
 	if (errs->n == 0)
 		return 0;
@@ -147,10 +175,17 @@ config_load(struct gs_config *cfg, struct gs_errlist *errs)
 		free(path);
 		return -1;
 	}
-	rc = config_load_buffer(path, buf, len, cfg, errs);
+	rc = cf_load_buffer(path, buf, len, 1, cfg, errs);
 	free(buf);
 	free(path);
 	return rc;
+}
+
+int
+config_load_buffer(const char *name, const char *buf, size_t len, struct gs_config *cfg,
+    struct gs_errlist *errs)
+{
+	return cf_load_buffer(name, buf, len, 0, cfg, errs);
 }
 
 void

@@ -36,10 +36,14 @@ char *config_dir(void);
  * Read the user's configuration file: $GRIDSUBMIT_CONFIG when set (empty: none at all),
  * else config.yaml in config_dir(). A missing default file is no configuration (0, every
  * field unset); a file GRIDSUBMIT_CONFIG names must exist. Returns 0, or -1 with every
- * error of the file in errs (errlist.h), unknown keys with "did you mean".
+ * error of the file in errs (errlist.h), in file order: unknown keys with "did you mean",
+ * and a site file that sites: names but is not there (a NAME with "did you mean").
  */
 int config_load(struct gs_config *cfg, struct gs_errlist *errs);
-/* The same from memory; name is the file (errors, and the directory sites: is relative to). */
+/*
+ * The same from memory; name is the file (errors, and the directory sites: is relative
+ * to). The site file sites: names is not looked for.
+ */
 int config_load_buffer(const char *name, const char *buf, size_t len, struct gs_config *cfg,
     struct gs_errlist *errs);
 void config_free(struct gs_config *cfg);

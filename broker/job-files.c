@@ -75,19 +75,27 @@ jf_stage_in_exists(const char *path, char *why, size_t whylen)
 }
 
 int
+job_stage_in_item_check(const struct gs_job *job, size_t i, char *why, size_t whylen)
+{
+	char *src = job_stage_in_source(job, i);
+	int rc = jf_stage_in_exists(src, why, whylen);
+
+	free(src);
+	return rc;
+}
+
+int
 job_stage_in_check(const struct gs_job *job, char *why, size_t whylen)
 {
-	char *src, msg[PATH_MAX + 128];
+	char msg[PATH_MAX + 128];
 	size_t i;
-	int rc = 0;
 
-	for (i = 0; i < job->nstage_in && rc == 0; i++) {
-		src = job_stage_in_source(job, i);
-		if ((rc = jf_stage_in_exists(src, msg, sizeof msg)) != 0)
+	for (i = 0; i < job->nstage_in; i++)
+		if (job_stage_in_item_check(job, i, msg, sizeof msg) != 0) {
 			snprintf(why, whylen, "stage_in: %s", msg);
-		free(src);
-	}
-	return rc;
+			return -1;
+		}
+	return 0;
 }
 
 /*

@@ -3,7 +3,9 @@
  * documents a command line stands for (run -- PROGRAM) through the same checks.
  * The requirements expression is kept as text (expr.c parses it); the runtime parameters
  * are checked here and kept as the strings every rank receives as GRT_<KEY>. The walk goes
- * on after an error, so that one run names every mistake of the file (errlist.h).
+ * on after an error, so that one run names every mistake of the file (errlist.h): the
+ * requirements expression's too, and, for a file read from disk, its program and stage_in
+ * files, each at its value, rather than later and one at a time.
  */
 #include <limits.h>
 #include <math.h>
@@ -15,6 +17,7 @@
 
 #include "broker/errlist.h"
 #include "broker/errsink.h"
+#include "broker/expr.h"
 #include "broker/job.h"
 #include "broker/yaml-doc.h"
 #include "common/suggest.h"
@@ -42,6 +45,8 @@ static const char *const jl_runtime_keys[] = { GRT_RUNTIME_KEYS(JL_RUNTIME_KEY) 
 struct jl_ctx {
 	struct gs_errsink sink;	/* the file's name and its errors */
 	struct gs_job *job;
+	int files;		/* 1: a file read from disk: check what it names there */
+	const struct gs_sites *known;	/* the site file the job goes with, or NULL */
 };
 
 /* Lexically clean an absolute path: no "//", "." or ".." components left. */
@@ -243,6 +248,20 @@ jl_stage_names(struct jl_ctx *c, const struct ydoc_node *n, char *const *in, siz
 	for (i = 0; i < nin; i++)
 		free(base[i]);
 	free(base);
+}
+
+/* Every stage_in item a file read from disk names, each missing one located at its item. */
+static void
+jl_stage_files(struct jl_ctx *c, const struct ydoc_node *n)
+{
+	char why[PATH_MAX + 128];
+	size_t i;
+
+	for (i = 0; c->files && i < c->job->nstage_in; i++)
+		if (c->job->stage_in[i] != NULL &&
+		    job_stage_in_item_check(c->job, i, why, sizeof why) != 0)
+			errsink_error(&c->sink, n->items[i], "'stage_in' item '%s' cannot be staged: %s",
+			    c->job->stage_in[i], why);
 }
 
 static int
@@ -543,6 +562,16 @@ jl_name(struct jl_ctx *c, const struct ydoc_node *root)
 		c->job->name = xstrdup(s);
 }
 
+/* The program a file names, located at its value: what the launch would find too late. */
+static void
+jl_program_file(struct jl_ctx *c, const struct ydoc_node *n)
+{
+	char why[PATH_MAX + 128];
+
+	if (c->files && job_program_check(c->job->program, c->job->program, why, sizeof why) != 0)
+		errsink_error(&c->sink, n, "'program' cannot be started: %s", why);
+}
+
 static void
 jl_program(struct jl_ctx *c, const struct ydoc_node *root)
 {
@@ -556,8 +585,37 @@ jl_program(struct jl_ctx *c, const struct ydoc_node *root)
 		return;
 	else if (!ydoc_no_controls(s))
 		jl_fail(c, "program", n, "a file name without control characters");
-	else
+	else {
 		c->job->program = jl_program_path(c->sink.name, s);
+		jl_program_file(c, n);
+	}
+}
+
+/*
+ * A site the job names is one of the site file's, when the loader was given it: a typo
+ * would otherwise filter every node out (broker_rank says so too, later, for a job
+ * loaded without it).
+ */
+static void
+jl_site_known(struct jl_ctx *c, const struct ydoc_node *item, const char *name)
+{
+	const struct gs_sites *k = c->known;
+	const char **names, *guess;
+	size_t j;
+
+	for (j = 0; j < k->nsites; j++)
+		if (strcmp(name, k->sites[j].name) == 0)
+			return;
+	names = xcalloc(k->nsites + 1, sizeof *names);
+	for (j = 0; j < k->nsites; j++)
+		names[j] = k->sites[j].name;
+	if ((guess = suggest_closest(name, names)) != NULL)
+		errsink_error(&c->sink, item, "no site '%s' in %s (did you mean '%s'?)", name,
+		    k->path != NULL ? k->path : "the site file", guess);
+	else
+		errsink_error(&c->sink, item, "no site '%s' in %s", name,
+		    k->path != NULL ? k->path : "the site file");
+	free(names);
 }
 
 /* sites: [...]: names, each once. */
@@ -580,7 +638,34 @@ jl_sites(struct jl_ctx *c, const struct ydoc_node *n)
 		if (job->sites[i] != NULL && ydoc_strset_add(&seen, job->sites[i], i) != -1)
 			errsink_error(&c->sink, n->items[i], "site '%s' is listed twice in 'sites'",
 			    job->sites[i]);
+		else if (job->sites[i] != NULL && c->known != NULL)
+			jl_site_known(c, n->items[i], job->sites[i]);
 	ydoc_strset_free(&seen);
+}
+
+/*
+ * The expression parsed now, so that its mistake is one of the file's: located at the
+ * mistake's column when the text is on the value's line (as broker_rank locates it), else
+ * at the value, with the mistake's place in the text.
+ */
+static void
+jl_requirements_parse(struct jl_ctx *c, const struct ydoc_node *n)
+{
+	const struct gs_loc *l = &c->job->requirements_loc;
+	struct ydoc_node at = *n;
+	struct expr_error xerr;
+	struct expr *e;
+
+	if ((e = expr_parse(c->job->requirements, &xerr)) != NULL) {
+		expr_free(e);
+		return;
+	}
+	if (l->line > 0) {
+		at.col = l->col + xerr.col - 1;
+		errsink_error(&c->sink, &at, "requirements: %s", xerr.msg);
+	} else
+		errsink_error(&c->sink, n, "requirements: at character %d of the expression: %s",
+		    xerr.col, xerr.msg);
 }
 
 static void
@@ -597,6 +682,7 @@ jl_requirements(struct jl_ctx *c, const struct ydoc_node *n)
 		job->requirements_loc.line = n->line;
 		job->requirements_loc.col = n->col + (n->quoted ? 1 : 0);
 	}
+	jl_requirements_parse(c, n);
 }
 
 static void
@@ -625,8 +711,10 @@ jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 	if ((n = ydoc_get(root, "stage_in")) != NULL && (jl_strings(c, "stage_in", n,
 	    &job->stage_in, &job->nstage_in, jl_stage_ok, "a relative path without '..' (files "
 	    "and directories are staged from the job file's directory)") == 0 ||
-	    job->stage_in != NULL))
+	    job->stage_in != NULL)) {
 		jl_stage_names(c, n, job->stage_in, job->nstage_in);
+		jl_stage_files(c, n);
+	}
 	if ((n = ydoc_get(root, "stage_out")) != NULL)
 		jl_strings(c, "stage_out", n, &job->stage_out, &job->nstage_out, jl_stage_ok,
 		    "a relative path without '..' (files are staged into the job's directory)");
@@ -637,8 +725,8 @@ jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 
 /* The tree root, named name (a file's name, or what a document stands for), into out. */
 static int
-jl_load_root(const char *name, const struct ydoc_node *root, struct gs_job *out,
-    struct gs_errlist *errs)
+jl_load_root(const char *name, const struct ydoc_node *root, int files,
+    const struct gs_sites *known, struct gs_job *out, struct gs_errlist *errs)
 {
 	struct jl_ctx c;
 
@@ -654,6 +742,8 @@ jl_load_root(const char *name, const struct ydoc_node *root, struct gs_job *out,
 	c.sink.name = name;
 	c.job = out;
 	c.sink.errs = errs;
+	c.files = files;
+	c.known = known;
 	jl_load(&c, root);
 	if (errs->n == 0)
 		return 0;
@@ -663,7 +753,8 @@ jl_load_root(const char *name, const struct ydoc_node *root, struct gs_job *out,
 
 static int
 jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc_node *overlay,
-    const char *origin, struct gs_job *out, struct gs_errlist *errs)
+    const char *origin, int files, const struct gs_sites *known, struct gs_job *out,
+    struct gs_errlist *errs)
 {
 	struct ydoc_node *root;
 	struct gs_error err;
@@ -678,7 +769,7 @@ jl_load_overlay(const char *name, const char *buf, size_t len, const struct ydoc
 	}
 	if (overlay != NULL)
 		ydoc_merge(root, overlay, origin);
-	rc = jl_load_root(name, root, out, errs);
+	rc = jl_load_root(name, root, files, known, out, errs);
 	ydoc_free(root);
 	return rc;
 }
@@ -689,19 +780,27 @@ job_load_doc_errs(const char *name, const struct ydoc_node *doc, struct gs_job *
 {
 	memset(out, 0, sizeof *out);
 	errlist_init(errs, name);
-	return jl_load_root(name, doc, out, errs);
+	return jl_load_root(name, doc, 0, NULL, out, errs);
 }
 
 int
 job_load_buffer_errs(const char *name, const char *buf, size_t len, struct gs_job *out,
     struct gs_errlist *errs)
 {
-	return jl_load_overlay(name, buf, len, NULL, NULL, out, errs);
+	return jl_load_overlay(name, buf, len, NULL, NULL, 0, NULL, out, errs);
 }
 
 int
 job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
     const char *origin, struct gs_job *out, struct gs_errlist *errs)
+{
+	return job_load_file_sites_errs(path, overlay, origin, NULL, out, errs);
+}
+
+int
+job_load_file_sites_errs(const char *path, const struct ydoc_node *overlay,
+    const char *origin, const struct gs_sites *known, struct gs_job *out,
+    struct gs_errlist *errs)
 {
 	struct gs_error err;
 	char *buf;
@@ -715,7 +814,7 @@ job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
 		errlist_add(errs, &err);
 		return -1;
 	}
-	rc = jl_load_overlay(path, buf, len, overlay, origin, out, errs);
+	rc = jl_load_overlay(path, buf, len, overlay, origin, 1, known, out, errs);
 	free(buf);
 	return rc;
 }

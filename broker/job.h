@@ -54,7 +54,11 @@ struct gs_job {
 
 /*
  * Load a job file, or (_buffer) len bytes of buf named name. Returns 0, or -1 with every
- * error of the file in errs, as sites_load_file_errs() does.
+ * error of the file in errs, as sites_load_file_errs() does: its keys and values, the
+ * requirements expression (located where its mistake is) and, for a file read from disk,
+ * what it names there, each located at its value: the program (job_program_check) and
+ * every stage_in item that is not a file or a directory. A buffer's name need not be a
+ * file, so nothing is looked for on disk for it.
  */
 struct gs_errlist;
 int job_load_file_errs(const char *path, struct gs_job *out, struct gs_errlist *errs);
@@ -69,6 +73,13 @@ int job_load_buffer_errs(const char *name, const char *buf, size_t len, struct g
 struct ydoc_node;
 int job_load_file_overlay_errs(const char *path, const struct ydoc_node *overlay,
     const char *origin, struct gs_job *out, struct gs_errlist *errs);
+/*
+ * The same, with the site file the job goes with (NULL: none): each name of the job's
+ * sites: that is none of known's is one of the file's errors, with "did you mean".
+ */
+int job_load_file_sites_errs(const char *path, const struct ydoc_node *overlay,
+    const char *origin, const struct gs_sites *known, struct gs_job *out,
+    struct gs_errlist *errs);
 /*
  * A job from a document built in memory instead of read from a file (run -- PROGRAM: the
  * command line made into a job file's keys, each node's origin naming the option it came
@@ -100,6 +111,16 @@ char *job_path_base(const char *path);
  */
 char *job_stage_in_source(const struct gs_job *job, size_t i);
 int job_stage_in_check(const struct gs_job *job, char *why, size_t whylen);
+/* The check of item i alone: 0, or -1 with why ("/jobs/in.dat: No such file or directory"). */
+int job_stage_in_item_check(const struct gs_job *job, size_t i, char *why, size_t whylen);
+
+/*
+ * job-program.c: whether path (absolute) can be started as a job's program: it exists, is
+ * a regular file that may be executed and starts as a program does (an ELF header or
+ * "#!"). 0, or -1 with why calling it name, the path as the user gave it ("/tmp: is a
+ * directory, not a program").
+ */
+int job_program_check(const char *path, const char *name, char *why, size_t whylen);
 
 /*
  * 1 when base is a name gridsubmit keeps in a job directory for itself (job.yaml,

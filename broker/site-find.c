@@ -10,6 +10,7 @@
 
 #include "broker/config.h"
 #include "broker/site.h"
+#include "common/suggest.h"
 #include "common/xmalloc.h"
 #include "gen/gs-config.h"
 
@@ -38,6 +39,29 @@ sites_arg_is_name(const char *arg)
 /* The installed site directory: sites_find's second place. */
 #define SITES_SHARE_DIR	GS_PREFIX "/share/gridsubmit/sites"
 
+/*
+ * Why arg names no site file: where it was looked for, and the NAME that is found nearest
+ * to it (a typo, "tigre" for "tiger"). user: the user's directory, or NULL.
+ */
+static void
+sites_not_found(const char *arg, const char *user, struct gs_error *err)
+{
+	char **names, guess[96] = "";
+	const char *g;
+	size_t n;
+
+	names = sites_names(&n);
+	names = xreallocarray(names, n + 1, sizeof *names);
+	names[n] = NULL;
+	if ((g = suggest_closest(arg, (const char *const *)names)) != NULL)
+		snprintf(guess, sizeof guess, " (did you mean '%s'?)", g);
+	snprintf(err->msg, sizeof err->msg, "no site file named '%s'%s: looked for %s.yaml in "
+	    "%s and %s (give a path to use a file elsewhere)", arg, guess, arg,
+	    user != NULL ? user : "$XDG_CONFIG_HOME/gridsubmit/sites (HOME is not set)",
+	    SITES_SHARE_DIR);
+	strv_free(names, n);
+}
+
 char *
 sites_find(const char *arg, struct gs_error *err)
 {
@@ -60,9 +84,7 @@ sites_find(const char *arg, struct gs_error *err)
 		}
 		free(path);
 	}
-	snprintf(err->msg, sizeof err->msg, "no site file named '%s': looked for %s.yaml in "
-	    "%s and %s (give a path to use a file elsewhere)", arg, arg,
-	    user != NULL ? user : "$XDG_CONFIG_HOME/gridsubmit/sites (HOME is not set)", dirs[1]);
+	sites_not_found(arg, user, err);
 	free(user);
 	return NULL;
 }

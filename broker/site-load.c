@@ -654,6 +654,10 @@ sites_load_file_errs(const char *path, struct gs_sites *out, struct gs_errlist *
 	memset(&err, 0, sizeof err);
 	errlist_init(errs, path);
 	if ((file = sites_find(path, &err)) == NULL) {
+		/* no file to locate it in: said as gridsubmit's own, as its other errors are */
+		memmove(err.msg + 12, err.msg, sizeof err.msg - 12);
+		memcpy(err.msg, "gridsubmit: ", 12);
+		err.msg[sizeof err.msg - 1] = '\0';
 		errlist_add(errs, &err);
 		return -1;
 	}

@@ -149,7 +149,7 @@ int sites_arg_is_name(const char *arg);
  * The file a --sites argument means: a path as it is; a NAME is NAME.yaml in
  * $XDG_CONFIG_HOME/gridsubmit/sites (default ~/.config/gridsubmit/sites), else in the
  * installed PREFIX/share/gridsubmit/sites. Returns an allocated path, or NULL with err
- * naming the places searched.
+ * naming the places searched and, when one is near, the NAME meant ("did you mean").
  */
 char *sites_find(const char *arg, struct gs_error *err);
 /*

@@ -16,6 +16,7 @@
 #include "broker/errlist.h"
 #include "common/jsonout.h"
 #include "common/log.h"
+#include "common/suggest.h"
 #include "common/xmalloc.h"
 #include "experiment/exp-metrics.h"
 #include "experiment/exp-report.h"
@@ -54,18 +55,50 @@ ces_dir_of(const char *arg)
 	return dir;
 }
 
+/*
+ * " (did you mean 'NAME'?)" when an experiment of the store is named near arg, a misspelt
+ * NAME; else "". Into buf.
+ */
+static const char *
+ces_guess(const char *arg, char *buf, size_t len)
+{
+	struct dirent **ents;
+	const char **names;
+	const char *g;
+	char *root;
+	int n, i, k = 0;
+
+	buf[0] = '\0';
+	xasprintf(&root, "%s/experiments", cmd_home());
+	if ((n = scandir(root, &ents, NULL, alphasort)) > 0) {
+		names = xcalloc((size_t)n + 1, sizeof *names);
+		for (i = 0; i < n; i++)
+			if (ents[i]->d_name[0] != '.')
+				names[k++] = ents[i]->d_name;
+		if ((g = suggest_closest(arg, names)) != NULL)
+			snprintf(buf, len, " (did you mean '%s'?)", g);
+		for (i = 0; i < n; i++)
+			free(ents[i]);
+		free(ents);
+		free(names);
+	}
+	free(root);
+	return buf;
+}
+
 static int
 ces_open(const char *arg, struct ces *c)
 {
 	struct gs_errlist errs;
-	char *path, *copy, *file = NULL, hash[17], why[1024];
+	char *path, *copy, *file = NULL, hash[17], why[1024], guess[96];
 	int rc;
 
 	memset(c, 0, sizeof *c);
 	c->dir = ces_dir_of(arg);
 	xasprintf(&path, "%s/results.db", c->dir);
 	if (access(path, R_OK) != 0) {
-		log_warnx("experiment %s: nothing stored (no %s)", arg, path);
+		log_warnx("experiment %s: nothing stored (no %s)%s", arg, path,
+		    ces_guess(arg, guess, sizeof guess));
 		free(path);
 		return EXIT_USAGE;
 	}

@@ -27,6 +27,7 @@
 #include "common/clock.h"
 #include "common/file.h"
 #include "common/log.h"
+#include "common/suggest.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
 #include "experiment/exp-metrics.h"
@@ -549,6 +550,10 @@ cmd_experiment_exec(int argc, char **argv)
 
 	if (argc >= 2 && cmd_is_action(&cmd_experiment_entry, argv[1]))
 		return cmd_experiment_stored(argc - 1, argv + 1);
+	/* no such file, and near an action: a misspelt action rather than a file */
+	if (argc >= 2 && argv[1][0] != '-' && access(argv[1], F_OK) == -1 &&
+	    suggest_closest(argv[1], ce_actions) != NULL)
+		cmd_unknown_action(&cmd_experiment_entry, argv[1], "report, list or show");
 	memset(&o, 0, sizeof o);
 	while ((c = cmd_getopt(argc, argv, &cmd_experiment_entry)) != -1) {
 		if (c == 'n')

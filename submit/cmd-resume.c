@@ -122,7 +122,7 @@ resume_load(struct jobrun *jr)
 {
 	struct job_state *st = &jr->st;
 	struct gs_errlist errs;
-	char *path, why[1024];
+	char *path;
 	int rc;
 
 	xasprintf(&path, "%s/sites.yaml", st->dir);
@@ -143,16 +143,8 @@ resume_load(struct jobrun *jr)
 		sites_free(&jr->sites);
 		return -1;
 	}
+	/* the loader checked the program and the stage_in files with the rest */
 	jr->loaded = 1;
-	if (access(jr->job.program, X_OK) != 0) {
-		log_warnx("%s: program: cannot run %s: %s", jr->job.path, jr->job.program,
-		    strerror(errno));
-		return -1;
-	}
-	if (job_stage_in_check(&jr->job, why, sizeof why) != 0) {
-		log_warnx("%s: %s", jr->job.path, why);
-		return -1;
-	}
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/jsonout.h"
+#include "common/suggest.h"
 #include "common/xmalloc.h"
 #include "experiment/exp-metrics.h"
 #include "submit/cmd.h"
@@ -66,10 +67,24 @@ struct simulate_args {
 	int json;
 };
 
+/* " (did you mean 'site'?)" for a misspelt --links word, else "". Into buf. */
+static const char *
+sim_links_guess(const char *word, char *buf, size_t len)
+{
+	static const char *const words[] = { "node", "site", NULL };
+	const char *g = suggest_closest(word, words);
+
+	buf[0] = '\0';
+	if (g != NULL)
+		snprintf(buf, len, " (did you mean '%s'?)", g);
+	return buf;
+}
+
 static void
 simulate_parse(int argc, char **argv, struct simulate_args *a)
 {
 	const struct cmd_entry *cmd = &cmd_simulate_entry;
+	char guess[32];
 	int c;
 
 	memset(a, 0, sizeof *a);
@@ -97,8 +112,8 @@ simulate_parse(int argc, char **argv, struct simulate_args *a)
 			else if (strcmp(optarg, "site") == 0)
 				a->sim.links = SIM_LINKS_SITE;
 			else
-				cmd_usage_error(cmd, "--links: '%s' is neither 'node' nor 'site'",
-				    optarg);
+				cmd_usage_error(cmd, "--links: '%s' is neither 'node' nor 'site'%s",
+				    optarg, sim_links_guess(optarg, guess, sizeof guess));
 			break;
 		case 'e':
 			a->sim.seed = (uint64_t)cmd_parse_int(cmd, "--seed", optarg, 0,

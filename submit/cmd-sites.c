@@ -20,7 +20,6 @@
 #include "broker/site.h"
 #include "common/jsonout.h"
 #include "common/log.h"
-#include "common/suggest.h"
 #include "common/text.h"
 #include "submit/cmd.h"
 #include "submit/userconf.h"
@@ -298,7 +297,7 @@ static const char *const sites_actions[] = { "check", "show", NULL };
 static int
 cmd_sites_exec(int argc, char **argv)
 {
-	const char *action, *guess;
+	const char *action;
 	int c, json = 0;
 
 	while ((c = cmd_getopt(argc, argv, &cmd_sites_entry)) != -1) {
@@ -320,10 +319,7 @@ cmd_sites_exec(int argc, char **argv)
 			cmd_usage_error(&cmd_sites_entry, "'show' takes one FILE");
 		return sites_show(argc == 2 ? argv[1] : NULL, json);
 	}
-	if ((guess = suggest_closest(action, sites_actions)) != NULL)
-		cmd_usage_error(&cmd_sites_entry, "unknown action '%s' (did you mean '%s'?)",
-		    action, guess);
-	cmd_usage_error(&cmd_sites_entry, "unknown action '%s' (expected check or show)", action);
+	cmd_unknown_action(&cmd_sites_entry, action, "expected check or show");
 }
 
 const struct cmd_entry cmd_sites_entry = {

@@ -120,8 +120,7 @@ cmd_testbed_exec(int argc, char **argv)
 		cmd_usage_error(&cmd_testbed_entry, "missing up, status or down");
 	verb = argv[optind++];
 	if (!cmd_is_action(&cmd_testbed_entry, verb))
-		cmd_usage_error(&cmd_testbed_entry, "unknown action '%s' (up, status or down)",
-		    verb);
+		cmd_unknown_action(&cmd_testbed_entry, verb, "up, status or down");
 	if (optind < argc)
 		file = argv[optind++];
 	if (optind < argc)

@@ -100,6 +100,16 @@ cmd_is_action(const struct cmd_entry *cmd, const char *word)
 	return 0;
 }
 
+void
+cmd_unknown_action(const struct cmd_entry *cmd, const char *word, const char *expected)
+{
+	const char *guess = suggest_closest(word, cmd->actions);
+
+	if (guess != NULL)
+		cmd_usage_error(cmd, "unknown action '%s' (did you mean '%s'?)", word, guess);
+	cmd_usage_error(cmd, "unknown action '%s' (%s)", word, expected);
+}
+
 long long
 cmd_parse_int(const struct cmd_entry *cmd, const char *opt, const char *s, long long min,
     long long max)

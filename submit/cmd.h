@@ -69,6 +69,13 @@ int cmd_getopt(int argc, char **argv, const struct cmd_entry *cmd);
 /* 1 when word is one of the command's actions ("check" of sites), else 0. */
 int cmd_is_action(const struct cmd_entry *cmd, const char *word);
 
+/*
+ * word is none of the command's actions: a usage error with the nearest action ("did you
+ * mean 'show'?"), or, when none is near, expected ("expected check or show").
+ */
+void cmd_unknown_action(const struct cmd_entry *cmd, const char *word, const char *expected)
+    __attribute__((__noreturn__));
+
 /* "gridsubmit CMD: message" + "usage: ..." on stderr, then exit(EXIT_USAGE). */
 void cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), __noreturn__));

@@ -10,8 +10,6 @@
  * start it, each --stage-in as the loader checks a stage_in item. Every such error is the
  * command line's: exit 2, the option named.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -70,32 +68,28 @@ static char *
 nofile_program(const struct jobrun_args *a, const char *word)
 {
 	const char *path = getenv("PATH");
-	struct stat sb;
-	char *cand;
+	char *cand, why[PATH_MAX + 128];
 
 	if (*word == '\0') {
 		nofile_error(a, "-- PROGRAM: an empty word is no program");
 		return NULL;
 	}
-	if (strchr(word, '/') != NULL) {
-		if ((cand = nofile_abs(word)) == NULL)
-			nofile_error(a, "%s: the current directory: %s", word, strerror(errno));
-		else if (stat(cand, &sb) == -1)
-			nofile_error(a, "%s: %s", word, strerror(errno));
-		else if (S_ISDIR(sb.st_mode))
-			nofile_error(a, "%s: is a directory, not a program", word);
-		else if (!S_ISREG(sb.st_mode))
-			nofile_error(a, "%s: not a regular file", word);
-		else if (access(cand, X_OK) == -1)
-			nofile_error(a, "%s: cannot run it: %s", word, strerror(errno));
-		else
-			return cand;
-		free(cand);
+	if (strchr(word, '/') != NULL &&
+	    (cand = nofile_abs(word)) == NULL) {
+		nofile_error(a, "%s: the current directory: %s", word, strerror(errno));
 		return NULL;
 	}
 	/* POSIX leaves a missing PATH to the implementation: glibc's execvp default */
-	if ((cand = file_which(word, path != NULL ? path : "/bin:/usr/bin")) != NULL)
-		return cand;
+	if (strchr(word, '/') != NULL ||
+	    (cand = file_which(word, path != NULL ? path : "/bin:/usr/bin")) != NULL) {
+		/* the job file's program: passes the same check (job-load.c) */
+		if (job_program_check(cand, strchr(word, '/') != NULL ? word : cand, why,
+		    sizeof why) == 0)
+			return cand;
+		nofile_error(a, "%s", why);
+		free(cand);
+		return NULL;
+	}
 	/* mpiexec and srun never run a file of the current directory by its bare name */
 	if (access(word, F_OK) == 0)
 		nofile_error(a, "%s: not found in PATH (give a path to run the file of this "

@@ -187,8 +187,8 @@ jobrun_load_files(const struct jobrun_args *a, const struct gs_config *cfg,
 			    cfg->sites_loc.col);
 	}
 	/* without a job file, the job was loaded from the command line (jobrun_nofile_load) */
-	jrc = a->job == NULL ? 0 : job_load_file_overlay_errs(a->job, a->overlay,
-	    a->overlay_origin, job, &errs);
+	jrc = a->job == NULL ? 0 : job_load_file_sites_errs(a->job, a->overlay,
+	    a->overlay_origin, src == 0 ? sites : NULL, job, &errs);
 	if (jrc != 0)
 		errlist_print(&errs, stderr);
 	if (src == 0 && jrc == 0)
@@ -219,28 +219,15 @@ int
 jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job)
 {
 	const struct gs_config *cfg;
-	char why[1024];
 	int code;
 
 	if ((cfg = userconf()) == NULL)
 		return EXIT_INPUT;
 	if (a->job == NULL && (code = jobrun_nofile_load(a, job)) != EXIT_OK)
 		return code;
+	/* the job file's program and stage_in files are checked with its other mistakes */
 	if (jobrun_load_files(a, cfg, sites, job) != 0)
 		return EXIT_INPUT;
-	if (access(job->program, X_OK) != 0) {
-		fprintf(stderr, "%s: program: cannot run %s: %s%s\n", job->path, job->program,
-		    strerror(errno), errno == ENOENT ? " (was it built? run make)" : "");
-		job_free(job);
-		sites_free(sites);
-		return EXIT_INPUT;
-	}
-	if (job_stage_in_check(job, why, sizeof why) != 0) {
-		fprintf(stderr, "%s: %s\n", job->path, why);
-		job_free(job);
-		sites_free(sites);
-		return EXIT_INPUT;
-	}
 	if ((code = jobrun_nofile_apply(a, job)) != EXIT_OK) {
 		job_free(job);
 		sites_free(sites);
@@ -411,6 +398,9 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	if ((code = jobrun_load(a, &jr->sites, &jr->job)) != EXIT_OK)
 		return code;
 	jr->loaded = 1;
+	/* a job that runs reaches its hosts; a simulated one only reads their figures */
+	if (a->sim == NULL && jobrun_derived_check(jobrun_sites_arg(a), &jr->sites) != 0)
+		return EXIT_INPUT;
 	jr->speculate = a->speculate;
 	jr->metrics = a->metrics;
 	jr->restarts_max = a->restarts >= 0 ? a->restarts : jr->job.restarts;

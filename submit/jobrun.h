@@ -98,8 +98,10 @@ int jobrun_cancel_record(struct job_state *st, const char *when, char *reason, s
 int jobrun_cancel_exit(const struct job_state *st, int code);
 
 /*
- * Load, rank, place, make the job directory and prepare the launch (launch.h): for a
- * multi-site job also the preflight, unless a->speculate leaves it to the launch's start.
+ * Load (a job that runs refused when its site file's testbed is up and the derived file
+ * was meant: jobrun_derived_check), rank, place, make the job directory and prepare the
+ * launch (launch.h): for a multi-site job also the preflight, unless a->speculate leaves
+ * it to the launch's start.
  * Returns EXIT_OK, or the exit code with the error printed (and, once the job exists,
  * recorded as failed).
  */
@@ -121,14 +123,21 @@ void jobrun_sim_args(struct jobrun_args *a, struct sim_opts *o);
 
 /*
  * Load the site file (a->sites, else the configuration file's sites:, else the embedded
- * default) and the job file (with a->overlay), or the job of the command line when there
- * is none (jobrun_nofile_load), check that its program can run and its stage_in files
- * exist, apply --name, --stage-in, --scheme (else, when the job names none, the
- * configuration file's scheme:), --ranks and --time. EXIT_OK, or the exit code with every
- * error printed: EXIT_INPUT for each file's and an invalid configuration file's
- * (userconf.h), EXIT_USAGE for the command line's.
+ * default) and the job file (with a->overlay; its loader checks its program and stage_in
+ * files with the rest), or the job of the command line when there is none
+ * (jobrun_nofile_load), apply --name, --stage-in, --scheme (else, when the job names
+ * none, the configuration file's scheme:), --ranks and --time. EXIT_OK, or the exit code
+ * with every error printed: EXIT_INPUT for each file's and an invalid configuration
+ * file's (userconf.h), EXIT_USAGE for the command line's.
  */
 int jobrun_load(const struct jobrun_args *a, struct gs_sites *sites, struct gs_job *job);
+
+/*
+ * jobrun-derived.c: file (as --sites gave it; NULL: the embedded default), loaded into
+ * sites, names a host that does not resolve while the testbed `testbed up file` made is
+ * up: said, with the derived site file to use instead, and -1. Else 0.
+ */
+int jobrun_derived_check(const char *file, const struct gs_sites *sites);
 
 /*
  * A run without a job file (jobrun-nofile.c): the program, a->more_args[0], found as

@@ -96,6 +96,27 @@ main_unknown(const char *name)
 	exit(EXIT_USAGE);
 }
 
+/* An option before the command: gridsubmit's own are --version and --help. */
+static int
+main_unknown_option(const char *word)
+{
+	static const char *const names[] = { "version", "help", NULL };
+	const char *guess = NULL;
+	char name[64];
+
+	snprintf(name, sizeof name, "%s", word);
+	name[strcspn(name, "=")] = '\0';
+	if (strncmp(name, "--", 2) == 0)
+		guess = suggest_closest(name + 2, names);
+	if (guess != NULL)
+		fprintf(stderr, "gridsubmit: unknown option '%s' (did you mean '--%s'?)\n", name,
+		    guess);
+	else
+		fprintf(stderr, "gridsubmit: unknown option '%s'\n", name);
+	fprintf(stderr, "see 'gridsubmit --help'\n");
+	return EXIT_USAGE;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -114,10 +135,8 @@ main(int argc, char **argv)
 		printf("gridsubmit %s\n", GS_VERSION);
 		return EXIT_OK;
 	}
-	if (argv[1][0] == '-') {
-		fprintf(stderr, "gridsubmit: unknown option '%s'\nsee 'gridsubmit --help'\n", argv[1]);
-		return EXIT_USAGE;
-	}
+	if (argv[1][0] == '-')
+		return main_unknown_option(argv[1]);
 	/* hidden: what the shell completion scripts ask (completion/) */
 	if (strcmp(argv[1], "__complete") == 0)
 		return complete_exec(argc - 2, argv + 2);

@@ -154,10 +154,9 @@ check_eq "a configuration file that cannot be read: exit 3" "$rc" 3
 check_match "a configuration file that cannot be read: named" "$err" "^$CONF: cannot read"
 rmdir "$CONF"
 
-# a configured site file that is missing: its error, and where it was configured
+# a configured site file that is missing: one of the configuration file's mistakes, located
 conf "# the grid" "sites: gone.yaml"
 run_gs rank "$T/job.yaml" --no-metrics
 check_eq "configured site file missing: exit 3" "$rc" 3
-check_eq "configured site file missing: the error and a note naming the line" "$err" \
-"$XDG_CONFIG_HOME/gridsubmit/gone.yaml: cannot open: No such file or directory
-$CONF:2:8: note: the site file is set here, by the configuration file's 'sites'"
+check_eq "configured site file missing: the error at the line that sets it" "$err" \
+"$CONF:2:8: 'sites': $XDG_CONFIG_HOME/gridsubmit/gone.yaml: No such file or directory"

@@ -1,8 +1,11 @@
 /*
  * test-job-load.c — job files: every field, the defaults, program paths, the runtime
- * parameters, and the corpus of bad inputs in tests/data/bad/ (job-*.yaml) with the exact
- * message in each .expect file. Run from the top of the tree.
+ * parameters, the corpus of bad inputs in tests/data/bad/ (job-*.yaml) with the exact
+ * message in each .expect file, and a file on disk whose program and stage_in items are
+ * checked at load, each located. Run from the top of the tree.
  */
+#include <sys/stat.h>
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -516,6 +519,109 @@ test_migration(void)
 	    "j.yaml:2:21: 'move_gap' must be a number of seconds >= 0, not '.nan'");
 }
 
+/* path gets text with mode; 0, or -1. */
+static int
+write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -1;
+	fputs(text, f);
+	fclose(f);
+	return chmod(path, mode);
+}
+
+/* dir/name.yaml gets text and is loaded from disk: every error, as printed (allocated). */
+static char *
+load_disk(const char *dir, const char *name, const char *text)
+{
+	struct gs_errlist errs;
+	struct gs_job job;
+	char path[512];
+
+	snprintf(path, sizeof path, "%s/%s.yaml", dir, name);
+	if (write_file(path, text, 0644) != 0)
+		return strdup("cannot write the job file");
+	if (job_load_file_errs(path, &job, &errs) == 0) {
+		job_free(&job);
+		return strdup("");
+	}
+	return errs_text(&errs);
+}
+
+/*
+ * A job file read from disk: its program (a directory, not executable, not a program,
+ * missing) and stage_in items checked at load, each at its value; the same text as a
+ * buffer looks for nothing on disk.
+ */
+static void
+test_disk(void)
+{
+	char dir[] = "/tmp/test-job-load.XXXXXX", path[512], want[2048], *got;
+	struct gs_job job;
+	struct gs_error err;
+
+	if (mkdtemp(dir) == NULL) {
+		ok(0, "a temporary directory");
+		return;
+	}
+	snprintf(path, sizeof path, "%s/script", dir);
+	write_file(path, "#!/bin/sh\nexit 0\n", 0755);
+	snprintf(path, sizeof path, "%s/text", dir);
+	write_file(path, "exit 0\n", 0755);
+	snprintf(path, sizeof path, "%s/plain", dir);
+	write_file(path, "#!/bin/sh\n", 0644);
+	snprintf(path, sizeof path, "%s/in.dat", dir);
+	write_file(path, "1\n", 0644);
+
+	got = load_disk(dir, "ok", "program: script\nstage_in: [in.dat]\n");
+	is_str(got, "", "a script with '#!' and a stage_in file that is there: loaded");
+	free(got);
+	got = load_disk(dir, "elf", "program: /bin/sh\n");
+	is_str(got, "", "an ELF program: loaded");
+	free(got);
+	got = load_disk(dir, "dir", "program: /tmp\n");
+	snprintf(want, sizeof want, "%s/dir.yaml:1:10: 'program' cannot be started: /tmp: is a "
+	    "directory, not a program", dir);
+	is_str(got, want, "a directory: located at the value");
+	free(got);
+	got = load_disk(dir, "plain", "name: p\nprogram: plain\n");
+	snprintf(want, sizeof want, "%s/plain.yaml:2:10: 'program' cannot be started: %s/plain: "
+	    "cannot run it: Permission denied", dir, dir);
+	is_str(got, want, "not executable: located at the value");
+	free(got);
+	got = load_disk(dir, "text", "program: text\n");
+	snprintf(want, sizeof want, "%s/text.yaml:1:10: 'program' cannot be started: %s/text: "
+	    "not a program (neither an ELF executable nor a script that starts with '#!')", dir,
+	    dir);
+	is_str(got, want, "executable text: not a program");
+	free(got);
+	got = load_disk(dir, "all", "program: none\nstage_in: [in.dat, a.dat, b/c.dat]\n"
+	    "requirements: \"cores >> 2\"\n");
+	snprintf(want, sizeof want,
+	    "%s/all.yaml:1:10: 'program' cannot be started: %s/none: No such file or directory "
+	    "(was it built? run make)\n"
+	    "%s/all.yaml:2:20: 'stage_in' item 'a.dat' cannot be staged: %s/a.dat: No such file "
+	    "or directory\n"
+	    "%s/all.yaml:2:27: 'stage_in' item 'b/c.dat' cannot be staged: %s/b/c.dat: No such "
+	    "file or directory\n"
+	    "%s/all.yaml:3:23: requirements: expected a field, a number or a string, found '>'",
+	    dir, dir, dir, dir, dir, dir, dir);
+	is_str(got, want, "missing program, two stage_in items, requirements: all, in order");
+	free(got);
+	/* a buffer named as a file in that directory: nothing looked for there */
+	snprintf(path, sizeof path, "%s/all.yaml", dir);
+	is_int(load(path, "program: none\nstage_in: [a.dat]\n", &job, &err), 0,
+	    "a buffer: the program and stage_in not looked for");
+	if (err.msg[0] == '\0')
+		job_free(&job);
+
+	snprintf(path, sizeof path, "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		ok(0, "remove %s", dir);
+}
+
 int
 main(void)
 {
@@ -525,5 +631,6 @@ main(void)
 	test_all_errors();
 	test_bad_inline();
 	test_migration();
+	test_disk();
 	return tap_done();
 }

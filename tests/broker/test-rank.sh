@@ -242,4 +242,4 @@ EOF
 sed -e "s|^program: .*|program: $T/nothing|" "$T/dry.yaml" > "$T/dry-noprog.yaml"
 run_gs rank "$T/dry-noprog.yaml" --no-metrics
 check_eq "a program that cannot run: rank refuses it as run does (exit 3)" "$rc" 3
-check_match "naming the program" "$err" "dry-noprog\.yaml: program: cannot run $T/nothing"
+check_match "naming the program" "$err" "dry-noprog\.yaml:2:10: 'program' cannot be started: $T/nothing: No such file"

@@ -74,6 +74,11 @@ test_find(void)
 	    "%s/gridsubmit/sites and %s/share/gridsubmit/sites (give a path to use a file "
 	    "elsewhere)", dir, GS_PREFIX);
 	is_str(err.msg, want, "an unknown name: the places searched");
+	memset(&err, 0, sizeof err);
+	is_int(sites_find("mnie", &err) == NULL, 1, "a misspelt name: NULL");
+	ok(strncmp(err.msg, "no site file named 'mnie' (did you mean 'mine'?): looked for "
+	    "mnie.yaml in ", 74) == 0, "a misspelt name: the NAME that is found, meant: %s",
+	    err.msg);
 
 	/* a relative XDG_CONFIG_HOME does not count: HOME/.config instead */
 	setenv("XDG_CONFIG_HOME", "relative", 1);

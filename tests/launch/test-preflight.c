@@ -35,8 +35,11 @@
 #include "store/jobstore.h"
 #include "tests/tap.h"
 
-/* sha256 of "abc" (FIPS 180-2, appendix B.1): the test's program */
-#define ABC_SHA256 "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+/*
+ * sha256 of "#!abc" (sha256sum): the test's program, which starts as a script does, so
+ * that the job loader takes it for a program
+ */
+#define PROG_SHA256 "1c0bb6f1399d964d1bd10107f9b96e0a7f912bb03fc8496ad50978a5b67a6427"
 
 /* a job directory's name with a quote, a ';', $(...) and `...`: none may run */
 #define HOSTILE "it's a ;touch INJECTED; $(touch INJECTED) `touch INJECTED` dir"
@@ -269,7 +272,7 @@ test_setup(const struct gs_sites *sites, const struct gs_job *job, const struct 
 	for (i = 0; s->token[i] != '\0'; i++)
 		hex &= strchr("0123456789abcdef", s->token[i]) != NULL;
 	ok(i == 32 && hex, "the token: 128 random bits in hex");
-	is_str(s->hashes[0], ABC_SHA256, "the program's sha256 is its content's");
+	is_str(s->hashes[0], PROG_SHA256, "the program's sha256 is its content's");
 	ok(s->rankexec != NULL && strstr(s->rankexec, "/gridsubmit-rank") != NULL &&
 	    access(s->rankexec, X_OK) == 0, "gridsubmit-rank: the one next to this program");
 	if (run_here(argv, NULL, &out) == 0 && strlen(out) >= 64)
@@ -402,14 +405,14 @@ test_checks_fail_here(const struct gs_job *job, const struct preflight_setup *s,
 	socklen_t len = sizeof sin;
 	int fd, rc;
 
-	if (write_text(job->program, "abd", 0755) == 0) {
+	if (write_text(job->program, "#!abd", 0755) == 0) {
 		preflight_words(s, st, "127.0.0.1", words);
 		rc = run_here(words, NULL, &answer);
 		ok(rc == 1 && preflight_answer_ready(s, "node", answer, why, sizeof why) == 0 &&
 		    strstr(why, "has no copy of") != NULL && strstr(why, job->program) != NULL,
 		    "a program that is not the one hashed here: %s", why);
 		free(answer);
-		write_text(job->program, "abc", 0755);
+		write_text(job->program, "#!abc", 0755);
 	}
 
 	other.proxy = noproxy;
@@ -658,7 +661,7 @@ test_run_unreachable(struct gs_sites *sites, const struct gs_job *job, struct jo
 	broker_ranking_free(&ranking);
 }
 
-/* The job file, its program (content "abc"), the nodes' ssh config, the site file. */
+/* The job file, its program (content "#!abc"), the nodes' ssh config, the site file. */
 static int
 write_files(void)
 {
@@ -669,7 +672,7 @@ write_files(void)
 	rc |= write_text(p, "name: pf\nprogram: prog\nranks: 3\n", 0644);
 	free(p);
 	p = in_tmp("prog");
-	rc |= write_text(p, "abc", 0755);
+	rc |= write_text(p, "#!abc", 0755);
 	free(p);
 	/* an address for the route toward the nodes, and an ssh that fails at once */
 	p = in_tmp("node.conf");

@@ -127,7 +127,10 @@ check_match "the model records the file it was read from" "$out" \
 run_gs sites check nosuchgrid
 check_eq "an unknown NAME: exit 3" "$rc" 3
 check_eq "an unknown NAME: the places searched" "$err" \
-	"no site file named 'nosuchgrid': looked for nosuchgrid.yaml in $XDG_CONFIG_HOME/gridsubmit/sites and $PREFIX/share/gridsubmit/sites (give a path to use a file elsewhere)"
+	"gridsubmit: no site file named 'nosuchgrid': looked for nosuchgrid.yaml in $XDG_CONFIG_HOME/gridsubmit/sites and $PREFIX/share/gridsubmit/sites (give a path to use a file elsewhere)"
+run_gs sites check mygird
+check_match "a misspelt NAME: the one found meant" "$err" \
+	"^gridsubmit: no site file named 'mygird' \(did you mean 'mygrid'\?\): "
 run_gs sites check "$XDG_CONFIG_HOME/gridsubmit/sites/mygrid"
 check_eq "a path with a '/' stays a path" "$rc" 3
 check_match "and is read as given" "$err" "mygrid: "

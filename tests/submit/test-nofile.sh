@@ -125,11 +125,15 @@ refused "gridsubmit run: --stage-in: ../other/data.txt: would be staged as 'data
 refused "gridsubmit run: --stage-in: $T/bin/: would replace gridsubmit's own 'bin' in the job directory; rename it" \
 	--stage-in "$T/bin/" -- /bin/true
 refused "gridsubmit run: nosuchprog-31: not found in PATH" -- nosuchprog-31
-refused "gridsubmit run: ./missing: No such file or directory" -- ./missing
+refused "gridsubmit run: ./missing: No such file or directory (was it built? run make)" -- ./missing
 refused "gridsubmit run: $T: is a directory, not a program" -- "$T"
 refused "gridsubmit run: data.txt: not found in PATH (give a path to run the file of this directory: ./data.txt)" \
 	-- data.txt
 refused "gridsubmit run: ./data.txt: cannot run it: Permission denied" -- ./data.txt
+# executable, but neither ELF nor "#!": what a job file's program: is refused for too
+printf 'echo hi\n' > "$T/work/noshebang.c" && chmod +x "$T/work/noshebang.c"
+refused "gridsubmit run: ./noshebang.c: not a program (neither an ELF executable nor a script that starts with '#!')" \
+	-- ./noshebang.c
 cp "$T/bin/greet" "$T/work/greet"
 id=$(next_id)
 out=$(PATH=".:$PATH" "$GS" run --no-metrics -- greet 2>&1)

@@ -80,19 +80,19 @@ check_match "with file:line:col and a suggestion" "$err" "bad.yaml:4:1: unknown 
 printf 'program: %s/nope\nranks: 2\n' "$T" > "$T/noprog.yaml"
 run_gs run "$T/noprog.yaml"
 check_eq "a program that does not exist exits 3" "$rc" 3
-check_match "and says which file and program" "$err" "noprog.yaml: program: cannot run $T/nope"
+check_match "and says which file and program" "$err" "noprog\.yaml:1:10: 'program' cannot be started: $T/nope: No such file"
 run_gs run "$T/missing.yaml"
 check_eq "a job file that does not exist exits 3" "$rc" 3
 printf 'program: %s\nranks: 2\nstage_in: [data/none.dat]\n' "$MANDEL" > "$T/nostage.yaml"
 run_gs run "$T/nostage.yaml"
 check_eq "a stage_in that does not exist exits 3" "$rc" 3
 check_match "and names it" "$err" \
-	"nostage.yaml: stage_in: $T/data/none.dat: No such file or directory"
+	"nostage\.yaml:3:12: 'stage_in' item 'data/none\.dat' cannot be staged: $T/data/none\.dat: No such file or directory"
 mkfifo "$T/pipe"
 printf 'program: %s\nranks: 2\nstage_in: [pipe]\n' "$MANDEL" > "$T/fifo.yaml"
 run_gs run "$T/fifo.yaml"
 check_eq "a stage_in that is a FIFO exits 3" "$rc" 3
-check_match "and says what it is not" "$err" "stage_in: $T/pipe: not a regular file or directory"
+check_match "and says what it is not" "$err" "fifo\.yaml:3:12: 'stage_in' item 'pipe' cannot be staged: $T/pipe: not a regular file or directory"
 check_eq "bad input created no job" "$(ls "$GRIDSUBMIT_HOME/jobs" | grep -c '^[0-9]')" 2
 
 # more ranks than slots: refused before it takes an id, with the reason (a job that does
