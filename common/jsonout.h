@@ -14,9 +14,14 @@
 
 /*
  * The version of every document: raised when a field changes its name, type or meaning
- * (2: job ids are numbers, one name per thing across commands; gridsubmit-json(5)).
+ * (2: job ids are numbers, one name per thing across commands; 3: "id" for every job id,
+ * an experiment's parameters typed, the error document; gridsubmit-json(5)).
+ * JSONOUT_SCHEMA_TEXT is the same number as a string literal, for help texts.
  */
-#define JSONOUT_SCHEMA_VERSION	2
+#define JSONOUT_SCHEMA_VERSION	3
+#define JSONOUT_STRINGIFY(x)	#x
+#define JSONOUT_XSTRINGIFY(x)	JSONOUT_STRINGIFY(x)
+#define JSONOUT_SCHEMA_TEXT	JSONOUT_XSTRINGIFY(JSONOUT_SCHEMA_VERSION)
 
 /*
  * doc (an object; the reference is stolen, NULL is taken as out of memory) to f with

@@ -252,7 +252,7 @@ cancel_json(const struct job_state *st, const struct cancel_result *r, int code)
 
 	for (i = 0; i < r->nleft; i++)
 		json_array_append_new(left, json_string(r->left[i].what));
-	nodes = r->rchecked ? json_array() : json_null();
+	nodes = json_array();
 	for (i = 0; r->rchecked && i < r->nnodes; i++)
 		json_array_append_new(nodes, json_pack("{s:s, s:s, s:i, s:i, s:s}",
 		    "host", r->nodes[i].host, "state", jobctl_node_state_name(r->nodes[i].state),
@@ -283,9 +283,9 @@ cancel_one(const char *arg, json_t *jobs)
 	/* no refresh: a job whose supervisor is dead is cancelled here, not "failed" */
 	if ((code = cmd_open_job(arg, &st, 0)) != EXIT_OK) {
 		if (jobs != NULL)
-			json_array_append_new(jobs, json_pack("{s:o, s:s, s:s, s:i}", "id",
-			    jsonout_id(arg), "arg", arg, "error", cmd_open_job_error(arg, code),
-			    "exit_code", code));
+			json_array_append_new(jobs, json_pack("{s:o, s:s, s:o, s:i}", "id",
+			    jsonout_id(arg), "arg", arg, "error",
+			    jsonout_error(code, cmd_open_job_error(arg, code)), "exit_code", code));
 		return code;
 	}
 	cancel_job(&st, &r);

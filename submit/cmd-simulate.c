@@ -136,7 +136,7 @@ simulate_result(const struct jobrun *jr, const struct simulate_args *a, int code
 	exp_job_metrics(st->id, m);
 	if (a->json) {
 		jsonout_print(json_pack("{s:o, s:s, s:s, s:o, s:i, s:s, s:o, s:o, s:o, s:o, s:s, "
-		    "s:i}", "job", jsonout_id(st->id), "state", job_phase_name(st->phase),
+		    "s:i}", "id", jsonout_id(st->id), "state", job_phase_name(st->phase),
 		    "name", st->name, "reason", jsonout_str(st->reason), "ranks", st->ranks,
 		    "scheme", st->scheme, "makespan", jsonout_num(m[EXP_M_MAKESPAN]),
 		    "efficiency", jsonout_num(m[EXP_M_EFFICIENCY]),

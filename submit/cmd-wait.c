@@ -89,8 +89,9 @@ static json_t *
 wait_job_json(const struct wait_job *w)
 {
 	if (w->unreadable)
-		return json_pack("{s:o, s:s, s:s, s:i}", "id", jsonout_id(w->arg), "arg",
-		    w->arg, "error", cmd_open_job_error(w->arg, w->code), "exit_code", w->code);
+		return json_pack("{s:o, s:s, s:o, s:i}", "id", jsonout_id(w->arg), "arg",
+		    w->arg, "error", jsonout_error(w->code, cmd_open_job_error(w->arg, w->code)),
+		    "exit_code", w->code);
 	return json_pack("{s:o, s:s, s:o, s:o, s:i}", "id", jsonout_id(w->id),
 	    "state", w->state, "reason", jsonout_str(w->reason),
 	    "ended", jobstore_json_time(w->ended), "exit_code", w->code);

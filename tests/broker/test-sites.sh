@@ -74,7 +74,7 @@ if command -v jq > /dev/null 2>&1; then
 	run_gs sites show sites/tiger.yaml --json
 	check_eq "show --json: exit 0" "$rc" 0
 	printf '%s\n' "$out" > "$T/tiger.json"
-	check_eq "json: schema_version" "$(jq -r .schema_version "$T/tiger.json")" 2
+	check_eq "json: schema_version" "$(jq -r .schema_version "$T/tiger.json")" 3
 	check_eq "json: master" "$(jq -r .master "$T/tiger.json")" delta1
 	check_eq "json: 16 nodes" "$(jq '.nodes | length' "$T/tiger.json")" 16
 	check_eq "json: totals" "$(jq -c .totals "$T/tiger.json")" \
