@@ -36,6 +36,7 @@
 #include "launch/stage.h"
 #include "store/jobstore.h"
 #include "submit/cmd.h"
+#include "submit/json-fail.h"
 
 #define CANCEL_SUPERVISOR_WAIT	10.0	/* seconds for the supervisor to stop the job */
 #define CANCEL_GRACE		5.0	/* seconds between SIGTERM and SIGKILL */
@@ -327,8 +328,8 @@ cmd_cancel_exec(int argc, char **argv)
 		    (rc == EXIT_FAILED && code == EXIT_OK))
 			code = rc;
 	}
-	if (jobs != NULL && jsonout_print(json_pack("{s:o, s:i}", "jobs", jobs, "exit_code",
-	    code)) != 0 && code == EXIT_OK)
+	if (jobs != NULL && jsonout_print(json_fail_doc(json_pack("{s:o, s:i}", "jobs", jobs,
+	    "exit_code", code), code)) != 0 && code == EXIT_OK)
 		code = EXIT_FAILED;
 	return code;
 }

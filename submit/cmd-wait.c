@@ -25,6 +25,7 @@
 #include "launch/jobctl.h"
 #include "store/jobstore.h"
 #include "submit/cmd.h"
+#include "submit/json-fail.h"
 #include "submit/progress.h"
 
 #define EXIT_TIMEOUT	124
@@ -184,7 +185,8 @@ cmd_wait_exec(int argc, char **argv)
 		jobs = json_array();
 		for (i = 0; i < n; i++)
 			json_array_append_new(jobs, wait_job_json(&w[i]));
-		if (jsonout_print(json_pack("{s:o, s:i}", "jobs", jobs, "exit_code", code)) != 0)
+		if (jsonout_print(json_fail_doc(json_pack("{s:o, s:i}", "jobs", jobs, "exit_code",
+		    code), code)) != 0)
 			code = code == EXIT_OK ? EXIT_FAILED : code;
 	}
 	for (i = 0; i < n; i++) {

@@ -111,7 +111,9 @@ check_match "show: the wireless site" "$out" "site wlan: link 2 Mbit/s, 3 ms"
 check_match "show: the 200 MHz node" "$out" "pc4 +200 +1 +1 +64 i686"
 run_gs sites show tests/data/bad/site-tab.yaml --json
 check_eq "show bad file: exit 3" "$rc" 3
-check_eq "show bad file: nothing on stdout" "$out" ""
+check_eq "show bad file: the error document on stdout (--json), located" \
+	"$(printf '%s' "$out" | jq -r '[.error.code, .error.message] | @tsv')" \
+	"3	tests/data/bad/site-tab.yaml:3:1: found a tab character that violates indentation (indent with spaces, not tabs)"
 
 # usage errors: exit 2
 run_gs sites

@@ -3,7 +3,9 @@
 # document parses, has "schema_version" 3 as its first key, job ids are integers and "ended"
 # is a time string or null wherever they appear; submit, wait, cancel and sites check
 # --json with their fields; cancel and wait of several ids (an unknown one among them:
-# exit 2 after the others); list --state and --format, and their usage errors.
+# exit 2 after the others); list --state and --format, and their usage errors; the error
+# document of a failure, exactly (an unknown id, a bad job file with no id taken, a bad
+# option, cancel's per job and whole). The walk over every command is test-json-walk.sh.
 . tests/lib.sh
 
 command -v jq >/dev/null 2>&1 || { skip "json" "jq is not installed (scripts/install-deps)"; exit 0; }
@@ -180,3 +182,32 @@ check_match "list --format nmae: did you mean" "$err" "unknown field 'nmae' \\(d
 run_gs list --format ,
 check_eq "list --format with no field: usage (2)" "$rc" 2
 
+# --- the error document: on stdout for a failure, the exit status unchanged, the message
+# what stderr says without the program's name, every line of it under messages
+run_gs status 9999 --json
+check_eq "status 9999 --json: exit 2 and the error document" \
+	"$rc:$(printf '%s' "$out" | jq -c .)" \
+	'2:{"schema_version":3,"error":{"code":2,"message":"job 9999: no such job (see gridsubmit list)","messages":["job 9999: no such job (see gridsubmit list)"]}}'
+check_eq "status 9999 --json: stderr as without --json" "$err" \
+	"gridsubmit: job 9999: no such job (see gridsubmit list)"
+printf 'name: bad\nprogram: "%s"\nranks: 3\nrankz: 2\nsheme: x\n' "$MANDEL" > "$T/bad.yaml"
+n=$(next_id)
+run_gs submit --json "$T/bad.yaml"
+check_eq "submit --json of a bad file: exit 3, every error located" \
+	"$rc:$(printf '%s' "$out" | jq -c '[.error.code, .error.message, (.error.messages | length)]')" \
+	"3:[3,\"$T/bad.yaml:4:1: unknown key 'rankz' (did you mean 'ranks'?)\",2]"
+check_eq "submit --json of a bad file: no id taken" "$(next_id)" "$n"
+run_gs rank "$T/bad.yaml" --json
+check_eq "rank --json of a bad file: the same error document" \
+	"$rc:$(printf '%s' "$out" | jq -c '[.error.code, .error.message]')" \
+	"3:[3,\"$T/bad.yaml:4:1: unknown key 'rankz' (did you mean 'ranks'?)\"]"
+run_gs list --json --bogus
+check_eq "list --json --bogus: a usage error's document" \
+	"$rc:$(printf '%s' "$out" | jq -c '.error | [.code, .message]')" \
+	"2:[2,\"unknown option '--bogus'\"]"
+run_gs cancel --json 999
+check_eq "cancel --json 999: the job's error and the document's" \
+	"$rc:$(printf '%s' "$out" | jq -c '[.jobs[0].error, .error.code, .error.message]')" \
+	'2:[{"code":2,"message":"no such job"},2,"job 999: no such job (see gridsubmit list)"]'
+run_gs status --json "$q"
+check_eq "status --json of a job: no error object" "$rc:$(printf '%s' "$out" | jq -c .error)" "0:null"
