@@ -50,8 +50,11 @@ jsonout_real_text(double v, char *buf, size_t len)
 	char *p;
 	int prec;
 
-	/* %.17g always reads back; the first of 15, 16, 17 digits that does is the shortest */
-	for (prec = 15; prec <= 17; prec++) {
+	/*
+	 * %.17g always reads back; the first precision that does is the shortest text (below
+	 * 15 digits only a value that has fewer, or a subnormal, whose precision is less)
+	 */
+	for (prec = 1; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;

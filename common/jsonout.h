@@ -50,9 +50,9 @@ char *jsonout_text(json_t *doc);
 char *jsonout_encode(const json_t *v);
 
 /*
- * v as the shortest of %.15g, %.16g and %.17g that strtod reads back as v, with ".0"
- * added to an integral value (it stays a real) and '.' whatever the locale says, into
- * buf (40 bytes hold any). Returns its length.
+ * v as the shortest %.Ng (N from 1 to 17) that strtod reads back as v, with ".0" added to
+ * an integral value (it stays a real) and '.' whatever the locale says, into buf (40
+ * bytes hold any). Returns its length.
  */
 size_t jsonout_real_text(double v, char *buf, size_t len);
 
