@@ -230,9 +230,29 @@ jsonout_printed(void)
 }
 
 json_t *
+jsonout_message(const char *s)
+{
+	json_t *v;
+	char *copy;
+	size_t i;
+
+	if (s == NULL)
+		s = "";
+	if ((v = json_string(s)) != NULL || (copy = strdup(s)) == NULL)
+		return v;
+	/* not UTF-8 (a message quoting a binary file's bytes): what is not ASCII as '?' */
+	for (i = 0; copy[i] != '\0'; i++)
+		if ((unsigned char)copy[i] >= 0x80)
+			copy[i] = '?';
+	v = json_string(copy);
+	free(copy);
+	return v;
+}
+
+json_t *
 jsonout_error(int code, const char *message)
 {
-	return json_pack("{s:i, s:s}", "code", code, "message", message != NULL ? message : "");
+	return json_pack("{s:i, s:o}", "code", code, "message", jsonout_message(message));
 }
 
 json_t *

@@ -56,6 +56,12 @@ char *jsonout_encode(const json_t *v);
  */
 size_t jsonout_real_text(double v, char *buf, size_t len);
 
+/*
+ * A message as a JSON string, whatever its bytes: one that is not UTF-8 (it quotes a
+ * binary file) gets '?' for every byte above ASCII. NULL only when out of memory.
+ */
+json_t *jsonout_message(const char *s);
+
 /* A job id ("12") as a JSON integer; null when it is not a decimal number. */
 json_t *jsonout_id(const char *id);
 

@@ -73,7 +73,7 @@ json_fail_lines(void)
 		if (strncmp(line, "usage: ", 7) == 0 || strncmp(line, "see 'gridsubmit", 15) == 0 ||
 		    line[0] == ' ' || line[0] == '\t')
 			continue;
-		json_array_append_new(lines, json_string(json_fail_unprefixed(line)));
+		json_array_append_new(lines, jsonout_message(json_fail_unprefixed(line)));
 	}
 	free(text);
 	return lines;

@@ -107,6 +107,9 @@ main(void)
 	    "{\n  \"schema_version\": " JSONOUT_SCHEMA_TEXT ",\n  \"error\": {\n"
 	    "    \"code\": 2,\n    \"message\": \"job 9: no such job\"\n  }\n}",
 	    "the error object");
+	text_is(json_pack("{s:o}", "m", jsonout_message("near \xff\xfe x")),
+	    "{\n  \"schema_version\": " JSONOUT_SCHEMA_TEXT ",\n  \"m\": \"near ?? x\"\n}",
+	    "a message that is not UTF-8 kept, its bytes above ASCII as '?'");
 	ok(jsonout_text(json_array()) == NULL, "a document that is not an object refused");
 	ok(json_is_null(jsonout_num(NAN)) && json_is_null(jsonout_num(INFINITY)),
 	    "NaN and infinity are null");

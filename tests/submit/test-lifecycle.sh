@@ -188,7 +188,9 @@ check_match "empty state.json: no earlier copy, said so" "$err" \
 	"^gridsubmit: $J/$a/state.json: empty .*no earlier copy"
 head -c 3000 /dev/urandom > "$J/$a/state.json"
 run_gs status --json "$a"
-check_eq "binary state.json: exit 3, nothing on stdout" "$rc:$out" "3:"
+check_eq "binary state.json: exit 3, the error document on stdout (--json)" \
+	"$rc:$(printf '%s' "$out" | jq -c '[.error.code, (.error.message | test("state.json"))]')" \
+	"3:[3,true]"
 head -c 2000000 /dev/zero | tr '\0' ' ' > "$J/$a/state.json"
 run_gs status "$a"
 check_match "huge state.json: exit 3, said" "$rc $err" \
