@@ -163,6 +163,11 @@ case_sites() {
 case_rank() {
 	walk "rank" 0 rank "$T/quick.yaml" --no-metrics --json
 	walk "rank of a bad job file" 3 rank "$T/bad.yaml" --no-metrics --json
+	printf 'name: many\nprogram: "%s"\nranks: 999\n' "$MANDEL" > "$T/many.yaml"
+	walk "rank of more ranks than slots" 4 rank "$T/many.yaml" --no-metrics --json
+	check_eq "rank of more ranks than slots: the ranking kept beside the error" \
+		"$(printf '%s' "$out" | jq -c '[(.nodes | length > 0), .placement,
+		    (.error.message | startswith("no placement: "))]')" '[true,null,true]'
 }
 case_top() {
 	walk "top" 0 top --json "$Q"
