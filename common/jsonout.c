@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
@@ -51,10 +52,12 @@ jsonout_real_text(double v, char *buf, size_t len)
 	int prec;
 
 	/*
-	 * %.17g always reads back; the first precision that does is the shortest text (below
-	 * 15 digits only a value that has fewer, or a subnormal, whose precision is less)
+	 * %.17g always reads back; the first precision that does is the shortest text. A
+	 * normal double's first try is 15 digits (DBL_DIG): a decimal of up to 15 digits
+	 * comes back from its double unchanged, so %.15g, trailing zeros stripped, is already
+	 * the shortest when it reads back; a subnormal, with fewer bits, is tried from 1.
 	 */
-	for (prec = 1; prec <= 17; prec++) {
+	for (prec = v != 0 && fabs(v) < DBL_MIN ? 1 : DBL_DIG; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;

@@ -50,7 +50,7 @@ char *jsonout_text(json_t *doc);
 char *jsonout_encode(const json_t *v);
 
 /*
- * v as the shortest %.Ng (N from 1 to 17) that strtod reads back as v, with ".0" added to
+ * v as the shortest %.Ng (N up to 17) that strtod reads back as v, with ".0" added to
  * an integral value (it stays a real) and '.' whatever the locale says, into buf (40
  * bytes hold any). Returns its length.
  */
