@@ -72,16 +72,26 @@ wait_poll(struct wait_job *w)
 	return EXIT_OK;
 }
 
-/* "job ID STATE (reason)" for a job that has ended. */
+/* "job ID STATE (reason)" for a job that has ended, into line. */
 static void
-wait_print_line(const struct wait_job *w)
+wait_line(const struct wait_job *w, char *line, size_t len)
 {
 	char reason[256];
 
 	if (w->reason != NULL)
 		text_clean(reason, sizeof reason, w->reason, strlen(w->reason));
-	printf("job %s %s%s%s%s\n", w->id, w->state, w->reason != NULL ? " (" : "",
+	snprintf(line, len, "job %s %s%s%s%s", w->id, w->state, w->reason != NULL ? " (" : "",
 	    w->reason != NULL ? reason : "", w->reason != NULL ? ")" : "");
+}
+
+/* The job's line on stdout. */
+static void
+wait_print_line(const struct wait_job *w)
+{
+	char line[512];
+
+	wait_line(w, line, sizeof line);
+	printf("%s\n", line);
 	fflush(stdout);
 }
 
@@ -182,6 +192,14 @@ cmd_wait_exec(int argc, char **argv)
 	progress_close(pg);
 	code = wait_exit(w, n);
 	if (json) {
+		/* a job that did not end well said on stderr: the error document's message */
+		for (i = 0; i < n; i++)
+			if (!w[i].unreadable && w[i].code != EXIT_OK && w[i].code != EXIT_TIMEOUT) {
+				char line[512];
+
+				wait_line(&w[i], line, sizeof line);
+				log_warnx("%s", line);
+			}
 		jobs = json_array();
 		for (i = 0; i < n; i++)
 			json_array_append_new(jobs, wait_job_json(&w[i]));

@@ -148,6 +148,8 @@ case_wait() {
 	walk "wait" 0 wait --json "$Q"
 	walk "wait of an unknown id" 2 wait --json 9999
 	walk "wait of a cancelled job" 6 wait --json "$L"
+	check_match "wait of a cancelled job: the message says how it ended" \
+		"$(printf '%s' "$out" | jq -r .error.message)" "^job $L cancelled \\("
 }
 case_schedule() {
 	walk "schedule" 0 schedule --scheme gss -N 100 -P 4 --json
