@@ -3,7 +3,9 @@
  * matrix's cross product, the first parameter varying slowest, or zip's pairs), the
  * overlay a run of the point lays over the job file, and the point's baseline.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,69 @@ const char *
 exp_point_text(const struct exp *e, size_t point, size_t param)
 {
 	return e->params[param].texts[exp_point_index(e, point, param)];
+}
+
+/* A plain scalar's number, as YAML 1.2's core schema reads one, or NULL when not one. */
+static json_t *
+ep_number(const char *s)
+{
+	char *end;
+	long long i;
+	double d;
+
+	if (*s == '\0' || strspn(s, "0123456789+-.eE") != strlen(s))
+		return NULL;
+	errno = 0;
+	i = strtoll(s, &end, 10);
+	if (*end == '\0' && errno == 0)
+		return json_integer((json_int_t)i);
+	d = strtod(s, &end);
+	return *end == '\0' && isfinite(d) ? json_real(d) : NULL;
+}
+
+/* n as exp_point_json says. */
+static json_t *
+ep_json(const struct ydoc_node *n)
+{
+	json_t *j = NULL, *num;
+	size_t i;
+	int rc = 0;
+
+	switch (n->type) {
+	case YDOC_SCALAR:
+		if (!n->plain)
+			return json_string(n->value);
+		if ((num = ep_number(n->value)) != NULL)
+			return num;
+		if (strcmp(n->value, "true") == 0 || strcmp(n->value, "false") == 0)
+			return json_boolean(n->value[0] == 't');
+		if (n->value[0] == '\0' || strcmp(n->value, "~") == 0 ||
+		    strcmp(n->value, "null") == 0)
+			return json_null();
+		return json_string(n->value);
+	case YDOC_SEQ:
+		if ((j = json_array()) != NULL)
+			for (i = 0; i < n->nitems && rc == 0; i++)
+				rc = json_array_append_new(j, ep_json(n->items[i]));
+		break;
+	case YDOC_MAP:
+		if ((j = json_object()) != NULL)
+			for (i = 0; i < n->npairs && rc == 0; i++)
+				rc = json_object_set_new(j, n->pairs[i].key->value,
+				    ep_json(n->pairs[i].value));
+		break;
+	}
+	if (rc != 0) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+json_t *
+exp_point_json(const struct exp *e, size_t point, size_t param)
+{
+	return ep_json(e->params[param].values[exp_point_index(e, point, param)]);
 }
 
 char *

@@ -97,8 +97,7 @@ err_run_json(const struct exp_report *r, const struct exp_run *x)
 	json_object_set_new(o, "seq", json_integer(x->seq));
 	json_object_set_new(o, "seed", json_integer((json_int_t)x->seed));
 	json_object_set_new(o, "state", json_string(exp_run_state_name(x->state)));
-	json_object_set_new(o, "job_id", x->job_id[0] != '\0' ?
-	    json_integer(strtoll(x->job_id, NULL, 10)) : json_null());
+	json_object_set_new(o, "id", jsonout_id(x->job_id));
 	json_object_set_new(o, "started", jobstore_json_time(x->started));
 	json_object_set_new(o, "ended", jobstore_json_time(x->ended));
 	json_object_set_new(o, "attempts", json_integer(x->attempts));
@@ -106,8 +105,7 @@ err_run_json(const struct exp_report *r, const struct exp_run *x)
 	    json_null());
 	json_object_set_new(o, "reason", jsonout_str(x->reason));
 	for (k = 0; k < e->nparams; k++)
-		json_object_set_new(p, e->params[k].name,
-		    json_string(exp_point_text(e, x->point, k)));
+		json_object_set_new(p, e->params[k].name, exp_point_json(e, x->point, k));
 	json_object_set_new(o, "params", p);
 	for (k = 0; k < r->nnames; k++)
 		json_object_set_new(m, r->names[k], jsonout_num(x->values[k]));

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "broker/site.h"
 #include "broker/yaml-doc.h"
 
@@ -119,6 +121,14 @@ size_t exp_point_index(const struct exp *e, size_t point, size_t param);
 
 /* The text of parameter i at point p. */
 const char *exp_point_text(const struct exp *e, size_t point, size_t param);
+
+/*
+ * The same value as JSON, typed as the file wrote it: a plain scalar that YAML reads as a
+ * number (3, 0.5, 1e6) a number, a plain true or false a boolean, a plain null, ~ or
+ * nothing null, any other scalar a string, a list or map the same of its items. NULL when
+ * out of memory.
+ */
+json_t *exp_point_json(const struct exp *e, size_t point, size_t param);
 
 /* The index of the parameter called name, or -1. */
 int exp_param_find(const struct exp *e, const char *name);

@@ -38,6 +38,7 @@
 #include "store/cancel-ask.h"
 #include "store/jobstore.h"
 #include "submit/cmd.h"
+#include "submit/json-fail.h"
 
 #define CANCEL_SUPERVISOR_WAIT	10.0	/* seconds for the supervisor to stop the job */
 #define CANCEL_GRACE		5.0	/* seconds between SIGTERM and SIGKILL */
@@ -290,7 +291,7 @@ cancel_json(const struct job_state *st, const struct cancel_result *r, int code)
 
 	for (i = 0; i < r->nleft; i++)
 		json_array_append_new(left, json_string(r->left[i].what));
-	nodes = r->rchecked ? json_array() : json_null();
+	nodes = json_array();
 	for (i = 0; r->rchecked && i < r->nnodes; i++)
 		json_array_append_new(nodes, json_pack("{s:s, s:s, s:i, s:i, s:s}",
 		    "host", r->nodes[i].host, "state", jobctl_node_state_name(r->nodes[i].state),
@@ -321,9 +322,9 @@ cancel_one(const char *arg, json_t *jobs)
 	/* no refresh: a job whose supervisor is dead is cancelled here, not "failed" */
 	if ((code = cmd_open_job(arg, &st, 0)) != EXIT_OK) {
 		if (jobs != NULL)
-			json_array_append_new(jobs, json_pack("{s:o, s:s, s:s, s:i}", "id",
-			    jsonout_id(arg), "arg", arg, "error", cmd_open_job_error(arg, code),
-			    "exit_code", code));
+			json_array_append_new(jobs, json_pack("{s:o, s:s, s:o, s:i}", "id",
+			    jsonout_id(arg), "arg", arg, "error",
+			    jsonout_error(code, cmd_open_job_error(arg, code)), "exit_code", code));
 		return code;
 	}
 	cancel_job(&st, &r);
@@ -368,8 +369,8 @@ cmd_cancel_exec(int argc, char **argv)
 		    (rc == EXIT_FAILED && code == EXIT_OK))
 			code = rc;
 	}
-	if (jobs != NULL && jsonout_print(json_pack("{s:o, s:i}", "jobs", jobs, "exit_code",
-	    code)) != 0 && code == EXIT_OK)
+	if (jobs != NULL && jsonout_print(json_fail_doc(json_pack("{s:o, s:i}", "jobs", jobs,
+	    "exit_code", code), code)) != 0 && code == EXIT_OK)
 		code = EXIT_FAILED;
 	return code;
 }

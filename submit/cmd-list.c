@@ -261,8 +261,8 @@ list_unreadable(const struct list_opts *o, const char *id, const char *why, json
 	size_t i;
 
 	if (o->json) {
-		json_array_append_new(jobs, json_pack("{s:o, s:s, s:s}", "id", jsonout_id(id),
-		    "state", "unreadable", "error", why));
+		json_array_append_new(jobs, json_pack("{s:o, s:s, s:o}", "id", jsonout_id(id),
+		    "state", "unreadable", "error", jsonout_error(EXIT_INPUT, why)));
 		return;
 	}
 	r->cells = xreallocarray(r->cells, (r->nrows + 1) * o->nfields, sizeof *r->cells);

@@ -102,12 +102,16 @@ rank_placement_json(const struct gs_sites *s, const struct gs_placement *pl)
 	    broker_rank_host(s, pl, 0), "hosts", hosts);
 }
 
-/* The ranking and the placement as one document (gridsubmit-json(5)); 0, or -1. */
+/*
+ * The ranking and the placement as one document (gridsubmit-json(5)), with the error
+ * object when code (the exit status) is not 0: why there is no placement. 0, or -1.
+ */
 static int
 rank_print_json(const struct gs_sites *s, const struct gs_ranking *rk,
-    const struct gs_placement *pl)
+    const struct gs_placement *pl, int code, const char *why)
 {
 	json_t *doc, *nodes;
+	char msg[1100];
 	size_t i;
 
 	nodes = json_array();
@@ -135,6 +139,10 @@ rank_print_json(const struct gs_sites *s, const struct gs_ranking *rk,
 	}
 	doc = json_pack("{s:o, s:o}", "nodes", nodes, "placement",
 	    pl != NULL ? rank_placement_json(s, pl) : json_null());
+	if (doc != NULL && code != 0) {
+		snprintf(msg, sizeof msg, "no placement: %s", why);
+		json_object_set_new(doc, "error", jsonout_error(code, msg));
+	}
 	return jsonout_print(doc);
 }
 
@@ -370,7 +378,8 @@ cmd_rank_exec(int argc, char **argv)
 		return rc;
 	}
 	if (a.json) {
-		if (rank_print_json(&sites, &rk, placed ? &pl : NULL) != 0 && rc == EXIT_OK)
+		if (rank_print_json(&sites, &rk, placed ? &pl : NULL, rc, err.msg) != 0 &&
+		    rc == EXIT_OK)
 			rc = EXIT_FAILED;
 	} else
 		rank_print_text(&sites, &job, &rk, placed ? &pl : NULL,

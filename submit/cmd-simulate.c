@@ -19,6 +19,7 @@
 #include "common/xmalloc.h"
 #include "experiment/exp-metrics.h"
 #include "submit/cmd.h"
+#include "submit/json-fail.h"
 #include "submit/jobrun.h"
 #include "submit/opt-job.h"
 
@@ -150,14 +151,14 @@ simulate_result(const struct jobrun *jr, const struct simulate_args *a, int code
 
 	exp_job_metrics(st->id, m);
 	if (a->json) {
-		jsonout_print(json_pack("{s:o, s:s, s:s, s:o, s:i, s:s, s:o, s:o, s:o, s:o, s:s, "
-		    "s:i}", "job", jsonout_id(st->id), "state", job_phase_name(st->phase),
+		jsonout_print(json_fail_doc(json_pack("{s:o, s:s, s:s, s:o, s:i, s:s, s:o, s:o, "
+		    "s:o, s:o, s:s, s:i}", "id", jsonout_id(st->id), "state", job_phase_name(st->phase),
 		    "name", st->name, "reason", jsonout_str(st->reason), "ranks", st->ranks,
 		    "scheme", st->scheme, "makespan", jsonout_num(m[EXP_M_MAKESPAN]),
 		    "efficiency", jsonout_num(m[EXP_M_EFFICIENCY]),
 		    "host_mhz", jsonout_num(sim_host_mhz(&jr->sites, &a->sim)),
 		    "wall_seconds", jsonout_num(st->ended - st->submitted), "dir", st->dir,
-		    "exit_code", code));
+		    "exit_code", code), code));
 		return;
 	}
 	if (code != EXIT_OK || a->run.quiet)

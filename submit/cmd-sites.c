@@ -22,6 +22,7 @@
 #include "common/log.h"
 #include "common/text.h"
 #include "submit/cmd.h"
+#include "submit/json-fail.h"
 #include "submit/userconf.h"
 
 extern const struct cmd_entry cmd_sites_entry;
@@ -155,7 +156,8 @@ sites_check(int argc, char **argv, int json)
 			printf("%s: ok, %s\n", argv[i], sites_totals(&s, line, sizeof line));
 		sites_free(&s);
 	}
-	if (json && jsonout_print(json_pack("{s:o}", "files", files)) != 0 && rc == EXIT_OK)
+	if (json && jsonout_print(json_fail_doc(json_pack("{s:o}", "files", files), rc)) != 0 &&
+	    rc == EXIT_OK)
 		rc = EXIT_FAILED;
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "common/home.h"
+#include "common/jsonout.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "submit/cmd.h"
@@ -41,7 +42,7 @@ const struct cmd_entry cmd_top_entry = {
 	"  --replay FILE         replay a recorded events.jsonl at the pace of its times\n"
 	"  --speed N             replay N times faster (0.01 to 1e6; default 1)\n"
 	"  --once                print one plain-text snapshot and exit\n"
-	"  --json                print one JSON snapshot (schema_version 1) and exit\n"
+	"  --json                print one JSON snapshot (schema_version " JSONOUT_SCHEMA_TEXT ") and exit\n"
 	"  --no-color            no colours (as does NO_COLOR in the environment)\n"
 	"  --interval S          seconds between refreshes (0.05 to 60; default 1)\n"
 	"  --exit-at-end         leave as soon as the job's end is on screen\n"

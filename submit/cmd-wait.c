@@ -25,6 +25,7 @@
 #include "launch/jobctl.h"
 #include "store/jobstore.h"
 #include "submit/cmd.h"
+#include "submit/json-fail.h"
 #include "submit/progress.h"
 
 #define EXIT_TIMEOUT	124
@@ -71,16 +72,26 @@ wait_poll(struct wait_job *w)
 	return EXIT_OK;
 }
 
-/* "job ID STATE (reason)" for a job that has ended. */
+/* "job ID STATE (reason)" for a job that has ended, into line. */
 static void
-wait_print_line(const struct wait_job *w)
+wait_line(const struct wait_job *w, char *line, size_t len)
 {
 	char reason[256];
 
 	if (w->reason != NULL)
 		text_clean(reason, sizeof reason, w->reason, strlen(w->reason));
-	printf("job %s %s%s%s%s\n", w->id, w->state, w->reason != NULL ? " (" : "",
+	snprintf(line, len, "job %s %s%s%s%s", w->id, w->state, w->reason != NULL ? " (" : "",
 	    w->reason != NULL ? reason : "", w->reason != NULL ? ")" : "");
+}
+
+/* The job's line on stdout. */
+static void
+wait_print_line(const struct wait_job *w)
+{
+	char line[512];
+
+	wait_line(w, line, sizeof line);
+	printf("%s\n", line);
 	fflush(stdout);
 }
 
@@ -89,8 +100,9 @@ static json_t *
 wait_job_json(const struct wait_job *w)
 {
 	if (w->unreadable)
-		return json_pack("{s:o, s:s, s:s, s:i}", "id", jsonout_id(w->arg), "arg",
-		    w->arg, "error", cmd_open_job_error(w->arg, w->code), "exit_code", w->code);
+		return json_pack("{s:o, s:s, s:o, s:i}", "id", jsonout_id(w->arg), "arg",
+		    w->arg, "error", jsonout_error(w->code, cmd_open_job_error(w->arg, w->code)),
+		    "exit_code", w->code);
 	return json_pack("{s:o, s:s, s:o, s:o, s:i}", "id", jsonout_id(w->id),
 	    "state", w->state, "reason", jsonout_str(w->reason),
 	    "ended", jobstore_json_time(w->ended), "exit_code", w->code);
@@ -180,10 +192,19 @@ cmd_wait_exec(int argc, char **argv)
 	progress_close(pg);
 	code = wait_exit(w, n);
 	if (json) {
+		/* a job that did not end well said on stderr: the error document's message */
+		for (i = 0; i < n; i++)
+			if (!w[i].unreadable && w[i].code != EXIT_OK && w[i].code != EXIT_TIMEOUT) {
+				char line[512];
+
+				wait_line(&w[i], line, sizeof line);
+				log_warnx("%s", line);
+			}
 		jobs = json_array();
 		for (i = 0; i < n; i++)
 			json_array_append_new(jobs, wait_job_json(&w[i]));
-		if (jsonout_print(json_pack("{s:o, s:i}", "jobs", jobs, "exit_code", code)) != 0)
+		if (jsonout_print(json_fail_doc(json_pack("{s:o, s:i}", "jobs", jobs, "exit_code",
+		    code), code)) != 0)
 			code = code == EXIT_OK ? EXIT_FAILED : code;
 	}
 	for (i = 0; i < n; i++) {

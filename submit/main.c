@@ -10,6 +10,7 @@
 #include "common/suggest.h"
 #include "gen/gs-config.h"
 #include "submit/cmd.h"
+#include "submit/json-fail.h"
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_submit_entry;
@@ -152,5 +153,6 @@ main(int argc, char **argv)
 	}
 	if ((cmd = main_find(argv[1])) == NULL)
 		main_unknown(argv[1]);
+	json_fail_arm(cmd, argc - 1, argv + 1);
 	return cmd->exec(argc - 1, argv + 1);
 }

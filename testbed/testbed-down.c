@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -532,20 +533,34 @@ tb_status_slurm(const struct tb_manifest *m, const char *line, json_t *arr)
 	return ok;
 }
 
+/*
+ * status --json's document, with the error object of gridsubmit-json(5) when the testbed
+ * is not all up (code, the exit status, is not 0): why says what is missing.
+ */
+static int
+tb_status_print(json_t *doc, int code, const char *why)
+{
+	if (doc != NULL && code != EXIT_SUCCESS)
+		json_object_set_new(doc, "error", jsonout_error(code, why));
+	return jsonout_print(doc);
+}
+
 int
 tb_status(const char *dir, int json)
 {
 	struct tb_manifest m;
 	json_t *doc = NULL, *nodes = NULL;
+	char why[PATH_MAX + 64];
 	size_t i, nup = 0;
 	int code;
 
 	if (tb_manifest_read(dir, &m) == -1) {
+		snprintf(why, sizeof why, "not up (no %s/manifest)", dir);
 		if (json)
-			jsonout_print(json_pack("{s:n, s:b, s:[], s:i}", "name", "complete", 0,
-			    "nodes", "up", 0));
+			tb_status_print(json_pack("{s:n, s:b, s:[], s:i}", "name", "complete", 0,
+			    "nodes", "up", 0), EXIT_FAILURE, why);
 		else
-			printf("gridsubmit testbed: not up (no %s/manifest)\n", dir);
+			printf("gridsubmit testbed: %s\n", why);
 		return EXIT_FAILURE;
 	}
 	if (json) {
@@ -621,7 +636,9 @@ tb_status(const char *dir, int json)
 	}
 	if (json) {
 		json_object_set_new(doc, "up", json_integer((json_int_t)nup));
-		if (jsonout_print(doc) == -1)
+		snprintf(why, sizeof why, "%zu of %zu nodes up%s", nup, m.nnode,
+		    m.up ? "" : ", half built (run down)");
+		if (tb_status_print(doc, code, why) == -1)
 			code = EXIT_FAILURE;
 	}
 	tb_manifest_free(&m);

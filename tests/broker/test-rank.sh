@@ -50,7 +50,7 @@ check_match "text: filtered count" "$out" "^3 nodes filtered out, 0 with stale m
 
 run_gs rank "$T/job.yaml" --sites "$T/tiger.yaml" --no-metrics --json
 check_eq "json: exit 0" "$rc" 0
-check_eq "json: schema_version" "$(printf '%s' "$out" | jq .schema_version)" 2
+check_eq "json: schema_version" "$(printf '%s' "$out" | jq .schema_version)" 3
 check_eq "json: keys of a node" "$(printf '%s' "$out" | jq -c '.nodes[0] | keys_unsorted')" \
 	'["host","site","cs","cl","b","pf_cpu","pf_bw","pf","pr","selected","metrics","filtered","stale","cores","cpu_mhz","mem_mb","slots","sources"]'
 check_eq "json: order" "$(printf '%s' "$out" | jq -r '[.nodes[].host] | join(" ")')" \

@@ -87,7 +87,7 @@ if command -v jq > /dev/null 2>&1; then
 	run_gs sites show sites/tiger.yaml --json
 	check_eq "show --json: exit 0" "$rc" 0
 	printf '%s\n' "$out" > "$T/tiger.json"
-	check_eq "json: schema_version" "$(jq -r .schema_version "$T/tiger.json")" 2
+	check_eq "json: schema_version" "$(jq -r .schema_version "$T/tiger.json")" 3
 	check_eq "json: master" "$(jq -r .master "$T/tiger.json")" delta1
 	check_eq "json: 16 nodes" "$(jq '.nodes | length' "$T/tiger.json")" 16
 	check_eq "json: totals" "$(jq -c .totals "$T/tiger.json")" \
@@ -124,7 +124,9 @@ check_match "show: the wireless site" "$out" "site wlan: link 2 Mbit/s, 3 ms"
 check_match "show: the 200 MHz node" "$out" "pc4 +200 +1 +1 +64 i686"
 run_gs sites show tests/data/bad/site-tab.yaml --json
 check_eq "show bad file: exit 3" "$rc" 3
-check_eq "show bad file: nothing on stdout" "$out" ""
+check_eq "show bad file: the error document on stdout (--json), located" \
+	"$(printf '%s' "$out" | jq -r '[.error.code, .error.message] | @tsv')" \
+	"3	tests/data/bad/site-tab.yaml:3:1: found a tab character that violates indentation (indent with spaces, not tabs)"
 
 # usage errors: exit 2
 run_gs sites

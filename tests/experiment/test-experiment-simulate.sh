@@ -88,7 +88,7 @@ check_eq "mix: every point's run has a makespan" \
 	    and .metrics.makespan > 0) | [.params.mode, .params.scheme]] | sort' "$X/mix/results.json")" \
 	'[["run","gss"],["run","static"],["simulate","gss"],["simulate","static"]]'
 plat=""
-for line in $(jq -r '.runs[] | "\(.job_id),\(.params.mode),\(.params.scheme)"' \
+for line in $(jq -r '.runs[] | "\(.id),\(.params.mode),\(.params.scheme)"' \
     "$X/mix/results.json"); do
 	id=${line%%,*} rest=${line#*,}
 	mode=${rest%,*} scheme=${rest#*,}

@@ -243,7 +243,7 @@ done
 check_eq "grid: each a job directory in state done" "$ndonejobs" 8
 # each job ran its point: the scheme in its state, the size and scheme in its output
 bad_points=""
-for line in $(jq -r '.runs[] | "\(.job_id),\(.params.scheme),\(.params.size)"' \
+for line in $(jq -r '.runs[] | "\(.id),\(.params.scheme),\(.params.size)"' \
     "$X/grid/results.json"); do
 	id=${line%%,*} rest=${line#*,}
 	scheme=${rest%,*} size=${rest#*,}
@@ -329,7 +329,7 @@ check_eq "show: one line per run with its job" \
 run_gs experiment show grid --json
 check_eq "show --json: schema_version and 8 runs" \
 	"$(printf '%s\n' "$out" | jq -c '[.schema_version, (.runs | length), .experiment]')" \
-	'[2,8,"grid"]'
+	'[3,8,"grid"]'
 cp "$X/grid/summary.md" "$T/summary.md"
 rm -f "$X/grid/summary.md" "$X/grid/results.csv"
 run_gs experiment report grid

@@ -102,9 +102,9 @@ check_eq "synthetic --json: exit 0" "$rc" 0
 check_eq "synthetic --json: stdout is one JSON document" \
 	"$(printf '%s\n' "$out" | jq -s length 2>&1)" 1
 # shellcheck disable=SC2016 # jq's program
-check "synthetic --json: job (the next id), state, makespan, efficiency, ranks, wall_seconds" \
+check "synthetic --json: id (the next job's), state, makespan, efficiency, ranks, wall_seconds" \
 	jq -e --argjson id "$((id + 1))" \
-	'.job == $id and .state == "done" and .makespan > 0 and .efficiency > 0 and
+	'.id == $id and .state == "done" and .makespan > 0 and .efficiency > 0 and
 	 .efficiency <= 1.05 and .ranks == 4 and .wall_seconds > 0 and .exit_code == 0' \
 	"$T/.out"
 check_eq "synthetic --json: the job is done in the store" \
@@ -174,8 +174,8 @@ YAML
 run_gs simulate "$T/mm.yaml" --sites "$T/simulate-two.yaml" --json
 check_eq "two sites: exit 0" "$rc" 0
 slow=$(jmakespan)
-P="$J/$(printf '%s\n' "$out" | jq .job)/platform.xml"
-check_match "two sites: matmul's product checked" "$(cat "$J/$(printf '%s\n' "$out" | jq .job)/stdout")" \
+P="$J/$(printf '%s\n' "$out" | jq .id)/platform.xml"
+check_match "two sites: matmul's product checked" "$(cat "$J/$(printf '%s\n' "$out" | jq .id)/stdout")" \
 	'5 ranks, .* C matches the sequential product'
 for h in n1 n2 n3 n4; do
 	case $h in
@@ -199,7 +199,7 @@ else
 fi
 run_gs simulate "$T/mm.yaml" --sites "$T/simulate-two.yaml" --links site --json
 check_eq "--links site: exit 0" "$rc" 0
-P="$J/$(printf '%s\n' "$out" | jq .job)/platform.xml"
+P="$J/$(printf '%s\n' "$out" | jq .id)/platform.xml"
 check_eq "--links site: one uplink per site" "$(grep -c ':uplink" bandwidth=' "$P")" 2
 check "--links site: the slow site's uplink" \
 	grep -q ':uplink" bandwidth="1Mbps" latency="50ms"' "$P"

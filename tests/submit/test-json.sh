@@ -1,9 +1,11 @@
 #!/bin/sh
 # test-json.sh — every command's --json through the one writer (gridsubmit-json(5)): each
-# document parses, has "schema_version" 2 as its first key, job ids are integers and "ended"
+# document parses, has "schema_version" 3 as its first key, job ids are integers and "ended"
 # is a time string or null wherever they appear; submit, wait, cancel and sites check
 # --json with their fields; cancel and wait of several ids (an unknown one among them:
-# exit 2 after the others); list --state and --format, and their usage errors.
+# exit 2 after the others); list --state and --format, and their usage errors; the error
+# document of a failure, exactly (an unknown id, a bad job file with no id taken, a bad
+# option, cancel's per job and whole). The walk over every command is test-json-walk.sh.
 . tests/lib.sh
 
 command -v jq >/dev/null 2>&1 || { skip "json" "jq is not installed (scripts/install-deps)"; exit 0; }
@@ -13,16 +15,16 @@ MANDEL="$SRC/$BUILD/examples/mandelbrot"
 J="$GRIDSUBMIT_HOME/jobs"
 at_exit sweep
 
-# doc_ok NAME TEXT: TEXT is one JSON object, schema_version 2 first, every "id" and
+# doc_ok NAME TEXT: TEXT is one JSON object, schema_version 3 first, every "id" and
 # "job_id" an integer (or null: an argument that is no job id), every "ended" a string or
 # null
 doc_ok() {
-	check "$1: one document, schema_version 2 first, ids integers, ended a time or null" \
+	check "$1: one document, schema_version 3 first, ids integers, ended a time or null" \
 	    python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])
 assert isinstance(d, dict), "not an object"
-assert list(d)[0] == "schema_version" and d["schema_version"] == 2, "schema_version"
+assert list(d)[0] == "schema_version" and d["schema_version"] == 3, "schema_version"
 def walk(o, path):
     if isinstance(o, dict):
         for k, v in o.items():
@@ -117,10 +119,10 @@ run_gs cancel --json "$a" 999 "$b"
 check_eq "cancel A 999 B: exit 2 (an unknown id), after the others" "$rc" 2
 doc_ok "cancel" "$out"
 check_eq "cancel --json: per job what was done" \
-	"$(printf '%s' "$out" | jq -c '[.jobs[] | [.id, .action // .error, .state, .exit_code]] + [.exit_code]')" \
+	"$(printf '%s' "$out" | jq -c '[.jobs[] | [.id, .action // .error.message, .state, .exit_code]] + [.exit_code]')" \
 	"[[$a,\"cancelled\",\"cancelled\",0],[999,\"no such job\",null,2],[$b,\"cancelled\",\"cancelled\",0],2]"
 check_eq "cancel --json: nothing left here" \
-	"$(printf '%s' "$out" | jq -c '[.jobs[0] | .processes_left, .remote_nodes]')" '[[],null]'
+	"$(printf '%s' "$out" | jq -c '[.jobs[0] | .processes_left, .remote_nodes]')" '[[],[]]'
 check_eq "cancel: both recorded" "$(jq -r .state "$J/$a/state.json") $(jq -r .state "$J/$b/state.json")" \
 	"cancelled cancelled"
 check_eq "cancel: no mandelbrot process left" "$(live_here "$MANDEL")" ""
@@ -135,7 +137,7 @@ check_eq "wait X Q: exit 2, Q still waited for" "$rc:$out" "2:job $q done"
 check_match "wait X Q: X named" "$err" "nosuch"
 run_gs wait --json 999 "$q"
 check_eq "wait --json 999 Q: the unknown id and Q" \
-	"$(printf '%s' "$out" | jq -c '[.jobs[] | [.id, .error // .state, .exit_code]] + [.exit_code]')" \
+	"$(printf '%s' "$out" | jq -c '[.jobs[] | [.id, .error.message // .state, .exit_code]] + [.exit_code]')" \
 	"[[999,\"no such job\",2],[$q,\"done\",0],2]"
 run_gs cancel "$a" "$b"
 check_eq "cancel A B again: exit 0, both said" "$rc:$out" \
@@ -179,3 +181,33 @@ check_eq "list --format nmae: usage (2)" "$rc" 2
 check_match "list --format nmae: did you mean" "$err" "unknown field 'nmae' \\(did you mean 'name'\\?\\)"
 run_gs list --format ,
 check_eq "list --format with no field: usage (2)" "$rc" 2
+
+# --- the error document: on stdout for a failure, the exit status unchanged, the message
+# what stderr says without the program's name, every line of it under messages
+run_gs status 9999 --json
+check_eq "status 9999 --json: exit 2 and the error document" \
+	"$rc:$(printf '%s' "$out" | jq -c .)" \
+	'2:{"schema_version":3,"error":{"code":2,"message":"job 9999: no such job (see gridsubmit list)","messages":["job 9999: no such job (see gridsubmit list)"]}}'
+check_eq "status 9999 --json: stderr as without --json" "$err" \
+	"gridsubmit: job 9999: no such job (see gridsubmit list)"
+printf 'name: bad\nprogram: "%s"\nranks: 3\nrankz: 2\nsheme: x\n' "$MANDEL" > "$T/bad.yaml"
+n=$(next_id)
+run_gs submit --json "$T/bad.yaml"
+check_eq "submit --json of a bad file: exit 3, every error located" \
+	"$rc:$(printf '%s' "$out" | jq -c '[.error.code, .error.message, (.error.messages | length)]')" \
+	"3:[3,\"$T/bad.yaml:4:1: unknown key 'rankz' (did you mean 'ranks'?)\",2]"
+check_eq "submit --json of a bad file: no id taken" "$(next_id)" "$n"
+run_gs rank "$T/bad.yaml" --json
+check_eq "rank --json of a bad file: the same error document" \
+	"$rc:$(printf '%s' "$out" | jq -c '[.error.code, .error.message]')" \
+	"3:[3,\"$T/bad.yaml:4:1: unknown key 'rankz' (did you mean 'ranks'?)\"]"
+run_gs list --json --bogus
+check_eq "list --json --bogus: a usage error's document" \
+	"$rc:$(printf '%s' "$out" | jq -c '.error | [.code, .message]')" \
+	"2:[2,\"unknown option '--bogus'\"]"
+run_gs cancel --json 999
+check_eq "cancel --json 999: the job's error and the document's" \
+	"$rc:$(printf '%s' "$out" | jq -c '[.jobs[0].error, .error.code, .error.message]')" \
+	'2:[{"code":2,"message":"no such job"},2,"job 999: no such job (see gridsubmit list)"]'
+run_gs status --json "$q"
+check_eq "status --json of a job: no error object" "$rc:$(printf '%s' "$out" | jq -c .error)" "0:null"

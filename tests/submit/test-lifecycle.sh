@@ -56,7 +56,7 @@ check_match "status: no failed rank" "$out" 'no rank; 0 units requeued'
 doc=$("$GS" status --json "$q")
 check_eq "status --json: schema, id, state, ranks, scheme" \
 	"$(printf '%s' "$doc" | jq -c '[.schema_version, .id, .state, .ranks, .scheme, .reason]')" \
-	"[2,$q,\"done\",3,\"gss\",null]"
+	"[3,$q,\"done\",3,\"gss\",null]"
 check_eq "status --json: progress N/N" "$(printf '%s' "$doc" | jq -c '.progress')" \
 	'{"units_done":256,"units_total":256,"rounds":1}'
 check_eq "status --json: rankmap rank -> node, site" \
@@ -172,7 +172,7 @@ check "the newest job deleted: the next id is still new" test "$d" -gt "$c"
 check_eq "list: newest last" "$("$GS" list | tail -n 1 | awk '{ print $1 }')" "$d"
 check_eq "list --json: every job, oldest first" \
 	"$("$GS" list --json | jq -c '[.schema_version, (.jobs | length), .jobs[-1].id]')" \
-	"[2,$(ls "$J" | grep -c '^[0-9]*$'),$d]"
+	"[3,$(ls "$J" | grep -c '^[0-9]*$'),$d]"
 
 # --- bad state files: a clear error naming the file, exit 3, never a crash
 cp "$J/$a/state.json" "$T/state.good"
@@ -188,7 +188,9 @@ check_match "empty state.json: no earlier copy, said so" "$err" \
 	"^gridsubmit: $J/$a/state.json: empty .*no earlier copy"
 head -c 3000 /dev/urandom > "$J/$a/state.json"
 run_gs status --json "$a"
-check_eq "binary state.json: exit 3, nothing on stdout" "$rc:$out" "3:"
+check_eq "binary state.json: exit 3, the error document on stdout (--json)" \
+	"$rc:$(printf '%s' "$out" | jq -c '[.error.code, (.error.message | test("state.json"))]')" \
+	"3:[3,true]"
 head -c 2000000 /dev/zero | tr '\0' ' ' > "$J/$a/state.json"
 run_gs status "$a"
 check_match "huge state.json: exit 3, said" "$rc $err" \

@@ -29,8 +29,8 @@ check_match "N=0: no chunk" "$out" '^total: 0 chunks, 0 units$'
 
 # --- json: the reference sequences
 doc=$("$GS" schedule --scheme gss -N 1000 -P 4 --json)
-check_eq "json: one document with schema_version 2, scheme, N, P" \
-	"$(printf '%s' "$doc" | jq -c '[.schema_version, .scheme, .N, .P]')" '[2,"gss",1000,4]'
+check_eq "json: one document with schema_version 3, scheme, N, P" \
+	"$(printf '%s' "$doc" | jq -c '[.schema_version, .scheme, .N, .P]')" '[3,"gss",1000,4]'
 check_eq "json: keys in order" "$(printf '%s' "$doc" | jq -c 'keys_unsorted')" \
 	'["schema_version","scheme","N","P","chunks"]'
 check_eq "json: chunk objects are worker, start, count" \

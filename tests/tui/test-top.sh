@@ -70,7 +70,7 @@ check_eq "--once exits 0" "$rc" 0
 check "--once prints the expected snapshot" sh -c "printf '%s\n' \"\$1\" | diff -u $DATA/basic.once.txt -" sh "$out"
 check_eq "--once has no escape bytes" "$(printf '%s\n' "$out" | grep -c "$ESC")" 0
 run_gs top --json --replay "$DATA/basic.jsonl"
-check "--json parses, schema_version 2, numbers match the events" sh -c 'printf "%s\n" "$1" | jq -e ".schema_version == 2 and .units_done == 600 and .units_total == 600 and .failed == 1 and .dropped == 1 and .migrations == 1 and ([.per_rank[] | select(.state == \"failed\") | .rank] == [5]) and ([.per_rank[] | .units] == [0,170,150,110,120,50,0])"' sh "$out"
+check "--json parses, schema_version 3, numbers match the events" sh -c 'printf "%s\n" "$1" | jq -e ".schema_version == 3 and .units_done == 600 and .units_total == 600 and .failed == 1 and .dropped == 1 and .migrations == 1 and ([.per_rank[] | select(.state == \"failed\") | .rank] == [5]) and ([.per_rank[] | .units] == [0,170,150,110,120,50,0])"' sh "$out"
 run_gs top --speed 3
 check_eq "--speed without --replay is a usage error" "$rc" 2
 run_gs top ../etc

@@ -188,7 +188,7 @@ test_snapshot(void)
 	f = open_memstream(&buf, &len);
 	is_int(snapshot_json(&m, NULL, f), 0, "json snapshot written");
 	fclose(f);
-	ok(strstr(buf, "\"schema_version\": 2") != NULL, "json has schema_version 2");
+	ok(strstr(buf, "\"schema_version\": 3") != NULL, "json has schema_version 3");
 	ok(strstr(buf, "\\u001b") == NULL, "json carries no escape either");
 	free(buf);
 	model_free(&m);
