@@ -32,6 +32,7 @@
 #include "launch/jobctl.h"
 #include "store/jobstore.h"
 #include "submit/cmd.h"
+#include "submit/json-fail.h"
 
 #define PURGE_FINISH_WAIT	10.0	/* seconds for an ended job's supervisor to exit */
 #define PURGE_POLL_NS		100000000L
@@ -149,8 +150,9 @@ purge_named(const struct purge_opts *o, char **argv, int argc, char ***ids, size
 
 	for (i = 0; i < argc; i++) {
 		if ((code = cmd_open_job(argv[i], &st, 1)) != EXIT_OK) {
-			json_array_append_new(refused, json_pack("{s:o, s:s}", "id",
-			    jsonout_id(argv[i]), "error", cmd_open_job_error(argv[i], code)));
+			json_array_append_new(refused, json_pack("{s:o, s:o}", "id",
+			    jsonout_id(argv[i]), "error",
+			    jsonout_error(code, cmd_open_job_error(argv[i], code))));
 			if (first == EXIT_OK)
 				first = code;
 			continue;
@@ -161,9 +163,10 @@ purge_named(const struct purge_opts *o, char **argv, int argc, char ***ids, size
 			    job_phase_final(st.phase) ? " and its supervisor is still finishing" :
 			    "");
 			log_warnx("%s", why);
-			json_array_append_new(refused, json_pack("{s:o, s:s, s:s}", "id",
-			    jsonout_id(st.id), "state", job_phase_name(st.phase), "error", why));
 			code = EXIT_REFUSED;
+			json_array_append_new(refused, json_pack("{s:o, s:s, s:o}", "id",
+			    jsonout_id(st.id), "state", job_phase_name(st.phase), "error",
+			    jsonout_error(code, why)));
 		} else if (purge_match(o, &st, now)) {
 			*ids = xreallocarray(*ids, *n + 1, sizeof **ids);
 			(*ids)[(*n)++] = xstrdup(st.id);
@@ -211,16 +214,17 @@ purge_one(const struct purge_opts *o, const char *id, json_t *done, long long *b
 {
 	struct jobstore_purged p;
 	char why[1024], name[256];
-	int rc;
+	int rc, code;
 
 	rc = jobstore_purge(id, o->dry_run, &p, why, sizeof why);
 	if (rc != JOBSTORE_OK) {
 		log_warnx("%s", why);
-		json_array_append_new(done, json_pack("{s:o, s:s}", "id", jsonout_id(id),
-		    "error", why));
-		jobstore_purged_free(&p);
-		return rc == JOBSTORE_LIVE ? EXIT_REFUSED : rc == JOBSTORE_NOJOB ? EXIT_USAGE :
+		code = rc == JOBSTORE_LIVE ? EXIT_REFUSED : rc == JOBSTORE_NOJOB ? EXIT_USAGE :
 		    rc == JOBSTORE_BAD ? EXIT_INPUT : EXIT_FAILED;
+		json_array_append_new(done, json_pack("{s:o, s:o}", "id", jsonout_id(id),
+		    "error", jsonout_error(code, why)));
+		jobstore_purged_free(&p);
+		return code;
 	}
 	*bytes += p.bytes;
 	json_array_append_new(done, json_pack("{s:o, s:o, s:s, s:I}", "id", jsonout_id(p.id),
@@ -245,9 +249,9 @@ purge_report(const struct purge_opts *o, json_t *jobs, long long bytes, int code
 	for (i = 0; i < json_array_size(jobs); i++)
 		n += json_object_get(json_array_get(jobs, i), "error") == NULL;
 	if (o->json) {
-		if (jsonout_print(json_pack("{s:b, s:o, s:I, s:I, s:i}", "dry_run", o->dry_run,
-		    "jobs", jobs, "purged", (json_int_t)n, "bytes", (json_int_t)bytes,
-		    "exit_code", code)) == -1)
+		if (jsonout_print(json_fail_doc(json_pack("{s:b, s:o, s:I, s:I, s:i}", "dry_run",
+		    o->dry_run, "jobs", jobs, "purged", (json_int_t)n, "bytes", (json_int_t)bytes,
+		    "exit_code", code), code)) == -1)
 			return EXIT_FAILED;
 		return code;
 	}

@@ -266,7 +266,7 @@ snapshot_nodes_sum_json(const struct model *m, const struct model_stats *st)
 		nd = json_object();
 		json_object_set_new(nd, "node", json_string(r->node));
 		json_object_set_new(nd, "site", json_string(r->site));
-		json_object_set_new(nd, "ranks", ids);
+		json_object_set_new(nd, "placed_ranks", ids);
 		json_object_set_new(nd, "units", json_integer(s.units));
 		json_object_set_new(nd, "pr", jsonout_num(s.pr));
 		json_object_set_new(nd, "t_calc", jsonout_num(s.t_calc));

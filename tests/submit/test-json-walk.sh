@@ -171,6 +171,17 @@ case_rank() {
 		"$(printf '%s' "$out" | jq -c '[(.nodes | length > 0), .placement,
 		    (.error.message | startswith("no placement: "))]')" '[true,null,true]'
 }
+case_purge() {
+	P=$("$GS" submit --no-metrics "$T/quick.yaml")
+	"$GS" wait "$P" --timeout 120 >/dev/null 2>&1
+	walk "purge --dry-run" 0 purge --json --dry-run "$P"
+	walk "purge" 0 purge --json "$P"
+	check_eq "purge: the job removed under id" "$(printf '%s' "$out" | jq -c '[.jobs[].id]')" "[$P]"
+	walk "purge of an unknown id" 2 purge --json 9999
+	L2=$("$GS" submit --no-metrics --now "$T/long.yaml")
+	walk "purge of a live job" 7 purge --json "$L2"
+	"$GS" cancel "$L2" >/dev/null 2>&1
+}
 case_top() {
 	walk "top" 0 top --json "$Q"
 	walk "top of an unknown id" 2 top --json 9999

@@ -84,7 +84,7 @@ jq '.ended = "2020-01-01T00:00:00.000Z"' "$J/$b/state.json" > "$T/s" && cp "$T/s
 run_gs purge --older-than 1d --json
 check_eq "--older-than 1d --json: the old job" \
 	"$(printf '%s' "$out" | jq -c '[.schema_version, .dry_run, [.jobs[] | .id, .state], .purged, (.bytes > 0), .exit_code]')" \
-	"[2,false,[$b,\"done\"],1,true,0]"
+	"[3,false,[$b,\"done\"],1,true,0]"
 check "--older-than: the live job stays" test -f "$J/$l/state.json"
 
 # --- ids stay never reused: the newest purged while next-id was lost

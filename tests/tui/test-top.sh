@@ -413,9 +413,9 @@ check "names 60x15: no line wider than 60" test "$(widest names)" -le 60
 tm kill-session -t names
 run_gs top --json --replay "$T/names.jsonl"
 check "names --json: per_node sums the shared node (ranks 1 and 2, 200000 units)" sh -c \
-	'printf "%s\n" "$1" | jq -e "[.per_node[] | select(.node == \"compute-node-17.cluster\")] | length == 1 and .[0].ranks == [1,2] and .[0].units == 200000 and .[0].t_calc == 2 and .[0].rate == 100000"' sh "$out"
+	'printf "%s\n" "$1" | jq -e "[.per_node[] | select(.node == \"compute-node-17.cluster\")] | length == 1 and .[0].placed_ranks == [1,2] and .[0].units == 200000 and .[0].t_calc == 2 and .[0].rate == 100000"' sh "$out"
 check "names --json: a node alone has its own entry" sh -c \
-	'printf "%s\n" "$1" | jq -e "[.per_node[] | select(.node == \"gpu-b2.cluster\") | .ranks] == [[3]]"' sh "$out"
+	'printf "%s\n" "$1" | jq -e "[.per_node[] | select(.node == \"gpu-b2.cluster\") | .placed_ranks] == [[3]]"' sh "$out"
 run_gs top --once --replay "$T/names.jsonl"
 check_match "names --once: the node row" "$out" \
 	"

@@ -774,7 +774,7 @@ test_node_sum(void)
 	snapshot_json(&m, NULL, f);
 	fclose(f);
 	ok(strstr(buf, "\"per_node\"") != NULL && strstr(buf, "\"node\": \"n1\",\n      "
-	    "\"site\": \"S\",\n      \"ranks\": [\n        1,\n        3\n      ],\n      "
+	    "\"site\": \"S\",\n      \"placed_ranks\": [\n        1,\n        3\n      ],\n      "
 	    "\"units\": 150") != NULL, "--json: per_node has n1 with ranks 1 and 3, 150 units");
 	free(buf);
 	buf = NULL;
