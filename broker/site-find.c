@@ -1,11 +1,15 @@
 /*
  * site-find.c — `--sites NAME`: a site file by name, from the user's own directory first
- * (so that a user can shadow an installed site), then from the installed share directory.
+ * (so that a user can shadow an installed site), then from the sites/ of the clone the
+ * program runs from (its build/gridsubmit: the README's `--sites tiger` works before any
+ * install, with the files of the same version), then from the installed share directory.
  */
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "broker/config.h"
@@ -25,6 +29,36 @@ sites_user_dir(void)
 	return dir;
 }
 
+/*
+ * The clone's site directory, allocated: ROOT/sites when this program is ROOT/DIR/NAME (a
+ * clone's build/gridsubmit) and ROOT/sites holds the embedded default's source
+ * (localhost.yaml, in every clone); NULL for an installed program.
+ */
+static char *
+sites_clone_dir(void)
+{
+	char exe[PATH_MAX], *dir, *slash;
+	struct stat sb;
+	ssize_t n;
+	int i;
+
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0)
+		return NULL;
+	exe[n] = '\0';
+	for (i = 0; i < 2; i++) {
+		if ((slash = strrchr(exe, '/')) == NULL || slash == exe)
+			return NULL;
+		*slash = '\0';
+	}
+	xasprintf(&dir, "%s/sites/localhost.yaml", exe);
+	if (stat(dir, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+		free(dir);
+		return NULL;
+	}
+	dir[strlen(dir) - strlen("/localhost.yaml")] = '\0';
+	return dir;
+}
+
 int
 sites_arg_is_name(const char *arg)
 {
@@ -41,30 +75,34 @@ sites_arg_is_name(const char *arg)
 char *
 sites_find(const char *arg, struct gs_error *err)
 {
-	const char *dirs[2];
-	char *user, *path;
+	const char *dirs[3];
+	char *user, *clone, *path = NULL;
 	size_t i;
 
 	if (!sites_arg_is_name(arg))
 		return xstrdup(arg);
 	user = sites_user_dir();
+	clone = sites_clone_dir();
 	dirs[0] = user;
-	dirs[1] = SITES_SHARE_DIR;
-	for (i = 0; i < 2; i++) {
+	dirs[1] = clone;
+	dirs[2] = SITES_SHARE_DIR;
+	for (i = 0; i < 3 && path == NULL; i++) {
 		if (dirs[i] == NULL)
 			continue;
 		xasprintf(&path, "%s/%s.yaml", dirs[i], arg);
-		if (access(path, F_OK) == 0) {
-			free(user);
-			return path;
+		if (access(path, F_OK) == -1) {
+			free(path);
+			path = NULL;
 		}
-		free(path);
 	}
-	snprintf(err->msg, sizeof err->msg, "no site file named '%s': looked for %s.yaml in "
-	    "%s and %s (give a path to use a file elsewhere)", arg, arg,
-	    user != NULL ? user : "$XDG_CONFIG_HOME/gridsubmit/sites (HOME is not set)", dirs[1]);
+	if (path == NULL)
+		snprintf(err->msg, sizeof err->msg, "no site file named '%s': looked for %s.yaml "
+		    "in %s%s%s and %s (give a path to use a file elsewhere)", arg, arg,
+		    user != NULL ? user : "$XDG_CONFIG_HOME/gridsubmit/sites (HOME is not set)",
+		    clone != NULL ? ", " : "", clone != NULL ? clone : "", dirs[2]);
 	free(user);
-	return NULL;
+	free(clone);
+	return path;
 }
 
 /* The NAMEs of dir's NAME.yaml files, added to *names (*n of them, room for *cap). */
@@ -101,13 +139,15 @@ sites_cmp_name(const void *a, const void *b)
 char **
 sites_names(size_t *n)
 {
-	char **names = NULL, *user = sites_user_dir();
+	char **names = NULL, *user = sites_user_dir(), *clone = sites_clone_dir();
 	size_t cap = 0, i, kept = 0;
 
 	*n = 0;
 	sites_names_in(user, &names, n, &cap);
+	sites_names_in(clone, &names, n, &cap);
 	sites_names_in(SITES_SHARE_DIR, &names, n, &cap);
 	free(user);
+	free(clone);
 	if (*n == 0)
 		return names;
 	qsort(names, *n, sizeof *names, sites_cmp_name);
