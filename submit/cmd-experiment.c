@@ -431,6 +431,8 @@ static const struct option ce_longopts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "new", no_argument, NULL, 'N' },
 	{ "quiet", no_argument, NULL, 'q' },
+	/* list's and show's (cmd-experiment-show.c): here so that it is offered and documented */
+	{ "json", no_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 }
 };
 /* the stored experiment's words (cmd-experiment-show.c); any other operand is a file */
@@ -452,6 +454,9 @@ cmd_experiment_exec(int argc, char **argv)
 			o.fresh = 1;
 		else if (c == 'q')
 			o.quiet = 1;
+		else if (c == 'j')
+			cmd_usage_error(&cmd_experiment_entry, "--json is for experiment list and "
+			    "show; a run's results are in results.json");
 	}
 	if (optind != argc - 1)
 		cmd_usage_error(&cmd_experiment_entry, optind >= argc ? "missing EXP.yaml" :
