@@ -474,6 +474,7 @@ const struct cmd_entry cmd_experiment_entry = {
 	"      --new             the file changed: keep the old results as NAME.N and start\n"
 	"                        over\n"
 	"  -q, --quiet           no progress line and no final line\n"
+	"      --json            list, show: one JSON document (gridsubmit-json(5))\n"
 	"  report NAME           write results.csv, results.json, summary.md and the plots\n"
 	"                        again from the store (NAME or the experiment file)\n"
 	"  list [--json]         the stored experiments, with their runs by state\n"
