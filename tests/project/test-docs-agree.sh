@@ -16,8 +16,10 @@
 #   - every example of the README (its ```sh blocks, its indented blocks, the example column
 #     of its command table) runs, in a private HOME (so ~/.local/state/gridsubmit is a fresh
 #     store) and a directory that holds the clone's examples/, sites/ and build/ beside the
-#     files the examples name; those that cannot run here are listed below with the reason.
+#     files the examples name; those that cannot run here are listed below with the reason
+#     (as root, the command table's testbed of sites/tiger.yaml is brought up and down).
 # The last line counts the examples run and the checks of help, man and README passed.
+# serial: testbed-a (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
 PAGE=man/gridsubmit.1
@@ -265,10 +267,12 @@ gridsubmit submit big.yaml --sites sites/tiger.yaml	big.yaml is an excerpt, and 
 gridsubmit status 2	the job of the line above
 sudo build/gridsubmit testbed up sites/hpc.yaml	a Slurm of the testbed's own takes minutes: test-slurm.sh and test-testbed-slurm.sh run this path
 sudo build/gridsubmit run examples/mandelbrot/job.yaml	the testbed of the line above
-gridsubmit testbed up sites/tiger.yaml	16 namespaces with sshd and exporters (root): test-testbed.sh brings testbeds up, checks status and takes them down
-gridsubmit testbed status sites/tiger.yaml	the testbed above is not brought up
-gridsubmit testbed down sites/tiger.yaml	the same
 EOF
+# the command table's testbed: as root with the tools, brought up, asked and taken down
+if ! need_testbed "README example: gridsubmit testbed up sites/tiger.yaml" sshd ssh-keygen tc \
+    prometheus-node-exporter; then
+	printf 'gridsubmit testbed \t%s\n' "no testbed here (the line above)" >> "$T/notrun"
+fi
 [ -x "$BUILD/examples/smpi/mandelbrot" ] || printf '%s\t%s\n' "gridsubmit simulate" \
     "SimGrid's SMPI is not installed (libsimgrid-dev): make built no SMPI program" >> "$T/notrun"
 # expected: a line's start, a tab, the exit status it must give, a tab, why not 0
@@ -380,6 +384,7 @@ tmux_run() {
 # (they hold no slot that the table's jobs would wait for) and, resumed, end well (jobs 1
 # and 2 done; 3 and 4 "once": it fails the first time, when its mark is not there yet).
 TH=$T/table-home
+at_exit "cd $W && env -u GRIDSUBMIT_HOME -u XDG_STATE_HOME HOME=$TH $BUILDABS/gridsubmit testbed down sites/tiger.yaml"
 printf '#!/bin/sh\n[ -e "$1" ] && exit 0\n: > "$1"\nexit 3\n' > "$W/once"
 chmod +x "$W/once"
 ex_env "$TH" sh -c "gridsubmit run -q -- /bin/true; gridsubmit run -q -- /bin/true;
