@@ -148,12 +148,13 @@ int sites_arg_is_name(const char *arg);
 /*
  * The file a --sites argument means: a path as it is; a NAME is NAME.yaml in
  * $XDG_CONFIG_HOME/gridsubmit/sites (default ~/.config/gridsubmit/sites), else in the
- * installed PREFIX/share/gridsubmit/sites. Returns an allocated path, or NULL with err
- * naming the places searched and, when one is near, the NAME meant ("did you mean").
+ * sites/ of the clone whose build/gridsubmit this program is, else in the installed
+ * PREFIX/share/gridsubmit/sites. Returns an allocated path, or NULL with err naming the
+ * places searched and, when one is near, the NAME meant ("did you mean").
  */
 char *sites_find(const char *arg, struct gs_error *err);
 /*
- * Every NAME that sites_find finds, from both places: sorted, each once, as an allocated
+ * Every NAME that sites_find finds, from all its places: sorted, each once, as an allocated
  * array of allocated strings (free with strv_free), its length in *n.
  */
 char **sites_names(size_t *n);

@@ -537,6 +537,8 @@ static const struct option ce_longopts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "new", no_argument, NULL, 'N' },
 	{ "quiet", no_argument, NULL, 'q' },
+	/* list's and show's (cmd-experiment-show.c): here so that it is offered and documented */
+	{ "json", no_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 }
 };
 /* the stored experiment's words (cmd-experiment-show.c); any other operand is a file */
@@ -562,6 +564,9 @@ cmd_experiment_exec(int argc, char **argv)
 			o.fresh = 1;
 		else if (c == 'q')
 			o.quiet = 1;
+		else if (c == 'j')
+			cmd_usage_error(&cmd_experiment_entry, "--json is for experiment list and "
+			    "show; a run's results are in results.json");
 	}
 	if (optind != argc - 1)
 		cmd_usage_error(&cmd_experiment_entry, optind >= argc ? "missing EXP.yaml" :
@@ -579,6 +584,7 @@ const struct cmd_entry cmd_experiment_entry = {
 	"      --new             the file changed: keep the old results as NAME.N and start\n"
 	"                        over\n"
 	"  -q, --quiet           no progress line and no final line\n"
+	"      --json            list, show: one JSON document (gridsubmit-json(5))\n"
 	"  report NAME           write results.csv, results.json, summary.md and the plots\n"
 	"                        again from the store (NAME or the experiment file)\n"
 	"  list [--json]         the stored experiments, with their runs by state\n"

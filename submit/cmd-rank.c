@@ -411,7 +411,7 @@ const struct cmd_entry cmd_rank_entry = {
 	"                        cpu_mhz and mem_mb come from\n"
 	"      --json            print one JSON document (gridsubmit-json(5))\n"
 	"      --no-metrics      do not read live metrics: site-file values only\n"
-	"      --timeout S       seconds for reading all live metrics (default: the\n"
-	"                        configuration file's metrics_timeout, else 5)\n",
+	"      --timeout S       seconds for reading all live metrics (default:\n"
+	"                        the configuration file's metrics_timeout, else 5)\n",
 	cmd_rank_exec, "s:n:", rank_longopts, NULL, CMD_OPERAND_YAML
 };

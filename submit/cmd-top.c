@@ -36,7 +36,7 @@ static int cmd_top_exec(int, char **);
 
 const struct cmd_entry cmd_top_entry = {
 	"top", "[ID | --replay events.jsonl] [--speed N] [--once] [--json] [--no-color] "
-	    "[--interval S]",
+	    "[--interval S] [--exit-at-end]",
 	"the live console of a job: per-rank units, times, migrations",
 	"  ID                    the job to follow (default: the latest)\n"
 	"  --replay FILE         replay a recorded events.jsonl at the pace of its times\n"
@@ -50,7 +50,9 @@ const struct cmd_entry cmd_top_entry = {
 	"each placed node's load and CPU from its monitor are shown while the job runs;\n"
 	"keys as htop's: F1 help, Tab the timeline and the log, F9 or k cancels the job\n"
 	"(live, after a y), F10 or q quits;\n"
-	"see doc/console.md\n",
+	"see doc/console.md\n"
+	"exit status: 0 after q or the end, 1 the recording or a terminal is missing, 2 a\n"
+	"usage error or no such job, 3 the recording holds no valid event\n",
 	cmd_top_exec, NULL, top_longopts, NULL, CMD_OPERAND_JOB
 };
 

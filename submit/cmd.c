@@ -13,13 +13,23 @@
 #include "store/jobstore.h"
 #include "submit/cmd.h"
 
+/*
+ * The options, -h among them as the last, then the notes: cmd->help holds the option lines
+ * (indented) first and the notes (from the first line that is not) after them, so -h goes
+ * between the two, where a reader of the options looks for it.
+ */
 void
 cmd_print_help(const struct cmd_entry *cmd, FILE *f)
 {
-	fprintf(f, "usage: gridsubmit %s %s\n\n%s\n", cmd->name, cmd->args, cmd->summary);
-	if (cmd->help != NULL && *cmd->help != '\0')
-		fprintf(f, "\noptions:\n%s", cmd->help);
+	const char *help = cmd->help != NULL ? cmd->help : "", *notes = help;
+
+	while (*notes == ' ')
+		notes += strcspn(notes, "\n") + (notes[strcspn(notes, "\n")] == '\n');
+	fprintf(f, "usage: gridsubmit %s %s\n\n%s\n\noptions:\n%.*s", cmd->name, cmd->args,
+	    cmd->summary, (int)(notes - help), help);
 	fprintf(f, "  -h, --help            show this help\n");
+	if (*notes != '\0')
+		fprintf(f, "\n%s", notes);
 }
 
 void

@@ -34,7 +34,11 @@ struct cmd_entry {
 	const char *name;
 	const char *args;	/* synopsis after the name: "JOB.yaml [--sites F]" */
 	const char *summary;	/* one line for gridsubmit --help */
-	const char *help;	/* the options, one per line, for gridsubmit help NAME */
+	/*
+	 * For gridsubmit help NAME: the options, one per line, indented, then notes, from
+	 * the first line that is not indented (printed after -h, --help)
+	 */
+	const char *help;
 	int (*exec)(int argc, char **argv);	/* argv[0] is the command name */
 	/*
 	 * The options as getopt_long takes them, "--help" aside: cmd_getopt parses with these
@@ -55,7 +59,7 @@ extern const struct cmd_entry cmd_run_entry;
  */
 int complete_exec(int argc, char **argv);
 
-/* Print the command's help (synopsis, summary, options) to f. */
+/* Print the command's help (synopsis, summary, options, -h, notes) to f. */
 void cmd_print_help(const struct cmd_entry *cmd, FILE *f);
 
 /*

@@ -61,8 +61,10 @@ main_usage(FILE *f)
 	for (c = cmd_table; *c != NULL; c++)
 		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
 	fprintf(f, "  %-10s %s\n", "help", "show the help of a command");
-	fprintf(f, "\n'gridsubmit help COMMAND' or 'gridsubmit COMMAND --help' for details;\n"
-	    "man gridsubmit(1) and gridsubmit-sites(5) for the files.\n");
+	/* man gridsubmit is there once installed; a clone has only the pages' sources */
+	fprintf(f, "\nsee 'gridsubmit help COMMAND' or 'gridsubmit COMMAND --help' for details, and\n"
+	    "man gridsubmit and man gridsubmit-sites for the files (in a clone:\n"
+	    "man -l man/gridsubmit.1 and man -l man/gridsubmit-sites.5)\n");
 }
 
 static const struct cmd_entry *
@@ -142,7 +144,7 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "__complete") == 0)
 		return complete_exec(argc - 2, argv + 2);
 	if (strcmp(argv[1], "help") == 0) {
-		if (argc < 3) {
+		if (argc < 3 || strcmp(argv[2], "help") == 0) {
 			main_usage(stdout);
 			return EXIT_OK;
 		}

@@ -90,7 +90,9 @@ check_eq "run --scheme=<Tab>: every scheme" "$(comp 'gridsubmit run --scheme =')
 check_eq "run --sites my<Tab>: the user's site NAME" "$(comp 'gridsubmit run --sites my')" "mygrid"
 got=$(comp 'gridsubmit rank -s ')
 check_match "rank -s <Tab>: site NAMEs" " $got " " mygrid "
-check_match "rank -s <Tab>: site files and directories" " $got " " exp\\.yml job\\.yaml .*sub "
+check_match "rank -s <Tab>: the clone's site NAMEs (this is build/gridsubmit)" " $got " \
+	" hpc .*tiger "
+check_match "rank -s <Tab>: site files and directories" " $got " " exp\\.yml .*job\\.yaml .*sub "
 case " $got " in
 *notes.txt* | *events.jsonl* | *hidden* | *readme*)
 	fail "rank -s <Tab>: no other file, no hidden or non-YAML site file"
