@@ -267,6 +267,14 @@ gridsubmit submit big.yaml --sites sites/tiger.yaml	big.yaml is an excerpt, and 
 gridsubmit status 2	the job of the line above
 sudo build/gridsubmit testbed up sites/hpc.yaml	a Slurm of the testbed's own takes minutes: test-slurm.sh and test-testbed-slurm.sh run this path
 sudo build/gridsubmit run examples/mandelbrot/job.yaml	the testbed of the line above
+make install prefix=$HOME/.local	the newcomer's path, which needs the install: test-install.sh runs these lines in order, cut from this README
+export PATH=$HOME/.local/bin	the newcomer's path, which needs the install: test-install.sh runs these lines in order, cut from this README
+mkdir ~/hello	the newcomer's path, which needs the install: test-install.sh runs these lines in order, cut from this README
+mpicc -o hello hello.c	the newcomer's path, which needs the install: test-install.sh runs these lines in order, cut from this README
+gridsubmit run -n 2 -- ./hello	the newcomer's path, which needs the install: test-install.sh runs these lines in order, cut from this README
+mkdir smpi && smpicc	the newcomer's path, which needs the install: test-install.sh runs these lines in order, cut from this README
+printf 'name: hello	the newcomer's path, which needs the install: test-install.sh runs these lines in order, cut from this README
+gridsubmit simulate job.yaml	the newcomer's path, which needs the install: test-install.sh runs these lines in order, cut from this README
 EOF
 # the command table's testbed: as root with the tools, brought up, asked and taken down
 if ! need_testbed "README example: gridsubmit testbed up sites/tiger.yaml" sshd ssh-keygen tc \
