@@ -104,7 +104,7 @@ printf 'sites: tigre\nschem: pwd\nmetrics_timeout: 0\ncolour: red\n' > "$T/confi
 GRIDSUBMIT_CONFIG=$T/config.yaml run_gs run "$T/work/many.yaml" --no-metrics
 check_eq "config file: exit 3" "$rc" 3
 check_eq "config file: every mistake, in file order, the site NAME meant" "$err" \
-"$T/config.yaml:1:8: 'sites': no site file named 'tigre' (did you mean 'tiger'?): looked for tigre.yaml in $XDG_CONFIG_HOME/gridsubmit/sites and $(sed -n 's/^#define GS_PREFIX "\(.*\)"$/\1/p' "$BUILD/gen/gs-config.h")/share/gridsubmit/sites (give a path to use a file elsewhere)
+"$T/config.yaml:1:8: 'sites': no site file named 'tigre' (did you mean 'tiger'?): looked for tigre.yaml in $XDG_CONFIG_HOME/gridsubmit/sites, $SRC/sites and $(sed -n 's/^#define GS_PREFIX "\(.*\)"$/\1/p' "$BUILD/gen/gs-config.h")/share/gridsubmit/sites (give a path to use a file elsewhere)
 $T/config.yaml:2:1: unknown key 'schem' (did you mean 'scheme'?)
 $T/config.yaml:3:18: 'metrics_timeout' must be a number of seconds from 0.1 to 600, not '0'
 $T/config.yaml:4:1: unknown key 'colour' (expected one of: sites, scheme, metrics_timeout)"
@@ -153,7 +153,7 @@ run_gs run "$T/work/three.yaml" --sites tigre --no-metrics
 check_eq "--sites tigre: exit 3" "$rc" 3
 check_match "--sites tigre: prefixed, the NAME meant, where it looked" \
 	"$(printf '%s\n' "$err" | sed -n 1p)" \
-	"^gridsubmit: no site file named 'tigre' \(did you mean 'tiger'\?\): looked for tigre\.yaml in $XDG_CONFIG_HOME/gridsubmit/sites and "
+	"^gridsubmit: no site file named 'tigre' \(did you mean 'tiger'\?\): looked for tigre\.yaml in $XDG_CONFIG_HOME/gridsubmit/sites, $SRC/sites and "
 run_gs sites show tigre
 check_match "sites show tigre: the same" "$err" "^gridsubmit: no site file named 'tigre' \(did you mean 'tiger'\?\)"
 

@@ -2,7 +2,7 @@
 # test-man.sh — the manual says everything the program takes: gridsubmit(1) has an entry for
 # every command, and that entry names every option of the command's getopt table (as the
 # program lists them, gridsubmit __complete options); its CONSOLE KEYS name every key of the
-# console's help screen (F1: the table of tui/screen-help.c); and every page renders without
+# console's help screen (F1: the key table of tui/keymap.c); and every page renders without
 # a warning (groff -ww through preconv, as man does; mandoc -T lint where installed).
 . tests/lib.sh
 
@@ -70,11 +70,11 @@ else
 	pass "the option match takes whole names only"
 fi
 
-# --- the console's keys: the key column of the help screen's table (tui/screen-help.c,
-# { "KEYS", "what they do" } a line; C escapes undone)
-keys=$(sed -n -e 's/^[[:space:]]*{ "\(\([^"\\]\|\\.\)*\)", ".*/\1/p' tui/screen-help.c |
+# --- the console's keys: the key column of the one key table, which the help screen shows
+# (tui/keymap.c, { { codes }, "KEYS", "what they do", ... } a line; C escapes undone)
+keys=$(sed -n -e 's/^[[:space:]]*{ { [^}]* }, "\(\([^"\\]\|\\.\)*\)", ".*/\1/p' tui/keymap.c |
 	sed -e 's/\\\(.\)/\1/g' | tr ' ' '\n' | sed -e '/^$/d')
-sed -e 's/[,()]/ /g' "$T/keys" | tr ' ' '\n' | sed -e '/^$/d' | sort -u > "$T/manual-keys"
+sed -e "s/, / /g" -e "s/[()]/ /g" "$T/keys" | tr " " "\n" | sed -e "/^$/d" | sort -u > "$T/manual-keys"
 # shellcheck disable=SC2016 # the script's own $1 and $k
 check "the help screen's table is read (F1, F4's \\, Enter, Ctrl-L, F10 among its keys)" sh -c \
 	'for k in F1 "\\" Enter Ctrl-L F10; do printf "%s\n" "$1" | grep -Fxq -- "$k" || exit 1; done' \
