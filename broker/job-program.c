@@ -18,8 +18,8 @@
  * file that may be executed (a shell script without "#!", a text file given +x) is run by
  * execvp through /bin/sh, which fails at once on anything but a script.
  */
-static int
-jp_starts_as_program(const char *path)
+int
+job_program_starts_as_one(const char *path)
 {
 	char head[4];
 	size_t n;
@@ -49,7 +49,7 @@ job_program_check(const char *path, const char *name, char *why, size_t whylen)
 		snprintf(why, whylen, "%s: not a regular file", name);
 	else if (access(path, X_OK) == -1)
 		snprintf(why, whylen, "%s: cannot run it: %s", name, strerror(errno));
-	else if (!jp_starts_as_program(path))
+	else if (!job_program_starts_as_one(path))
 		snprintf(why, whylen, "%s: not a program (neither an ELF executable nor a "
 		    "script that starts with '#!')", name);
 	else

@@ -121,6 +121,8 @@ int job_stage_in_item_check(const struct gs_job *job, size_t i, char *why, size_
  * directory, not a program").
  */
 int job_program_check(const char *path, const char *name, char *why, size_t whylen);
+/* 1 when the file at path starts as something execve runs: an ELF header or "#!". */
+int job_program_starts_as_one(const char *path);
 
 /*
  * 1 when base is a name gridsubmit keeps in a job directory for itself (job.yaml,

@@ -95,6 +95,20 @@ jobctl_supervisor_alive(const struct job_state *st)
 }
 
 int
+jobctl_supervisor_wait(const struct job_state *st, double secs)
+{
+	struct timespec ts = { 0, 100000000L };
+	double until = clock_mono() + secs;
+
+	while (jobctl_supervisor_alive(st)) {
+		if (clock_mono() > until)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return 1;
+}
+
+int
 jobctl_refresh(struct job_state *st, char *why, size_t whylen)
 {
 	if (job_phase_final(st->phase) || jobctl_supervisor_alive(st))

@@ -17,6 +17,9 @@
  */
 int jobctl_supervisor_alive(const struct job_state *st);
 
+/* Wait up to secs for the job's supervisor to end, polling; 1 when it did, 0 when not yet. */
+int jobctl_supervisor_wait(const struct job_state *st, double secs);
+
 /*
  * A job that is not final and whose supervisor is dead will never be recorded by it: record
  * it as failed ("supervisor died"), so that status, wait and list agree and the check is

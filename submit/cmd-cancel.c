@@ -25,9 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "common/clock.h"
 #include "common/jsonout.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -43,7 +41,6 @@
 #define CANCEL_SUPERVISOR_WAIT	10.0	/* seconds for the supervisor to stop the job */
 #define CANCEL_GRACE		5.0	/* seconds between SIGTERM and SIGKILL */
 #define CANCEL_LIMIT		10.0	/* seconds before giving up on a process */
-#define CANCEL_POLL_NS		100000000L
 #define CANCEL_REMOTE_GRACE	3.0	/* on a node, seconds between SIGTERM and SIGKILL */
 #define CANCEL_REMOTE_LIMIT	30.0	/* seconds for every node to answer (ssh connect: 10) */
 
@@ -74,21 +71,6 @@ cancel_who(char *who, size_t len)
 		    (long)getpid(), user);
 }
 
-/* Wait up to secs for the supervisor to end; 1 when it did. */
-static int
-cancel_wait_supervisor(const struct job_state *st, double secs)
-{
-	struct timespec ts = { 0, CANCEL_POLL_NS };
-	double until = clock_mono() + secs;
-
-	while (jobctl_supervisor_alive(st)) {
-		if (clock_mono() > until)
-			return 0;
-		nanosleep(&ts, NULL);
-	}
-	return 1;
-}
-
 /*
  * SIGTERM to the supervisor, which cancels the job and records it; SIGKILL when it takes
  * too long. Returns 1 when the supervisor had to be killed.
@@ -105,14 +87,14 @@ cancel_supervisor(const struct job_state *st)
 		log_warnx("job %s: %s; it will be recorded as terminated by SIGTERM", st->id, why);
 	if (kill(pid, SIGTERM) == -1 && errno != ESRCH)
 		log_warn("job %s: cannot signal its supervisor (pid %ld)", st->id, (long)pid);
-	if (cancel_wait_supervisor(st, CANCEL_SUPERVISOR_WAIT)) {
+	if (jobctl_supervisor_wait(st, CANCEL_SUPERVISOR_WAIT)) {
 		cancel_ask_forget(st);
 		return 0;
 	}
 	log_warnx("job %s: the supervisor (pid %ld) did not stop the job within %.0f s; "
 	    "killing it", st->id, (long)pid, CANCEL_SUPERVISOR_WAIT);
 	kill(pid, SIGKILL);
-	cancel_wait_supervisor(st, 2.0);
+	jobctl_supervisor_wait(st, 2.0);
 	cancel_ask_forget(st);
 	return 1;
 }

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/clock.h"
 #include "common/jsonout.h"
@@ -35,7 +34,6 @@
 #include "submit/json-fail.h"
 
 #define PURGE_FINISH_WAIT	10.0	/* seconds for an ended job's supervisor to exit */
-#define PURGE_POLL_NS		100000000L
 
 extern const struct cmd_entry cmd_purge_entry;
 
@@ -112,17 +110,7 @@ purge_parse_states(struct purge_opts *o, const char *s)
 static int
 purge_ended(const struct job_state *st)
 {
-	struct timespec ts = { 0, PURGE_POLL_NS };
-	double until = clock_mono() + PURGE_FINISH_WAIT;
-
-	if (!job_phase_final(st->phase))
-		return 0;
-	while (jobctl_supervisor_alive(st)) {
-		if (clock_mono() > until)
-			return 0;
-		nanosleep(&ts, NULL);
-	}
-	return 1;
+	return job_phase_final(st->phase) && jobctl_supervisor_wait(st, PURGE_FINISH_WAIT);
 }
 
 /* Whether an ended job matches --older-than and --state. */

@@ -28,6 +28,7 @@
 #include "common/log.h"
 #include "common/pstat.h"
 #include "common/xmalloc.h"
+#include "common/text.h"
 #include "launch/jobctl.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
@@ -158,6 +159,7 @@ static const struct option resume_longopts[] = {
 static int
 cmd_resume_exec(int argc, char **argv)
 {
+	char n[48];
 	struct jobrun jr;
 	const char *limit = NULL;
 	int c, code, top = 0, restarts = -1;
@@ -200,9 +202,10 @@ cmd_resume_exec(int argc, char **argv)
 	}
 	jobrun_restart_record(&jr, RESUME_REASON, NULL, 0, 1);
 	if ((code = jobrun_place(&jr)) == EXIT_OK) {
-		fprintf(stderr, "gridsubmit: job %s (%s): resumed (restart %d), %d ranks, "
-		    "scheme %s\n", jr.st.id, jr.st.name != NULL ? jr.st.name : "-",
-		    jr.st.restarts, jr.place.nranks, jr.st.scheme != NULL ? jr.st.scheme : "-");
+		fprintf(stderr, "gridsubmit: job %s (%s): resumed (restart %d), %s, scheme %s\n",
+		    jr.st.id, jr.st.name != NULL ? jr.st.name : "-", jr.st.restarts,
+		    text_plural(n, sizeof n, jr.place.nranks, "rank", NULL),
+		    jr.st.scheme != NULL ? jr.st.scheme : "-");
 		code = jobrun_follow(&jr, top);
 	}
 	jobrun_free(&jr);

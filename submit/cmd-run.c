@@ -16,6 +16,7 @@
  */
 #include <stdio.h>
 
+#include "common/text.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
 #include "submit/opt-job.h"
@@ -42,6 +43,7 @@ static const struct option run_longopts[] = {
 static int
 cmd_run_exec(int argc, char **argv)
 {
+	char n[48];
 	struct jobrun_args a;
 	struct jobrun jr;
 	int top = 0, code;
@@ -52,8 +54,9 @@ cmd_run_exec(int argc, char **argv)
 	if ((code = jobrun_prepare(&a, &jr)) == EXIT_OK) {
 		jr.quiet = a.quiet;
 		if (!a.quiet)
-			fprintf(stderr, "gridsubmit: job %s (%s): %d ranks, scheme %s\n", jr.st.id,
-			    jr.st.name, jr.st.ranks, jr.st.scheme);
+			fprintf(stderr, "gridsubmit: job %s (%s): %s, scheme %s\n", jr.st.id,
+			    jr.st.name, text_plural(n, sizeof n, jr.st.ranks, "rank", NULL),
+			    jr.st.scheme);
 		code = jobrun_follow(&jr, top);
 	}
 	jobrun_free(&jr);

@@ -17,6 +17,7 @@
 #include "common/jsonout.h"
 #include "common/suggest.h"
 #include "common/xmalloc.h"
+#include "common/text.h"
 #include "experiment/exp-metrics.h"
 #include "submit/cmd.h"
 #include "submit/json-fail.h"
@@ -146,6 +147,7 @@ simulate_parse(int argc, char **argv, struct simulate_args *a)
 static void
 simulate_result(const struct jobrun *jr, const struct simulate_args *a, int code)
 {
+	char n[48];
 	const struct job_state *st = &jr->st;
 	double m[EXP_NBUILTIN];
 
@@ -163,15 +165,17 @@ simulate_result(const struct jobrun *jr, const struct simulate_args *a, int code
 	}
 	if (code != EXIT_OK || a->run.quiet)
 		return;
-	fprintf(stderr, "gridsubmit: simulated makespan %.6g s on %d ranks, efficiency %.3f "
+	fprintf(stderr, "gridsubmit: simulated makespan %.6g s on %s, efficiency %.3f "
 	    "against the divisible-load bound (this host counted as %.6g MHz; the simulation "
-	    "took %.2f s)\n", m[EXP_M_MAKESPAN], st->ranks, m[EXP_M_EFFICIENCY],
+	    "took %.2f s)\n", m[EXP_M_MAKESPAN], text_plural(n, sizeof n, st->ranks, "rank",
+	    NULL), m[EXP_M_EFFICIENCY],
 	    sim_host_mhz(&jr->sites, &a->sim), st->ended - st->submitted);
 }
 
 static int
 cmd_simulate_exec(int argc, char **argv)
 {
+	char n[48];
 	struct simulate_args a;
 	struct jobrun jr;
 	int code;
@@ -180,8 +184,9 @@ cmd_simulate_exec(int argc, char **argv)
 	if ((code = jobrun_prepare(&a.run, &jr)) == EXIT_OK) {
 		jr.quiet = a.run.quiet || a.json;
 		if (!jr.quiet)
-			fprintf(stderr, "gridsubmit: job %s (%s): %d ranks, scheme %s, simulated "
-			    "on SimGrid\n", jr.st.id, jr.st.name, jr.st.ranks, jr.st.scheme);
+			fprintf(stderr, "gridsubmit: job %s (%s): %s, scheme %s, simulated "
+			    "on SimGrid\n", jr.st.id, jr.st.name,
+			    text_plural(n, sizeof n, jr.st.ranks, "rank", NULL), jr.st.scheme);
 		/* Ctrl-C: 130 with --json too, as run (jobrun-cancel.c) */
 		code = a.json ? jobrun_cancel_exit(&jr.st, jobrun_execute(&jr, 0)) :
 		    jobrun_follow(&jr, 0);

@@ -17,6 +17,7 @@
 #include "common/log.h"
 #include "common/pstat.h"
 #include "common/xmalloc.h"
+#include "common/text.h"
 #include "submit/cmd.h"
 #include "submit/detach.h"
 #include "submit/jobrun.h"
@@ -53,6 +54,7 @@ static const struct option submit_longopts[] = {
 static int
 cmd_submit_supervise(void *arg, int ok_fd)
 {
+	char n[48];
 	struct jobrun *jr = arg;
 	struct job_state *st = &jr->st;
 	int code;
@@ -66,8 +68,9 @@ cmd_submit_supervise(void *arg, int ok_fd)
 	if (write(ok_fd, "k", 1) != 1)
 		return EXIT_LAUNCH;
 	close(ok_fd);
-	printf("gridsubmit: job %s (%s): %d ranks, scheme %s; supervisor pid %ld\n", st->id,
-	    st->name, st->ranks, st->scheme, st->supervisor_pid);
+	printf("gridsubmit: job %s (%s): %s, scheme %s; supervisor pid %ld\n", st->id,
+	    st->name, text_plural(n, sizeof n, st->ranks, "rank", NULL), st->scheme,
+	    st->supervisor_pid);
 	fflush(stdout);
 	code = jobrun_execute(jr, 0);
 	printf("gridsubmit: job %s %s (exit %d)%s%s\n", st->id, job_phase_name(st->phase), code,

@@ -8,6 +8,7 @@
 
 #include "common/log.h"
 #include "common/rank-end.h"
+#include "common/text.h"
 #include "submit/jobrun.h"
 
 void
@@ -40,9 +41,11 @@ jobrun_ranks_failure(const struct job_state *st, char *reason, size_t len, int *
 void
 jobrun_ranks_report(const struct jobrun *jr)
 {
+	char n[48];
 	const struct job_state *st = &jr->st;
 
-	fprintf(stderr, "gridsubmit: job %s %s in %.2f s (%d ranks, without libgrt)%s%s\n",
-	    st->id, job_phase_name(st->phase), st->ended - st->submitted, st->ranks,
+	fprintf(stderr, "gridsubmit: job %s %s in %.2f s (%s, without libgrt)%s%s\n",
+	    st->id, job_phase_name(st->phase), st->ended - st->submitted,
+	    text_plural(n, sizeof n, st->ranks, "rank", NULL),
 	    st->reason != NULL ? ": " : "", st->reason != NULL ? st->reason : "");
 }

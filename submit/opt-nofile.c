@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "broker/job.h"
 #include "common/xmalloc.h"
 #include "submit/cmd.h"
 #include "submit/jobrun.h"
@@ -26,21 +27,12 @@ opt_nofile_option(int c, const char *arg, struct jobrun_args *a)
 
 /*
  * 1 when path is a program rather than a job file: it may be executed and starts as one
- * (an ELF header or "#!"). srun's and mpiexec's habit is the program as the operand.
+ * (job_program_starts_as_one). srun's and mpiexec's habit is the program as the operand.
  */
 static int
 opt_nofile_is_program(const char *path)
 {
-	char head[4];
-	size_t n;
-	FILE *f;
-
-	if (access(path, X_OK) != 0 || (f = fopen(path, "r")) == NULL)
-		return 0;
-	n = fread(head, 1, sizeof head, f);
-	fclose(f);
-	return (n == 4 && memcmp(head, "\177ELF", 4) == 0) ||
-	    (n >= 2 && memcmp(head, "#!", 2) == 0);
+	return access(path, X_OK) == 0 && job_program_starts_as_one(path);
 }
 
 void
