@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fit.h"
 #include "common/jsonout.h"
 #include "common/log.h"
 #include "common/suggest.h"
@@ -150,38 +151,24 @@ list_columns(void)
 }
 
 /*
- * Cut the cleaned text s to at most max columns, in place: at the last space that lets
- * "…" follow when words allows one, else at a character boundary; "…" ends a cut text.
+ * The cleaned cell *cell cut to at most max columns, replaced: a reason (words) after its
+ * last whole word, a name after its last whole part (common/fit.h), "…" ending a cut one.
  */
 static void
-list_cut(char *s, int max, int words)
+list_cut(char **cell, int max, int words)
 {
-	size_t n = strlen(s), i = 0, k, keep = 0, space = 0;
-	uint32_t c;
-	int w = 0, cw;
-	char one[8];
+	size_t len = 4 * (size_t)max + 4, n;
+	char *dst = xmalloc(len);
 
-	if (max < 1 || text_width(s) <= max)
-		return;
-	while (i < n) {
-		if ((k = text_utf8_next(s + i, n - i, &c)) == 0)
-			k = 1;
-		memcpy(one, s + i, k);
-		one[k] = '\0';
-		cw = text_width(one);
-		if (w + cw > max - 1)
-			break;
-		w += cw;
-		i += k;
-		keep = i;
-		if (c == ' ')
-			space = i - 1;
+	if (words) {
+		fit_words(dst, len, *cell, max, 1);
+	} else {
+		fit_name(dst, len, *cell, max, 0, 1);
+		for (n = strlen(dst); n > 0 && dst[n - 1] == ' '; n--)
+			dst[n - 1] = '\0';
 	}
-	if (words && space > 0)
-		keep = space;
-	while (keep > 0 && s[keep - 1] == ' ')
-		keep--;
-	snprintf(s + keep, n + 1 - keep >= 4 ? n + 1 - keep : 4, "…");
+	free(*cell);
+	*cell = dst;
 }
 
 /* One line: the cells padded to their columns' widths, the last one not padded. */
@@ -243,7 +230,7 @@ list_widths(const struct list_opts *o, struct list_rows *r, char **head, int *wi
 		if (max > 0 && width[i] > max) {
 			width[i] = max;
 			for (j = 0; j < r->nrows; j++)
-				list_cut(r->cells[j * o->nfields + i], max,
+				list_cut(&r->cells[j * o->nfields + i], max,
 				    o->fields[i] == JF_REASON);
 		}
 		used += width[i] + 1;

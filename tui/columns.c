@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fit.h"
 #include "common/text.h"
 #include "tui/columns.h"
-#include "tui/fit.h"
 
 const struct col_def col_defs[COL_N] = {
 	[COL_RANK] = { "RANK", 4, 1, 0 },

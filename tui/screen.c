@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fit.h"
 #include "common/text.h"
-#include "tui/fit.h"
 #include "tui/screen.h"
 
 int

@@ -53,7 +53,7 @@ check_eq "list: the default columns" "$(printf '%s\n' "$out" | head -n 1 | tr -s
 printf '%s\n' "$out" > "$T/list.out"
 check "list: a long name keeps every column in line" python3 "$T/columns.py" "$T/list.out"
 check_match "list: the long name is cut with an ellipsis" "$out" \
-	"^$q +a-job-name-far-longer-t… +done +[0-9]+:[0-9]{2} +1 +0 +-$"
+	"^$q +a-job-name-far-longer… +done +[0-9]+:[0-9]{2} +1 +0 +-$"
 check_match "list: a failed job's reason by default, and its exit status" "$out" \
 	"^$b +bad +failed +[0-9]+:[0-9]{2} +1 +2 +rank [0-9]+ on node [^ ]+ exited with status 2; no restart: the program failed by itself$"
 

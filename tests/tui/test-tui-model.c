@@ -15,7 +15,7 @@
 #include "common/text.h"
 #include "tests/tap.h"
 #include "tui/columns.h"
-#include "tui/fit.h"
+#include "common/fit.h"
 #include "tui/keymap.h"
 #include "tui/model.h"
 #include "tui/snapshot.h"

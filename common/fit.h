@@ -2,10 +2,11 @@
  * fit.h — text in a given width without a word cut in half: prose is cut at a word
  * boundary, a name (a node, a site) at one of its parts, and what was cut ends with an
  * ellipsis, so a narrow terminal never shows "unfo" for "unfold" nor "node1" for
- * "node12". Pure strings: the screen, --once and the unit tests share it.
+ * "node12". Pure strings: the console, its --once, list's columns and the unit tests share
+ * it.
  */
-#ifndef TUI_FIT_H
-#define TUI_FIT_H
+#ifndef COMMON_FIT_H
+#define COMMON_FIT_H
 
 #include <stddef.h>
 

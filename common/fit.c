@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fit.h"
 #include "common/text.h"
-#include "tui/fit.h"
 
 #define FIT_MAX	255	/* columns of s considered; prose is never longer on a screen */
 #define FIT_SEP	".-_"	/* what separates the parts of a name */
