@@ -394,7 +394,7 @@ case_over() {
 	esac
 	run_gs status "$id"
 	check_match "$cn: status shows the reason" "$out" "^  state: +failed \\(.*no restart left"
-	check_match "$cn: status lists the restart" "$out" "^    1\\. [0-9-]+ [0-9:]+  .*\\(without $n1\\)$"
+	check_match "$cn: status lists the restart" "$out" "^    1\\. [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}[+-][0-9]{2}:[0-9]{2}  .*\\(without $n1\\)$"
 	check "$cn: the journal is kept" test -s "$J/$id/journal"
 	# the crashed nodes still down: resume's preflight replaces them with the spares
 	t_resume=$(kl_now)

@@ -277,7 +277,7 @@ sed -n 's/^gs-found /#   /p' "$J/$id/.remote-check/orf1.out"
 check "nothing of the job in any namespace, nor here" nothing_left "$id"
 run_gs status "$id"
 check_match "status: the check by cancel, clean" "$out" \
-	'^  remote: +checked by cancel at [0-9: -]+: orf1 clean, orf2 clean, ore1 clean, orw1 clean$'
+	'^  remote: +checked by cancel at [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}[+-][0-9]{2}:[0-9]{2}: orf1 clean, orf2 clean, ore1 clean, orw1 clean$'
 
 # --- 4. a node whose sshd is dead at cancel time: bounded, named, exit 1
 start "$T/sleep.yaml" sleep

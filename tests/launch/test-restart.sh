@@ -147,13 +147,13 @@ done
 run_gs status "$id"
 check_match "status: the restart count" "$out" '^  restarts:   1 \(at most 3 by one supervisor\)$'
 check_match "status: the restart log" "$out" \
-	'^    1\. [0-9-]+ [0-9:]+  rank 0 died of signal 9$'
+	'^    1\. [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}[+-][0-9]{2}:[0-9]{2}  rank 0 died of signal 9$'
 check_match "status: progress complete" "$out" '^  progress:   60000/60000 units \(100%\)$'
 check_eq "status --json: restarts and the log" \
 	"$("$GS" status --json "$id" | jq -c '[.restarts, .restarts_max, .restart_log[0].reason]')" \
 	'[1,3,"rank 0 died of signal 9"]'
-run_gs list
-check_match "list: the restarts column" "$out" "^$id +restart-103 +done +3 +css .* 1$"
+run_gs list --format id,name,state,ranks,scheme,restarts
+check_match "list: the restarts column" "$out" "^$id +restart-103 +done +3 +css +1$"
 check_eq "list --json: restarts" "$("$GS" list --json | jq ".jobs[] | select(.id == $id) | .restarts")" 1
 run_gs top --once "$id"
 check_match "top --once: the restart counted" "$out" "Restarts 1 "
