@@ -166,7 +166,7 @@ purge_named(const struct purge_opts *o, char **argv, int argc, char ***ids, size
 	return first;
 }
 
-/* Every ended job of the store that matches, into *ids; 0, or -1 (said) when the store fails. */
+/* Every ended job of the store that matches, into *ids; 0, or -1 (said) if the store fails. */
 static int
 purge_all(const struct purge_opts *o, char ***ids, size_t *n)
 {

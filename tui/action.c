@@ -226,7 +226,7 @@ action_detail(struct view *v, int ch)
 	}
 }
 
-/* The help: the scroll keys scroll it when it does not fit, F10 and q quit, any other returns. */
+/* The help: the scroll keys scroll it when it does not fit, F10/q quit, any other returns. */
 static void
 action_help(struct view *v, int ch)
 {
