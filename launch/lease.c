@@ -172,8 +172,10 @@ lease_accept(void)
 		if (fd == -1) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (errno == EMFILE || errno == ENFILE)
-				lease_held = LEASE_MAX;	/* leave the rest in the backlog */
+			/*
+			 * out of descriptors (EMFILE, ENFILE) or nothing waiting: the rest stay
+			 * in the backlog, taken by a later call once descriptors are free
+			 */
 			return;
 		}
 		/* held, never read, until we exit or the launch ends: that is the lease */
