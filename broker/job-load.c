@@ -2,10 +2,10 @@
  * job-load.c — job files (gridsubmit-sites(5), JOB FILES) into struct gs_job, and the
  * documents a command line stands for (run -- PROGRAM) through the same checks.
  * The requirements expression is kept as text (expr.c parses it); the runtime parameters
- * are checked here and kept as the strings every rank receives as GRT_<KEY>. The walk goes
- * on after an error, so that one run names every mistake of the file (errlist.h): the
- * requirements expression's too, and, for a file read from disk, its program and stage_in
- * files, each at its value, rather than later and one at a time.
+ * are checked by job-runtime.c, kept as the strings every rank receives as GRT_<KEY>. The
+ * walk goes on after an error, so that one run names every mistake of the file (errlist.h):
+ * the requirements expression's too, and, for a file read from disk, its program and
+ * stage_in files, each at its value, rather than later and one at a time.
  */
 #include <limits.h>
 #include <math.h>
@@ -19,11 +19,10 @@
 #include "broker/errsink.h"
 #include "broker/expr.h"
 #include "broker/job.h"
+#include "broker/job-load-int.h"
 #include "broker/yaml-doc.h"
 #include "common/suggest.h"
 #include "common/xmalloc.h"
-#include "grt/grt-keys.h"
-#include "grt/scheme.h"
 
 static const char *const jl_top_keys[] = {
 	"name", "program", "args", "ranks", "sites", "requirements", "rank_weights", "runtime",
@@ -32,9 +31,6 @@ static const char *const jl_top_keys[] = {
 };
 static const char *const jl_ranks_keys[] = { "min", "max", NULL };
 static const char *const jl_weights_keys[] = { "cpu", "bandwidth", NULL };
-#define JL_RUNTIME_KEY(id, key)	key,
-static const char *const jl_runtime_keys[] = { GRT_RUNTIME_KEYS(JL_RUNTIME_KEY) NULL };
-#undef JL_RUNTIME_KEY
 
 #define JL_DEFAULT_RANKS	2
 #define JL_DEFAULT_RESTARTS	3	/* doc/restarts.md */
@@ -348,134 +344,6 @@ jl_weights(struct jl_ctx *c, const struct ydoc_node *n)
 	c->job->w2 = w2;
 }
 
-int
-job_scheme_parse(const char *name, const struct ydoc_node *n, const char **canon,
-    struct gs_error *err)
-{
-	const char *names[GRT_SCHEME_COUNT + 1], *s, *guess;
-	char list[256], desc[96];
-	size_t o = 0;
-	int i, id;
-
-	if (ydoc_str(name, "scheme", n, &s, err) == -1)
-		return -1;
-	if ((id = grt_scheme_from_name(s)) >= 0 && grt_scheme_name(id) != NULL) {
-		*canon = grt_scheme_name(id);
-		return 0;
-	}
-	list[0] = '\0';
-	for (i = 0; i < GRT_SCHEME_COUNT; i++) {
-		names[i] = grt_scheme_name(i) != NULL ? grt_scheme_name(i) : "";
-		if (o < sizeof list)
-			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
-			    names[i]);
-	}
-	names[i] = NULL;
-	ydoc_describe(n, desc, sizeof desc);
-	if ((guess = suggest_closest(s, names)) != NULL)
-		ydoc_error(err, name, n, "unknown scheme %s (did you mean '%s'?)", desc, guess);
-	else
-		ydoc_error(err, name, n, "unknown scheme %s (known: %s)", desc, list);
-	return -1;
-}
-
-/* One runtime key's value checked, into the text given to the ranks (buf: room for it). */
-static const char *
-jl_runtime_value(struct jl_ctx *c, const char *key, const struct ydoc_node *v, char *buf,
-    size_t len)
-{
-	static const char *const prefetch_words[] = { "auto", "true", "false", NULL };
-	static const char *const prefetch_env[] = { "auto", "1", "0" };
-	static const char *const policies[] = { GRT_MIGRATION_NAMES, NULL };
-	const char *val = NULL, *guess;
-	char desc[96];
-	long long ll;
-	size_t i;
-	double d;
-	int b;
-
-	if (strcmp(key, "scheme") == 0)
-		return errsink_check(&c->sink, job_scheme_parse(c->sink.name, v, &val, &c->sink.err)) == 0 ? val : NULL;
-	if (strcmp(key, "k") == 0 || strcmp(key, "rounds") == 0) {
-		if (errsink_check(&c->sink, ydoc_int(c->sink.name, key, v, "a whole number >= 1", 1, INT_MAX, &ll,
-		    &c->sink.err)) == -1)
-			return NULL;
-		snprintf(buf, len, "%lld", ll);
-		return buf;
-	}
-	if (strcmp(key, "alpha") == 0)
-		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "a number in [0, 100]", 0, 0, 100, 0,
-		    &d, &c->sink.err)) == 0 ? v->value : NULL;
-	if (strcmp(key, "swr") == 0) {
-		if (v->type == YDOC_SCALAR && strcmp(v->value, "auto") == 0)
-			return "auto";
-		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "auto or a number in [0, 1]", 0, 0, 1,
-		    0, &d, &c->sink.err)) == 0 ? v->value : NULL;
-	}
-	if (strcmp(key, "deadline") == 0)
-		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "a number of seconds > 0", 0, 1, 1e9,
-		    0, &d, &c->sink.err)) == 0 ? v->value : NULL;
-	if (strcmp(key, "prefetch") == 0)
-		return errsink_check(&c->sink, ydoc_choice(c->sink.name, key, v, prefetch_words, &b, &c->sink.err)) == 0 ?
-		    prefetch_env[b] : NULL;
-	/* task migration (doc/tasks.md): a policy in any case, given as its name */
-	if (strcmp(key, "migration") == 0) {
-		if (errsink_check(&c->sink, ydoc_str(c->sink.name, key, v, &val, &c->sink.err)) == -1)
-			return NULL;
-		for (i = 0; policies[i] != NULL; i++)
-			if (strcasecmp(val, policies[i]) == 0)
-				return policies[i];
-		ydoc_describe(v, desc, sizeof desc);
-		if (strcasecmp(val, "rotate") == 0)
-			errsink_error(&c->sink, v, "migration policy %s is for the tests only (GRT_MIGRATION), "
-			    "not a job file's (one of: none, load-diff, load-abs)", desc);
-		else if ((guess = suggest_closest(val, policies)) != NULL)
-			errsink_error(&c->sink, v, "unknown migration policy %s (did you mean '%s'?)", desc,
-			    guess);
-		else
-			errsink_error(&c->sink, v, "unknown migration policy %s (one of: none, load-diff, "
-			    "load-abs)", desc);
-		return NULL;
-	}
-	if (strcmp(key, "threshold") == 0)
-		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "a load figure > 0", 0, 1, 1e9, 0, &d,
-		    &c->sink.err)) == 0 ? v->value : NULL;
-	if (strcmp(key, "spare") == 0 || strcmp(key, "checkpoint_every") == 0) {
-		if (errsink_check(&c->sink, ydoc_int(c->sink.name, key, v, "a whole number >= 0", 0,
-		    strcmp(key, "spare") == 0 ? INT_MAX : LLONG_MAX, &ll, &c->sink.err)) == -1)
-			return NULL;
-		snprintf(buf, len, "%lld", ll);
-		return buf;
-	}
-	if (strcmp(key, "move_gap") == 0)
-		return errsink_check(&c->sink, ydoc_num(c->sink.name, key, v, "a number of seconds >= 0", 0, 0, 1e9,
-		    0, &d, &c->sink.err)) == 0 ? v->value : NULL;
-	/* events_chunks, master_computes: GRT_* take 0 or 1 */
-	if (errsink_check(&c->sink, ydoc_bool(c->sink.name, key, v, &b, &c->sink.err)) == -1)
-		return NULL;
-	return b ? "1" : "0";
-}
-
-/* runtime: {...}: each value checked, then kept as the text given to the ranks. */
-static void
-jl_runtime(struct jl_ctx *c, const struct ydoc_node *map)
-{
-	size_t i;
-
-	if (errsink_check(&c->sink, ydoc_want(c->sink.name, "runtime", map, YDOC_MAP, &c->sink.err)) == -1)
-		return;
-	ydoc_check_keys_all(c->sink.name, map, jl_runtime_keys, c->sink.errs);
-	for (i = 0; i < map->npairs; i++) {
-		const char *key = map->pairs[i].key->value, *val;
-		char buf[32];
-
-		if (!ydoc_known(key, jl_runtime_keys))
-			continue;
-		if ((val = jl_runtime_value(c, key, map->pairs[i].value, buf, sizeof buf)) != NULL)
-			job_runtime_set(c->job, key, val);
-	}
-}
-
 static void
 jl_env(struct jl_ctx *c, const struct ydoc_node *map)
 {
@@ -705,7 +573,7 @@ jl_load(struct jl_ctx *c, const struct ydoc_node *root)
 	if ((n = ydoc_get(root, "rank_weights")) != NULL)
 		jl_weights(c, n);
 	if ((n = ydoc_get(root, "runtime")) != NULL)
-		jl_runtime(c, n);
+		job_runtime_load(&c->sink, c->job, n);
 	if ((n = ydoc_get(root, "env")) != NULL)
 		jl_env(c, n);
 	if ((n = ydoc_get(root, "stage_in")) != NULL && (jl_strings(c, "stage_in", n,
@@ -854,33 +722,4 @@ job_free(struct gs_job *job)
 	strv_free(job->stage_out, job->nstage_out);
 	free(job->time_limit);
 	memset(job, 0, sizeof *job);
-}
-
-const char *
-job_runtime_get(const struct gs_job *job, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < job->nruntime; i++)
-		if (strcmp(job->runtime[i].key, key) == 0)
-			return job->runtime[i].value;
-	return NULL;
-}
-
-void
-job_runtime_set(struct gs_job *job, const char *key, const char *value)
-{
-	size_t i;
-
-	for (i = 0; i < job->nruntime; i++) {
-		if (strcmp(job->runtime[i].key, key) == 0) {
-			free(job->runtime[i].value);
-			job->runtime[i].value = xstrdup(value);
-			return;
-		}
-	}
-	job->runtime = xreallocarray(job->runtime, job->nruntime + 1, sizeof *job->runtime);
-	job->runtime[job->nruntime].key = xstrdup(key);
-	job->runtime[job->nruntime].value = xstrdup(value);
-	job->nruntime++;
 }
