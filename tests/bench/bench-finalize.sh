@@ -16,31 +16,12 @@ RUNS=${RUNS:-8}
 LIMIT=${LIMIT:-0:40}
 SRC=$(pwd)
 PI=$SRC/$BUILD/examples/pi
-T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench.XXXXXX") || exit 1
-export GRIDSUBMIT_HOME="$T/home"
-export NO_COLOR=1
-TESTBED=""
-cleanup() {
-	# the runs' shared ssh connections, which would outlive the testbed's namespaces
-	for c in "$GRIDSUBMIT_HOME"/ssh/*; do
-		[ -S "$c" ] && ssh -o ControlPath="$c" -O exit node >/dev/null 2>&1
-	done
-	[ -n "$TESTBED" ] && "$GS" testbed down "$TESTBED" >/dev/null 2>&1
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=tests/bench/lib-bench.sh
+. "$SRC/tests/bench/lib-bench.sh"
+bench_scratch
 
 [ -x "$PI" ] || { echo "bench-finalize: $PI not built (make)" >&2; exit 1; }
-if [ "$(id -u)" -ne 0 ] || ! ip netns list >/dev/null 2>&1; then
-	echo "# bench-finalize: SKIP: the 3-site testbed needs root and ip netns"
-	exit 0
-fi
-
-now() { date +%s.%N; }
-
-# median of the numbers on standard input ("-" when there are none)
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+bench_testbed_skip bench-finalize && exit 0
 
 cat > "$T/fin3.yaml" <<'EOF2'
 sites:
@@ -78,10 +59,10 @@ jobfile without "env: {GRT_FINALIZE: mpi}"
 
 # one NAME: a run of job NAME; "ok SECONDS", "hang" or "other STATUS" to $T/NAME.runs
 one() {
-	t0=$(now)
+	t0=$(bench_now)
 	"$GS" run "$T/$1.yaml" --sites "$SITES" --no-metrics --time "$LIMIT" > "$T/o" 2> "$T/e"
 	rc=$?
-	t1=$(now)
+	t1=$(bench_now)
 	if [ $rc -eq 0 ] && grep -q 'matches M_PI$' "$T/o"; then
 		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "ok %.3f\n", b - a }' >> "$T/$1.runs"
 	elif [ $rc -eq 8 ]; then
@@ -105,7 +86,7 @@ done
 for w in with without; do
 	okn=$(grep -c '^ok' "$T/$w.runs")
 	hangs=$(grep -c '^hang' "$T/$w.runs")
-	med=$(awk '$1 == "ok" { print $2 }' "$T/$w.runs" | median)
+	med=$(awk '$1 == "ok" { print $2 }' "$T/$w.runs" | bench_median)
 	printf '| finalize | pi across 3 sites, 4 ranks, %s the finalize library: runs done, right value (hangs in MPI_Finalize, stopped at --time %s) | %d of %d (%d hung) | median %s s to the end | | %s |\n' \
 	    "$w" "$LIMIT" "$okn" "$RUNS" "$hangs" "$med" \
 	    "$([ "$w" = with ] && echo "all done" || echo "the control")"

@@ -14,39 +14,29 @@ GS=${GS:-$BUILD/gridsubmit}
 MPIEXEC=${MPIEXEC:-mpiexec}
 SRC=$(pwd)
 MANDEL=$SRC/$BUILD/examples/mandelbrot
-RANKEXEC=$SRC/$BUILD/gridsubmit-rank
-T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench.XXXXXX") || exit 1
-export GRIDSUBMIT_HOME="$T/home"
-export NO_COLOR=1
-TESTBED=""
-cleanup() {
-	[ -n "$TESTBED" ] && "$GS" testbed down "$TESTBED" >/dev/null 2>&1
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=tests/bench/lib-bench.sh
+. "$SRC/tests/bench/lib-bench.sh"
+bench_scratch
 
 [ -x "$MANDEL" ] || { echo "bench-launch: $MANDEL not built (make)" >&2; exit 1; }
-
-now() { date +%s.%N; }
 
 # measure EVENTS CMD...: "first end" seconds after the start: the first chunk event in
 # EVENTS (a path, or a directory whose newest job's events we follow) and the end of CMD
 measure() {
 	ev=$1
 	shift
-	t0=$(now)
+	t0=$(bench_now)
 	"$@" > "$T/m.out" 2>&1 &
 	p=$!
 	first=""
 	while kill -0 "$p" 2>/dev/null; do
 		if [ -z "$first" ] && grep -q '"ev":"chunk"' "$ev" 2>/dev/null; then
-			first=$(now)
+			first=$(bench_now)
 		fi
 		sleep 0.005
 	done
 	wait "$p" || { echo "bench-launch: failed: $*" >&2; sed -e 's/^/#   /' "$T/m.out" >&2; }
-	t1=$(now)
+	t1=$(bench_now)
 	[ -n "$first" ] || first=$t1
 	awk -v a="$t0" -v f="$first" -v e="$t1" 'BEGIN { printf "%.4f %.4f\n", f - a, e - a }'
 }
@@ -115,9 +105,6 @@ set -- "$@" -disable-auto-cleanup -genv GRT_FINALIZE skip \
 rm -f "$T/bare/events.jsonl"
 "$@" > /dev/null 2>&1
 
-# median of the numbers on standard input
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 : > "$T/trials"
 # bare CMD...: measure the bare mpiexec CMD into bf and be
 bare() {
@@ -136,15 +123,15 @@ for i in 1 2 3 4 5; do
 	echo "$gf $ge $bf $be" >> "$T/trials"
 done
 if [ -n "$TESTBED" ]; then
-	t0=$(now)
+	t0=$(bench_now)
 	ssh -F "$J/ssh_config" -o BatchMode=yes -o ControlMaster=auto -o ControlPersist=60 \
 		-o "ControlPath=$GRIDSUBMIT_HOME/ssh/%C" bnf1 true
-	t1=$(now)
+	t1=$(bench_now)
 	echo "# one warm ssh command (shared connection) here: $(awk -v a="$t0" -v b="$t1" \
 		'BEGIN { printf "%.3f", b - a }') s; run checks the nodes inside mpiexec's own sessions"
 fi
-col() { awk -v c="$1" '{ print $c }' "$T/trials" | median; }
-ratio() { awk -v a="$1" -v b="$2" '{ print $a / $b }' "$T/trials" | median; }
+col() { awk -v c="$1" '{ print $c }' "$T/trials" | bench_median; }
+ratio() { awk -v a="$1" -v b="$2" '{ print $a / $b }' "$T/trials" | bench_median; }
 row() {
 	printf '| launch | run -> %s, mandelbrot 512, 4 ranks (%s) | %.3f s | %.3f s (bare mpiexec) | %.2f | < 1.2 |\n' \
 		"$1" "$where" "$(col "$2")" "$(col "$3")" "$(ratio "$2" "$3")"

@@ -19,31 +19,19 @@ PAIRS=${PAIRS:-7}
 SRC=$(pwd)
 PI=$SRC/$BUILD/examples/pi
 N=400000000
-T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench.XXXXXX") || exit 1
-export GRIDSUBMIT_HOME="$T/home"
-export NO_COLOR=1
-TESTBED=""
-cleanup() {
-	[ -n "$TESTBED" ] && "$GS" testbed down "$TESTBED" >/dev/null 2>&1
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=tests/bench/lib-bench.sh
+. "$SRC/tests/bench/lib-bench.sh"
+bench_scratch
 
 [ -x "$PI" ] || { echo "bench-plain: $PI not built (make)" >&2; exit 1; }
 
-now() { date +%s.%N; }
-
 # took CMD...: the seconds CMD takes to its end; a failure is said
 took() {
-	t0=$(now)
+	t0=$(bench_now)
 	"$@" > "$T/m.out" 2>&1 || { echo "bench-plain: failed: $*" >&2; sed -e 's/^/#   /' "$T/m.out" >&2; }
-	t1=$(now)
+	t1=$(bench_now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
 }
-
-# median of the numbers on standard input
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # the program and its args, as run's words after -- (paths without blanks)
 PROG="$PI --n $N"
@@ -68,9 +56,9 @@ pairs() {
 		i=$((i + 1))
 	done
 	printf '| plain | run -> end, %s, 4 ranks, no libgrt (%s; median of %d pairs) | %.3f s | %.3f s (bare mpiexec) | %.3f | <= 1.1 |\n' \
-	    "$what" "$where" "$PAIRS" "$(awk '{ print $1 }' "$T/pairs" | median)" \
-	    "$(awk '{ print $2 }' "$T/pairs" | median)" \
-	    "$(awk '{ print $1 / $2 }' "$T/pairs" | median)"
+	    "$what" "$where" "$PAIRS" "$(awk '{ print $1 }' "$T/pairs" | bench_median)" \
+	    "$(awk '{ print $2 }' "$T/pairs" | bench_median)" \
+	    "$(awk '{ print $1 / $2 }' "$T/pairs" | bench_median)"
 }
 
 # this host: the fork launcher, the job's own hostfile
@@ -82,10 +70,7 @@ mkdir -p "$T/bare"
 pairs "pi over $N intervals" "this host, fork launcher" "" "$MPIEXEC" -launcher fork \
     -f "$J/hostfile" -n 4 -wdir "$T/bare" "$PI" --n "$N"
 
-if [ "$(id -u)" -ne 0 ] || ! ip netns list >/dev/null 2>&1; then
-	echo "# bench-plain: the 3-site testbed needs root and ip netns: this host only"
-	exit 0
-fi
+bench_testbed_skip "bench-plain (3 sites)" && exit 0
 cat > "$T/plain3.yaml" <<'EOF'
 sites:
   - name: fast

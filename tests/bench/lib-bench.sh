@@ -1,7 +1,8 @@
 # lib-bench.sh — helpers of the benchmarks that run the examples with a master and two
 # workers on this host (bench-examples.sh, bench-race.sh, bench-journal.sh), of those
 # that write to disk (bench-grt.sh) and of those on the testbed (bench-prefetch.sh,
-# bench-relaunch.sh, bench-migration.sh); sourced, not run. They use the
+# bench-relaunch.sh, bench-migration.sh), and the scratch store, clock and median of
+# bench-launch.sh, bench-plain.sh and bench-finalize.sh; sourced, not run. They use the
 # caller's BUILD, MPIEXEC, SLOW (a --slow RANK:FACTOR,... list) and D (a scratch directory).
 # shellcheck shell=sh
 
@@ -64,4 +65,33 @@ bench_testbed_skip() {
 		return 0
 	fi
 	return 1
+}
+
+# bench_scratch: the benchmark's scratch directory $T with its own job store
+# (GRIDSUBMIT_HOME) and no colours; at exit the runs' shared ssh connections are closed,
+# the testbed named by $TESTBED (if any) is taken down and $T removed. Uses the caller's GS.
+bench_scratch() {
+	T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench.XXXXXX") || exit 1
+	export GRIDSUBMIT_HOME="$T/home"
+	export NO_COLOR=1
+	TESTBED=""
+	trap bench_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+bench_cleanup() {
+	# the runs' shared ssh connections, which would outlive the testbed's namespaces
+	for bc_c in "$GRIDSUBMIT_HOME"/ssh/*; do
+		[ -S "$bc_c" ] && ssh -o ControlPath="$bc_c" -O exit node >/dev/null 2>&1
+	done
+	[ -n "$TESTBED" ] && "$GS" testbed down "$TESTBED" >/dev/null 2>&1
+	rm -rf "$T"
+}
+
+# bench_now: the wall clock in seconds, with nanoseconds
+bench_now() { date +%s.%N; }
+
+# bench_median: the median of the numbers on standard input ("-" when there are none)
+bench_median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'
 }
