@@ -11,6 +11,7 @@
 
 #include "common/file.h"
 #include "common/rank-end.h"
+#include "common/rankmap.h"
 #include "common/xmalloc.h"
 
 #define RANK_ENDS_READ_MAX	(16 << 20)	/* bytes read of DIR/rank-ends or DIR/rankmap */
@@ -78,29 +79,24 @@ rank_end_failed(const struct rank_end *e)
 	return e->signal != 0 || e->exit != 0;
 }
 
-/* Each rank's node from DIR/rankmap ("rank node site ..." lines, '#' comments). */
+/* Each rank's node from DIR/rankmap (rankmap.h). */
 static void
 rank_ends_name(const char *dir, struct rank_end *v, size_t n)
 {
-	char *path, *buf, *line, *save = NULL, node[RANK_END_HOST_MAX];
-	size_t len, i;
-	int rank;
+	struct rankmap_row *rows;
+	size_t nrows, i, j;
 
-	xasprintf(&path, "%s/rankmap", dir);
-	if (file_read(path, RANK_ENDS_READ_MAX, &buf, &len) != 0) {
-		free(path);
+	if (rankmap_read(dir, &rows, &nrows) == -1)
 		return;
-	}
-	free(path);
-	for (line = strtok_r(buf, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' || sscanf(line, "%d %63s", &rank, node) != 2 ||
-		    !rank_end_host_ok(node))
+	for (j = 0; j < nrows; j++) {
+		if (!rank_end_host_ok(rows[j].node))
 			continue;
 		for (i = 0; i < n; i++)
-			if (v[i].rank == rank)
-				snprintf(v[i].node, sizeof v[i].node, "%s", node);
+			if (v[i].rank == rows[j].rank)
+				snprintf(v[i].node, sizeof v[i].node, "%.*s",
+				    (int)sizeof v[i].node - 1, rows[j].node);
 	}
-	free(buf);
+	free(rows);
 }
 
 int

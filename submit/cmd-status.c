@@ -31,6 +31,7 @@
 #include "common/jsonout.h"
 #include "common/node-stat.h"
 #include "common/rank-end.h"
+#include "common/rankmap.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
 #include "launch/jobctl-remote.h"
@@ -68,31 +69,28 @@ struct status_info {
 	double now;		/* the wall time the ages are of */
 };
 
-/* DIR/rankmap: "# rank node site pf pr cpu_mhz", then one line per rank. */
+/* DIR/rankmap (rankmap.h): the placement, cleaned for the terminal. */
 static void
 status_read_rankmap(const struct job_state *st, struct status_info *si)
 {
-	char *path, *line = NULL, node[256], site[256];
+	struct rankmap_row *rows;
 	struct status_rank r;
-	size_t cap = 0;
-	FILE *f;
+	size_t n, i;
 
-	xasprintf(&path, "%s/rankmap", st->dir);
-	f = fopen(path, "r");
-	free(path);
-	if (f == NULL)
+	if (rankmap_read(st->dir, &rows, &n) == -1 || n == 0) {
+		free(rows);
 		return;
-	while (getline(&line, &cap, f) > 0) {
-		if (line[0] == '#' || sscanf(line, "%d %255s %255s %lf %lf", &r.rank, node, site,
-		    &r.pf, &r.pr) != 5 || r.rank < 0 || si->nplace >= 100000)
-			continue;
-		text_clean(r.node, sizeof r.node, node, strlen(node));
-		text_clean(r.site, sizeof r.site, site, strlen(site));
-		si->place = xreallocarray(si->place, (size_t)si->nplace + 1, sizeof *si->place);
+	}
+	si->place = xreallocarray(si->place, (size_t)si->nplace + n, sizeof *si->place);
+	for (i = 0; i < n; i++) {
+		r.rank = rows[i].rank;
+		r.pf = rows[i].pf;
+		r.pr = rows[i].pr;
+		text_clean(r.node, sizeof r.node, rows[i].node, strlen(rows[i].node));
+		text_clean(r.site, sizeof r.site, rows[i].site, strlen(rows[i].site));
 		si->place[si->nplace++] = r;
 	}
-	free(line);
-	fclose(f);
+	free(rows);
 }
 
 static void

@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "common/jsonout.h"
 #include "common/rank-end.h"
+#include "common/rankmap.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
 #include "launch/jobctl.h"
@@ -42,34 +43,22 @@ jobfield_numeric(enum job_field f)
 	return jobfield_table[f].numeric;
 }
 
-/* The distinct nodes of DIR/rankmap ("# rank node site pf pr cpu_mhz"); -1 without one. */
+/* The distinct nodes of DIR/rankmap (rankmap.h); -1 without one. */
 static int
 jobfield_count_nodes(const char *dir)
 {
-	char *path, *line = NULL, node[256], **seen = NULL;
-	size_t cap = 0, n = 0, i;
-	int rank;
-	FILE *f;
+	struct rankmap_row *rows;
+	size_t n, i, j, distinct = 0;
 
-	xasprintf(&path, "%s/rankmap", dir);
-	f = fopen(path, "r");
-	free(path);
-	if (f == NULL)
+	if (rankmap_read(dir, &rows, &n) == -1)
 		return -1;
-	while (getline(&line, &cap, f) > 0 && n < 100000) {
-		if (line[0] == '#' || sscanf(line, "%d %255s", &rank, node) != 2)
-			continue;
-		for (i = 0; i < n && strcmp(seen[i], node) != 0; i++)
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && strcmp(rows[j].node, rows[i].node) != 0; j++)
 			;
-		if (i == n) {
-			seen = xreallocarray(seen, n + 1, sizeof *seen);
-			seen[n++] = xstrdup(node);
-		}
+		distinct += j == i;
 	}
-	free(line);
-	fclose(f);
-	strv_free(seen, n);
-	return (int)n;
+	free(rows);
+	return (int)distinct;
 }
 
 void

@@ -11,42 +11,37 @@
 
 #include "common/file.h"
 #include "common/rank-end.h"
+#include "common/rankmap.h"
 #include "common/xmalloc.h"
 #include "tui/model.h"
 
-#define PLAIN_RANKMAP_MAX	(16 << 20)	/* bytes read of DIR/rankmap */
 
 /* DIR/rankmap's "rank node site pf pr cpu_mhz" lines into the rank table (once). */
 static void
 plain_rankmap(struct model *m, const char *dir)
 {
-	char *path, *buf, *line, *save = NULL, node[EV_NODE_MAX], site[EV_SITE_MAX];
+	struct rankmap_row *rows;
 	struct mrank *r;
-	double pf, pr;
-	size_t len;
-	int rank;
+	size_t n, i;
 
-	xasprintf(&path, "%s/rankmap", dir);
-	if (file_read(path, PLAIN_RANKMAP_MAX, &buf, &len) != 0) {
-		free(path);
+	if (rankmap_read(dir, &rows, &n) == -1)
 		return;
-	}
-	free(path);
-	for (line = strtok_r(buf, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' || sscanf(line, "%d %63s %31s %lf %lf", &rank, node, site, &pf,
-		    &pr) != 5 || rank < 0 || rank >= EV_RANK_MAX)
+	for (i = 0; i < n; i++) {
+		if (rows[i].rank >= EV_RANK_MAX)
 			continue;
 		/* model_rank puts a new rank in site "-": the rankmap's site instead */
-		r = model_rank(m, rank);
+		r = model_rank(m, rows[i].rank);
 		m->sites[r->site_idx].nranks--;
-		snprintf(r->node, sizeof r->node, "%s", node);
-		snprintf(r->site, sizeof r->site, "%s", site);
+		snprintf(r->node, sizeof r->node, "%.*s", (int)sizeof r->node - 1,
+		    rows[i].node);
+		snprintf(r->site, sizeof r->site, "%.*s", (int)sizeof r->site - 1,
+		    rows[i].site);
 		r->site_idx = model_site_index(m, r->site);
 		m->sites[r->site_idx].nranks++;
-		r->pf = pf;
-		r->pr = pr;
+		r->pf = rows[i].pf;
+		r->pr = rows[i].pr;
 	}
-	free(buf);
+	free(rows);
 	m->plain = 1;
 	m->gen++;
 }
