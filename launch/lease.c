@@ -4,7 +4,6 @@
  * writes, so holding thousands costs nothing, and it has nothing to do to end them: when
  * it dies the kernel closes every one.
  */
-#include <sys/random.h>
 #include <sys/socket.h>
 
 #include <arpa/inet.h>
@@ -23,6 +22,7 @@
 #include "common/file.h"
 #include "common/log.h"
 #include "common/rank-end.h"
+#include "common/secret.h"
 #include "common/xmalloc.h"
 #include "launch/lease.h"
 
@@ -44,22 +44,12 @@ static char *lease_ends;	/* where the ranks' ends go (lease_ends_file), or NULL 
 char *
 lease_tag_new(const struct job_state *st, char *why, size_t whylen)
 {
-	unsigned char rnd[16];
-	char *tag, hex[sizeof rnd * 2 + 1];
-	size_t i, got = 0;
-	ssize_t n;
+	char *tag, hex[SECRET_HEX + 1];
 
-	while (got < sizeof rnd) {
-		if ((n = getrandom(rnd + got, sizeof rnd - got, 0)) == -1) {
-			if (errno == EINTR)
-				continue;
-			snprintf(why, whylen, "getrandom: %s", strerror(errno));
-			return NULL;
-		}
-		got += (size_t)n;
+	if (secret_new(hex) != 0) {
+		snprintf(why, whylen, "getrandom: %s", strerror(errno));
+		return NULL;
 	}
-	for (i = 0; i < sizeof rnd; i++)
-		snprintf(hex + 2 * i, 3, "%02x", rnd[i]);
 	xasprintf(&tag, "%s-%s", st->id, hex);
 	if (file_write_atomic(st->dir, LEASE_TAG_FILE, tag, strlen(tag), 0644) != 0) {
 		snprintf(why, whylen, "%s/%s: %s", st->dir, LEASE_TAG_FILE, strerror(errno));
