@@ -20,6 +20,7 @@
 #include "common/log.h"
 #include "common/pstat.h"
 #include "common/xmalloc.h"
+#include "launch/fd-budget.h"
 #include "launch/jobctl.h"
 #include "launch/launch.h"
 #include "submit/cmd.h"
@@ -414,6 +415,11 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	}
 	if (a->sim != NULL && (code = jobrun_sim_check(jr)) != EXIT_OK)
 		return code;
+	/* nor one this host has too few descriptors for (launch_prepare checks relaunches) */
+	if (a->sim == NULL && fd_budget_reserve(&jr->sites, &jr->place, why, sizeof why) != 0) {
+		fprintf(stderr, "gridsubmit: %s\n", why);
+		return EXIT_LAUNCH;
+	}
 	st->name = xstrdup(jr->job.name);
 	st->job_file = a->job != NULL ? realpath(jr->job.path, NULL) : NULL;
 	st->ranks = jr->place.nranks;
