@@ -1,7 +1,9 @@
 /*
  * jobrun-disk.c — a job whose directory's disk is full or read-only (doc/restarts.md, "A
- * full or read-only disk"): told apart from other failures, failed with the reason and
- * never relaunched (a relaunch would meet the same disk), resumable once the disk has room.
+ * full or read-only disk"): told apart from other failures by a page written in its
+ * directory, failed with the reason (the master's, naming the file it could not write, when
+ * its end record got written) and never relaunched (a relaunch would meet the same disk),
+ * resumable once the disk has room.
  *
  * While a job runs, its directory holds a small reserve file: on a full disk the
  * supervisor removes it, and the few kilobytes it frees are enough for state.json to
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/events-read.h"
 #include "common/file.h"
 #include "common/xmalloc.h"
 #include "submit/jobrun.h"
@@ -77,20 +80,50 @@ disk_probe(const char *dir)
 	return err;
 }
 
+/*
+ * The master's own words when its end record got written (a full disk often leaves room
+ * in the events file's last page): "no space left on device writing DIR/journal", the
+ * error of the last launch's end; "" when there is none.
+ */
+static void
+disk_master_error(const struct job_state *st, char *dst, size_t len)
+{
+	struct evreader *r;
+	struct event ev;
+	char *path;
+
+	dst[0] = '\0';
+	xasprintf(&path, "%s/events.jsonl", st->dir);
+	r = evreader_open(path);
+	free(path);
+	memset(&ev, 0, sizeof ev);
+	while (r != NULL && evreader_next(r, &ev) == 1) {
+		if (ev.kind == EV_START || ev.kind == EV_RESTART)
+			dst[0] = '\0';
+		else if (ev.kind == EV_END && strstr(ev.error, " writing ") != NULL)
+			snprintf(dst, len, "%s", ev.error);
+		event_clear(&ev);
+	}
+	evreader_free(r);
+}
+
 int
 jobrun_disk_failure(struct jobrun *jr, char *reason, size_t len)
 {
-	char what[128];
+	char what[EV_ERROR_MAX + 64];
 	int err = disk_probe(jr->st.dir);
 
 	if (err == 0)
 		return 0;
-	/* "No space left on device" as messages are written: lowercase */
-	snprintf(what, sizeof what, "%s", strerror(err));
-	what[0] = (char)tolower((unsigned char)what[0]);
-	snprintf(reason, len, "rank 0 stopped: %s writing in %s (its journal and events "
-	    "cannot be written); resume it once the disk has room: gridsubmit resume %s",
-	    what, jr->st.dir, jr->st.id);
+	disk_master_error(&jr->st, what, sizeof what);
+	if (what[0] == '\0') {
+		/* "No space left on device" as messages are written: lowercase */
+		snprintf(what, sizeof what, "%s writing in %s (its journal and events cannot "
+		    "be written)", strerror(err), jr->st.dir);
+		what[0] = (char)tolower((unsigned char)what[0]);
+	}
+	snprintf(reason, len, "rank 0 stopped: %s; resume it once the disk has room: "
+	    "gridsubmit resume %s", what, jr->st.id);
 	jobrun_disk_release(&jr->st);
 	return 1;
 }

@@ -2,6 +2,10 @@
 # test-disk.sh — a job whose store's disk fills up or turns read-only mid-run (doc/restarts.md,
 # "A full or read-only disk"), with real mpiexec jobs of examples/synthetic (--check) and the
 # job store on a tmpfs of its own in a private mount namespace (root):
+# - the master alone (mpiexec, its events off the disk): a filler file takes every free block
+#   mid-run: the master exits 1 and its end record says failed, "no space left on device
+#   writing JOURNAL", journal lost; no rank is left; run again with the filler removed, it
+#   resumes from the committed records and the check passes;
 # - full: once the job has results, a filler file takes every free block: the job ends
 #   failed (run exits 1), the reason on stderr and in state.json names the error and the
 #   job's directory, no restart is tried, no rank is left; the journal's committed records
@@ -61,11 +65,43 @@ resumed() {
 	check_eq "$3: resumed: done" "$(jq -r .state "$J/$1/state.json")" done
 	check_match "$3: resumed: the check passed" "$out" "result matches the sequential computation"
 	check "$3: resumed: the journal's units were not computed again" \
-		jq -se '[.[] | select(.ev == "resume") | .units] | any(. > 0)' "$J/$1/events.jsonl"
+		jq -nRe '[inputs | fromjson? | select(.ev == "resume") | .units] | any(. > 0)' \
+		    "$J/$1/events.jsonl"
 	check "$3: resumed: no process left" poll 10 nothing_left "$1" "$2"
 }
 
+# alone SEED: the synthetic program under mpiexec alone (as gridsubmit launches it), its
+# journal on the tmpfs and its events in $T, off that disk
+alone() {
+	GRT_SCHEME=css GRT_K=2000 GRT_JOURNAL="$GRIDSUBMIT_HOME/alone-$1.journal" \
+	    GRT_EVENTS="$T/alone-$1.jsonl" timeout -k 5 120 "$MPIEXEC" -disable-auto-cleanup \
+	    -n 3 "$SYN" --units 60000 --mean-us 40 --seed "$1" --check --slow 1:3,2:3
+}
+
 for k in $(seq "${REPEAT:-1}"); do
+	# --- the master itself: the first failed write of its journal ends the run, with the
+	# file and the error in its end record, and what it committed resumes
+	seed=$((500 + k))
+	alone "$seed" > "$T/alone$k.out" 2>&1 &
+	pid=$!
+	at_exit "kill -9 $pid"
+	poll 60 grep -q '"ev":"chunk"' "$T/alone-$seed.jsonl" || echo "# no chunk records in time"
+	dd if=/dev/zero of="$GRIDSUBMIT_HOME/filler" bs=64k 2>/dev/null
+	wait $pid
+	check_eq "master ($k): exits 1" "$?" 1
+	check_eq "master ($k): its end record: failed, the journal and the error" \
+		"$(jq -c 'select(.ev == "end") | [.status, .error, .journal]' "$T/alone-$seed.jsonl")" \
+		"[\"failed\",\"no space left on device writing $GRIDSUBMIT_HOME/alone-$seed.journal\",\"lost\"]"
+	check "master ($k): no rank left" poll 10 gone "^$SYN --units 60000 --mean-us 40 --seed $seed "
+	rm -f "$GRIDSUBMIT_HOME/filler"
+	alone "$seed" > "$T/alone$k.out" 2>&1
+	check_eq "master ($k): resumed: exits 0" "$?" 0
+	check_match "master ($k): resumed: the check passed" "$(cat "$T/alone$k.out")" \
+		"result matches the sequential computation"
+	check "master ($k): resumed: from the committed records" \
+		jq -se '[.[] | select(.ev == "resume") | .units] | any(. > 0)' "$T/alone-$seed.jsonl"
+	rm -f "$GRIDSUBMIT_HOME/alone-$seed.journal"
+
 	# --- a full disk
 	seed=$((300 + k))
 	job "$T/full$k.yaml" "$seed"
@@ -78,10 +114,15 @@ for k in $(seq "${REPEAT:-1}"); do
 	wait $pid
 	check_eq "full ($k): run exits 1" "$?" 1
 	check_match "full ($k): the reason on stderr" "$(cat "$T/full$k.err")" \
-		"^gridsubmit: rank 0 stopped: no space left on device writing in $J/$id .*gridsubmit resume $id"
+		"^gridsubmit: rank 0 stopped: no space left on device writing (in )?$J/$id[/ ].*gridsubmit resume $id"
 	check_eq "full ($k): state.json: failed, the reason, no restart" \
-		"$(jq -c '[.state, (.reason | test("no space left on device writing in .*/jobs/'"$id"'")), .restarts]' \
+		"$(jq -c '[.state, (.reason | test("no space left on device writing (in )?.*/jobs/'"$id"'[/ ]")), .restarts]' \
 		    "$J/$id/state.json")" '["failed",true,0]'
+	# rank 0 stopped at the failed write rather than computing on unjournaled: no end
+	# record of the failed launch says ok
+	check "full ($k): the master stopped: no end record says ok" \
+		jq -nRe '[inputs | fromjson? | select(.ev == "end") | .status] | all(. != "ok")' \
+		    "$J/$id/events.jsonl"
 	check "full ($k): no process left" poll 10 nothing_left "$id" "$seed"
 	rm -f "$GRIDSUBMIT_HOME/filler"
 	resumed "$id" "$seed" "full ($k)"
@@ -108,7 +149,7 @@ for k in $(seq "${REPEAT:-1}"); do
 	wait $pid
 	check_eq "read-only ($k): run exits 1" "$?" 1
 	check_match "read-only ($k): the reason on stderr" "$(cat "$T/ro$k.err")" \
-		"^gridsubmit: rank 0 stopped: read-only file system writing in $J/$id .*gridsubmit resume $id"
+		"^gridsubmit: rank 0 stopped: read-only file system writing (in )?$J/$id[/ ].*gridsubmit resume $id"
 	check "read-only ($k): no process left" poll 10 nothing_left "$id" "$seed"
 	run_gs status "$id"
 	check_match "read-only ($k): status: not running" "$out" "state: +failed \\(supervisor died\\)"
