@@ -56,7 +56,8 @@ jobrun_disk_release(const struct job_state *st)
 
 /*
  * 0 when a new page can be written and made durable in dir, else the errno that refused
- * it (ENOSPC, EDQUOT, EROFS, EIO). The probe file is removed whatever happens.
+ * it (ENOSPC, EDQUOT, EROFS, EIO; EMFILE when this process has no descriptor left). The
+ * probe file is removed whatever happens.
  */
 static int
 disk_probe(const char *dir)
@@ -78,6 +79,13 @@ disk_probe(const char *dir)
 	(void)unlink(path);
 	free(path);
 	return err;
+}
+
+/* The errors of a disk; EMFILE or ENOMEM are this process's (jobrun-resource.c). */
+static int
+disk_error(int err)
+{
+	return err == ENOSPC || err == EDQUOT || err == EROFS || err == EIO;
 }
 
 /*
@@ -113,7 +121,7 @@ jobrun_disk_failure(struct jobrun *jr, char *reason, size_t len)
 	char what[EV_ERROR_MAX + 64];
 	int err = disk_probe(jr->st.dir);
 
-	if (err == 0)
+	if (!disk_error(err))
 		return 0;
 	disk_master_error(&jr->st, what, sizeof what);
 	if (what[0] == '\0') {

@@ -475,8 +475,12 @@ jobrun_execute(struct jobrun *jr, int top)
 		jobrun_loads_stop(jr, loads);
 		jr->ran += jr->launch.res.ran;
 		code = jobrun_verdict(jr, why, sizeof why, &restartable);
-		/* a full or read-only disk: a relaunch would meet it again (jobrun-disk.c) */
-		if (code == EXIT_FAILED && jobrun_disk_failure(jr, why, sizeof why)) {
+		/*
+		 * a full or read-only disk, no descriptor or memory left: a relaunch would meet
+		 * them again (jobrun-disk.c, jobrun-resource.c)
+		 */
+		if (code == EXIT_FAILED && (jobrun_disk_failure(jr, why, sizeof why) ||
+		    jobrun_resource_failure(jr, why, sizeof why))) {
 			code = jobrun_fail(jr, EXIT_FAILED, why, 1);
 			break;
 		}

@@ -99,6 +99,13 @@ void jobrun_disk_release(const struct job_state *st);
 int jobrun_disk_failure(struct jobrun *jr, char *reason, size_t len);
 
 /*
+ * jobrun-resource.c, after a launch that failed: 1 when a process of the job said it had
+ * no file descriptor or no memory left (DIR/stderr), with reason quoting it and naming
+ * the limit; 0 otherwise.
+ */
+int jobrun_resource_failure(struct jobrun *jr, char *reason, size_t len);
+
+/*
  * jobrun-cancel.c, a job stopped by a cancel signal: record writes a cancel event and the
  * state cancelled, whose reason (also in reason) says who stopped it ("cancelled by
  * gridsubmit cancel (pid 42, user ana)", "interrupted by Ctrl-C (SIGINT)", "terminated by
