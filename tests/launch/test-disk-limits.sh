@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-resources.sh — a job whose processes run out of file descriptors or memory
+# test-disk-limits.sh — a job whose processes run out of file descriptors or memory
 # (doc/restarts.md, "Out of descriptors or memory"), with real mpiexec jobs of
 # examples/synthetic on this host; each run under `timeout` as a hang guard only:
 # - run under a limit of 10 descriptors (mpiexec and its proxy inherit it): the job fails
@@ -15,10 +15,10 @@
 # Each case runs REPEAT times (default 1; make soak's word `disk`).
 . tests/lib.sh
 
-command -v jq >/dev/null 2>&1 || { skip "resources" "jq is not installed"; exit 0; }
-command -v prlimit >/dev/null 2>&1 || { skip "resources" "prlimit is not installed (util-linux)"; exit 0; }
+command -v jq >/dev/null 2>&1 || { skip "disk-limits" "jq is not installed"; exit 0; }
+command -v prlimit >/dev/null 2>&1 || { skip "disk-limits" "prlimit is not installed (util-linux)"; exit 0; }
 SYN="$SRC/$BUILD/examples/synthetic"
-[ -x "$SYN" ] || { fail "resources: $SYN is not built"; exit 1; }
+[ -x "$SYN" ] || { fail "disk-limits: $SYN is not built"; exit 1; }
 J="$GRIDSUBMIT_HOME/jobs"
 at_exit sweep
 
