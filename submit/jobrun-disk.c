@@ -34,8 +34,10 @@ jobrun_disk_reserve(const struct job_state *st)
 	char *path;
 	int fd;
 
+	/* a reserve a killed supervisor left: made again, never opened through a link */
 	xasprintf(&path, "%s/%s", st->dir, DISK_RESERVE_NAME);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	(void)unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	/* no reserve (a disk already full): a failure is then said on stderr only */
 	if (fd >= 0 && posix_fallocate(fd, 0, DISK_RESERVE_BYTES) != 0)
 		(void)unlink(path);
