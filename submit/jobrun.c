@@ -455,6 +455,7 @@ jobrun_execute(struct jobrun *jr, int top)
 	launch_catch_signals();
 	if (top)
 		jobrun_top_start(jr);
+	jobrun_disk_reserve(st);
 	for (first = 1;; first = 0) {
 		/*
 		 * the slots first (jobrun-queue.c); a relaunch keeps holding them. A simulated
@@ -480,12 +481,22 @@ jobrun_execute(struct jobrun *jr, int top)
 		jobrun_loads_stop(jr, loads);
 		jr->ran += jr->launch.res.ran;
 		code = jobrun_verdict(jr, why, sizeof why, &restartable);
+		/*
+		 * a full or read-only disk, no descriptor or memory left: a relaunch would meet
+		 * them again (jobrun-disk.c, jobrun-resource.c)
+		 */
+		if (code == EXIT_FAILED && (jobrun_disk_failure(jr, why, sizeof why) ||
+		    jobrun_resource_failure(jr, why, sizeof why))) {
+			code = jobrun_fail(jr, EXIT_FAILED, why, 1);
+			break;
+		}
 		/* a failure: relaunched while restarts remain (jobrun-restart.c) */
 		if (code != EXIT_FAILED ||
 		    (code = jobrun_restart(jr, why, restartable)) != EXIT_OK)
 			break;
 	}
 out:
+	jobrun_disk_release(st);
 	jobrun_queue_leave(jr);
 	if (top)
 		jobrun_top_end(jr);

@@ -14,6 +14,7 @@
  *   grt-master-events.c  the events the master writes
  *   grt-resume.c         the journal: opened and replayed, the units it holds skipped
  *   grt-master-relay.c   the relay to the supervisor when the job directory is not here
+ *   grt-master-disk.c    the run stopped when the journal or the events cannot be written
  */
 #ifndef GRT_MASTER_H
 #define GRT_MASTER_H
@@ -240,6 +241,12 @@ int master_resume_open(struct master *m);
  * sink; the journal switched to the relay once replayed; the connection closed at the
  * end. Without cfg->relay they do nothing (events: the file of cfg->events_path).
  */
+/*
+ * grt-master-disk.c: GRT_OK while the journal and the events are written; GRT_EIO, with
+ * the error and the file in rep->why, after a write of either failed.
+ */
+int master_disk_check(struct master *m);
+
 int master_relay_open(struct master *m);
 int master_relay_events(struct master *m);
 int master_relay_journal(struct master *m);

@@ -21,7 +21,9 @@
  * journal lacks: a job relaunched after a lost node or a killed master resumes. The
  * contract for an application that uses it: the master's state after a run is rebuilt by
  * replaying merge and round_done in order from the state before them, and pack depends
- * only on that state (doc/runtime.md, "The journal").
+ * only on that state (doc/runtime.md, "The journal"). The first write of the journal or
+ * of the events that fails (a full or read-only disk) ends the run with GRT_EIO, the error
+ * and the file in rep->why: the master never computes on unjournaled.
  *
  * The library never exits the process and never prints: it returns GRT_E* codes, and
  * grt_strerror() turns them into text (grt_report_error() adds what the master knows).
