@@ -2,13 +2,12 @@
 # test-disk-limits.sh — a job whose processes run out of file descriptors or memory
 # (doc/restarts.md, "Out of descriptors or memory"), with real mpiexec jobs of
 # examples/synthetic on this host; each run under `timeout` as a hang guard only:
-# - run under a limit of 10 descriptors (mpiexec and its proxy inherit it): the job fails
-#   (exit 1) with the line of the process that ran out quoted and the limit named, on
-#   stderr and in state.json, with no restart (a relaunch would meet the same limit), and
-#   nothing of the job is left;
-# - run under a limit of 6 (the supervisor itself cannot open the files of a launch): exit
-#   1, the supervisor's own shortage said on stderr, `status` says the job is not running
-#   (failed, supervisor died), nothing left;
+# - run under a hard limit of 10 descriptors: refused before anything starts (exit 5, the
+#   descriptors the ranks need and the limit named, no job directory): the launch's
+#   descriptor budget (launch/fd-budget.h) sees it coming;
+# - the supervisor's limit lowered mid-run to 3 (prlimit on its pid alone: what it holds
+#   stays open, nothing new opens): it ends (exit 1) saying it ran out of file descriptors with the limit, `status`
+#   says the job is not running (failed, supervisor died), nothing of the job is left;
 # - the supervisor's address space capped at its size mid-run (prlimit on its pid alone):
 #   it ends (exit 1) saying it is out of memory, `status` says the job is not running,
 #   nothing of the job is left.
@@ -44,32 +43,40 @@ chunks() {
 }
 
 for k in $(seq "${REPEAT:-1}"); do
-	# --- mpiexec and its proxy out of descriptors
+	# --- a hard limit below what the ranks need: refused before a job is made
 	seed=$((600 + k))
 	job "$T/fd$k.yaml" "$seed"
 	id=$(next_id)
 	timeout 120 prlimit --nofile=10 "$GS" run --no-metrics "$T/fd$k.yaml" \
 	    > "$T/fd$k.out" 2> "$T/fd$k.err"
-	check_eq "10 descriptors ($k): run exits 1" "$?" 1
+	check_eq "10 descriptors ($k): run exits 5" "$?" 5
 	check_match "10 descriptors ($k): the reason on stderr" "$(cat "$T/fd$k.err")" \
-		"^gridsubmit: the job ran out of file descriptors: \".*Too many open files.*\" \\(the limit here: 10, ulimit -n\\); no restart"
-	check_eq "10 descriptors ($k): state.json: failed, the reason, no restart" \
-		"$(jq -c '[.state, (.reason | test("^the job ran out of file descriptors: .*the limit here: 10")), .restarts]' \
-		    "$J/$id/state.json")" '["failed",true,0]'
+		"^gridsubmit: 3 ranks need about [0-9]+ file descriptors; the hard limit is 10: raise it"
+	check "10 descriptors ($k): no job made" test ! -e "$J/$id"
 	check "10 descriptors ($k): nothing left" poll 10 nothing_left "$id" "$seed"
 
-	# --- the supervisor itself out of descriptors
+	# --- the supervisor itself out of descriptors mid-run
 	seed=$((700 + k))
 	job "$T/sup$k.yaml" "$seed"
 	id=$(next_id)
-	timeout 120 prlimit --nofile=6 "$GS" run --no-metrics "$T/sup$k.yaml" \
-	    > "$T/sup$k.out" 2> "$T/sup$k.err"
-	check_eq "6 descriptors ($k): run exits 1" "$?" 1
-	check_match "6 descriptors ($k): the reason on stderr" "$(cat "$T/sup$k.err")" \
-		"^gridsubmit: the supervisor ran out of file descriptors \\(the limit here: 6, ulimit -n\\)"
-	check "6 descriptors ($k): nothing left" poll 10 nothing_left "$id" "$seed"
+	"$GS" run --no-metrics "$T/sup$k.yaml" > "$T/sup$k.out" 2> "$T/sup$k.err" &
+	pid=$!
+	at_exit "kill -9 $pid"
+	poll 60 chunks "$id" 3 || echo "# job $id: no chunk records in time"
+	# 3: stdin, stdout and stderr; the descriptors it holds stay open, no new one opens
+	prlimit --pid "$pid" --nofile=3:3
+	(sleep 120; kill -9 "$pid") 2>/dev/null &
+	guard=$!
+	wait "$pid"
+	check_eq "supervisor out of descriptors ($k): run exits 1" "$?" 1
+	kill "$guard" 2>/dev/null
+	check_match "supervisor out of descriptors ($k): the reason on stderr" \
+		"$(cat "$T/sup$k.err")" \
+		"^gridsubmit: the supervisor ran out of file descriptors \\(the limit here: 3, ulimit -n\\)"
+	check "supervisor out of descriptors ($k): nothing left" poll 10 nothing_left "$id" "$seed"
 	run_gs status "$id"
-	check_match "6 descriptors ($k): status: not running" "$out" "state: +failed \\(supervisor died\\)"
+	check_match "supervisor out of descriptors ($k): status: not running" "$out" \
+		"state: +failed \\(supervisor died\\)"
 
 	# --- the supervisor out of memory mid-run
 	seed=$((800 + k))
