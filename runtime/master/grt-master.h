@@ -63,7 +63,8 @@ struct worker {
 	int nout;
 	int depth;		/* 1, or 2 while prefetching for it */
 	double t_head;		/* when out[head] started: its send or the previous result */
-	double deadline;	/* of out[head] */
+	int blind;		/* out[head] started before any chunk of the job was
+				   measured: its deadline is the generous first one */
 	struct grt_msg_stop stop;	/* kept alive until stop_req completes */
 	MPI_Request stop_req;
 
@@ -151,6 +152,8 @@ struct master {
 
 	double t0;
 	double now;		/* the clock at the latest result */
+	double unit_exe_max;	/* the largest t_exe per unit of any chunk so far: for
+				   deadlines */
 	double next_check;
 	int64_t seq;
 	int failed_now;		/* workers in W_FAILED */
@@ -222,7 +225,6 @@ int master_self_slice(struct master *m, int w);
 int master_self_share(struct master *m, struct grt_chunk *c);
 
 /* grt-failure.c: master_late returns 1 (the result was handled) or an error code */
-double master_deadline(const struct master *m, const struct worker *wk, double now);
 int master_check_deadlines(struct master *m, double now);
 int master_late(struct master *m, int w, const struct grt_msg_result *h, const void *res,
     size_t reslen, double now);

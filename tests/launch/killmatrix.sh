@@ -12,7 +12,7 @@
 #           master requeues its chunk: done, no restart, a fail event for rank 1
 #   wrap    rank 1's gridsubmit-rank SIGKILLed: relaunched without its node
 #   proxy   rank 1's node's hydra_pmi_proxy SIGKILLed: relaunched without its node
-#   link    rank 1's node cut off (its eth0 down; deadline 3 s): the master requeues and
+#   link    rank 1's node cut off (its eth0 down): the master's deadline requeues and
 #           ends, the job is done without restart; the link comes back after the job
 #   freeze  everything in rank 1's node's namespace SIGSTOPped: as link; thawed after
 #   master  rank 0's program SIGKILLed: relaunched on the same nodes
@@ -64,15 +64,16 @@ at_exit sweep
 at_exit restore_all
 TBSITES=$GRIDSUBMIT_HOME/testbed/killm/sites.yaml
 
-# synthetic: 50,000 units of 60 us (3 s of work; 1.5 s on 2 workers), chunks of 2,000; a
-# chunk may take 3 s (deadline) before its worker is taken as failed, not 60
+# synthetic: 50,000 units of 60 us (3 s of work; 1.5 s on 2 workers), chunks of 2,000; the
+# default deadlines (doc/runtime.md, "Failures"): a silent worker is taken as failed in
+# seconds
 syn_job() {
 	cat > "$T/syn-$1.yaml" <<EOF
 name: km-syn-$1
 program: $SYN
 args: ["--units", "50000", "--mean-us", "60", "--seed", "$1", "--check"]
 ranks: 3
-runtime: {scheme: css, k: 2000, deadline: 3}
+runtime: {scheme: css, k: 2000}
 $2
 EOF
 	JOB=$T/syn-$1.yaml
@@ -88,7 +89,7 @@ name: km-mm-$1
 program: $MM
 args: ["--form", "a", "--n", "$n", "--bcols", "64"]
 ranks: 3
-runtime: {scheme: gss, deadline: 3}
+runtime: {scheme: gss}
 EOF
 	JOB=$T/mm-$1.yaml
 	PAT="^$MM --form a --n $n "
