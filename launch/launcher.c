@@ -149,6 +149,9 @@ launch_wait(struct launch *l)
 {
 	l->ops->wait(l);
 	l->ops->cleanup(l);
+	/* gone: its pid is anyone's from now on, and the state written next forgets it */
+	l->plan.st->mpiexec_pid = 0;
+	l->plan.st->mpiexec_start = 0;
 }
 
 void
