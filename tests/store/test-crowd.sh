@@ -60,6 +60,8 @@ sampler() {
 		    COALESCE(SUM(c.want), 0) FROM claim c JOIN queue q ON q.job = c.job WHERE \
 		    q.holding = 1) || ' ' || COALESCE((SELECT group_concat(j, ' ') FROM (SELECT \
 		    job || ':' || holding AS j FROM queue ORDER BY job)), '')" 2>/dev/null
+		# about 30 samples a second, and the CPU left to the jobs
+		sleep 0.02
 	done > "$1"
 }
 
