@@ -53,19 +53,33 @@ struct pf_accept {
 	int proved, refused;
 };
 
-/* Close connection i (the answer given or not), counting it. */
+/* Count a connection as proved (it sent the secret) or refused. */
 static void
-accept_close(struct pf_accept *a, size_t i, int proved)
+accept_count(struct pf_accept *a, int proved)
 {
-	close(a->conns[i].fd);
 	pthread_mutex_lock(&a->lock);
 	if (proved)
 		a->proved++;
 	else
 		a->refused++;
 	pthread_mutex_unlock(&a->lock);
+}
+
+/* Close connection i, already counted. */
+static void
+accept_drop(struct pf_accept *a, size_t i)
+{
+	close(a->conns[i].fd);
 	memmove(&a->conns[i], &a->conns[i + 1], (a->nconn - i - 1) * sizeof a->conns[0]);
 	a->nconn--;
+}
+
+/* Close connection i (the answer given or not), counting it. */
+static void
+accept_close(struct pf_accept *a, size_t i, int proved)
+{
+	accept_count(a, proved);
+	accept_drop(a, i);
 }
 
 /*
@@ -89,10 +103,15 @@ accept_read(struct pf_accept *a, size_t i)
 		return 0;
 	good = c->len == sizeof c->buf && c->buf[SECRET_HEX] == '\n' &&
 	    secret_equal(c->buf, a->key, SECRET_HEX);
-	/* three bytes on a fresh connection: the socket's buffer takes them at once */
+	/* counted before the answer: whoever has read "ok" finds it among the proved */
+	accept_count(a, good);
+	/*
+	 * three bytes on a fresh connection: the socket's buffer takes them at once; a node
+	 * that cannot be written to has gone, and reads no answer whatever we do
+	 */
 	if (good && write(c->fd, "ok\n", 3) != 3)
 		good = 0;
-	accept_close(a, i, good);
+	accept_drop(a, i);
 	return 1;
 }
 
