@@ -416,8 +416,9 @@ lease_take(struct lease *l, const char **why)
 			continue;
 		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return 0;
+		/* a reset is a close too: the supervisor went with our beats unread */
 		if (n <= 0) {
-			*why = n == 0 ? "connection closed" : strerror(errno);
+			*why = n == 0 || errno == ECONNRESET ? "connection closed" : strerror(errno);
 			return -1;
 		}
 		for (i = 0; i < n; i++) {
