@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +29,18 @@
 
 /* The most distinct CPUs we count: one more than a response may claim (metrics.h). */
 #define METRICS_MAX_CPUS	(METRICS_MAX_CORES + 1)
+/* The CPU labels' hash: a power of two, at least twice METRICS_MAX_CPUS (open addressing). */
+#define METRICS_CPU_SLOTS	8192
+/* The parse looks at the clock once per this many lines. */
+#define METRICS_CLOCK_LINES	1024
 
 /* --- the Prometheus text format */
 
 struct parse_state {
 	int have_load;
 	double load1;
-	char **cpus;		/* distinct cpu label values of idle CPU time */
-	size_t ncpus, cpucap;
+	char **cpus;		/* distinct cpu label values of idle CPU time: a hash */
+	size_t ncpus;
 	double scaling_sum, freq_sum;
 	int scaling_n, freq_n;
 	double freq_max, scaling_max;	/* Hz; 0: none */
@@ -169,21 +174,38 @@ parse_sample(const char *s, const char *end, char *name, size_t namelen, char *c
 	return 0;
 }
 
+/*
+ * Count a distinct CPU label: a lookup in an open-addressed hash (FNV-1a), so that a
+ * response of 80,000 labels costs 80,000 lookups, not a scan of every label seen for
+ * each (the table never holds more than METRICS_MAX_CPUS, under half its slots).
+ */
 static void
 parse_add_cpu(struct parse_state *st, const char *cpu)
 {
+	uint32_t h = 2166136261u;
+	const unsigned char *c;
 	size_t i;
 
-	for (i = 0; i < st->ncpus; i++)
+	for (c = (const unsigned char *)cpu; *c != '\0'; c++)
+		h = (h ^ *c) * 16777619u;
+	for (i = h & (METRICS_CPU_SLOTS - 1); st->cpus[i] != NULL;
+	    i = (i + 1) & (METRICS_CPU_SLOTS - 1))
 		if (strcmp(st->cpus[i], cpu) == 0)
 			return;
 	if (st->ncpus >= METRICS_MAX_CPUS)
 		return;
-	if (st->ncpus == st->cpucap) {
-		st->cpucap = st->cpucap ? st->cpucap * 2 : 16;
-		st->cpus = xreallocarray(st->cpus, st->cpucap, sizeof *st->cpus);
-	}
-	st->cpus[st->ncpus++] = xstrdup(cpu);
+	st->cpus[i] = xstrdup(cpu);
+	st->ncpus++;
+}
+
+/*
+ * A frequency in Hz worth taking: finite and at least METRICS_MIN_MHZ (a clock near 0
+ * would make CS near 0; one too high is refused later, by parse_bounds, with its value).
+ */
+static int
+parse_hz_usable(double v)
+{
+	return isfinite(v) && v >= METRICS_MIN_MHZ * 1e6;
 }
 
 /* The node values a site file may leave to the monitor (node-values.h): the largest seen. */
@@ -198,7 +220,9 @@ parse_node_values(struct parse_state *st, const char *name, double v)
 		to = &st->scaling_max;
 	else if (strcmp(name, "node_memory_MemTotal_bytes") == 0)
 		to = &st->mem_bytes;
-	/* NaN fails every comparison: it is never taken */
+	/* NaN fails every comparison: it is never taken; nor is a clock below 1 MHz */
+	if (to != NULL && to != &st->mem_bytes && !parse_hz_usable(v))
+		return;
 	if (to != NULL && v > *to)
 		*to = v;
 }
@@ -207,10 +231,13 @@ parse_node_values(struct parse_state *st, const char *name, double v)
 static int
 parse_bounds(const struct metrics_sample *s, char *why, size_t whylen)
 {
-	if (s->cores > METRICS_MAX_CORES)
+	if (s->load1 > METRICS_MAX_LOAD)
+		snprintf(why, whylen, "it claims a load of %g (at most %.0f)", s->load1,
+		    METRICS_MAX_LOAD);
+	else if (s->cores > METRICS_MAX_CORES)
 		snprintf(why, whylen, "it claims more than %d CPUs", METRICS_MAX_CORES);
 	else if (s->mhz > METRICS_MAX_MHZ || s->max_mhz > METRICS_MAX_MHZ)
-		snprintf(why, whylen, "it claims a CPU of %.0f MHz (at most %.0f)",
+		snprintf(why, whylen, "it claims a CPU of %g MHz (at most %.0f)",
 		    s->mhz > s->max_mhz ? s->mhz : s->max_mhz, METRICS_MAX_MHZ);
 	else if (!isfinite(s->mem_mb) || s->mem_mb > METRICS_MAX_MEM_MB)
 		snprintf(why, whylen, "it claims %g MiB of memory (at most %.0f)", s->mem_mb,
@@ -228,7 +255,7 @@ parse_bounds(const struct metrics_sample *s, char *why, size_t whylen)
 static void
 metrics_cpu_add(struct parse_state *st, const char *mode, double v)
 {
-	if (!isfinite(v) || v < 0)
+	if (!isfinite(v) || v < 0 || v > METRICS_MAX_CPU_SECONDS)
 		return;
 	st->cpu_total += v;
 	if (strcmp(mode, "idle") == 0 || strcmp(mode, "iowait") == 0)
@@ -239,20 +266,28 @@ int
 metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *why,
     size_t whylen)
 {
+	return metrics_parse_by(body, len, 0, out, why, whylen);
+}
+
+int
+metrics_parse_by(const char *body, size_t len, double deadline,
+    struct metrics_sample *out, char *why, size_t whylen)
+{
 	struct parse_state st;
 	const char *p = body, *end = body + len;
-	size_t i, line = 0;
+	size_t i, line = 0, samples = 0;
 	int rc = -1;
 
 	memset(&st, 0, sizeof st);
 	memset(out, 0, sizeof *out);
+	st.cpus = xcalloc(METRICS_CPU_SLOTS, sizeof *st.cpus);
 	if (len == 0) {
 		snprintf(why, whylen, "empty response");
-		return -1;
+		goto out;
 	}
 	if (memchr(body, '\0', len) != NULL) {
 		snprintf(why, whylen, "binary data in the response");
-		return -1;
+		goto out;
 	}
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p)), *le;
@@ -263,6 +298,10 @@ metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *wh
 			eol = end;
 		le = eol;
 		line++;
+		if (deadline > 0 && line % METRICS_CLOCK_LINES == 0 && clock_mono() > deadline) {
+			snprintf(why, whylen, "no time left to read its %zu lines", line);
+			goto out;
+		}
 		if (le > p && le[-1] == '\r')
 			le--;
 		while (p < le && (*p == ' ' || *p == '\t'))
@@ -276,6 +315,10 @@ metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *wh
 			snprintf(why, whylen, "not Prometheus text format (line %zu)", line);
 			goto out;
 		}
+		if (++samples > METRICS_MAX_SAMPLES) {
+			snprintf(why, whylen, "more than %d samples", METRICS_MAX_SAMPLES);
+			goto out;
+		}
 		if (strcmp(name, "node_load1") == 0 && !st.have_load) {
 			st.have_load = 1;
 			st.load1 = v;
@@ -285,12 +328,12 @@ metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *wh
 			metrics_cpu_add(&st, mode, v);
 		} else if (strcmp(name, "node_cpu_scaling_frequency_hertz") == 0) {
 			/* frequency is optional: an unusable value is ignored, not fatal */
-			if (isfinite(v) && v > 0) {
+			if (parse_hz_usable(v)) {
 				st.scaling_sum += v;
 				st.scaling_n++;
 			}
 		} else if (strcmp(name, "node_cpu_frequency_hertz") == 0) {
-			if (isfinite(v) && v > 0) {
+			if (parse_hz_usable(v)) {
 				st.freq_sum += v;
 				st.freq_n++;
 			}
@@ -327,7 +370,7 @@ metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *wh
 	out->mem_mb = st.mem_bytes / (1024.0 * 1024.0);
 	rc = parse_bounds(out, why, whylen);
 out:
-	for (i = 0; i < st.ncpus; i++)
+	for (i = 0; i < METRICS_CPU_SLOTS; i++)
 		free(st.cpus[i]);
 	free(st.cpus);
 	return rc;
@@ -435,7 +478,7 @@ metrics_lower(char *s)
 }
 
 static void
-fetch_result(struct fetch *f, CURLcode rc, const struct metrics_opts *opt)
+fetch_result(struct fetch *f, CURLcode rc, const struct metrics_opts *opt, double deadline)
 {
 	long status = 0, oserr = 0;
 	curl_off_t connected = 0;
@@ -449,8 +492,8 @@ fetch_result(struct fetch *f, CURLcode rc, const struct metrics_opts *opt)
 			    status >= 300 && status < 400 ? " (redirects are not followed)" : "");
 			return;
 		}
-		if (metrics_parse(f->buf != NULL ? f->buf : "", f->len, &f->sample, f->why,
-		    sizeof f->why) == 0)
+		if (metrics_parse_by(f->buf != NULL ? f->buf : "", f->len, deadline, &f->sample,
+		    f->why, sizeof f->why) == 0)
 			f->ok = 1;
 		return;
 	case CURLE_WRITE_ERROR:
@@ -600,7 +643,7 @@ metrics_run(struct fetch *fetches, size_t n, const struct metrics_opts *opt, lon
 			if (msg->msg != CURLMSG_DONE)
 				continue;
 			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&f);
-			fetch_result(f, msg->data.result, opt);
+			fetch_result(f, msg->data.result, opt, deadline);
 		}
 		if (running == 0 || (now = clock_mono()) >= deadline)
 			break;

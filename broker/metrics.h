@@ -34,6 +34,18 @@ struct metrics_opts {
 #define METRICS_MAX_CORES	4096
 #define METRICS_MAX_MHZ		10000.0
 #define METRICS_MAX_MEM_MB	(64.0 * 1024 * 1024)
+/*
+ * Bounds on a response's work and on the rest of its values: at most this many sample
+ * lines are read (node_exporter serves a few thousand; 4096 CPUs with a dozen lines each
+ * are about 50,000); a load above 1,000,000 (a run queue of 250 per CPU of the largest
+ * machine) is refused; a clock below 1 MHz is none (no CPU made since 1975 is that
+ * slow, and CS = MHz x cores must never come near 0); a CPU counter above 10^12 s
+ * (31,000 years) is left out of the busy fraction, as a NaN is.
+ */
+#define METRICS_MAX_SAMPLES	200000
+#define METRICS_MAX_LOAD	1000000.0
+#define METRICS_MIN_MHZ		1.0
+#define METRICS_MAX_CPU_SECONDS	1e12
 
 /* What one response says. */
 struct metrics_sample {
@@ -65,11 +77,20 @@ int metrics_fetch(struct gs_sites *sites, const struct metrics_opts *opt);
 
 /*
  * Parse a Prometheus text-format body. Returns 0, or -1 with why ("no node_load1 in the
- * response", "not Prometheus text format (line 3)", "node_load1 is NaN", "it claims 5000
- * CPUs (at most 4096)").
+ * response", "not Prometheus text format (line 3)", "node_load1 is NaN", "it claims more
+ * than 4096 CPUs", "more than 200000 samples"). The work is bounded: each line is read
+ * once, a CPU label is looked up in a hash of at most METRICS_MAX_CORES + 1 entries.
  */
 int metrics_parse(const char *body, size_t len, struct metrics_sample *out, char *why,
     size_t whylen);
+
+/*
+ * metrics_parse that gives up once clock_mono() passes deadline (<= 0: never), looked at
+ * every 1,024 lines: -1 with why "no time left to read its N lines" (the fetch's deadline
+ * bounds the parse as it bounds the transfer).
+ */
+int metrics_parse_by(const char *body, size_t len, double deadline,
+    struct metrics_sample *out, char *why, size_t whylen);
 
 /* Clear a node's live values and stale reason (before a new fetch). */
 void metrics_clear(struct gs_node *n);

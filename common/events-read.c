@@ -341,6 +341,7 @@ ev_parse_fields(json_t *o, const char *kind, struct event *ev)
 		ev->kind = EV_END;
 		ev->makespan = NAN;
 		GET(ev_get_str(o, "status", ev->text, sizeof ev->text));
+		GET(ev_get_str(o, "error", ev->error, sizeof ev->error));
 		GET(ev_get_num(o, "makespan", &ev->makespan, 0));
 		v = 0;
 		GET(ev_get_int(o, "failed", &v, 0, INT_MAX));

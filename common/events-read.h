@@ -16,6 +16,7 @@
 #define EV_NODE_MAX	64	/* bytes kept of a host name, NUL included */
 #define EV_SITE_MAX	32
 #define EV_TEXT_MAX	128	/* reasons, status */
+#define EV_ERROR_MAX	512	/* end: the master's error, which may name a file */
 #define EV_LINE_MAX	(8 << 20)	/* a longer line is garbage (a start of 1e5 ranks fits) */
 #define EV_RANK_MAX	1000000	/* rank ids must be below this */
 #define EV_TASK_MAX	1000000	/* task ids (migratable tasks) must be below this */
@@ -69,6 +70,8 @@ struct event {
 	long long requeued;	/* fail: units of that rank requeued; end: in all */
 	int failed;		/* end: ranks that failed */
 	char text[EV_TEXT_MAX];	/* drop/fail/migrate/tasks/cancel: reason; end: status */
+	char error[EV_ERROR_MAX];	/* end: what failed ("no space left on device writing
+					   DIR/journal"); "" when the run did not fail */
 	char job[EV_NODE_MAX];	/* start */
 	char scheme[EV_SITE_MAX];
 	long long n;

@@ -86,10 +86,11 @@ home_path(char *why, size_t whylen)
 }
 
 /*
- * Whether the directory dir (stat sb) may hold the store: a directory that others cannot
- * write, since they could plant or change job state there (doc/reliability.md, "Job state
- * that is never lost"). A shared directory (sticky, as /tmp, or another user's) gets no
- * advice to change its mode: the store belongs in a directory of the user's own.
+ * Whether the directory dir (stat sb) may hold the store: a directory of the user's own
+ * that no one else can write, since whoever can write it can plant or change job state
+ * there, and cancel signals the pids that state names (doc/reliability.md, "Job state
+ * that is never lost"; doc/security.md). A shared directory (sticky, as /tmp, or another
+ * user's) gets no advice to change its mode: the store belongs in a directory of one's own.
  */
 static int
 home_check(const char *dir, const struct stat *sb, char *why, size_t whylen)
@@ -101,10 +102,18 @@ home_check(const char *dir, const struct stat *sb, char *why, size_t whylen)
 		snprintf(why, whylen, "%s: the job store is a directory that others can write "
 		    "(shared); use a directory of your own, e.g. GRIDSUBMIT_HOME=~/.gridsubmit",
 		    dir);
+	else if (sb->st_uid != geteuid())
+		snprintf(why, whylen, "%s: the job store belongs to uid %lu, not to you (uid "
+		    "%lu): its owner could change its jobs; use a directory of your own, e.g. "
+		    "GRIDSUBMIT_HOME=~/.gridsubmit", dir, (unsigned long)sb->st_uid,
+		    (unsigned long)geteuid());
 	else if (sb->st_mode & S_IWOTH)
 		snprintf(why, whylen, "%s: the job store is world-writable: others could change "
 		    "its jobs; make it yours alone (chmod o-w) or use a directory of your own, "
 		    "e.g. GRIDSUBMIT_HOME=~/.gridsubmit", dir);
+	else if (sb->st_mode & S_IWGRP)
+		snprintf(why, whylen, "%s: the job store is writable by its group: others could "
+		    "change its jobs; make it yours alone (chmod g-w)", dir);
 	else
 		return 0;
 	return -1;

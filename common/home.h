@@ -18,8 +18,8 @@ const char *home_path(char *why, size_t whylen);
 /*
  * The state directory, made (0700) the first time it is asked for and then remembered:
  * for the commands that write. NULL with why set when there is no place for it, it cannot
- * be made, it is not a directory, or others may write it (doc/reliability.md, "Job state
- * that is never lost"; a shared one such as /tmp is told to use a directory of one's own).
+ * be made, it is not a directory, it is not the user's, or its group or others may write
+ * it (doc/security.md; a shared one such as /tmp is told to use a directory of one's own).
  */
 const char *home_root(char *why, size_t whylen);
 

@@ -74,11 +74,11 @@ proc_fd_high(int fd)
 
 /* The child: its group, signals, descriptors and directory, then the command. */
 static void __attribute__((__noreturn__))
-proc_exec(const struct proc_task *t, int outfd, int errfd, int failfd)
+proc_exec(const struct proc_task *t, int infd, int outfd, int errfd, int failfd)
 {
 	struct proc_fail f = { PROC_STEP_SETUP, 0 };
 	ssize_t n;
-	int fd[3], k;
+	int fd[3], k, nullfd;
 
 	if (t->flags & PROC_SESSION)
 		setsid();
@@ -86,8 +86,9 @@ proc_exec(const struct proc_task *t, int outfd, int errfd, int failfd)
 		setpgid(0, 0);
 	proc_child_signals();
 	failfd = proc_fd_high(failfd);
-	fd[0] = proc_fd_high(open("/dev/null", O_RDWR | O_CLOEXEC));
-	fd[1] = t->flags & PROC_OUT_NULL ? fd[0] : proc_fd_high(outfd);
+	nullfd = proc_fd_high(open("/dev/null", O_RDWR | O_CLOEXEC));
+	fd[0] = infd != -1 ? proc_fd_high(infd) : nullfd;
+	fd[1] = t->flags & PROC_OUT_NULL ? nullfd : proc_fd_high(outfd);
 	fd[2] = proc_fd_high(errfd);
 	for (k = 0; k < 3; k++)
 		if (fd[k] == -1 || dup2(fd[k], k) == -1)
@@ -134,10 +135,42 @@ proc_close(int *fd, size_t n)
 		}
 }
 
+/*
+ * t->in in a pipe, whole, its write end closed: the read end for the child's stdin (-1
+ * without t->in). 0, or -1 with errno (EINVAL: more than PROC_IN_CAP bytes).
+ */
+static int
+proc_input(const struct proc_task *t, int *infd)
+{
+	int ip[2];
+	size_t len;
+	ssize_t n;
+
+	*infd = -1;
+	if (t->in == NULL)
+		return 0;
+	if ((len = strlen(t->in)) > PROC_IN_CAP) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (pipe2(ip, O_CLOEXEC) == -1)
+		return -1;
+	while ((n = write(ip[1], t->in, len)) == -1 && errno == EINTR)
+		;
+	close(ip[1]);
+	if (n != (ssize_t)len) {
+		close(ip[0]);
+		errno = n == -1 ? errno : EIO;
+		return -1;
+	}
+	*infd = ip[0];
+	return 0;
+}
+
 int
 proc_start(struct proc_task *t)
 {
-	int op[2] = { -1, -1 }, ep[2] = { -1, -1 }, fp[2] = { -1, -1 }, logfd = -1, e;
+	int op[2] = { -1, -1 }, ep[2] = { -1, -1 }, fp[2] = { -1, -1 }, logfd = -1, e, infd;
 	struct proc_fail f;
 	sigset_t all, old;
 	ssize_t n;
@@ -152,12 +185,18 @@ proc_start(struct proc_task *t)
 	if (t->log != NULL &&
 	    (logfd = open(t->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) == -1)
 		return proc_failed(t, errno, "cannot start %s: %s: %s\n", t->log);
+	if (proc_input(t, &infd) == -1) {
+		e = errno;
+		proc_close(&logfd, 1);
+		return proc_failed(t, e, "cannot start %s: its input: %s\n", NULL);
+	}
 	if ((t->log == NULL && (pipe2(op, O_CLOEXEC) == -1 || pipe2(ep, O_CLOEXEC) == -1)) ||
 	    pipe2(fp, O_CLOEXEC) == -1) {
 		e = errno;
 		proc_close(op, 2);
 		proc_close(ep, 2);
 		proc_close(&logfd, 1);
+		proc_close(&infd, 1);
 		return proc_failed(t, e, "cannot start %s: %s\n", NULL);
 	}
 	fflush(NULL);
@@ -165,9 +204,11 @@ proc_start(struct proc_task *t)
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
 	if ((t->pid = fork()) == 0)
-		proc_exec(t, logfd != -1 ? logfd : op[1], logfd != -1 ? logfd : ep[1], fp[1]);
+		proc_exec(t, infd, logfd != -1 ? logfd : op[1], logfd != -1 ? logfd : ep[1],
+		    fp[1]);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	proc_close(&infd, 1);
 	proc_close(&op[1], 1);
 	proc_close(&ep[1], 1);
 	proc_close(&fp[1], 1);

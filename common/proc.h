@@ -3,7 +3,7 @@
  * an ssh or scp per node (remote/, launch/, broker/), ip and tc for the testbed, gnuplot,
  * the console's cancel, a testbed for an experiment. A command runs from its argument
  * vector (execvp, never a shell string) in a process group of its own, so that a kill
- * reaches whatever it started; stdin from /dev/null; no signal blocked and every caught
+ * reaches whatever it started; stdin from /dev/null or a few bytes given; no signal blocked and every caught
  * one, and SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM and SIGCHLD, at their defaults,
  * whatever the caller blocks (for a signalfd) or ignores. Its stdout and stderr are read
  * into memory through pipes, capped: whatever comes after the cap is read and dropped, so
@@ -23,6 +23,7 @@
 
 #define PROC_OUT_CAP		(1024 * 1024)
 #define PROC_ERR_CAP		(64 * 1024)
+#define PROC_IN_CAP		4096	/* under any pipe's buffer: written before the fork */
 #define PROC_DEADLINE		(-1)	/* status: still running at the deadline, killed */
 #define PROC_STOPPED		(-2)	/* status: still running when stop() said so, killed */
 
@@ -45,6 +46,8 @@
 struct proc_task {
 	char **argv;		/* in: for execvp (NULL: not run, status and ended untouched) */
 	const char *dir;	/* in: its working directory (NULL: the caller's) */
+	const char *in;		/* in: its whole stdin, at most PROC_IN_CAP bytes, through a
+				 * pipe: a secret never in argv (NULL: /dev/null) */
 	const char *log;	/* in: stdout and stderr appended to this file (created 0644)
 				 * instead of read: out and err stay empty (NULL: read) */
 	int flags;		/* in: PROC_* options above (0: none) */

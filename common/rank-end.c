@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ rank_end_parse(const char *line, struct rank_end *e)
 	memset(e, 0, sizeof *e);
 	if (sscanf(line, "%d %63s %7s %d %lf%n", &rank, host, how, &v, &t, &used) != 5 ||
 	    (line[used] != '\0' && line[used] != '\n') || rank < 0 ||
-	    rank >= RANK_END_RANK_MAX || t < 0 || (strcmp(host, "?") != 0 &&
+	    rank >= RANK_END_RANK_MAX || !isfinite(t) || t < 0 || (strcmp(host, "?") != 0 &&
 	    !rank_end_host_ok(host)))
 		return -1;
 	if (strcmp(how, "exit") == 0 && v >= 0 && v <= 255)

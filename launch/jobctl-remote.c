@@ -216,7 +216,10 @@ jobctl_remote_keep(const char *outdir, const char *host, const char *suffix,
 	int fd;
 
 	xasprintf(&path, "%s/%s.%s", outdir, host, suffix);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) == -1 ||
+	/* a new file: whatever is there (a planted link) is removed, never written through */
+	unlink(path);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600)) == -1 ||
 	    write(fd, text, len) != (ssize_t)len)
 		log_warn("%s", path);
 	if (fd != -1)

@@ -1,4 +1,9 @@
-/* jobctl.c — a job's processes on this host through /proc: supervisor, ranks, stopping. */
+/*
+ * jobctl.c — a job's processes on this host through /proc: supervisor, ranks, stopping.
+ * Only the user's own processes are looked at (a scan skips other uids before reading
+ * anything of theirs), and a pid the store kept counts only while its start time is the
+ * one recorded with it (doc/security.md): cancel signals what it can prove is the job's.
+ */
 #include <sys/stat.h>
 
 #include <ctype.h>
@@ -18,6 +23,7 @@
 #include "common/pstat.h"
 #include "common/xmalloc.h"
 #include "launch/jobctl.h"
+#include "launch/lease.h"
 
 #define ARGS_MAX	(256 << 10)	/* bytes read of a command line or an environment */
 #define POLL_NS		100000000L
@@ -63,6 +69,21 @@ jobctl_has(const char *buf, ssize_t len, const char *s)
 	return 0;
 }
 
+/*
+ * Whether pid is one of the user's own processes: the owner of /proc/PID, looked at
+ * before anything of it is read, so that another user's process (one that puts the
+ * job's paths in its argv) is never taken for the job's, nor can it slow the scan.
+ */
+static int
+jobctl_own(pid_t pid)
+{
+	char path[64];
+	struct stat sb;
+
+	snprintf(path, sizeof path, "/proc/%ld", (long)pid);
+	return stat(path, &sb) == 0 && sb.st_uid == geteuid();
+}
+
 static const char *
 jobctl_base(const char *path)
 {
@@ -80,7 +101,7 @@ jobctl_supervisor_alive(const struct job_state *st)
 	ssize_t n;
 	int alive;
 
-	if (pid <= 0 || (kill(pid, 0) == -1 && errno == ESRCH))
+	if (pid <= 1 || (kill(pid, 0) == -1 && errno == ESRCH) || !jobctl_own(pid))
 		return 0;
 	/* a dead supervisor nobody reaped (init in a container may not) is a zombie */
 	if (pstat_read(pid, &ps) == -1 || ps.state == 'Z' || ps.state == 'X')
@@ -124,15 +145,16 @@ struct jobctl_match {
 	char *events[2];	/* GRT_EVENTS=DIR/events.jsonl: every rank's environment */
 	char *launcher[2];	/* DIR/ssh-launcher: hydra's launcher script (sh runs it) */
 	char *config[2];	/* DIR/ssh_config: the ssh it runs toward each node */
+	char *tag[1];		/* GRIDSUBMIT_JOB=TAG (lease.h), NULL before tags */
 	int n;
-	pid_t pgrp;		/* mpiexec's process group, 0 when not the job's any more */
-	unsigned long long pgrp_start;	/* members must be this young (leader gone) */
+	pid_t pgrp;		/* mpiexec's process group while its leader is proven, else 0 */
+	unsigned long long pgrp_start;	/* members must be this young */
 };
 
 static void
 jobctl_match_init(const struct job_state *st, struct jobctl_match *m)
 {
-	char *real;
+	char *real, tag[128];
 	const char *dirs[2];
 	int i;
 
@@ -149,6 +171,8 @@ jobctl_match_init(const struct job_state *st, struct jobctl_match *m)
 		xasprintf(&m->config[i], "%s/ssh_config", dirs[i]);
 	}
 	free(real);
+	if (lease_tag_read(st->dir, tag, sizeof tag) == 0)
+		xasprintf(&m->tag[0], "%s=%s", LEASE_TAG_ENV, tag);
 }
 
 static void
@@ -163,6 +187,7 @@ jobctl_match_free(struct jobctl_match *m)
 		free(m->launcher[i]);
 		free(m->config[i]);
 	}
+	free(m->tag[0]);
 }
 
 static int
@@ -193,32 +218,24 @@ jobctl_describe(pid_t pid, const char *args, ssize_t len, char *what, size_t siz
 }
 
 /*
- * mpiexec's process group is the job's while its leader is mpiexec itself (same start
- * time), or, the leader gone, for members started after it: a group id cannot be handed
- * out again while members remain.
+ * mpiexec's process group is the job's only while its leader is proven to be the mpiexec
+ * the store recorded: the user's own process, started at the recorded time. Once the
+ * leader is gone, or the state recorded no start time, the group proves nothing: a pid
+ * (and a group id) left in state.json may be anyone's by now. The members then count by
+ * what else they carry (their arguments, the job's tag).
  */
 static void
-jobctl_match_group(const struct job_state *st, struct jobctl_match *m, char *buf)
+jobctl_match_group(const struct job_state *st, struct jobctl_match *m)
 {
 	struct pstat ps;
 	pid_t pid = (pid_t)st->mpiexec_pid;
-	ssize_t n;
 
-	if (pid <= 0)
+	if (pid <= 1 || st->mpiexec_start == 0 || !jobctl_own(pid) ||
+	    pstat_read(pid, &ps) == -1 || ps.start != st->mpiexec_start ||
+	    ps.state == 'Z' || ps.state == 'X')
 		return;
-	if (pstat_read(pid, &ps) == -1) {
-		if (st->mpiexec_start != 0) {
-			m->pgrp = pid;
-			m->pgrp_start = st->mpiexec_start;
-		}
-		return;
-	}
-	if (st->mpiexec_start != 0 ? ps.start == st->mpiexec_start :
-	    ((n = jobctl_read(pid, "cmdline", buf, ARGS_MAX)) > 0 &&
-	    jobctl_has_any(buf, n, m->hostfile, m->n))) {
-		m->pgrp = pid;
-		m->pgrp_start = ps.start;
-	}
+	m->pgrp = pid;
+	m->pgrp_start = ps.start;
 }
 
 /*
@@ -273,14 +290,15 @@ jobctl_processes(const struct job_state *st, struct jobctl_proc **procs)
 		return 0;
 	buf = xmalloc(ARGS_MAX);
 	jobctl_match_init(st, &m);
-	jobctl_match_group(st, &m, buf);
+	jobctl_match_group(st, &m);
 	while ((de = readdir(d)) != NULL) {
 		errno = 0;
 		v = strtol(de->d_name, &end, 10);
 		if (*end != '\0' || v <= 0 || errno != 0)
 			continue;
 		pid = (pid_t)v;
-		if (pid == self || pstat_read(pid, &ps) == -1 || ps.state == 'Z' ||
+		if (pid == self || !jobctl_own(pid) || pstat_read(pid, &ps) == -1 ||
+		    ps.state == 'Z' ||
 		    ps.state == 'X' || !jobctl_same_net(pid))
 			continue;
 		if ((len = jobctl_read(pid, "cmdline", buf, ARGS_MAX)) <= 0)
@@ -308,7 +326,8 @@ jobctl_processes(const struct job_state *st, struct jobctl_proc **procs)
 		    jobctl_has_any(buf, len, m.config, m.n))
 			c[nc].mine = 1;
 		else if ((len = jobctl_read(pid, "environ", buf, ARGS_MAX)) > 0 &&
-		    jobctl_has_any(buf, len, m.events, m.n))
+		    (jobctl_has_any(buf, len, m.events, m.n) ||
+		    (m.tag[0] != NULL && jobctl_has_any(buf, len, m.tag, 1))))
 			c[nc].mine = 1;
 		nc++;
 	}

@@ -12,7 +12,7 @@
 
 /*
  * 1 when the job's supervisor (the process that records its end) still runs: the pid
- * exists, is no zombie, and is the same process (start time, or a gridsubmit command line
+ * exists, is the user's own, is no zombie, and is the same process (start time, or a gridsubmit command line
  * for states that recorded no start time). 0 otherwise.
  */
 int jobctl_supervisor_alive(const struct job_state *st);
@@ -38,14 +38,15 @@ struct jobctl_proc {
 };
 
 /*
- * The live processes of the job on this host: mpiexec's process group (when it is still
- * the job's), every gridsubmit-rank whose --status file is in the job directory, the
- * hydra proxies that started them, the launcher scripts and their ssh (by the job's
- * ssh-launcher and ssh_config in their arguments), and every process whose environment
- * names the job's events file (the ranks' programs and their children). Only processes
- * in our network namespace: another one is another node (the testbed's), reached over
- * ssh (jobctl-remote.h). Returns how many, with an allocated array in *procs (NULL when
- * none).
+ * The live processes of the job on this host, among the user's own only (another uid's
+ * are skipped before anything of them is read): mpiexec's process group while its leader
+ * is the recorded mpiexec (same start time), every gridsubmit-rank whose --status file is
+ * in the job directory, the hydra proxies that started them, the launcher scripts and
+ * their ssh (by the job's ssh-launcher and ssh_config in their arguments), and every
+ * process whose environment names the job's events file or carries its tag (the ranks'
+ * programs and their children). Only processes in our network namespace: another one is
+ * another node (the testbed's), reached over ssh (jobctl-remote.h). Returns how many,
+ * with an allocated array in *procs (NULL when none).
  */
 size_t jobctl_processes(const struct job_state *st, struct jobctl_proc **procs);
 

@@ -28,12 +28,14 @@
  */
 /*
  * The prologue's gs_route: for each node reached through srun (remote.h, routes), its
- * login host and Slurm job; host names are valid ones (remote_host_valid), safe as case
- * patterns.
+ * login host and Slurm job. They come from the site file and from state.json's
+ * allocations, both checked where they are read (host names, digits: doc/security.md);
+ * each is quoted here all the same, as every other word of the prologue is.
  */
 static void
 launch_write_routes(FILE *f, const struct gs_sites *sites)
 {
+	char *h, *login, *job;
 	size_t i;
 
 	fprintf(f, "gs_srun_exec='%s' gs_srun_error=%d gs_srun='%s'\n"
@@ -42,9 +44,15 @@ launch_write_routes(FILE *f, const struct gs_sites *sites)
 	for (i = 0; i < sites->nnodes; i++) {
 		const char *host = sites->nodes[i].host;
 
-		if (remote_route_job(host) != NULL)
-			fprintf(f, "\t%s) gs_login=%s gs_job=%s ;;\n", host,
-			    remote_route_target(host), remote_route_job(host));
+		if (remote_route_job(host) == NULL)
+			continue;
+		h = remote_quote(host);
+		login = remote_quote(remote_route_target(host));
+		job = remote_quote(remote_route_job(host));
+		fprintf(f, "\t%s) gs_login=%s gs_job=%s ;;\n", h, login, job);
+		free(h);
+		free(login);
+		free(job);
 	}
 	fputs("\tesac\n}\n", f);
 }

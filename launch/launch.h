@@ -122,7 +122,7 @@ int launch_prepare(struct launch *l, const struct launch_plan *plan, char *why,
 /* Start mpiexec; on LAUNCH_OK the job is recorded running. */
 int launch_start(struct launch *l, char *why, size_t whylen);
 
-/* Supervise to the end (l->res), then clean up (cleanup step). */
+/* Supervise to the end (l->res), then clean up (cleanup step); mpiexec's pid is forgotten. */
 void launch_wait(struct launch *l);
 
 /*

@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "common/pstat.h"
 #include "common/xmalloc.h"
+#include "launch/fd-budget.h"
 #include "launch/jobctl.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
@@ -108,6 +109,9 @@ launch_prepare(struct launch *l, const struct launch_plan *plan, char *why, size
 		snprintf(why, whylen, "no launcher takes this placement");
 		return LAUNCH_FAILED;
 	}
+	/* descriptors for every rank before anything starts (a relaunch may place anew) */
+	if (plan->sim == NULL && fd_budget_reserve(plan->sites, plan->place, why, whylen) != 0)
+		return LAUNCH_FAILED;
 	/* the stage_in files are needed here in any case (rank 0 runs here) */
 	if (stage_in_local(plan->job, plan->st, why, whylen) != 0)
 		return LAUNCH_FAILED;
@@ -145,6 +149,9 @@ launch_wait(struct launch *l)
 {
 	l->ops->wait(l);
 	l->ops->cleanup(l);
+	/* gone: its pid is anyone's from now on, and the state written next forgets it */
+	l->plan.st->mpiexec_pid = 0;
+	l->plan.st->mpiexec_start = 0;
 }
 
 void

@@ -30,10 +30,11 @@ char *
 preflight_session_command(const struct preflight_setup *s, const struct job_state *st,
     const char *addr)
 {
-	char *words[15], *cmd = xstrdup(""), *q, *more;
+	char *words[16], *cmd = xstrdup(""), *q, *more;
 	size_t i;
 
-	preflight_words(s, st, addr, words);
+	/* mpiexec's session holds the proxy's stdin: the secret comes from DIR, shared */
+	preflight_words(s, st, addr, 0, words);
 	for (i = 0; words[i] != NULL; i++) {
 		q = remote_quote(words[i]);
 		xasprintf(&more, "%s%s%s", cmd, i > 0 ? " " : "", q);

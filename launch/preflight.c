@@ -3,13 +3,7 @@
  * at once, bounded by the connect timeout: a node that does not answer is reported, never
  * waited for.
  */
-#include <sys/socket.h>
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +13,7 @@
 #include "common/file.h"
 #include "common/log.h"
 #include "common/proc.h"
+#include "common/secret.h"
 #include "common/xmalloc.h"
 #include "gen/embedded-sh-launch.h"
 #include "launch/launch-int.h"
@@ -112,9 +107,11 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 			hidx++;
 		} else if (strcmp(line, "M ok") == 0)
 			master = 1;
-		else if (strncmp(line, "M no ", 5) == 0 || strncmp(line, "M unknown ", 10) == 0) {
+		else if (strncmp(line, "M no ", 5) == 0 || strncmp(line, "M unknown ", 10) == 0 ||
+		    strncmp(line, "M refused ", 10) == 0) {
 			snprintf(seen, sizeof seen, "%s", strchr(line + 2, ' ') + 1);
-			master = strncmp(line, "M unknown", 9) == 0 ? 2 : 0;
+			master = strncmp(line, "M unknown", 9) == 0 ? 2 :
+			    strncmp(line, "M refused", 9) == 0 ? 3 : 0;
 		} else if (strcmp(line, "END") == 0)
 			ended = 1;
 		p += len;
@@ -136,6 +133,9 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 	else if (master == 0)
 		snprintf(r->reason, sizeof r->reason, "cannot reach this host's address "
 		    "(connected from %s)", *seen ? seen : "?");
+	else if (master == 3)
+		snprintf(r->reason, sizeof r->reason, "reached a port at this host's address "
+		    "that did not take its secret (connected from %s)", *seen ? seen : "?");
 	else {
 		if (master == 2)
 			log_warnx("preflight: %s: cannot check that it reaches this host (no "
@@ -146,7 +146,7 @@ preflight_parse(const char *out, const char *err, int status, const char *host,
 
 void
 preflight_words(const struct preflight_setup *s, const struct job_state *st, const char *addr,
-    char *words[15])
+    int key_stdin, char *words[16])
 {
 	words[0] = "sh";
 	words[1] = "-c";
@@ -160,9 +160,11 @@ preflight_words(const struct preflight_setup *s, const struct job_state *st, con
 	words[9] = s->name;
 	words[10] = (char *)s->hashes[0];
 	words[11] = (char *)s->hashes[1];
-	words[12] = (char *)s->program;
-	words[13] = s->rankexec;
-	words[14] = NULL;
+	/* where the node reads the secret: its stdin, or the file; never an argument */
+	words[12] = key_stdin ? "-" : s->keyfile;
+	words[13] = (char *)s->program;
+	words[14] = s->rankexec;
+	words[15] = NULL;
 }
 
 int
@@ -188,11 +190,12 @@ preflight_answer_ready(const struct preflight_setup *s, const char *host, const 
 
 /*
  * Check the unchecked remote nodes of p, all at once: the node's checks (preflight_words)
- * over ssh, what they print parsed by preflight_parse().
+ * over ssh, the connect-back's secret on its stdin, what they print parsed by
+ * preflight_parse(). The connect-back starts listening toward the first node's address.
  */
 static void
 preflight_check(struct gs_sites *sites, const struct gs_placement *p, const struct job_state *st,
-    const struct preflight_setup *s, struct pf_node *res)
+    struct preflight_setup *s, struct pf_node *res)
 {
 	size_t *nodes = xcalloc(sites->nnodes + 1, sizeof *nodes), n = 0, i;
 	struct proc_task *t = xcalloc(sites->nnodes + 1, sizeof *t);
@@ -201,7 +204,7 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 
 	for (r = 0; r < p->nranks; r++) {
 		size_t node = p->ranks[r].node;
-		char *words[15];
+		char *words[16];
 
 		if (node == BROKER_NODE_NONE || res[node].state != PF_UNCHECKED ||
 		    remote_host_is_local(sites->nodes[node].host))
@@ -213,12 +216,18 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 			snprintf(res[node].reason, sizeof res[node].reason, "%s", why);
 			continue;
 		}
-		preflight_words(s, st, addr, words);
+		/* the connect-back listens there, from the first node on, until the end */
+		if (preflight_accept_start(s, addr, why, sizeof why) == -1) {
+			snprintf(res[node].reason, sizeof res[node].reason, "%s", why);
+			continue;
+		}
+		preflight_words(s, st, addr, 1, words);
 		if ((t[n].argv = remote_ssh_argv(s->config, NULL, sites->nodes[node].host,
 		    words)) == NULL) {
 			snprintf(res[node].reason, sizeof res[node].reason, "invalid host name");
 			continue;
 		}
+		t[n].in = s->key;
 		nodes[n++] = node;
 	}
 	proc_run_all(t, n, clock_mono() + PREFLIGHT_DEADLINE, NULL);
@@ -228,22 +237,6 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 	proc_free(t, n);
 	free(t);
 	free(nodes);
-}
-
-/* A listening socket the nodes may connect to (never accepted): its port, or 0. */
-static int
-preflight_listen(int *fd)
-{
-	struct sockaddr_in sin;
-	socklen_t len = sizeof sin;
-
-	*fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	if (*fd == -1 || bind(*fd, (struct sockaddr *)&sin, sizeof sin) == -1 ||
-	    listen(*fd, 64) == -1 || getsockname(*fd, (struct sockaddr *)&sin, &len) == -1)
-		return 0;
-	return ntohs(sin.sin_port);
 }
 
 /*
@@ -318,8 +311,6 @@ preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
     const struct job_state *st, struct preflight_setup *s, char *why, size_t whylen)
 {
 	char *files[2];
-	unsigned char rnd[16];
-	int rfd, k, port;
 
 	memset(s, 0, sizeof *s);
 	s->fd = -1;
@@ -338,29 +329,25 @@ preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
 		snprintf(why, whylen, "cannot hash %s and %s here", job->program, s->rankexec);
 		return -1;
 	}
-	if ((port = preflight_listen(&s->fd)) == 0) {
-		/* ours, not the nodes': each would be failed for "cannot reach this host" */
-		snprintf(why, whylen, "a port for the nodes to reach this host: %s",
-		    strerror(errno));
+	/*
+	 * a token in the job directory: a node that reads it back shares our file system;
+	 * and the connect-back's secret, which a session's checks read from DIR/.connect-key
+	 */
+	if (secret_new(s->token) == -1 || secret_new(s->key) == -1) {
+		snprintf(why, whylen, "random bytes for the preflight: %s", strerror(errno));
 		return -1;
 	}
-	snprintf(s->port, sizeof s->port, "%d", port);
-	/* a token in the job directory: a node that reads it back shares our file system */
-	errno = EIO;
-	if ((rfd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1 ||
-	    read(rfd, rnd, sizeof rnd) != (ssize_t)sizeof rnd) {
-		snprintf(why, whylen, "/dev/urandom: %s", strerror(errno));
-		if (rfd != -1)
-			close(rfd);
-		return -1;
-	}
-	close(rfd);
-	for (k = 0; k < 16; k++)
-		snprintf(s->token + 2 * k, 3, "%02x", rnd[k]);
 	if (file_write_atomic(st->dir, ".shared", s->token, strlen(s->token), 0644) != 0) {
 		snprintf(why, whylen, "%s/.shared: %s", st->dir, strerror(errno));
 		return -1;
 	}
+	if (file_write_atomic(st->dir, PREFLIGHT_KEY_FILE, s->key, SECRET_HEX, 0600) != 0) {
+		snprintf(why, whylen, "%s/%s: %s", st->dir, PREFLIGHT_KEY_FILE, strerror(errno));
+		return -1;
+	}
+	xasprintf(&s->keyfile, "%s/%s", st->dir, PREFLIGHT_KEY_FILE);
+	s->key[SECRET_HEX] = '\n';
+	s->key[SECRET_HEX + 1] = '\0';
 	s->name = stage_dir_name(st, s->token);
 	return 0;
 }
@@ -368,8 +355,12 @@ preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
 void
 preflight_setup_free(struct preflight_setup *s)
 {
+	preflight_accept_stop(s);
 	if (s->fd != -1)
 		close(s->fd);
+	if (s->keyfile != NULL)
+		unlink(s->keyfile);
+	free(s->keyfile);
 	free(s->config);
 	free(s->rankexec);
 	free(s->proxy);

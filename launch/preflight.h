@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "broker/broker.h"
+#include "common/secret.h"
 #include "store/jobstore.h"
 
 struct preflight {
@@ -37,10 +38,16 @@ int preflight_run(struct gs_sites *sites, const struct gs_job *job, struct gs_ra
     struct gs_placement *p, const struct job_state *st, struct preflight *pf, char *why,
     size_t whylen);
 
+struct pf_accept;
+
+/* The connect-back's secret in the job directory, for the checks in mpiexec's sessions. */
+#define PREFLIGHT_KEY_FILE	".connect-key"
+
 /*
  * What the checks compare with, made once per launch: the local hashes, the token in
- * DIR/.shared by which a node shows that it shares our files, and a listening socket the
- * nodes try to reach.
+ * DIR/.shared by which a node shows that it shares our files, and the connect-back: a
+ * socket on this host's address toward the nodes (preflight_accept_start) to which a node
+ * sends the secret key and which answers "ok" only to it (preflight-accept.c).
  */
 struct preflight_setup {
 	char *config;		/* DIR/ssh_config */
@@ -50,22 +57,46 @@ struct preflight_setup {
 	char hashes[2][65];	/* sha256 of program and rankexec */
 	char token[33];
 	char *name;		/* a node's own job directory's name (stage.h) */
-	int fd;			/* the listening socket, and its port */
+	char key[SECRET_HEX + 2];	/* the connect-back's secret and a newline: a node's stdin */
+	char *keyfile;		/* DIR/.connect-key (0600): the secret for the sessions' checks */
+	int fd;			/* the listening socket (-1 before preflight_accept_start), its port */
 	char port[16];
+	struct pf_accept *acc;	/* the thread that accepts on fd */
 };
 
-/* Make it (writes DIR/ssh_config and DIR/.shared). Returns 0, or -1 with why. */
+/*
+ * Make it (writes DIR/ssh_config, DIR/.shared and DIR/.connect-key); nothing listens yet.
+ * Returns 0, or -1 with why.
+ */
 int preflight_setup_make(const struct gs_sites *sites, const struct gs_job *job,
     const struct job_state *st, struct preflight_setup *s, char *why, size_t whylen);
 void preflight_setup_free(struct preflight_setup *s);
 
 /*
- * The checks as a command for a node: sh -c SCRIPT sh ARGS (words[14] is NULL; they point
+ * The connect-back (preflight-accept.c): listen on addr (this host's address toward the
+ * nodes, not every interface; s->fd and s->port set) and accept in a thread of its own,
+ * as connections come, until preflight_setup_free. Each connection has 5 s to send
+ * s->key; the right one gets "ok\n", which is the node's proof that it reaches us, any
+ * other nothing. At most 256 connections wait unauthenticated at once, the oldest closed
+ * for a new one. 0, or -1 with why.
+ */
+int preflight_accept_start(struct preflight_setup *s, const char *addr, char *why,
+    size_t whylen);
+
+/* The connections so far that sent the secret (proved) and that did not (refused). */
+void preflight_accept_counts(const struct preflight_setup *s, int *proved, int *refused);
+
+/* End the thread and close what it holds (preflight_setup_free does it). */
+void preflight_accept_stop(struct preflight_setup *s);
+
+/*
+ * The checks as a command for a node: sh -c SCRIPT sh ARGS (words[15] is NULL; they point
  * into s and st). What they print is the node's answer; they exit 0 only when the node may
- * start its proxy at once. addr: this host's address toward the nodes.
+ * start its proxy at once. addr: this host's address toward the nodes. key_stdin: the node
+ * reads the secret from its stdin (give it s->key), else from s->keyfile, which it shares.
  */
 void preflight_words(const struct preflight_setup *s, const struct job_state *st,
-    const char *addr, char *words[15]);
+    const char *addr, int key_stdin, char *words[16]);
 
 /*
  * A node's whole answer (host: for a warning): 1 when the node passed, shares our job

@@ -6,7 +6,6 @@
  */
 #include <sys/stat.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 
 #include "common/file.h"
 #include "common/home.h"
+#include "common/name.h"
 #include "common/xmalloc.h"
 #include "remote/remote.h"
 
@@ -61,26 +61,7 @@ remote_quote(const char *word)
 int
 remote_host_valid(const char *name)
 {
-	size_t len = strlen(name), label = 0, i;
-
-	if (len == 0 || len > 253 || name[0] == '-')
-		return 0;
-	for (i = 0; i < len; i++) {
-		char c = name[i];
-
-		if (c == '.') {
-			if (label == 0)
-				return 0;	/* empty label: "a..b", ".a", "a." */
-			label = 0;
-			continue;
-		}
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '-'))
-			return 0;
-		if (++label > 63)
-			return 0;
-	}
-	return label > 0;
+	return name_host_valid(name);
 }
 
 int
@@ -99,12 +80,7 @@ remote_host_is_local(const char *host)
 int
 remote_user_valid(const char *u)
 {
-	if (u == NULL || *u == '\0' || *u == '-' || strlen(u) > 64)
-		return 0;
-	for (; *u != '\0'; u++)
-		if (!isalnum((unsigned char)*u) && *u != '_' && *u != '-' && *u != '.')
-			return 0;
-	return 1;
+	return name_user_valid(u);
 }
 
 const char *

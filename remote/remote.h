@@ -26,7 +26,7 @@ struct remote_host {
 /* The word quoted for POSIX sh: 'a'\''b'. Allocated. */
 char *remote_quote(const char *word);
 
-/* 1 when name is a valid host name: [A-Za-z0-9.-], no leading '-', labels <= 63, <= 253. */
+/* 1 when name is a valid host name (name_host_valid, common/name.h). */
 int remote_host_valid(const char *name);
 
 /*

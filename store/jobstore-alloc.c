@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/jsonout.h"
+#include "common/name.h"
 #include "common/xmalloc.h"
 #include "store/jobstore.h"
 
@@ -77,10 +78,13 @@ jobstore_allocs_to_json(const struct job_state *st, json_t *o)
 
 /*
  * One entry; -1 when it is not {site, login, id, hosts: [names], state, reason,
- * released: null, "gridsubmit" or "slurm"}.
+ * released: null, "gridsubmit" or "slurm"}. The login host, the Slurm job id and the
+ * hosts go to ssh, srun and the launcher script (launch-ssh.c): a value that is not a
+ * host name or a run of digits names its field in *field and is refused (-2), so that
+ * no edited state.json can hand them an option or a command.
  */
 static int
-jobstore_alloc_decode(json_t *e, struct job_state *st)
+jobstore_alloc_decode(json_t *e, struct job_state *st, const char **field)
 {
 	json_t *site = json_object_get(e, "site"), *login = json_object_get(e, "login");
 	json_t *id = json_object_get(e, "id"), *hosts = json_object_get(e, "hosts");
@@ -95,11 +99,22 @@ jobstore_alloc_decode(json_t *e, struct job_state *st)
 	    (reason != NULL && !json_is_null(reason) && !json_is_string(reason)) ||
 	    (released != NULL && !json_is_null(released) && !json_is_string(released)))
 		return -1;
+	if (!name_host_valid(json_string_value(login)))
+		*field = "login";
+	else if (!name_digits_valid(json_string_value(id)))
+		*field = "id";
+	if (*field != NULL)
+		return -2;
 	names = xcalloc(json_array_size(hosts) + 1, sizeof *names);
 	json_array_foreach(hosts, i, h) {
 		if (!json_is_string(h)) {
 			free(names);
 			return -1;
+		}
+		if (!name_host_valid(json_string_value(h))) {
+			*field = "hosts";
+			free(names);
+			return -2;
 		}
 		names[i] = json_string_value(h);
 	}
@@ -125,15 +140,24 @@ jobstore_allocs_from_json(json_t *o, struct job_state *st, const char *path, cha
     size_t whylen)
 {
 	json_t *arr = json_object_get(o, "allocations"), *e;
+	const char *field = NULL;
 	size_t i;
+	int r;
 
 	if (arr == NULL || json_is_null(arr))
 		return JOBSTORE_OK;
 	if (!json_is_array(arr) || json_array_size(arr) > ALLOCS_MAX)
 		goto bad;
-	json_array_foreach(arr, i, e)
-		if (jobstore_alloc_decode(e, st) == -1)
+	json_array_foreach(arr, i, e) {
+		if ((r = jobstore_alloc_decode(e, st, &field)) == -2) {
+			snprintf(why, whylen, "%s: corrupt job state: \"allocations\"[%zu].\"%s\" "
+			    "is not a %s; the file was not written by gridsubmit", path, i, field,
+			    strcmp(field, "id") == 0 ? "Slurm job id (digits)" : "host name");
+			return JOBSTORE_BAD;
+		}
+		if (r == -1)
 			goto bad;
+	}
 	return JOBSTORE_OK;
 bad:
 	snprintf(why, whylen, "%s: corrupt job state: \"allocations\" has the wrong type", path);

@@ -62,7 +62,8 @@ jobstore_lock_ids(const char *jobs, char *why, size_t whylen)
 	int fd;
 
 	xasprintf(&path, "%s/.lock", jobs);
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1 ||
+	/* O_NOFOLLOW: a link planted in jobs/ is refused, never opened (doc/security.md) */
+	if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
 	    flock(fd, LOCK_EX) == -1) {
 		snprintf(why, whylen, "%s: cannot lock: %s", path, strerror(errno));
 		if (fd != -1)
@@ -87,6 +88,8 @@ jobstore_scan(const char *jobs, char ***ids, size_t *n, char *why, size_t whylen
 
 	*ids = NULL;
 	*n = 0;
+	if (jobstore_trust(jobs, 1, why, whylen) == -1)
+		return -1;
 	if ((d = opendir(jobs)) == NULL) {
 		if (errno == ENOENT)
 			return 0;
@@ -194,6 +197,10 @@ jobstore_create(struct job_state *st, char *why, size_t whylen)
 	xasprintf(&jobs, "%s/jobs", root);
 	if (home_mkdirs(jobs, 0700) == -1) {
 		snprintf(why, whylen, "cannot create %s: %s", jobs, strerror(errno));
+		free(jobs);
+		return -1;
+	}
+	if (jobstore_trust(jobs, 1, why, whylen) == -1) {
 		free(jobs);
 		return -1;
 	}
@@ -390,6 +397,12 @@ jobstore_job_dir(const char *id, char *why, size_t whylen)
 
 	if ((root = home_find(why, whylen)) == NULL)
 		return NULL;
+	xasprintf(&dir, "%s/jobs", root);
+	if (jobstore_trust(dir, 1, why, whylen) == -1) {
+		free(dir);
+		return NULL;
+	}
+	free(dir);
 	xasprintf(&dir, "%s/jobs/%s", root, id);
 	return dir;
 }
@@ -535,7 +548,14 @@ jobstore_decode(json_t *o, struct job_state *st, const char *path, char *why, si
 		snprintf(why, whylen, "%s: corrupt job state: unknown state '%.40s'", path, phase);
 		goto bad;
 	}
-	if (ranks < 0 || ranks > INT_MAX || sup < 0 || mpi < 0 || supst < 0 || mpist < 0 ||
+	/* a pid is signalled by cancel: 0 (none) or a process's, never 1 or a group (< 0) */
+	if (sup < 0 || sup == 1 || sup > INT_MAX || mpi < 0 || mpi == 1 || mpi > INT_MAX) {
+		snprintf(why, whylen, "%s: corrupt job state: \"%s\" is not a process id "
+		    "(above 1, or 0 for none)", path, sup < 0 || sup == 1 || sup > INT_MAX ?
+		    "supervisor_pid" : "mpiexec_pid");
+		goto bad;
+	}
+	if (ranks < 0 || ranks > INT_MAX || supst < 0 || mpist < 0 ||
 	    failed < 0 || failed > INT_MAX || code < INT_MIN || code > INT_MAX) {
 		snprintf(why, whylen, "%s: corrupt job state: a number is out of range", path);
 		goto bad;
@@ -613,7 +633,10 @@ jobstore_read_state(const char *id_or_dir, struct job_state *st, char *why, size
 		return JOBSTORE_NOJOB;
 	}
 	xasprintf(&path, "%s/state.json", dir);
-	if ((len = jobstore_slurp(path, &buf)) == -1) {
+	if (jobstore_trust(dir, 1, why, whylen) == -1 ||
+	    jobstore_trust(path, 0, why, whylen) == -1)
+		rc = JOBSTORE_BAD;
+	else if ((len = jobstore_slurp(path, &buf)) == -1) {
 		if (errno == ENOENT)
 			snprintf(why, whylen, "%s: missing: the submit was interrupted before the "
 			    "job was recorded (remove the directory)", path);

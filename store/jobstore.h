@@ -115,7 +115,8 @@ json_t *jobstore_json_time(double t);
  * (filled by the caller, st->id and st->dir excepted) written as its first state.json.
  * Fills st->id and st->dir and returns 0; or -1 with why, and then nothing of the job is
  * left: an id taken is skipped, never handed out again. When jobs/next-id is missing, ids
- * go on after the highest job directory; a next-id that is not a number is refused.
+ * go on after the highest job directory; a next-id that is not a number is refused, and
+ * so is a jobs/ that is not the user's or that others can write (doc/security.md).
  */
 int jobstore_create(struct job_state *st, char *why, size_t whylen);
 
@@ -221,7 +222,7 @@ int jobstore_parse_id(const char *arg, char *id, size_t idlen);
 
 /*
  * The directory of job id (allocated); the job need not exist. NULL with why when the store
- * cannot be used.
+ * cannot be used (its root or jobs/ not the user's alone, doc/security.md).
  */
 char *jobstore_job_dir(const char *id, char *why, size_t whylen);
 
@@ -230,7 +231,10 @@ char *jobstore_job_dir(const char *id, char *why, size_t whylen);
  * by directory (anything with a '/'). Fills st (free with job_state_free) and returns
  * JOBSTORE_OK; otherwise returns JOBSTORE_NOJOB, JOBSTORE_BAD or JOBSTORE_ERROR with a
  * message for the user in why ("job 12: no such job", or the file's path and what is wrong
- * with it). Never dies on bad content.
+ * with it). Never dies on bad content. What it does not trust is JOBSTORE_BAD: a job
+ * directory or state.json that is a symbolic link, another user's, or writable by group
+ * or others; a pid of 1 or below 0; an allocation whose login, id or hosts are not a
+ * host name or digits (doc/security.md).
  */
 int jobstore_read_state(const char *id_or_dir, struct job_state *st, char *why,
     size_t whylen);

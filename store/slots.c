@@ -170,15 +170,21 @@ slots_purge(struct slots *s, long self, slots_alive_fn alive, void *arg, char *w
 	return rc;
 }
 
-/* Record job in the queue (waiting, unless it is there already) with claims c. */
+/*
+ * Record job in the queue, waiting, with claims c; the caller marks it holding when it
+ * decides so in the same transaction. A job that enters again (the resume of a job whose
+ * supervisor died before anyone dropped its entries) must not inherit the dead
+ * supervisor's hold: waiting while marked holding, it would keep slots from the earlier
+ * jobs it waits behind, and they wait for those slots.
+ */
 static int
 slots_record(struct slots *s, long job, const struct slots_claim *c, size_t n, char *why,
     size_t whylen)
 {
 	size_t i;
 
-	if (slots_run(s, slots_stmt(s, why, whylen, "INSERT OR IGNORE INTO queue (job, "
-	    "holding) VALUES (?, 0)", "i", job), why, whylen) == -1 ||
+	if (slots_run(s, slots_stmt(s, why, whylen, "INSERT INTO queue (job, holding) VALUES "
+	    "(?, 0) ON CONFLICT (job) DO UPDATE SET holding = 0", "i", job), why, whylen) == -1 ||
 	    slots_run(s, slots_stmt(s, why, whylen, "DELETE FROM claim WHERE job = ?", "i",
 	    job), why, whylen) == -1)
 		return -1;

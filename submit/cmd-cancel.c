@@ -4,8 +4,10 @@
  * A job with a live supervisor gets it SIGTERM: the supervisor stops mpiexec's process
  * group (SIGTERM, then SIGKILL) and records "cancelled". A supervisor that does not end
  * within CANCEL_SUPERVISOR_WAIT seconds is killed. Then, supervisor or not, every process
- * of the job still on this host (jobctl_processes: mpiexec's group, the gridsubmit-rank
- * wrappers of the job directory, their hydra proxies, the ranks' programs) gets SIGTERM,
+ * of the job still on this host (jobctl_processes, among the user's own only: mpiexec's
+ * group while its leader is the recorded mpiexec, the gridsubmit-rank wrappers of the job
+ * directory, their hydra proxies, the ranks' programs by the job's events file or tag;
+ * doc/security.md) gets SIGTERM,
  * and SIGKILL after a grace period; whatever survives is named. When the supervisor could
  * not record the end, cancel records "cancelled" itself.
  * A multi-site job's remote nodes are then checked over ssh (jobctl-remote.c), in parallel

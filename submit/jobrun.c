@@ -20,6 +20,7 @@
 #include "common/log.h"
 #include "common/pstat.h"
 #include "common/xmalloc.h"
+#include "launch/fd-budget.h"
 #include "launch/jobctl.h"
 #include "launch/launch.h"
 #include "submit/cmd.h"
@@ -414,6 +415,11 @@ jobrun_prepare(const struct jobrun_args *a, struct jobrun *jr)
 	}
 	if (a->sim != NULL && (code = jobrun_sim_check(jr)) != EXIT_OK)
 		return code;
+	/* nor one this host has too few descriptors for (launch_prepare checks relaunches) */
+	if (a->sim == NULL && fd_budget_reserve(&jr->sites, &jr->place, why, sizeof why) != 0) {
+		fprintf(stderr, "gridsubmit: %s\n", why);
+		return EXIT_LAUNCH;
+	}
 	st->name = xstrdup(jr->job.name);
 	st->job_file = a->job != NULL ? realpath(jr->job.path, NULL) : NULL;
 	st->ranks = jr->place.nranks;
@@ -449,6 +455,7 @@ jobrun_execute(struct jobrun *jr, int top)
 	launch_catch_signals();
 	if (top)
 		jobrun_top_start(jr);
+	jobrun_disk_reserve(st);
 	for (first = 1;; first = 0) {
 		/*
 		 * the slots first (jobrun-queue.c); a relaunch keeps holding them. A simulated
@@ -474,12 +481,22 @@ jobrun_execute(struct jobrun *jr, int top)
 		jobrun_loads_stop(jr, loads);
 		jr->ran += jr->launch.res.ran;
 		code = jobrun_verdict(jr, why, sizeof why, &restartable);
+		/*
+		 * a full or read-only disk, no descriptor or memory left: a relaunch would meet
+		 * them again (jobrun-disk.c, jobrun-resource.c)
+		 */
+		if (code == EXIT_FAILED && (jobrun_disk_failure(jr, why, sizeof why) ||
+		    jobrun_resource_failure(jr, why, sizeof why))) {
+			code = jobrun_fail(jr, EXIT_FAILED, why, 1);
+			break;
+		}
 		/* a failure: relaunched while restarts remain (jobrun-restart.c) */
 		if (code != EXIT_FAILED ||
 		    (code = jobrun_restart(jr, why, restartable)) != EXIT_OK)
 			break;
 	}
 out:
+	jobrun_disk_release(st);
 	jobrun_queue_leave(jr);
 	if (top)
 		jobrun_top_end(jr);

@@ -87,6 +87,25 @@ void jobrun_ranks_report(const struct jobrun *jr);
 void jobrun_event_append(const struct job_state *st, json_t *o, const char *kind);
 
 /*
+ * jobrun-disk.c, a full or read-only disk under the job's directory: reserve puts a small
+ * reserve file there while the job runs (release removes it), so that a full disk still
+ * lets state.json record the failure. failure, after a launch that failed: 1 when a page
+ * cannot be written and made durable in the directory, with reason saying the error, the
+ * directory and how to resume (the reserve released for the state to be written); 0 when
+ * the disk takes writes.
+ */
+void jobrun_disk_reserve(const struct job_state *st);
+void jobrun_disk_release(const struct job_state *st);
+int jobrun_disk_failure(struct jobrun *jr, char *reason, size_t len);
+
+/*
+ * jobrun-resource.c, after a launch that failed: 1 when a process of the job said it had
+ * no file descriptor or no memory left (DIR/stderr), with reason quoting it and naming
+ * the limit; 0 otherwise.
+ */
+int jobrun_resource_failure(struct jobrun *jr, char *reason, size_t len);
+
+/*
  * jobrun-cancel.c, a job stopped by a cancel signal: record writes a cancel event and the
  * state cancelled, whose reason (also in reason) says who stopped it ("cancelled by
  * gridsubmit cancel (pid 42, user ana)", "interrupted by Ctrl-C (SIGINT)", "terminated by

@@ -115,7 +115,8 @@ ssh_hold(struct launch *l, struct launch_hold *hold)
 		if (remote_host_is_local(host))
 			continue;
 		if (launch_route(s->checks.config, host, ifname, sizeof ifname, addr,
-		    sizeof addr, why, sizeof why) == -1)
+		    sizeof addr, why, sizeof why) == -1 ||
+		    preflight_accept_start(&s->checks, addr, why, sizeof why) == -1)
 			return -1;
 		s->check_cmd = preflight_session_command(&s->checks, pl->st, addr);
 		hold->gate = s->gate.path;

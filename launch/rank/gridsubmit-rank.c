@@ -73,6 +73,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/rank-end.h"
 #include "common/secret.h"
 #include "launch/lease-proto.h"
@@ -149,21 +150,25 @@ on_child(int sig)
 	(void)sig;
 }
 
+/*
+ * The program's end into the --status file, whole: through the one atomic writer, whose
+ * temporary file is new (O_EXCL, O_NOFOLLOW), so a link planted beside it in a shared job
+ * directory is never followed.
+ */
 static void
 write_status(const char *path, const char *text)
 {
-	char tmp[4096];
-	int fd;
+	const char *slash;
+	char dir[4096];
 
-	if (path == NULL || snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+	if (path == NULL)
 		return;
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) == -1)
-		return;
-	if (write(fd, text, strlen(text)) == (ssize_t)strlen(text) && fsync(fd) == 0 &&
-	    close(fd) == 0)
-		rename(tmp, path);
-	else
-		unlink(tmp);
+	if ((slash = strrchr(path, '/')) == NULL)
+		file_write_atomic(".", path, text, strlen(text), 0644);
+	else if (snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path) <
+	    (int)sizeof dir)
+		file_write_atomic(slash == path ? "/" : dir, slash + 1, text, strlen(text),
+		    0644);
 }
 
 /* "rank R on HOST" for messages. */
@@ -551,7 +556,8 @@ send_end(const char *ends, struct lease *l, int st)
 	    clock_wall())) == -1)
 		return;
 	if (ends != NULL) {
-		if ((fd = open(ends, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1 ||
+		if ((fd = open(ends, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		    0644)) == -1 ||
 		    write(fd, line, (size_t)n) != n)
 			fprintf(stderr, "gridsubmit-rank: %s: %s: %s\n", who(), ends,
 			    strerror(errno));

@@ -5,7 +5,11 @@
 #  MARK "mark": first leave .remote/HOST.stop, so that a launcher session still on its
 #   way writes its pgid, sees the mark and never starts the proxy.
 #  TAG empty: right after the job, when the recorded group is still the job's: kill it
-#   (SIGTERM, SIGKILL a second later) and drop the record.
+#   (SIGTERM, SIGKILL a second later) and drop the record. Only a group proven the job's:
+#   a number above 1, not this shell's own group, whose leader lives, is the user's, is a
+#   hydra proxy and started when the file was written (it wrote the file itself, then
+#   became the proxy); any other value is left alone with "gs-ignored PGID: why" on
+#   stderr (a value of 1 would otherwise signal every process of the user).
 #  TAG given (GRIDSUBMIT_JOB=TAG, lease.h; "-" matches no environment): any time later,
 #   when a pid may be anyone's. Find the processes with the tag in their environment,
 #   the hydra proxies that are their parents, and the recorded proxy while it is a hydra
@@ -24,10 +28,47 @@ if [ "$mark" = mark ]; then
 	: 2>/dev/null >"$d/.remote/$h.stop"
 fi
 
+gs_init() {
+	hz=$(getconf CLK_TCK 2>/dev/null) || hz=100
+	ns=$(readlink /proc/$$/ns/net 2>/dev/null)
+	bt=$(sed -n 's/^btime //p' /proc/stat)
+}
+
+# whether the recorded leader started when the file was written (within 120 s: a node's
+# clock and a shared file system's may differ); gs_stat first
+gs_recent() {
+	m=$(stat -c %Y "$f" 2>/dev/null) || m=0
+	[ $((gs_start - m)) -le 120 ] && [ $((m - gs_start)) -le 120 ]
+}
+
+# whether $g is the job's group; gs_why says why not
+gs_group_ok() {
+	case $g in ''|*[!0-9]*) gs_why='not a process group id'; return 1 ;; esac
+	gs_why='not a job'"'"'s group (1 and 0 stand for every process)'
+	[ "$g" -gt 1 ] || return 1
+	gs_stat $$ || return 1
+	gs_why='this shell'"'"'s own group'
+	[ "$gs_pgrp" != "$g" ] || return 1
+	# the owner first: nothing more of another user's process is read
+	gs_why='its leader is gone, or another user'"'"'s'
+	[ -O "/proc/$g" ] || return 1
+	gs_why='its leader is gone'
+	gs_stat "$g" && [ "$gs_state" != Z ] || return 1
+	gs_why='its leader does not lead it'
+	[ "$gs_pgrp" = "$g" ] || return 1
+	gs_why='its leader is not a hydra proxy'
+	[ "$(cat "/proc/$g/comm" 2>/dev/null)" = hydra_pmi_proxy ] || return 1
+	gs_why='its leader did not start when the file was written'
+	gs_recent
+}
+
 gs_group() {
 	[ -r "$f" ] || return 0
-	g=$(cat "$f")
-	case $g in ''|*[!0-9]*) return 0 ;; esac
+	read -r g < "$f" || g=
+	if ! gs_group_ok; then
+		echo "gs-ignored $g: $gs_why" | cut -c1-200 >&2
+		return 0
+	fi
 	kill -s TERM -- "-$g" 2>/dev/null && sleep 1
 	kill -s KILL -- "-$g" 2>/dev/null
 	rm -f "$f"
@@ -38,7 +79,7 @@ gs_stat() {
 	s=${s##*) }
 	# shellcheck disable=SC2086 # the fields of /proc/PID/stat, split on purpose
 	set -- $s
-	gs_state=$1 gs_ppid=$2
+	gs_state=$1 gs_ppid=$2 gs_pgrp=$3
 	shift 19
 	gs_start=$((bt + $1 / hz))
 }
@@ -53,6 +94,7 @@ gs_find() {
 	for e in $(grep -lzxF -e "GRIDSUBMIT_JOB=$t" /proc/[0-9]*/environ 2>/dev/null); do
 		p=${e#/proc/}
 		p=${p%/environ}
+		[ -O "/proc/$p" ] || continue
 		gs_stat "$p" || continue
 		[ "$(readlink "/proc/$p/ns/net" 2>/dev/null)" = "$ns" ] || continue
 		[ "$gs_state" = Z ] && continue
@@ -63,11 +105,7 @@ gs_find() {
 	if [ -r "$f" ] && read -r g < "$f"; then
 		case $g in
 		''|*[!0-9]*) ;;
-		*)	if gs_proxy "$g"; then
-			m=$(stat -c %Y "$f" 2>/dev/null) || m=0
-			[ $((gs_start - m)) -le 120 ] && [ $((m - gs_start)) -le 120 ] &&
-			    echo "$g"
-		fi ;;
+		*)	[ -O "/proc/$g" ] && gs_proxy "$g" && gs_recent && echo "$g" ;;
 		esac
 	fi
 }
@@ -81,9 +119,6 @@ gs_show() {
 }
 
 gs_tagged() {
-	hz=$(getconf CLK_TCK 2>/dev/null) || hz=100
-	ns=$(readlink /proc/$$/ns/net 2>/dev/null)
-	bt=$(sed -n 's/^btime //p' /proc/stat)
 	# shellcheck disable=SC2046 # one pid a word
 	set -- $(gs_find | sort -un)
 	n0=$#
@@ -111,6 +146,7 @@ gs_tagged() {
 	echo "gs-done $n0 $#"
 }
 
+gs_init
 if [ -z "$t" ]; then
 	gs_group
 else

@@ -95,8 +95,8 @@ grt_comm_recv(MPI_Comm comm, int source, int tag, int wait, grt_buf *buf, MPI_St
 
 /*
  * The master takes every result of a chunk it sent, unless it declared the worker failed
- * (a deadline: 60 s at least, and 10 times the chunk's expected time), which a simulated
- * node gives no cause for.
+ * (a deadline: 4 times the chunk's expected time, 2 s at least, runtime/core/grt-deadline.h),
+ * which a simulated node gives no cause for unless a speed trace slows it that much.
  */
 int
 grt_comm_sent(MPI_Comm comm, MPI_Request *req)

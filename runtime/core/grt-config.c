@@ -9,6 +9,7 @@
 
 #include "grt/grt-keys.h"
 #include "grt/grt.h"
+#include "runtime/core/grt-deadline.h"
 
 /* the variable each runtime key of a job file reaches the ranks as */
 #define CONFIG_ENV(id, key)	[GRT_KEY_##id] = "GRT_" #id,
@@ -94,8 +95,8 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 	cfg->sched.k = 1;
 	cfg->sched.alpha = GRT_ALPHA_DEFAULT;
 	cfg->sched.swr = 1;
-	cfg->deadline = 60;
-	cfg->deadline_factor = 10;
+	cfg->deadline = 0;	/* unset: adaptive, from the measured times alone */
+	cfg->deadline_factor = GRT_DEADLINE_FACTOR;
 	cfg->events_chunks = 1;
 
 	if ((s = getenv(KEY_ENV(SCHEME))) != NULL && *s != '\0') {

@@ -1,4 +1,5 @@
 /* grt-events.c — buffered JSON Lines writer of the master's event stream. */
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +31,24 @@ events_init(struct grt_events *e, int on, double t0)
 	return GRT_OK;
 }
 
+/*
+ * A file whose last line a full or read-only disk cut (a launch that ended on a failed
+ * write, then resumed): the next record starts on a line of its own, and readers skip
+ * only the torn one.
+ */
+static void
+events_end_line(struct grt_events *e)
+{
+	off_t end = lseek(e->fd, 0, SEEK_END);
+	char last;
+
+	if (end > 0 && pread(e->fd, &last, 1, end - 1) == 1 && last != '\n' &&
+	    grt_write_all(e->fd, "\n", 1) == -1) {
+		e->lost = 1;
+		e->err = errno;
+	}
+}
+
 int
 grt_events_open(struct grt_events *e, const char *path, double t0)
 {
@@ -38,7 +57,7 @@ grt_events_open(struct grt_events *e, const char *path, double t0)
 	if ((rc = events_init(e, path != NULL && *path != '\0', t0)) != GRT_OK ||
 	    e->buf == NULL)
 		return rc;
-	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1) {
+	if ((fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1) {
 		free(e->buf);
 		e->buf = NULL;
 		return GRT_EIO;
@@ -46,6 +65,7 @@ grt_events_open(struct grt_events *e, const char *path, double t0)
 	grt_sink_file(&e->sink, fd);
 	e->fd = fd;
 	e->own_fd = 1;
+	events_end_line(e);
 	return GRT_OK;
 }
 
@@ -64,8 +84,11 @@ grt_events_open_sink(struct grt_events *e, const struct grt_sink *sink, double t
 static void
 events_write(struct grt_events *e)
 {
-	if (!e->lost && e->len > 0 && e->sink.write(&e->sink, e->buf, e->len) == -1)
+	errno = 0;
+	if (!e->lost && e->len > 0 && e->sink.write(&e->sink, e->buf, e->len) == -1) {
 		e->lost = 1;
+		e->err = errno != 0 ? errno : EIO;
+	}
 	e->len = 0;
 }
 

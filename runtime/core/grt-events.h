@@ -23,6 +23,7 @@ struct grt_events {
 	double t0;		/* MPI_Wtime() of the job start */
 	double last_flush;
 	int lost;		/* 1 after a write failed: later events are dropped */
+	int err;		/* the errno of that write (ENOSPC, EROFS, EIO) */
 };
 
 /* Open path for appending (NULL path: events off). Returns GRT_OK or GRT_EIO/GRT_ENOMEM. */

@@ -26,7 +26,7 @@ static void *
 journal_writer(void *arg)
 {
 	struct grt_journal *j = arg;
-	int ok;
+	int skip, err;
 
 	pthread_mutex_lock(&j->mu);
 	for (;;) {
@@ -34,12 +34,21 @@ journal_writer(void *arg)
 			pthread_cond_wait(&j->work, &j->mu);
 		if (!j->flushing)
 			break;
+		/*
+		 * after a failed write nothing more: a later write that succeeds (space freed)
+		 * would put committed records after a torn one, which replay cannot pass
+		 */
+		skip = j->lost;
 		pthread_mutex_unlock(&j->mu);
-		ok = j->sink.write(&j->sink, j->flush.data, j->flush.len) == 0 &&
-		    j->sink.sync(&j->sink) == 0;
+		err = errno = 0;
+		if (!skip && (j->sink.write(&j->sink, j->flush.data, j->flush.len) != 0 ||
+		    j->sink.sync(&j->sink) != 0))
+			err = errno != 0 ? errno : EIO;
 		pthread_mutex_lock(&j->mu);
-		if (!ok)
+		if (err != 0) {
 			j->lost = 1;
+			j->err = err;
+		}
 		j->flush.len = 0;
 		j->flushing = 0;
 		pthread_cond_broadcast(&j->done);
@@ -163,6 +172,19 @@ grt_journal_tick(struct grt_journal *j, double now)
 	j->last_commit = now;
 	if (j->fill.len > 0)
 		journal_handoff(j);
+}
+
+int
+grt_journal_failed(struct grt_journal *j)
+{
+	int err;
+
+	if (j->fd < 0 || !j->have_writer)
+		return 0;
+	pthread_mutex_lock(&j->mu);
+	err = j->lost ? (j->err != 0 ? j->err : EIO) : 0;
+	pthread_mutex_unlock(&j->mu);
+	return err;
 }
 
 int

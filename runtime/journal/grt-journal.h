@@ -58,7 +58,8 @@ struct grt_journal {
 	pthread_cond_t done;	/* the writer finished a buffer */
 	int flushing;		/* flush holds records being written */
 	int stop;
-	int lost;		/* a write or fdatasync failed: records may be missing */
+	int lost;		/* a write or fdatasync failed: nothing more is written */
+	int err;		/* the errno of that failure (ENOSPC, EROFS, EIO) */
 };
 
 /*
@@ -90,6 +91,13 @@ int grt_journal_round(struct grt_journal *j, int round);
 
 /* Group commit: hand the records to the writer when JOURNAL_PERIOD has passed since now. */
 void grt_journal_tick(struct grt_journal *j, double now);
+
+/*
+ * 0 while every record handed to the writer was written, else the errno of the write or
+ * fdatasync that failed (ENOSPC, EROFS, EIO): the writer has stopped writing, and the
+ * master must not count on the journal any more (grt-master-disk.c).
+ */
+int grt_journal_failed(struct grt_journal *j);
 
 /* Write and fdatasync every record, stop the writer, close. GRT_OK or GRT_EIO (lost). */
 int grt_journal_close(struct grt_journal *j);

@@ -46,7 +46,7 @@ master_send(struct master *m, int w, const struct grt_chunk *c, int kind, int fr
 	if (wk->nout++ == 0) {
 		wk->state = W_BUSY;
 		wk->t_head = now;
-		wk->deadline = master_deadline(m, wk, now);
+		wk->blind = m->unit_exe_max <= 0;
 	}
 	return GRT_OK;
 }

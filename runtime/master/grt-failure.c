@@ -1,39 +1,29 @@
 /*
  * grt-failure.c — failed workers on the master (doc/runtime.md, "Failures"): every chunk
- * has a deadline; a worker that misses it is declared failed, removed from the scheme's P
- * and its chunk requeued; a failed worker that answers after all is taken back.
+ * has a deadline, a multiple of its expected time from the chunks measured so far
+ * (runtime/core/grt-deadline.h); a worker that misses it is declared failed, removed from
+ * the scheme's P and its chunk requeued; a failed worker that answers after all is taken
+ * back.
  */
 #include <stdio.h>
 
+#include "runtime/core/grt-deadline.h"
 #include "runtime/core/grt-proto.h"
 #include "runtime/master/grt-master.h"
 
 #define SUSPECT_FACTOR		4	/* after hydra's SIGUSR1: 4x the expected time */
 #define SUSPECT_MIN		2.0	/* ... but at least this many seconds */
 
-/* Expected seconds for count units on worker w, from its (or anyone's) last chunks. */
+/*
+ * Expected seconds for count units on worker wk (grt-deadline.h): at the rate of its own
+ * chunks or of the job's slowest chunk so far, the slower; 0 while nothing is measured.
+ */
 static double
 master_expected(const struct master *m, const struct worker *wk, int64_t count)
 {
-	double per = wk->unit_exe;
-	int i;
+	double mean = wk->units > 0 ? wk->t_exe / (double)wk->units : 0;
 
-	if (per <= 0) {
-		for (i = 0; i < m->nw; i++)
-			if (m->w[i].unit_exe > per)
-				per = m->w[i].unit_exe;
-	}
-	return per > 0 ? per * (double)count : 0;
-}
-
-/* The deadline of worker wk's head chunk, started at now. */
-double
-master_deadline(const struct master *m, const struct worker *wk, double now)
-{
-	const struct outchunk *o = &wk->out[wk->head];
-	double allow = m->cfg->deadline_factor * master_expected(m, wk, o->c.count);
-
-	return now + (allow > m->cfg->deadline ? allow : m->cfg->deadline);
+	return grt_deadline_rate(wk->unit_exe, mean, m->unit_exe_max) * (double)count;
 }
 
 /* Take back every chunk outstanding at worker w: the ranges go to the requeue list. */
@@ -92,7 +82,10 @@ master_fail(struct master *m, int w, double now, const char *reason)
 	return rc;
 }
 
-/* Scan the deadlines of outstanding chunks; hydra's SIGUSR1 (a rank exited) shortens them. */
+/*
+ * Scan the deadlines of outstanding chunks, each from what is measured now (a slow chunk
+ * answered meanwhile lengthens the others'); hydra's SIGUSR1 (a rank exited) shortens them.
+ */
 int
 master_check_deadlines(struct master *m, double now)
 {
@@ -101,15 +94,15 @@ master_check_deadlines(struct master *m, double now)
 
 	for (i = 0; i < m->nw; i++) {
 		struct worker *wk = &m->w[i];
-		double limit;
-		int64_t count;
+		double limit, expected;
 
 		if (wk->state != W_BUSY)
 			continue;
-		limit = wk->deadline;
-		count = w_head(wk)->c.count;
-		if (suspect && master_expected(m, wk, count) > 0) {
-			double s = SUSPECT_FACTOR * master_expected(m, wk, count);
+		expected = master_expected(m, wk, w_head(wk)->c.count);
+		limit = wk->t_head + grt_deadline_allow(m->cfg->deadline,
+		    m->cfg->deadline_factor, wk->blind ? 0 : expected);
+		if (suspect && expected > 0) {
+			double s = SUSPECT_FACTOR * expected;
 
 			if (s < SUSPECT_MIN)
 				s = SUSPECT_MIN;

@@ -80,6 +80,8 @@ master_periodic(struct master *m, int self, double now)
 
 	grt_events_tick(&m->ev, now);
 	grt_journal_tick(&m->jn, now);
+	if ((rc = master_disk_check(m)) != GRT_OK)
+		return rc;
 	/*
 	 * GRT_TIME_LIMIT: from the first look past it no chunk is handed out (master_take);
 	 * the answers of those outstanding are merged and journaled, and the run ends. A
@@ -158,6 +160,9 @@ master_loop(struct master *m)
 			m->rc = GRT_EAPP;
 		if (m->rc == GRT_OK && grt_journal_round(&m->jn, m->round) != GRT_OK)
 			m->rep->journal_lost = 1;
+		/* the round's end must be durable before the next round counts on it */
+		if (m->rc == GRT_OK)
+			m->rc = master_disk_check(m);
 		if (m->rc == GRT_OK)
 			master_round_event(m, MPI_Wtime());
 	}

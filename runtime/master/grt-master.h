@@ -14,6 +14,7 @@
  *   grt-master-events.c  the events the master writes
  *   grt-resume.c         the journal: opened and replayed, the units it holds skipped
  *   grt-master-relay.c   the relay to the supervisor when the job directory is not here
+ *   grt-master-disk.c    the run stopped when the journal or the events cannot be written
  */
 #ifndef GRT_MASTER_H
 #define GRT_MASTER_H
@@ -62,7 +63,8 @@ struct worker {
 	int nout;
 	int depth;		/* 1, or 2 while prefetching for it */
 	double t_head;		/* when out[head] started: its send or the previous result */
-	double deadline;	/* of out[head] */
+	int blind;		/* out[head] started before any chunk of the job was
+				   measured: its deadline is the generous first one */
 	struct grt_msg_stop stop;	/* kept alive until stop_req completes */
 	MPI_Request stop_req;
 
@@ -150,6 +152,8 @@ struct master {
 
 	double t0;
 	double now;		/* the clock at the latest result */
+	double unit_exe_max;	/* the largest t_exe per unit of any chunk so far: for
+				   deadlines */
 	double next_check;
 	int64_t seq;
 	int failed_now;		/* workers in W_FAILED */
@@ -221,7 +225,6 @@ int master_self_slice(struct master *m, int w);
 int master_self_share(struct master *m, struct grt_chunk *c);
 
 /* grt-failure.c: master_late returns 1 (the result was handled) or an error code */
-double master_deadline(const struct master *m, const struct worker *wk, double now);
 int master_check_deadlines(struct master *m, double now);
 int master_late(struct master *m, int w, const struct grt_msg_result *h, const void *res,
     size_t reslen, double now);
@@ -240,6 +243,12 @@ int master_resume_open(struct master *m);
  * sink; the journal switched to the relay once replayed; the connection closed at the
  * end. Without cfg->relay they do nothing (events: the file of cfg->events_path).
  */
+/*
+ * grt-master-disk.c: GRT_OK while the journal and the events are written; GRT_EIO, with
+ * the error and the file in rep->why, after a write of either failed.
+ */
+int master_disk_check(struct master *m);
+
 int master_relay_open(struct master *m);
 int master_relay_events(struct master *m);
 int master_relay_journal(struct master *m);

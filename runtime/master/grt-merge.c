@@ -35,8 +35,11 @@ master_account(struct master *m, int w, const struct grt_chunk *c, double t_calc
 	wk->t_exe += t_exe;
 	wk->r_units += c->count;
 	wk->r_exe += t_exe;
-	if (c->count > 0)
+	if (c->count > 0) {
 		wk->unit_exe = t_exe / (double)c->count;
+		if (wk->unit_exe > m->unit_exe_max)
+			m->unit_exe_max = wk->unit_exe;
+	}
 	master_chunk_event(m, w_rank(m, w), c, t_calc, t_exe, now);
 }
 
@@ -86,7 +89,7 @@ master_pop(struct master *m, int w, double now)
 	wk->nout--;
 	if (wk->nout > 0) {
 		wk->t_head = now;
-		wk->deadline = master_deadline(m, wk, now);
+		wk->blind = m->unit_exe_max <= 0;
 	} else if (wk->state == W_BUSY)
 		wk->state = W_IDLE;
 }

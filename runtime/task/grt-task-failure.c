@@ -1,9 +1,9 @@
 /*
  * grt-task-failure.c — failed workers in a task run (doc/tasks.md, "Failures").
  *
- * A worker says something at least every second (a step, or a beat), or within its
- * deadline when one step of its computes longer. A worker silent past that is declared
- * failed. Its tasks start again elsewhere (a spare first) from the last packed state the
+ * A worker says something at least every second (a step, or a beat), or once a step when
+ * one step of its computes longer. A worker silent for a multiple of that (its deadline,
+ * runtime/core/grt-deadline.h) is declared failed. Its tasks start again elsewhere (a spare first) from the last packed state the
  * master has of each: the copy of its last move, its last checkpoint, or its initial state.
  * That is enough while tasks never sent each other a message. Once they have, a task
  * started again alone would miss the messages its lost copy already took; so every task
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/core/grt-deadline.h"
 #include "runtime/task/grt-task-master.h"
 
 #define SUSPECT_FACTOR	4	/* after hydra's SIGUSR1: 4x a step, plus a beat */
@@ -132,15 +133,18 @@ tm_checkpoint(struct tk_master *m, const struct tk_view *v)
 	return GRT_OK;
 }
 
-/* Seconds worker r may stay silent. */
+/*
+ * Seconds worker r may stay silent: a multiple of the longest silence expected of it, a
+ * beat or one of its steps (grt-deadline.h), once a step of its is measured.
+ */
 static double
 tm_allow(const struct tk_master *m, int r)
 {
 	const struct tm_worker *w = &m->w[r];
-	double allow = m->cfg->deadline, step = m->cfg->deadline_factor * w->calc;
+	double quiet = w->calc > TK_BEAT_S ? w->calc : TK_BEAT_S;
+	double allow = grt_deadline_allow(m->cfg->deadline, m->cfg->deadline_factor,
+	    w->calc > 0 ? quiet : 0);
 
-	if (step > allow)
-		allow = step;
 	if (m->suspect) {
 		double s = SUSPECT_FACTOR * (w->calc + TK_BEAT_S);
 

@@ -106,7 +106,8 @@ monitored(int cores_left, int mhz_left, int mem_left)
 static void
 test_values(void)
 {
-	struct metrics_sample s = { 0.5, 8, 2000, 3000, 4096 };
+	struct metrics_sample s = { .load1 = 0.5, .cores = 8, .mhz = 2000, .max_mhz = 3000,
+	    .mem_mb = 4096 };
 	struct gs_node n = monitored(1, 1, 1);
 	char buf[1024];
 

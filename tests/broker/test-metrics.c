@@ -1,7 +1,9 @@
 /*
- * test-metrics.c — the Prometheus text reader, and metrics_fetch() against a small HTTP
- * server forked by this test on 127.0.0.1 (ok, garbage, chunked and too big, 404,
- * redirect, NaN, never answering), a listener that never accepts, and a closed port.
+ * test-metrics.c — the Prometheus text reader and its bounds, and metrics_fetch() against
+ * a small HTTP server forked by this test on 127.0.0.1 (ok, garbage, chunked and too big,
+ * 404, redirect, NaN, never answering; hostile: 80,000 CPU labels, a body trickled past
+ * the deadline, absurd clocks and loads), a listener that never accepts, and a closed
+ * port. A hang guard (alarm) ends the test if a fetch outlives its deadline.
  * The real prometheus-node-exporter is exercised by tests/broker/test-metrics.sh.
  */
 #include <sys/socket.h>
@@ -144,6 +146,78 @@ test_parse(void)
 	is_str(why, "binary data in the response", "parse: binary message");
 }
 
+/* A body of n lines, each an idle CPU of its own label, then a load; free it. */
+static char *
+body_labels(int n, size_t *len)
+{
+	char *body = NULL;
+	FILE *f = open_memstream(&body, len);
+	int i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "node_cpu_seconds_total{cpu=\"%d\",mode=\"idle\"} 1\n", i);
+	fprintf(f, "node_load1 0\n");
+	fclose(f);
+	return body;
+}
+
+/* The parser's bounds on work and values (metrics.h). */
+static void
+test_parse_bounds(void)
+{
+	struct metrics_sample s;
+	char why[256], *body;
+	size_t len;
+	int i;
+
+	body = body_labels(80000, &len);
+	is_int(metrics_parse(body, len, &s, why, sizeof why), -1, "bounds: 80,000 CPU labels");
+	is_str(why, "it claims more than 4096 CPUs", "bounds: 80,000 labels message");
+	/* the same labels again and again are one CPU each: the hash finds them */
+	free(body);
+	body = NULL;
+	{
+		FILE *f = open_memstream(&body, &len);
+
+		for (i = 0; i < 100000; i++)
+			fprintf(f, "node_cpu_seconds_total{cpu=\"%d\",mode=\"idle\"} 1\n",
+			    i % 64);
+		fprintf(f, "node_load1 0\n");
+		fclose(f);
+	}
+	is_int(metrics_parse(body, len, &s, why, sizeof why), 0, "bounds: 64 labels, 100,000 times");
+	is_int(s.cores, 64, "bounds: 64 distinct CPUs counted once each");
+	/* a deadline already passed: the parse stops at its first look at the clock */
+	is_int(metrics_parse_by(body, len, now() - 1, &s, why, sizeof why), -1,
+	    "bounds: no parse after the deadline");
+	is_str(why, "no time left to read its 1024 lines", "bounds: deadline message");
+	free(body);
+	body = body_labels(METRICS_MAX_SAMPLES, &len);
+	is_int(metrics_parse(body, len, &s, why, sizeof why), -1, "bounds: too many samples");
+	is_str(why, "more than 200000 samples", "bounds: samples message");
+	free(body);
+	is_int(parse("node_load1 1e300\n", &s, why), -1, "bounds: a load of 1e300 refused");
+	is_str(why, "it claims a load of 1e+300 (at most 1000000)", "bounds: load message");
+	is_int(parse("node_load1 1000000\n", &s, why), 0, "bounds: a load of 1,000,000 taken");
+	is_int(parse("node_cpu_scaling_frequency_hertz{cpu=\"0\"} 1e306\nnode_load1 0\n", &s,
+	    why), -1, "bounds: a clock of 1e300 MHz refused");
+	is_str(why, "it claims a CPU of 1e+300 MHz (at most 10000)", "bounds: clock message");
+	is_int(parse("node_cpu_scaling_frequency_hertz{cpu=\"0\"} 1e-300\n"
+	    "node_cpu_frequency_max_hertz{cpu=\"0\"} 999999\nnode_load1 0\n", &s, why), 0,
+	    "bounds: clocks below 1 MHz");
+	ok(s.mhz == 0 && s.max_mhz == 0, "bounds: a clock below 1 MHz is none (%g, %g)", s.mhz,
+	    s.max_mhz);
+	is_int(parse("node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1e308\n"
+	    "node_cpu_seconds_total{cpu=\"0\",mode=\"user\"} 1e308\n"
+	    "node_cpu_seconds_total{cpu=\"0\",mode=\"system\"} 7\nnode_load1 0\n", &s, why), 0,
+	    "bounds: CPU counters of 1e308 s");
+	ok(s.cpu_total == 7 && s.cpu_idle == 0, "bounds: counters past 10^12 s left out (%g)",
+	    s.cpu_total);
+	is_int(parse("node_cpu_seconds_total{cpu=\"1000000000\",mode=\"idle\"} 1\n"
+	    "node_load1 0\n", &s, why), 0, "bounds: a CPU labelled 10^9");
+	is_int(s.cores, 1, "bounds: a label is one CPU, not a count");
+}
+
 /* --- a tiny HTTP server: one process per connection, all in one process group */
 
 static int
@@ -226,6 +300,32 @@ serve_one(int c, int hits)
 		    "Content-Length: 0\r\nConnection: close\r\n\r\n");
 	} else if (strcmp(path, "/silent") == 0) {
 		sleep(30);
+	} else if (strcmp(path, "/labels") == 0) {
+		/* 80,000 distinct CPU labels, chunked (under the 4 MiB cap) */
+		writes(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n"
+		    "Connection: close\r\n\r\n");
+		for (i = 0; i < 80000; i++) {
+			char line[128], chunk[160];
+
+			snprintf(line, sizeof line,
+			    "node_cpu_seconds_total{cpu=\"%d\",mode=\"idle\"} 1\n", i);
+			snprintf(chunk, sizeof chunk, "%zx\r\n%s\r\n", strlen(line), line);
+			writes(c, chunk);
+		}
+		writes(c, "d\r\nnode_load1 0\n\r\n0\r\n\r\n");
+	} else if (strcmp(path, "/trickle") == 0) {
+		/* a valid body, one line every 50 ms for 30 s: never done by the deadline */
+		writes(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n"
+		    "Connection: close\r\n\r\n");
+		for (i = 0; i < 600; i++) {
+			writes(c, "d\r\nnode_load1 0\n\r\n");
+			usleep(50000);
+		}
+		writes(c, "0\r\n\r\n");
+	} else if (strcmp(path, "/hostile") == 0) {
+		writes(c, "HTTP/1.1 200 OK\r\nContent-Length: 74\r\nConnection: close\r\n\r\n"
+		    "node_cpu_scaling_frequency_hertz{cpu=\"1000000000\"} 1e306\n"
+		    "node_load1 1e300\n");
 	} else {
 		writes(c, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n"
 		    "Connection: close\r\n\r\n");
@@ -384,11 +484,60 @@ test_fetch(void)
 	nodes_free(&s);
 }
 
+/*
+ * Hostile exporters: 80,000 labels, a body trickled past the deadline, a clock of 1e300
+ * MHz with a load of 1e300. Each node is named with its reason and the fetch returns: an
+ * alarm ends the test (a failure) if it outlives its deadline four times over.
+ */
+static void
+test_fetch_hostile(void)
+{
+	struct gs_sites s;
+	struct gs_node nodes[4];
+	struct metrics_opts opt;
+	char url[3][128], want[256];
+	int lfd, port, hits[2], i;
+	pid_t srv;
+
+	if ((lfd = listen_any(&port)) == -1 || pipe(hits) == -1) {
+		ok(0, "cannot listen on 127.0.0.1: %s", strerror(errno));
+		return;
+	}
+	srv = server_start(lfd, hits[1]);
+	close(lfd);
+	close(hits[1]);
+	memset(&s, 0, sizeof s);
+	s.nodes = nodes;
+	snprintf(url[0], 128, "http://127.0.0.1:%d/labels", port);
+	snprintf(url[1], 128, "http://127.0.0.1:%d/trickle", port);
+	snprintf(url[2], 128, "http://127.0.0.1:%d/hostile", port);
+	for (i = 0; i < 3; i++)
+		node(&s, url[i]);
+	memset(&opt, 0, sizeof opt);
+	opt.timeout = 3;
+	opt.connect_timeout = 1;
+	alarm(12);
+	is_int(metrics_fetch(&s, &opt), 0, "hostile: no node read");
+	alarm(0);
+	STALE(0, "it claims more than 4096 CPUs");
+	STALE(1, "timed out after 3.0 s");
+	STALE(2, "it claims a load of 1e+300 (at most 1000000)");
+	ok(metrics_node_cores(&nodes[0]) == 4 && metrics_node_cs(&nodes[2]) == 4000,
+	    "hostile: the site file's cores and clock rank them (cores %d, CS %g)",
+	    metrics_node_cores(&nodes[0]), metrics_node_cs(&nodes[2]));
+	kill(-srv, SIGKILL);
+	waitpid(srv, NULL, 0);
+	close(hits[0]);
+	nodes_free(&s);
+}
+
 int
 main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	test_parse();
+	test_parse_bounds();
 	test_fetch();
+	test_fetch_hostile();
 	return tap_done();
 }

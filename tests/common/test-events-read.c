@@ -154,6 +154,12 @@ test_parse_tasks(void)
 	is_int(event_parse(l, strlen(l), &ev), EV_END, "end of a loop parses");
 	is_int(ev.migrations, -1, "end without migrations: -1");
 	is_int(ev.restarted, -1, "end without restarted: -1");
+	is_str(ev.error, "", "end without error: empty");
+	l = "{\"v\":1,\"t\":9,\"ev\":\"end\",\"status\":\"failed\",\"error\":"
+	    "\"no space left on device writing /h/jobs/7/journal\",\"journal\":\"lost\"}";
+	is_int(event_parse(l, strlen(l), &ev), EV_END, "end of a failed run parses");
+	is_str(ev.error, "no space left on device writing /h/jobs/7/journal",
+	    "end: the master's error, with its file");
 
 	static const char *const bad[] = {
 		"{\"v\":1,\"t\":1,\"ev\":\"tasks\",\"spare\":[1]}",
@@ -178,6 +184,7 @@ test_parse_tasks(void)
 		"{\"v\":1,\"t\":1,\"ev\":\"start\",\"migration\":[\"load-diff\"]}",
 		"{\"v\":1,\"t\":1,\"ev\":\"end\",\"migrations\":-3}",
 		"{\"v\":1,\"t\":1,\"ev\":\"end\",\"restarted\":true}",
+		"{\"v\":1,\"t\":1,\"ev\":\"end\",\"error\":[\"x\"]}",
 	};
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		is_int(event_parse(bad[i], strlen(bad[i]), &ev), -1, "bad task-run record %zu "

@@ -246,6 +246,39 @@ test_dir(void)
 	proc_free(&t, 1);
 }
 
+/*
+ * A task's input: its whole stdin through a pipe (a secret kept out of argv), stdout to
+ * /dev/null beside it; more than PROC_IN_CAP bytes refused before anything runs.
+ */
+static void
+test_input(void)
+{
+	char big[PROC_IN_CAP + 2];
+	struct proc_task t[2];
+
+	memset(t, 0, sizeof t);
+	t[0].argv = sh_argv("IFS= read -r k; echo \"got $k\"; cat", NULL);
+	t[0].in = "0123abcd\nmore\n";
+	t[1].argv = sh_argv("cat >&2; echo out", NULL);
+	t[1].in = "to err\n";
+	t[1].flags = PROC_OUT_NULL;
+	proc_run_all(t, 2, clock_mono() + 10, NULL);
+	is_str(t[0].out, "got 0123abcd\nmore\n", "input: the whole of it on stdin, then its end");
+	ok(*t[1].out == '\0' && strcmp(t[1].err, "to err\n") == 0,
+	    "input: beside stdout to /dev/null (%.*s)", (int)strcspn(t[1].err, "\n"), t[1].err);
+	proc_free(t, 2);
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	memset(t, 0, sizeof t);
+	t[0].argv = sh_argv("echo ran", NULL);
+	t[0].in = big;
+	proc_run_all(t, 1, clock_mono() + 10, NULL);
+	ok(t[0].status == 127 && t[0].error == EINVAL && *t[0].out == '\0',
+	    "input: more than PROC_IN_CAP bytes refused, not run (%.*s)",
+	    (int)strcspn(t[0].err, "\n"), t[0].err);
+	proc_free(t, 1);
+}
+
 static void
 on_signal(int sig)
 {
@@ -435,6 +468,7 @@ main(void)
 	test_stop();
 	test_run();
 	test_dir();
+	test_input();
 	test_signals();
 	test_options();
 	test_poll();

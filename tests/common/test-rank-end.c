@@ -57,6 +57,8 @@ test_bad(void)
 		"2 b3 exit 256 1", "2 b3 exit -1 1", "2 b3 signal 0 1", "2 b3 signal 128 1",
 		"2 b3 exit 3 -1", "2 b3 exit 3 1 more", "2 b$(x) exit 3 1", "2 b3\x1b[2J exit 3 1",
 		"2 \xff\xfe exit 3 1", "2 b3 exit 3 1\x01",
+		/* found by tests/fuzz/fuzz-rank-end.c: a time that is no number */
+		"1 vm exit 0 nan", "1 vm exit 0 inf", "1 vm signal 9 -nan", "1 vm exit 0 1e999",
 		"2 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa exit 3 1",
 	};
 	struct rank_end e;

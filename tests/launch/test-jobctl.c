@@ -4,7 +4,9 @@
  * program started again as a sleeper stands for a supervisor, a rank, a gridsubmit-rank
  * or a hydra proxy (argv[0] and the environment say which). Whether a supervisor lives (a
  * recycled pid, a zombie, an old state without start time), which processes are the
- * job's (and which are another job's), stopping them (SIGTERM, SIGKILL after the grace),
+ * job's (and which are another job's), proof before a pid counts (mpiexec's group only
+ * while its leader has the recorded start time; the job's tag), another uid's process
+ * never looked at, stopping them (SIGTERM, SIGKILL after the grace),
  * and recording a job whose supervisor died as failed in a store of its own.
  */
 #include <sys/prctl.h>
@@ -40,7 +42,9 @@ static size_t nkids;
 /*
  * The sleeper: SIGTERM ignored or not, then ready, then asleep until a signal ends it (or
  * 20 s, should the test die without killing it). "--spawn ARGV0 ARGS..." first starts
- * that as a sleeper of its own (a proxy and its rank), which dies with it.
+ * that as a sleeper of its own (a proxy and its rank), which dies with it; "--orphan
+ * ARGV0 ARGS..." first makes a process group of its own, and starts that in it as a
+ * sleeper that outlives it (a group whose leader is gone).
  */
 static int
 sleeper(int argc, char **argv)
@@ -49,7 +53,14 @@ sleeper(int argc, char **argv)
 
 	if (strcmp(getenv(SLEEPER_ENV), "ignore") == 0)
 		signal(SIGTERM, SIG_IGN);
-	if (argc > 2 && strcmp(argv[1], "--spawn") == 0) {
+	if (argc > 2 && strcmp(argv[1], "--orphan") == 0) {
+		if (setpgid(0, 0) == -1 || (pid = fork()) == -1)
+			return 1;
+		if (pid == 0) {
+			execv("/proc/self/exe", argv + 2);
+			_exit(127);
+		}
+	} else if (argc > 2 && strcmp(argv[1], "--spawn") == 0) {
 		if ((pid = fork()) == -1)
 			return 1;
 		if (pid == 0) {
@@ -67,13 +78,15 @@ sleeper(int argc, char **argv)
 
 /*
  * Start this program as a sleeper: argv (argv[0] is what the process calls itself), with
- * GRT_EVENTS=events in its environment when events is not NULL. Returns once it is set
- * up (a proxy: once its rank is); its pid, or -1.
+ * GRT_EVENTS=events in its environment when events is not NULL (and extra, KEY=VALUE,
+ * when not NULL), as user uid (-1: ours).
+ * Returns once it is set up (a proxy: once its rank is); its pid, or -1.
  */
 static pid_t
-spawn(char *const argv[], const char *events, int ignore_term)
+spawn_as(char *const argv[], const char *events, const char *extra, int ignore_term,
+    long uid)
 {
-	char *env[3], *ev = NULL, c;
+	char *env[4], *ev = NULL, c;
 	struct pollfd pfd;
 	int p[2], n = 0;
 	pid_t pid;
@@ -83,9 +96,14 @@ spawn(char *const argv[], const char *events, int ignore_term)
 	env[n++] = ignore_term ? SLEEPER_ENV "=ignore" : SLEEPER_ENV "=term";
 	if (events != NULL)
 		xasprintf(&ev, "GRT_EVENTS=%s", events);
-	env[n++] = ev;
+	if (ev != NULL)
+		env[n++] = ev;
+	if (extra != NULL)
+		env[n++] = (char *)extra;
 	env[n] = NULL;
 	if ((pid = fork()) == 0) {
+		if (uid >= 0 && (setgid((gid_t)uid) == -1 || setuid((uid_t)uid) == -1))
+			_exit(126);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (p[1] == READY_FD)
 			fcntl(READY_FD, F_SETFD, 0);
@@ -109,13 +127,19 @@ spawn(char *const argv[], const char *events, int ignore_term)
 	return pid;
 }
 
+static pid_t
+spawn(char *const argv[], const char *events, const char *extra, int ignore_term)
+{
+	return spawn_as(argv, events, extra, ignore_term, -1);
+}
+
 /* A sleeper that calls itself name, nothing else in its arguments. */
 static pid_t
 spawn_named(const char *name, const char *events, int ignore_term)
 {
 	char *argv[] = { (char *)name, NULL };
 
-	return spawn(argv, events, ignore_term);
+	return spawn(argv, events, NULL, ignore_term);
 }
 
 /* Reap pid (once), forget it; its wait status, or -1. */
@@ -311,9 +335,9 @@ test_processes(void)
 		char *px2[] = { "hydra_pmi_proxy", "--spawn", "prog", NULL };
 
 		rank = spawn_named("prog", ev, 0);
-		wrapper = spawn(w, NULL, 0);
-		proxy = spawn(px, NULL, 0);
-		stray = spawn(px2, NULL, 0);
+		wrapper = spawn(w, NULL, NULL, 0);
+		proxy = spawn(px, NULL, NULL, 0);
+		stray = spawn(px2, NULL, NULL, 0);
 	}
 	mine12 = spawn_named("prog", ev12, 0);
 	plain = spawn_named("prog", NULL, 0);
@@ -374,6 +398,141 @@ test_processes(void)
 	free(status);
 	free(dir);
 	free(other);
+}
+
+/* The first child of pid (/proc/PID/task/PID/children), or -1. */
+static pid_t
+child_of(pid_t pid)
+{
+	char path[96];
+	long c = -1;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fscanf(f, "%ld", &c) != 1)
+			c = -1;
+		fclose(f);
+	}
+	return (pid_t)c;
+}
+
+/*
+ * A pid left in the state proves nothing by itself: mpiexec's group counts only while
+ * its leader is the recorded mpiexec (same start time). A pid recorded with another start
+ * time (recycled), or none, brings no group; the leader gone, its group's surviving member
+ * is not the job's by the group id, and stop leaves it alone. A process of ours carrying
+ * the job's tag (GRIDSUBMIT_JOB, DIR/job-tag) is the job's.
+ */
+static void
+test_group_proof(void)
+{
+	struct job_state st;
+	struct jobctl_proc *p, *left = NULL;
+	char *dir = in_tmp("jobs/3"), *tagfile;
+	char *lead[] = { "leader", "--orphan", "member", NULL };
+	const char *tag = "3-0123456789abcdef0123456789abcdef";
+	pid_t leader, member, tagged;
+	size_t n, seen = 99;
+	FILE *f;
+
+	memset(&st, 0, sizeof st);
+	st.dir = dir;
+	leader = spawn(lead, NULL, NULL, 0);
+	member = leader > 0 ? child_of(leader) : -1;
+	st.mpiexec_pid = leader;
+	st.mpiexec_start = pstat_start_time(leader);
+	n = jobctl_processes(&st, &p);
+	ok(member > 0 && listed(p, n, leader) && listed(p, n, member), "the recorded mpiexec "
+	    "(same start time) and its group's member are the job's");
+	free(p);
+	st.mpiexec_start++;
+	n = jobctl_processes(&st, &p);
+	ok(!listed(p, n, leader) && !listed(p, n, member), "the same pid with another start "
+	    "time (a recycled pid): neither it nor its group");
+	free(p);
+	st.mpiexec_start = 0;
+	n = jobctl_processes(&st, &p);
+	ok(!listed(p, n, leader) && !listed(p, n, member), "a pid recorded without a start "
+	    "time proves nothing");
+	free(p);
+	st.mpiexec_start = pstat_start_time(leader);
+	end(leader);
+	n = jobctl_stop(&st, 0.2, 2.0, &left, &seen);
+	ok(member > 0 && seen == 0 && kill(member, 0) == 0, "the leader gone: its group's "
+	    "member (a stale pgid) is not signalled by stop, and survives");
+	free(left);
+	if (member > 0)
+		kill(member, SIGKILL);
+	st.mpiexec_pid = 0;
+	st.mpiexec_start = 0;
+
+	xasprintf(&tagfile, "%s/job-tag", dir);
+	if ((f = fopen(tagfile, "w")) != NULL) {
+		fputs(tag, f);
+		fclose(f);
+	}
+	{
+		char *env, *argv[] = { "prog", NULL };
+
+		xasprintf(&env, "GRIDSUBMIT_JOB=%s", tag);
+		tagged = spawn(argv, NULL, env, 0);
+		free(env);
+	}
+	n = jobctl_processes(&st, &p);
+	ok(tagged > 0 && listed(p, n, tagged), "a process with the job's tag in its "
+	    "environment is the job's");
+	free(p);
+	end(tagged);
+	unlink(tagfile);
+	free(tagfile);
+	free(dir);
+}
+
+/*
+ * Another user's process is never looked at: a sleeper of uid nobody whose argv and
+ * environment name the job's files (as a gridsubmit-rank of the job would) is neither
+ * listed nor signalled, nor taken for the supervisor at its recorded pid and start.
+ */
+static void
+test_other_uid(void)
+{
+	struct job_state st;
+	struct jobctl_proc *p, *left = NULL;
+	char *dir = in_tmp("jobs/4"), *ev, *status;
+	pid_t theirs;
+	size_t n, seen = 99;
+
+	if (geteuid() != 0) {
+		printf("ok - # SKIP another uid's process needs root (setuid to nobody)\n");
+		free(dir);
+		return;
+	}
+	xasprintf(&ev, "%s/events.jsonl", dir);
+	xasprintf(&status, "%s/master.status", dir);
+	{
+		char *w[] = { "gridsubmit-rank", "--status", status, "--", "prog", NULL };
+
+		theirs = spawn_as(w, ev, NULL, 0, 65534);
+	}
+	memset(&st, 0, sizeof st);
+	st.dir = dir;
+	n = jobctl_processes(&st, &p);
+	ok(theirs > 0 && !listed(p, n, theirs) && n == 0, "another uid's process naming the "
+	    "job's files is not the job's");
+	free(p);
+	n = jobctl_stop(&st, 0.2, 2.0, &left, &seen);
+	ok(theirs > 0 && seen == 0 && n == 0 && kill(theirs, 0) == 0, "stop sees nothing and "
+	    "it survives");
+	free(left);
+	st.supervisor_pid = theirs;
+	st.supervisor_start = pstat_start_time(theirs);
+	ok(!jobctl_supervisor_alive(&st), "another uid's process at the supervisor's pid and "
+	    "start time is not the supervisor");
+	end(theirs);
+	free(ev);
+	free(status);
+	free(dir);
 }
 
 /* SIGTERM first; SIGKILL only after the grace, to those that ignore it; none else. */
@@ -647,6 +806,8 @@ main(int argc, char **argv)
 	test_supervisor_no_start();
 	test_processes();
 	test_stop();
+	test_group_proof();
+	test_other_uid();
 	test_refresh();
 	test_node_state_names();
 	test_remote_nodes();

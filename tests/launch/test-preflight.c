@@ -1,7 +1,9 @@
 /*
  * test-preflight.c — the checks before a multi-site launch (launch/preflight.h), as far as
  * they run on this host: the setup (DIR/.shared token, sha256 of the program and of
- * gridsubmit-rank, the listener nodes connect back to), the node's checks run here as a
+ * gridsubmit-rank, the connect-back's secret and listener: on the nodes' address alone,
+ * 200 nodes at once answered, strangers and wrong secrets answered nothing, a cap on the
+ * unauthenticated), the node's checks run here as a
  * node that shares our files would run them (as words, and as the one command line of a
  * speculative launch, in a job directory whose name is hostile to a shell), a node that
  * does not share them, the verdict on a node's answer (each kind of failure, garbage,
@@ -29,6 +31,7 @@
 #include "broker/errlist.h"
 #include "common/clock.h"
 #include "common/file.h"
+#include "common/proc.h"
 #include "common/xmalloc.h"
 #include "launch/preflight.h"
 #include "launch/stage.h"
@@ -301,6 +304,30 @@ test_setup(const struct gs_sites *sites, const struct gs_job *job, const struct 
 	    sizeof sin) == 0, "the listener on port %s takes a node's connection", s->port);
 	if (fd != -1)
 		close(fd);
+	{
+		struct sockaddr_in bound;
+		socklen_t blen = sizeof bound;
+		struct stat sb;
+		char *words[16];
+
+		ok(getsockname(s->fd, (struct sockaddr *)&bound, &blen) == 0 &&
+		    bound.sin_addr.s_addr == htonl(INADDR_LOOPBACK),
+		    "it listens on the nodes' address toward us alone, not every interface");
+		text = read_text(s->keyfile);
+		ok(text != NULL && strlen(text) == SECRET_HEX && strncmp(text, s->key,
+		    SECRET_HEX) == 0 && s->key[SECRET_HEX] == '\n' && stat(s->keyfile, &sb) == 0 &&
+		    (sb.st_mode & 077) == 0, "DIR/%s: the secret, mode 0600",
+		    PREFLIGHT_KEY_FILE);
+		free(text);
+		preflight_words(s, st, "127.0.0.1", 1, words);
+		for (i = 0; words[i] != NULL; i++)
+			if (memmem(words[i], strlen(words[i]), s->key, SECRET_HEX) != NULL)
+				break;
+		ok(words[i] == NULL, "the secret is in no word of the node's command");
+		ok(strcmp(words[12], "-") == 0, "with the secret on its stdin, the word says -");
+		preflight_words(s, st, "127.0.0.1", 0, words);
+		ok(strcmp(words[12], s->keyfile) == 0, "else the file's path");
+	}
 
 	/* a node that read an earlier launch's token would pass for sharing our files */
 	if (preflight_setup_make(sites, job, st, &again, why, sizeof why) == 0) {
@@ -311,8 +338,9 @@ test_setup(const struct gs_sites *sites, const struct gs_job *job, const struct 
 	} else
 		ok(0, "a second setup: %s", why);
 	preflight_setup_free(&again);
-	if (file_write_atomic(st->dir, ".shared", s->token, strlen(s->token), 0644) != 0)
-		ok(0, "the first token back in DIR/.shared");
+	if (file_write_atomic(st->dir, ".shared", s->token, strlen(s->token), 0644) != 0 ||
+	    file_write_atomic(st->dir, PREFLIGHT_KEY_FILE, s->key, SECRET_HEX, 0600) != 0)
+		ok(0, "the first token and secret back in DIR");
 	free(path);
 }
 
@@ -324,11 +352,11 @@ test_setup(const struct gs_sites *sites, const struct gs_job *job, const struct 
 static void
 test_checks_here(const struct preflight_setup *s, const struct job_state *st)
 {
-	char *words[15], *cmd, *a1 = NULL, *a2 = NULL, why[1024] = "";
+	char *words[16], *cmd, *a1 = NULL, *a2 = NULL, why[1024] = "";
 	int rc;
 
-	preflight_words(s, st, "127.0.0.1", words);
-	ok(words[14] == NULL && strcmp(words[0], "sh") == 0 && strcmp(words[1], "-c") == 0 &&
+	preflight_words(s, st, "127.0.0.1", 0, words);
+	ok(words[15] == NULL && strcmp(words[0], "sh") == 0 && strcmp(words[1], "-c") == 0 &&
 	    strcmp(words[4], st->dir) == 0, "the checks: sh -c SCRIPT sh DIR ..., the job "
 	    "directory one word");
 	rc = run_here(words, NULL, &a1);
@@ -360,12 +388,12 @@ static void
 test_checks_not_shared(const struct preflight_setup *s, const struct job_state *st)
 {
 	struct preflight_setup other = *s;
-	char *words[15], *answer, *home = in_tmp("nodehome"), *want, why[1024] = "";
+	char *words[16], *answer, *home = in_tmp("nodehome"), *want, why[1024] = "";
 	struct stat sb;
 	int rc;
 
 	memcpy(other.token, "00000000000000000000000000000000", sizeof other.token);
-	preflight_words(&other, st, "127.0.0.1", words);
+	preflight_words(&other, st, "127.0.0.1", 0, words);
 	rc = run_here(words, home, &answer);
 	is_int(rc, 1, "a node without our files: the checks exit 1 (staging first)");
 	xasprintf(&want, "R %s/.gridsubmit/jobs/%s", home, s->name);
@@ -399,14 +427,14 @@ test_checks_fail_here(const struct gs_job *job, const struct preflight_setup *s,
     const struct job_state *st)
 {
 	struct preflight_setup other = *s;
-	char *words[15], *answer, *noproxy = in_tmp("no-such-dir/hydra_pmi_proxy");
+	char *words[16], *answer, *noproxy = in_tmp("no-such-dir/hydra_pmi_proxy");
 	char why[1024] = "", port[16];
 	struct sockaddr_in sin;
 	socklen_t len = sizeof sin;
 	int fd, rc;
 
 	if (write_text(job->program, "#!abd", 0755) == 0) {
-		preflight_words(s, st, "127.0.0.1", words);
+		preflight_words(s, st, "127.0.0.1", 0, words);
 		rc = run_here(words, NULL, &answer);
 		ok(rc == 1 && preflight_answer_ready(s, "node", answer, why, sizeof why) == 0 &&
 		    strstr(why, "has no copy of") != NULL && strstr(why, job->program) != NULL,
@@ -416,7 +444,7 @@ test_checks_fail_here(const struct gs_job *job, const struct preflight_setup *s,
 	}
 
 	other.proxy = noproxy;
-	preflight_words(&other, st, "127.0.0.1", words);
+	preflight_words(&other, st, "127.0.0.1", 0, words);
 	rc = run_here(words, NULL, &answer);
 	ok(rc == 1 && preflight_answer_ready(&other, "node", answer, why, sizeof why) == 0 &&
 	    strstr(why, noproxy) != NULL && strstr(why, "is missing") != NULL,
@@ -440,7 +468,7 @@ test_checks_fail_here(const struct gs_job *job, const struct preflight_setup *s,
 	snprintf(port, sizeof port, "%d", ntohs(sin.sin_port));
 	close(fd);
 	memcpy(other.port, port, sizeof other.port);
-	preflight_words(&other, st, "127.0.0.1", words);
+	preflight_words(&other, st, "127.0.0.1", 0, words);
 	rc = run_here(words, NULL, &answer);
 	if (access("/bin/bash", X_OK) == 0 || access("/usr/bin/bash", X_OK) == 0)
 		ok(rc == 1 && preflight_answer_ready(s, "node", answer, why, sizeof why) == 0 &&
@@ -449,6 +477,141 @@ test_checks_fail_here(const struct gs_job *job, const struct preflight_setup *s,
 	else
 		printf("skip - a node that cannot connect back: no bash here\n");
 	free(answer);
+}
+
+/* A blocking connection to 127.0.0.1:port, or -1. */
+static int
+connect_lo(const char *port)
+{
+	struct sockaddr_in sin;
+	int fd;
+
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((unsigned short)atoi(port));
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* What the listener answered on fd (up to its end), into buf. */
+static const char *
+answer_of(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	return buf;
+}
+
+/*
+ * The connect-back with many nodes at once, and strangers: 200 connections, each sending
+ * the secret before any answer is read (a listener that never accepts held 64), every one
+ * answered "ok"; a wrong secret, a short one and a silent stranger answered nothing; 300
+ * silent connections held open, beyond the cap, do not keep a node out. An alarm ends the
+ * test if the listener hangs.
+ */
+static void
+test_connect_back(const struct preflight_setup *s)
+{
+	static int fds[300];
+	int i, nok = 0, proved0, refused0, proved, refused, fd, late;
+	char buf[64];
+
+	alarm(60);
+	preflight_accept_counts(s, &proved0, &refused0);
+	for (i = 0; i < 200; i++)
+		if ((fds[i] = connect_lo(s->port)) == -1 ||
+		    write(fds[i], s->key, SECRET_HEX + 1) != SECRET_HEX + 1)
+			break;
+	is_int(i, 200, "200 nodes connect back at once and send the secret");
+	for (i = 0; i < 200 && fds[i] != -1; i++) {
+		nok += strcmp(answer_of(fds[i], buf, sizeof buf), "ok\n") == 0;
+		close(fds[i]);
+	}
+	is_int(nok, 200, "every one of them is answered ok");
+
+	fd = connect_lo(s->port);
+	memcpy(buf, s->key, SECRET_HEX + 1);
+	buf[0] = buf[0] == 'a' ? 'b' : 'a';
+	ok(fd != -1 && write(fd, buf, SECRET_HEX + 1) == SECRET_HEX + 1 &&
+	    *answer_of(fd, buf, sizeof buf) == '\0', "a wrong secret: no answer, closed");
+	if (fd != -1)
+		close(fd);
+	fd = connect_lo(s->port);
+	ok(fd != -1 && write(fd, s->key, 10) == 10 && shutdown(fd, SHUT_WR) == 0 &&
+	    *answer_of(fd, buf, sizeof buf) == '\0', "a part of it, then the end: no answer");
+	if (fd != -1)
+		close(fd);
+
+	for (i = 0; i < 300; i++)
+		fds[i] = connect_lo(s->port);
+	late = connect_lo(s->port);
+	ok(late != -1 && write(late, s->key, SECRET_HEX + 1) == SECRET_HEX + 1 &&
+	    strcmp(answer_of(late, buf, sizeof buf), "ok\n") == 0,
+	    "300 strangers holding connections open: a node still answered ok");
+	if (late != -1)
+		close(late);
+	preflight_accept_counts(s, &proved, &refused);
+	is_int(proved - proved0, 201, "201 connections proved, no stranger among them");
+	ok(refused - refused0 >= 2 + 300 - 256, "the wrong ones refused, and the oldest "
+	    "strangers closed beyond 256 (%d)", refused - refused0);
+	for (i = 0; i < 300; i++)
+		if (fds[i] != -1)
+			close(fds[i]);
+	alarm(0);
+}
+
+/*
+ * The checks with the secret on their stdin (the preflight's own ssh) reach us; with a
+ * wrong secret in the file, the node is failed for it, not for the way back.
+ */
+static void
+test_checks_key(const struct preflight_setup *s, const struct job_state *st)
+{
+	struct preflight_setup other = *s;
+	struct proc_task t;
+	char *words[16], *wrong = in_tmp("wrong-key"), why[1024] = "";
+	size_t i;
+	int rc;
+
+	if (access("/bin/bash", X_OK) != 0 && access("/usr/bin/bash", X_OK) != 0) {
+		printf("skip - the connect-back's secret: no bash here\n");
+		free(wrong);
+		return;
+	}
+	memset(&t, 0, sizeof t);
+	preflight_words(s, st, "127.0.0.1", 1, words);
+	t.argv = xcalloc(17, sizeof *t.argv);
+	for (i = 0; words[i] != NULL; i++)
+		t.argv[i] = xstrdup(words[i]);
+	t.in = s->key;
+	proc_run_all(&t, 1, clock_mono() + 30, NULL);
+	ok(t.status == 0 && has_line(t.out, "M ok"), "the secret on stdin: the node reaches "
+	    "us and is answered (status %d)", t.status);
+	proc_free(&t, 1);
+
+	write_text(wrong, "0123456789abcdef0123456789abcdef", 0600);
+	other.keyfile = wrong;
+	preflight_words(&other, st, "127.0.0.1", 0, words);
+	{
+		char *answer;
+
+		rc = run_here(words, NULL, &answer);
+		ok(rc == 1 && preflight_answer_ready(s, "node", answer, why, sizeof why) == 0 &&
+		    strstr(why, "did not take its secret") != NULL,
+		    "a wrong secret: the node is failed for it: %s", why);
+		free(answer);
+	}
+	free(wrong);
 }
 
 /* The verdict on what a node printed: each failure named, garbage and truncation too. */
@@ -744,8 +907,9 @@ main(void)
 	free(sitesfile);
 
 	test_no_remote(&job);
-	if (preflight_setup_make(&sites, &job, &st, &s, why, sizeof why) != 0) {
-		ok(0, "the setup is made: %s", why);
+	if (preflight_setup_make(&sites, &job, &st, &s, why, sizeof why) != 0 ||
+	    preflight_accept_start(&s, "127.0.0.1", why, sizeof why) != 0) {
+		ok(0, "the setup is made and listens: %s", why);
 	} else {
 		/* a proxy of our own, so that the checks do not depend on MPICH's path here */
 		free(s.proxy);
@@ -755,6 +919,8 @@ main(void)
 		test_checks_here(&s, &st);
 		test_checks_not_shared(&s, &st);
 		test_checks_fail_here(&job, &s, &st);
+		test_checks_key(&s, &st);
+		test_connect_back(&s);
 		test_answers(&s);
 		test_session_wait(&sites, &place, &st, &s);
 	}

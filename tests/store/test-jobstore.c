@@ -7,7 +7,12 @@
  * back, as schema_version 2 with a numeric id, and a schema-1 file (string id) still read;
  * torn, empty, binary or wrong state files refused with the file's path, never a crash;
  * record_end waiting for the job's lock; the atomic writer giving the exact mode, leaving
- * no temporary file when it fails, and a reader never seeing half a file.
+ * no temporary file when it fails, and a reader never seeing half a file. What the store
+ * did not make is refused with its path and what is wrong, nothing made or followed: a
+ * group-writable root, a jobs/ of another uid (nobody, as root), a symbolic link planted
+ * at jobs/.lock, a job directory or state.json others can write, a state.json whose
+ * allocation id is "1; rm -rf", whose login is "-oProxyCommand=...", whose host is not
+ * a host name, or whose pid is 1.
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -138,6 +143,117 @@ test_refused(void)
 	    "read_state: JOBSTORE_ERROR when the store cannot be used");
 	ok(jobstore_job_dir("1", why, sizeof why) == NULL, "job_dir: NULL with why");
 	free(home);
+
+	xasprintf(&home, "%s/group", base);
+	mkdir(home, 0700);
+	chmod(home, 0770);
+	setenv("GRIDSUBMIT_HOME", home, 1);
+	create(&st, why, sizeof why);
+	ok(strstr(why, home) != NULL && strstr(why, "writable by its group") != NULL,
+	    "a group-writable store is refused, named (%s)", why);
+	job_state_free(&st);
+	is_int(jobstore_list(&ids, &n, why, sizeof why), -1, "list: refused as well");
+	free(home);
+	xasprintf(&home, "%s/group/jobs", base);
+	ok(!exists(home), "nothing was made in it");
+	free(home);
+}
+
+/*
+ * Below a good root (jobs): a jobs/ of another uid, a link at jobs/.lock, a job directory
+ * and a state.json that others can write, and values no gridsubmit writes.
+ */
+static void
+test_trust(const char *jobs)
+{
+	static const struct {
+		const char *text, *field;
+	} lies[] = {
+		{ "\"allocations\": [{\"site\": \"s\", \"login\": \"login\", \"id\": "
+		    "\"1; rm -rf ~\", \"hosts\": [\"n1\"], \"state\": \"RUNNING\"}]",
+		    "\"allocations\"[0].\"id\" is not a Slurm job id" },
+		{ "\"allocations\": [{\"site\": \"s\", \"login\": "
+		    "\"-oProxyCommand=touch /tmp/gs-owned\", \"id\": \"12\", \"hosts\": "
+		    "[\"n1\"], \"state\": \"RUNNING\"}]",
+		    "\"allocations\"[0].\"login\" is not a host name" },
+		{ "\"allocations\": [{\"site\": \"s\", \"login\": \"login\", \"id\": "
+		    "\"12\", \"hosts\": [\"n1;reboot\"], \"state\": \"RUNNING\"}]",
+		    "\"allocations\"[0].\"hosts\" is not a host name" },
+		{ "\"mpiexec_pid\": 1", "\"mpiexec_pid\" is not a process id" },
+		{ "\"supervisor_pid\": -1", "\"supervisor_pid\" is not a process id" },
+	};
+	char why[1024], *dir, *path, *lock, *text;
+	struct job_state st;
+	struct stat sb;
+	size_t i;
+
+	xasprintf(&dir, "%s/300", jobs);
+	xasprintf(&path, "%s/state.json", dir);
+	mkdir(dir, 0700);
+	for (i = 0; i < sizeof lies / sizeof lies[0]; i++) {
+		xasprintf(&text, "{\"schema_version\": 2, \"id\": 300, \"state\": \"running\", "
+		    "%s}", lies[i].text);
+		put(path, text);
+		free(text);
+		why[0] = '\0';
+		is_int(jobstore_read_state("300", &st, why, sizeof why), JOBSTORE_BAD,
+		    "a state.json gridsubmit never writes (%zu): JOBSTORE_BAD", i);
+		ok(strncmp(why, path, strlen(path)) == 0 && strstr(why, lies[i].field) != NULL,
+		    "its path and field named (%s)", why);
+	}
+	put(path, "{\"schema_version\": 2, \"id\": 300, \"state\": \"running\"}");
+	chmod(path, 0666);
+	is_int(jobstore_read_state("300", &st, why, sizeof why), JOBSTORE_BAD,
+	    "a state.json others can write: JOBSTORE_BAD");
+	ok(strstr(why, path) != NULL && strstr(why, "writable by others") != NULL,
+	    "named, with what is wrong (%s)", why);
+	chmod(path, 0644);
+	chmod(dir, 0770);
+	is_int(jobstore_read_state("300", &st, why, sizeof why), JOBSTORE_BAD,
+	    "a job directory its group can write: JOBSTORE_BAD");
+	ok(strstr(why, dir) != NULL && strstr(why, "writable by its group") != NULL,
+	    "named, with what is wrong (%s)", why);
+	chmod(dir, 0700);
+	unlink(path);
+	symlink("/etc/hostname", path);
+	is_int(jobstore_read_state("300", &st, why, sizeof why), JOBSTORE_BAD,
+	    "a state.json that is a symbolic link: JOBSTORE_BAD, not followed");
+	ok(strstr(why, "not a regular file") != NULL, "said so (%s)", why);
+	unlink(path);
+	rmdir(dir);
+
+	/* a link where the ids' lock goes: never followed, nothing made at its target */
+	xasprintf(&lock, "%s/.lock", jobs);
+	xasprintf(&text, "%s/planted", base);
+	unlink(lock);
+	symlink(text, lock);
+	ok(strcmp(create(&st, why, sizeof why), "") == 0 && strstr(why, lock) != NULL,
+	    "a link planted at jobs/.lock: the job is refused, named (%s)", why);
+	job_state_free(&st);
+	ok(!exists(text), "and the link's target was not created");
+	unlink(lock);
+	free(text);
+	free(lock);
+
+	if (geteuid() != 0) {
+		printf("ok - # SKIP a jobs/ of another uid needs root (chown)\n");
+		free(path);
+		free(dir);
+		return;
+	}
+	chown(jobs, 65534, 65534);
+	ok(strcmp(create(&st, why, sizeof why), "") == 0 && strstr(why, jobs) != NULL &&
+	    strstr(why, "belongs to uid 65534") != NULL,
+	    "a jobs/ of another uid: the job is refused, named (%s)", why);
+	job_state_free(&st);
+	xasprintf(&text, "%s/next-id", jobs);
+	ok(stat(text, &sb) == -1 || sb.st_uid == 0, "and no id was taken in it");
+	free(text);
+	ok(jobstore_job_dir("1", why, sizeof why) == NULL && strstr(why, "65534") != NULL,
+	    "job_dir: refused as well (%s)", why);
+	chown(jobs, 0, 0);
+	free(path);
+	free(dir);
 }
 
 static void
@@ -616,6 +732,7 @@ main(void)
 	test_phases();
 	test_schema1(jobs);
 	test_corrupt(jobs);
+	test_trust(jobs);
 	test_record_end();
 	test_writer();
 	cleanup(base, 3);

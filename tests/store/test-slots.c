@@ -3,7 +3,8 @@
  * its own: a job that fits holds its slots, one that does not waits with the slots it lacks
  * site by site and who holds them, submission order (a later job waits behind an earlier
  * one on a shared node, passes ahead elsewhere), --now, release, a job that is no longer
- * alive holding nothing, and a ledger file that is not a database named in the error.
+ * alive holding nothing, a resumed job entering again waiting (not with its dead
+ * supervisor's hold), and a ledger file that is not a database named in the error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,10 @@ main(void)
 	struct slots_claim thu1[] = { { "THU1", "THU", 1, 2 } };
 	struct slots_claim three[] = { { "thu1", "THU", 2, 2 }, { "lz1", "LZ", 4, 4 } };
 	struct slots_claim lz[] = { { "lz1", "LZ", 3, 4 } };
+	/* WZ: one node of 3 slots */
+	struct slots_claim wz1[] = { { "wz1", "WZ", 1, 3 } };
+	struct slots_claim wz2[] = { { "wz1", "WZ", 2, 3 } };
+	struct slots_claim wz3[] = { { "wz1", "WZ", 3, 3 } };
 
 	if (mkdtemp(home) == NULL || setenv("GRIDSUBMIT_HOME", home, 1) != 0)
 		return 2;
@@ -94,6 +99,22 @@ main(void)
 	dead = 0;
 	is_int(claim(s, 4, lz, 1, 0, reason), SLOTS_WAIT, "job 4 now waits for lz1's slots");
 	is_str(reason, "waiting for 3 slots on LZ, held by job 3", "held by job 3");
+
+	/*
+	 * job 12, holding, dies and is resumed before any claim dropped it: it enters again
+	 * waiting (behind job 11), not with the dead supervisor's hold, which would keep the
+	 * slot job 11 waits for while it waits behind job 11
+	 */
+	is_int(claim(s, 10, wz2, 1, 0, reason), SLOTS_HELD, "job 10 holds 2 of wz1's 3 slots");
+	is_int(claim(s, 12, wz1, 1, 0, reason), SLOTS_HELD, "job 12 holds the third");
+	is_int(claim(s, 11, wz3, 1, 0, reason), SLOTS_WAIT, "job 11 waits for all three");
+	is_int(claim(s, 12, wz1, 1, 0, reason), SLOTS_WAIT,
+	    "job 12 resumed: it waits behind job 11, submitted earlier");
+	is_int(slots_release(s, 10, why, sizeof why), 0, "job 10 releases its slots");
+	is_int(claim(s, 11, wz3, 1, 0, reason), SLOTS_HELD,
+	    "job 11 holds all three: the resumed job 12 holds none while it waits");
+	is_int(claim(s, 12, wz1, 1, 0, reason), SLOTS_WAIT, "job 12 waits for job 11's slots");
+	is_str(reason, "waiting for 1 slot on WZ, held by job 11", "held by job 11 alone");
 	slots_close(s);
 
 	/* a ledger that is not a database: the error names the file */

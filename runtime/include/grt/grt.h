@@ -21,7 +21,9 @@
  * journal lacks: a job relaunched after a lost node or a killed master resumes. The
  * contract for an application that uses it: the master's state after a run is rebuilt by
  * replaying merge and round_done in order from the state before them, and pack depends
- * only on that state (doc/runtime.md, "The journal").
+ * only on that state (doc/runtime.md, "The journal"). The first write of the journal or
+ * of the events that fails (a full or read-only disk) ends the run with GRT_EIO, the error
+ * and the file in rep->why: the master never computes on unjournaled.
  *
  * The library never exits the process and never prints: it returns GRT_E* codes, and
  * grt_strerror() turns them into text (grt_report_error() adds what the master knows).
@@ -149,8 +151,12 @@ int grt_migration_parse(const char *name, int tests);
 struct grt_config {
 	struct grt_sched_conf sched;	/* scheme and its parameters */
 	int swr_auto;			/* pwd: measure SWR from 5 sampled units (seed 002, eq. 3) */
-	double deadline;		/* seconds a chunk may take before its worker is failed */
-	double deadline_factor;		/* ... or this many times the expected time, if longer */
+	double deadline;		/* GRT_DEADLINE: seconds a chunk may take at least
+					   before its worker is failed, and all the first
+					   chunks may take; 0 (unset): 2 s, and 60 s for the
+					   first (doc/runtime.md, "Failures") */
+	double deadline_factor;		/* ... or this many times the expected time, if longer
+					   (4) */
 	const char *events_path;	/* events.jsonl to append to; NULL: no events */
 	const char *job_id;		/* for the start event */
 	const char *rankmap_path;	/* rank -> node, site, pf, pr, cpu_mhz (see rankmap below) */
@@ -193,7 +199,8 @@ struct grt_config {
  * Defaults overridden by the environment gridsubmit sets for every rank:
  *   GRT_SCHEME   scheme name (default gss)        GRT_K        css chunk size (default 1)
  *   GRT_ALPHA    ngss percent (default 30)         GRT_SWR      pwd ratio 0..1 or "auto"
- *   GRT_DEADLINE seconds per chunk (default 60)    GRT_EVENTS   events.jsonl path
+ *   GRT_DEADLINE seconds per chunk at least (default: adaptive, see cfg->deadline)
+ *   GRT_EVENTS   events.jsonl path
  *   GRT_JOB      job id                            GRT_RANKMAP  rank map file
  *   GRT_EVENTS_CHUNKS 0|1                          GRT_MASTER_COMPUTES 0|1
  *   GRT_ROUNDS   rounds asked for (see cfg->rounds) GRT_PREFETCH auto|0|1

@@ -17,9 +17,13 @@
  * then fail, which is how the tests know that they can.
  *
  * usage: grt-check [--units N] [--rounds R] [--scheme S] [--payload BYTES]
- *                  [--result BYTES] [--work-us U] [--slow RANK:FACTOR,...]
+ *                  [--result BYTES] [--work-us U] [--work-cpu-us U]
+ *                  [--slow RANK:FACTOR,...]
  *                  [--master-computes] [--die-rank R] [--die-after-chunks K]
  *                  [--die-how exit|kill|hang] [--corrupt input|value|result]
+ * --work-us U busies each unit for U us of the clock; --work-cpu-us U for U us of the rank's
+ * CPU time instead, so that a rank sharing its core, or stopped now and then, takes longer
+ * as a real computation does (tests/runtime/test-silent.sh).
  * The GRT_* environment applies (grt_config_from_env); options override it.
  * The master prints one line "grt-check: ok: ..." (fields: scheme, ranks, N, rounds,
  * merged, checksum, failed, dropped, requeued, makespan), or "grt-check: FAILED: why".
@@ -62,6 +66,7 @@ struct check {
 	size_t payload;		/* input bytes per chunk after the header */
 	size_t result;		/* result bytes per chunk after the values */
 	long work_us;		/* busy time per unit, times slow */
+	clockid_t work_clock;	/* of work_us: CLOCK_MONOTONIC, or the thread's CPU time */
 	int slow;
 	int die_rank;
 	int die_after;
@@ -137,14 +142,14 @@ bytes_differ(struct check *ck, const unsigned char *got, size_t n, uint64_t key,
 }
 
 static void
-busy_wait_us(double us)
+busy_wait_us(double us, clockid_t clock)
 {
 	struct timespec t0, t;
 	double el;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(clock, &t0);
 	do {
-		clock_gettime(CLOCK_MONOTONIC, &t);
+		clock_gettime(clock, &t);
 		el = (double)(t.tv_sec - t0.tv_sec) * 1e6 + (double)(t.tv_nsec - t0.tv_nsec) / 1e3;
 	} while (el < us);
 }
@@ -246,7 +251,7 @@ check_compute(void *ctx, int round, int64_t start, int64_t count, const void *in
 			out->data[off + (size_t)count * 8 + ck->result - 1] ^= 0x80;
 	}
 	if (ck->work_us > 0)
-		busy_wait_us((double)ck->work_us * ck->slow * (double)count);
+		busy_wait_us((double)ck->work_us * ck->slow * (double)count, ck->work_clock);
 	return 0;
 }
 
@@ -372,7 +377,8 @@ usage(int rank, const char *bad)
 		if (bad != NULL)
 			fprintf(stderr, "grt-check: bad argument '%s'\n", bad);
 		fprintf(stderr, "usage: grt-check [--units N] [--rounds R] [--scheme S] "
-		    "[--payload BYTES] [--result BYTES] [--work-us U] [--slow RANK:FACTOR,...] "
+		    "[--payload BYTES] [--result BYTES] [--work-us U] [--work-cpu-us U] "
+		    "[--slow RANK:FACTOR,...] "
 		    "[--master-computes] [--die-rank R] [--die-after-chunks K] "
 		    "[--die-how exit|kill|hang] [--corrupt input|value|result]\n");
 	}
@@ -398,6 +404,7 @@ main(int argc, char **argv)
 	memset(&ck, 0, sizeof ck);
 	ck.rank = rank;
 	ck.n = 1000;
+	ck.work_clock = CLOCK_MONOTONIC;
 	ck.rounds = 1;
 	ck.die_rank = -1;
 	ck.round = 1;
@@ -444,6 +451,10 @@ main(int argc, char **argv)
 			ck.result = (size_t)v;
 		else if (strcmp(a, "--work-us") == 0 && parse_size(val, 10000000, &v) == 0)
 			ck.work_us = (long)v;
+		else if (strcmp(a, "--work-cpu-us") == 0 && parse_size(val, 10000000, &v) == 0) {
+			ck.work_us = (long)v;
+			ck.work_clock = CLOCK_THREAD_CPUTIME_ID;
+		}
 		else if (strcmp(a, "--die-rank") == 0 && parse_size(val, 1 << 20, &v) == 0)
 			ck.die_rank = (int)v;
 		else if (strcmp(a, "--die-after-chunks") == 0 &&
