@@ -327,7 +327,11 @@ case_proxy() {
 
 case_link() {
 	cn="link cut ($2, $1)"
+	# 400,000 units: rank 2 alone computes past lease_timeout once the master's
+	# deadline has requeued rank 1's chunk, so the lease, not the job's end, decides
+	UNITS=400000
 	"${2}_job" "$((1300 + $1))"
+	UNITS=50000
 	start run
 	journaled
 	node=$(kl_node "$id" 1)
@@ -343,7 +347,11 @@ case_link() {
 
 case_freeze() {
 	cn="node frozen ($2, $1)"
+	# 400,000 units: rank 2 alone computes past lease_timeout once the master's
+	# deadline has requeued rank 1's chunk, so the lease, not the job's end, decides
+	UNITS=400000
 	"${2}_job" "$((1400 + $1))"
+	UNITS=50000
 	start run
 	journaled
 	node=$(kl_node "$id" 1)
