@@ -27,27 +27,6 @@
 #define LOST_SILENT_MAX		4096	/* lease connections looked at */
 #define LOST_LEASE_WAIT		0.5	/* seconds for the last FINs to arrive */
 
-/* The IPv4 address ssh reaches host at (its HostName in config, resolved); -1: unknown. */
-static int
-lost_host_addr(const char *config, const char *host, struct in_addr *addr)
-{
-	struct addrinfo hints, *ai = NULL;
-	char target[256], why[256];
-	int rc = -1;
-
-	/* without ssh's answer, host as it is */
-	launch_ssh_hostname(config, host, target, sizeof target, why, sizeof why);
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_INET;
-	if (getaddrinfo(target, NULL, &hints, &ai) == 0 && ai != NULL) {
-		*addr = ((struct sockaddr_in *)ai->ai_addr)->sin_addr;
-		rc = 0;
-	}
-	if (ai != NULL)
-		freeaddrinfo(ai);
-	return rc;
-}
-
 /* The remote nodes of the placement, each once: 1 in want[node]. Returns how many. */
 static size_t
 lost_remote_nodes(const struct launch_plan *pl, unsigned char *want)
@@ -97,7 +76,7 @@ lost_by_lease(const struct launch_plan *pl, const char *config, const unsigned c
 	n = lease_silent(silent, LOST_SILENT_MAX, LOST_LEASE_WAIT);
 	for (i = 0; n > 0 && i < pl->sites->nnodes; i++) {
 		if (!want[i] || why[i] != NULL ||
-		    lost_host_addr(config, pl->sites->nodes[i].host, &a) == -1)
+		    launch_host_addr(config, pl->sites->nodes[i].host, &a) == -1)
 			continue;
 		/* the first sign of the node's that says most: proxy, silence, open */
 		for (k = 0; k < n; k++)

@@ -442,6 +442,18 @@ lease_lost_count(void)
 	return lease_nlost;
 }
 
+int
+lease_silent_from(struct in_addr addr)
+{
+	size_t i;
+
+	for (i = 0; i < lease_held; i++)
+		if (lease_conns[i].authed && lease_conns[i].lost == LEASE_LOST_SILENT &&
+		    lease_conns[i].peer.s_addr == addr.s_addr)
+			return 1;
+	return 0;
+}
+
 /* Connections open, authenticated or not (the ones to wait for). */
 static size_t
 lease_open_count(void)

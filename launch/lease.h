@@ -86,6 +86,13 @@ void lease_watch(double timeout);
 /* Connections judged lost (silent, or their proxy died) since lease_watch. */
 size_t lease_lost_count(void);
 
+/*
+ * 1 when an authenticated connection from addr was judged silent during the last watch
+ * (until lease_silent empties the list): its node cannot be reached, and its wrappers stop
+ * their programs themselves when the beats stop.
+ */
+int lease_silent_from(struct in_addr addr);
+
 /* lease_read until every held connection has ended or wait seconds have passed. */
 void lease_drain(double wait);
 

@@ -124,6 +124,7 @@ static void
 test_unauthenticated(void)
 {
 	struct lease_peer peers[CROWD + 4];
+	struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
 	int none, wrong, garbage, crowd[CROWD], i, closed = 0, before = open_fds();
 
 	lease_watch(0.3);
@@ -146,6 +147,7 @@ test_unauthenticated(void)
 	    "closed at once", LEASE_PENDING_MAX);
 	ok(open_fds() - before <= CROWD + 3 + LEASE_PENDING_MAX,
 	    "no more than %d of them held here", LEASE_PENDING_MAX);
+	ok(!lease_silent_from(lo), "nor their address taken for a silent node's");
 	is_int(lease_silent(peers, CROWD + 4, 0), 0, "and none named by lease_silent");
 	close(none);
 	close(wrong);
@@ -159,6 +161,7 @@ static void
 test_authenticated(void)
 {
 	struct lease_peer peers[4];
+	struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
 	char buf[256];
 	int beating, silent, proxy, i, beat_seen = 0, silent_how = 0, proxy_how = 0;
 	size_t n;
@@ -177,6 +180,7 @@ test_authenticated(void)
 		pump(0.05, 2);
 	}
 	is_int(lease_lost_count(), 2, "the silent rank and the proxy's judged lost");
+	ok(lease_silent_from(lo), "its address silent: the cleanup leaves that node alone");
 	while ((r = recv(beating, buf, sizeof buf - 1, MSG_DONTWAIT)) > 0) {
 		buf[r] = '\0';
 		beat_seen |= strstr(buf, LEASE_BEAT " ") != NULL;
