@@ -27,7 +27,7 @@
 static const char *const jl_top_keys[] = {
 	"name", "program", "args", "ranks", "sites", "requirements", "rank_weights", "runtime",
 	"env", "stage_in", "stage_out", "restarts", "keep_journal", "time_limit",
-	"oversubscribe", NULL
+	"oversubscribe", "lease_timeout", NULL
 };
 static const char *const jl_ranks_keys[] = { "min", "max", NULL };
 static const char *const jl_weights_keys[] = { "cpu", "bandwidth", NULL };
@@ -35,6 +35,8 @@ static const char *const jl_weights_keys[] = { "cpu", "bandwidth", NULL };
 #define JL_DEFAULT_RANKS	2
 #define JL_DEFAULT_RESTARTS	3	/* doc/restarts.md */
 #define JL_MAX_RESTARTS		1000
+#define JL_DEFAULT_LEASE	10	/* seconds (doc/restarts.md, "The lease") */
+#define JL_MAX_LEASE		3600
 #define JL_MAX_RANKS		1000000
 #define JL_WEIGHT_EPS		1e-9
 
@@ -372,8 +374,9 @@ jl_env(struct jl_ctx *c, const struct ydoc_node *map)
 }
 
 /*
- * restarts: N (relaunches after a failure), keep_journal: true|false and oversubscribe:
- * true|false (more ranks than slots: broker_place_job).
+ * restarts: N (relaunches after a failure), keep_journal: true|false, oversubscribe:
+ * true|false (more ranks than slots: broker_place_job) and lease_timeout: seconds of a
+ * node's silence on the lease that lose it during a launch.
  */
 static void
 jl_restarts(struct jl_ctx *c, const struct ydoc_node *root)
@@ -385,6 +388,10 @@ jl_restarts(struct jl_ctx *c, const struct ydoc_node *root)
 	    "restarts", n, "a whole number from 0 to 1000 (relaunches after a failure)", 0,
 	    JL_MAX_RESTARTS, &v, &c->sink.err)) == 0)
 		c->job->restarts = (int)v;
+	if ((n = ydoc_get(root, "lease_timeout")) != NULL && errsink_check(&c->sink,
+	    ydoc_int(c->sink.name, "lease_timeout", n, "a whole number of seconds from 3 to 3600 "
+	    "(a node's silence on the lease)", 3, JL_MAX_LEASE, &v, &c->sink.err)) == 0)
+		c->job->lease_timeout = (int)v;
 	if ((n = ydoc_get(root, "keep_journal")) != NULL)
 		errsink_check(&c->sink, ydoc_bool(c->sink.name, "keep_journal", n, &c->job->keep_journal, &c->sink.err));
 	if ((n = ydoc_get(root, "oversubscribe")) != NULL)
@@ -602,6 +609,7 @@ jl_load_root(const char *name, const struct ydoc_node *root, int files,
 	out->path = xstrdup(name);
 	out->ranks = out->min_ranks = JL_DEFAULT_RANKS;
 	out->restarts = JL_DEFAULT_RESTARTS;
+	out->lease_timeout = JL_DEFAULT_LEASE;
 	out->w1 = 1;
 	out->w2 = 0;
 	out->loc.file = out->path;

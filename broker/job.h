@@ -36,6 +36,7 @@ struct gs_job {
 	char **stage_out;
 	size_t nstage_out;
 	int restarts;		/* relaunches after a failure (doc/restarts.md); default 3 */
+	int lease_timeout;	/* seconds of silence on the lease that lose a node; 10 */
 	int keep_journal;	/* 1: keep DIR/journal when the job is done (default: removed) */
 	int oversubscribe;	/* 1: more ranks than slots may run (broker_place_job) */
 	/*

@@ -12,6 +12,7 @@
 #include "gen/gs-config.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
+#include "launch/lease-proto.h"
 #include "launch/lease.h"
 #include "launch/relay.h"
 #include "launch/stage.h"
@@ -100,8 +101,13 @@ argv_ssh(struct argv_builder *b, struct argv_builder *env, const struct gs_sites
 	/* hydra's ports: only on the interface toward the nodes (doc/reliability.md, "SSH") */
 	argv_add(b, "-iface");
 	argv_add(b, net.iface);
-	/* hydra forwards the whole environment otherwise: only what we list */
-	argv_add(b, "-genvnone");
+	/*
+	 * hydra forwards the whole environment otherwise: only what we list, and of
+	 * mpiexec's own environment only the lease's secret, whose value travels on hydra's
+	 * control connection to the proxies and so is in no argv here or on a node
+	 */
+	argv_add(b, "-genvlist");
+	argv_add(b, LEASE_SECRET_ENV);
 	/* what ties the remote ranks to the job: the tag and the lease (lease.h) */
 	if ((key = lease_tag_new(st, why, whylen)) == NULL) {
 		launch_net_free(&net);

@@ -1,5 +1,7 @@
 /* launch-cleanup.c — after a multi-site job: nothing of it left on any node */
 
+#include <netinet/in.h>
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "launch/launch-int.h"
 #include "launch/launch.h"
+#include "launch/lease.h"
 #include "launch/remote-cancel.h"
 #include "launch/stage.h"
 #include "remote/remote.h"
@@ -71,6 +74,7 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 	const struct stage_dir *d;
 	char *config;
 	size_t i, n = 0, nsd = 0, *which;
+	struct in_addr a;
 	int r, *seen;
 
 	if (!broker_placement_remote(sites, p))
@@ -94,6 +98,12 @@ launch_cleanup_remote(const struct gs_sites *sites, const struct gs_placement *p
 			continue;
 		d = stage_dirs_find(sd, nsd, host);
 		if (d == NULL && launch_session_left_nothing(st, host))
+			continue;
+		/*
+		 * silent on the lease: ssh would only wait for its timeout (about 20 s) before
+		 * the relaunch, and the node's wrappers stop what they run by themselves
+		 */
+		if (launch_host_addr(config, host, &a) == 0 && lease_silent_from(a))
 			continue;
 		which[n] = node;
 		nodes[n].host = host;

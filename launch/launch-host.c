@@ -1,6 +1,6 @@
 /*
  * launch-host.c — the paths of the rank wrapper and of hydra's proxy, and the route toward
- * a node.
+ * a node and its address.
  */
 
 #include <arpa/inet.h>
@@ -171,4 +171,25 @@ launch_route(const char *config, const char *host, char *ifname, size_t iflen, c
 	snprintf(c_if, sizeof c_if, "%s", ifname);
 	snprintf(c_addr, sizeof c_addr, "%s", addr);
 	return 0;
+}
+
+/* The IPv4 address ssh reaches host at (its HostName in config, resolved); -1: unknown. */
+int
+launch_host_addr(const char *config, const char *host, struct in_addr *addr)
+{
+	struct addrinfo hints, *ai = NULL;
+	char target[256], why[256];
+	int rc = -1;
+
+	/* without ssh's answer, host as it is */
+	launch_ssh_hostname(config, host, target, sizeof target, why, sizeof why);
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_INET;
+	if (getaddrinfo(target, NULL, &hints, &ai) == 0 && ai != NULL) {
+		*addr = ((struct sockaddr_in *)ai->ai_addr)->sin_addr;
+		rc = 0;
+	}
+	if (ai != NULL)
+		freeaddrinfo(ai);
+	return rc;
 }

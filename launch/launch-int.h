@@ -3,6 +3,7 @@
 #define GS_LAUNCH_INT_H
 
 #include <sys/types.h>
+#include <netinet/in.h>
 
 #include <stddef.h>
 
@@ -110,6 +111,8 @@ char *launch_proxy_path(void);
  */
 int launch_ssh_hostname(const char *config, const char *host, char *target, size_t len,
     char *why, size_t whylen);
+/* The IPv4 address ssh reaches host at (its HostName in config, resolved); -1: unknown. */
+int launch_host_addr(const char *config, const char *host, struct in_addr *addr);
 /* The local interface and address toward host as ssh reaches it. 0, or -1 with why. */
 int launch_route(const char *config, const char *host, char *ifname, size_t iflen,
     char *addr, size_t addrlen, char *why, size_t whylen);

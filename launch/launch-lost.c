@@ -1,9 +1,11 @@
 /*
  * launch-lost.c — after a multi-site launch failed: which of its nodes are out of reach
  * (doc/restarts.md, "What counts as a failed node"). Three signs, all from this side:
- * the cleanup after the launch could not reach the node over ssh (res.lost), the ranks'
- * lease connections from it stayed open after its ranks should have ended (lease.h), or
- * it does not answer an ssh probe now. A node of a Slurm site has one sign only: Slurm
+ * the ranks' lease (lease.h: a connection from it silent during the launch, one whose
+ * wrapper said its proxy died, or one still open after its ranks should have ended), the
+ * cleanup after the launch could not reach the node over ssh (res.lost), or it does not
+ * answer an ssh probe now. The lease's is the first looked at: it names the node exactly,
+ * where the cleanup's ssh only says it could not get there. A node of a Slurm site has one sign only: Slurm
  * ended the allocation that held it. The probe is one `ssh HOST true` per remote node
  * of the placement, in parallel through the one fan-out, bounded by a deadline.
  */
@@ -25,27 +27,6 @@
 #define LOST_SILENT_MAX		4096	/* lease connections looked at */
 #define LOST_LEASE_WAIT		0.5	/* seconds for the last FINs to arrive */
 
-/* The IPv4 address ssh reaches host at (its HostName in config, resolved); -1: unknown. */
-static int
-lost_host_addr(const char *config, const char *host, struct in_addr *addr)
-{
-	struct addrinfo hints, *ai = NULL;
-	char target[256], why[256];
-	int rc = -1;
-
-	/* without ssh's answer, host as it is */
-	launch_ssh_hostname(config, host, target, sizeof target, why, sizeof why);
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_INET;
-	if (getaddrinfo(target, NULL, &hints, &ai) == 0 && ai != NULL) {
-		*addr = ((struct sockaddr_in *)ai->ai_addr)->sin_addr;
-		rc = 0;
-	}
-	if (ai != NULL)
-		freeaddrinfo(ai);
-	return rc;
-}
-
 /* The remote nodes of the placement, each once: 1 in want[node]. Returns how many. */
 static size_t
 lost_remote_nodes(const struct launch_plan *pl, unsigned char *want)
@@ -66,25 +47,45 @@ lost_remote_nodes(const struct launch_plan *pl, unsigned char *want)
 	return n;
 }
 
-/* Lease connections still open: their nodes are silent. */
+/* What a lease connection's end says of its node (lease.h, LEASE_LOST_*). */
+static char *
+lost_lease_why(int how, double timeout)
+{
+	char *why;
+
+	if (how == LEASE_LOST_PROXY)
+		return xstrdup("lost its hydra proxy (its rank's wrapper said so on the lease)");
+	if (how == LEASE_LOST_SILENT) {
+		xasprintf(&why, "was silent on its ranks' lease for %g s during the launch",
+		    timeout);
+		return why;
+	}
+	return xstrdup("kept its ranks' lease open after the launch ended");
+}
+
+/* Lease connections lost during the launch or still open: their nodes are named. */
 static void
 lost_by_lease(const struct launch_plan *pl, const char *config, const unsigned char *want,
     char **why)
 {
-	struct in_addr *silent, a;
+	struct lease_peer *silent;
+	struct in_addr a;
 	size_t i, k, n;
 
 	silent = xcalloc(LOST_SILENT_MAX, sizeof *silent);
 	n = lease_silent(silent, LOST_SILENT_MAX, LOST_LEASE_WAIT);
 	for (i = 0; n > 0 && i < pl->sites->nnodes; i++) {
 		if (!want[i] || why[i] != NULL ||
-		    lost_host_addr(config, pl->sites->nodes[i].host, &a) == -1)
+		    launch_host_addr(config, pl->sites->nodes[i].host, &a) == -1)
 			continue;
+		/* the first sign of the node's that says most: proxy, silence, open */
 		for (k = 0; k < n; k++)
-			if (silent[k].s_addr == a.s_addr) {
-				why[i] = xstrdup("kept its ranks' lease open after the launch "
-				    "ended");
-				break;
+			if (silent[k].addr.s_addr == a.s_addr && (why[i] == NULL ||
+			    silent[k].how < LEASE_LOST_OPEN)) {
+				free(why[i]);
+				why[i] = lost_lease_why(silent[k].how, pl->job->lease_timeout);
+				if (silent[k].how == LEASE_LOST_PROXY)
+					break;
 			}
 	}
 	free(silent);
@@ -160,11 +161,11 @@ launch_lost_nodes(struct launch *l, double timeout, char **why)
 		return 0;
 	}
 	lost_by_slurm(pl, want, why);
-	for (i = 0; i < pl->sites->nnodes; i++)
-		if (want[i] && l->res.lost != NULL && l->res.lost[i])
-			why[i] = xstrdup("did not answer ssh after the failure (cleanup)");
 	xasprintf(&config, "%s/ssh_config", pl->st->dir);
 	lost_by_lease(pl, config, want, why);
+	for (i = 0; i < pl->sites->nnodes; i++)
+		if (want[i] && why[i] == NULL && l->res.lost != NULL && l->res.lost[i])
+			why[i] = xstrdup("did not answer ssh after the failure (cleanup)");
 	lost_by_probe(pl, config, want, timeout, why);
 	for (i = 0; i < pl->sites->nnodes; i++)
 		n += why[i] != NULL;

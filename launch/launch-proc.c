@@ -123,6 +123,8 @@ launch_proc_start(char **argv, char **env, const struct job_state *st)
 		}
 		for (e = env; e != NULL && *e != NULL; e++)
 			putenv(*e);
+		/* the lease's secret: in the environment, which hydra passes on, not in argv */
+		lease_child_env();
 		execv(argv[0], argv);
 		fprintf(stderr, "gridsubmit: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -232,12 +234,19 @@ launch_proc_wait(struct launch *l)
 	res->master_exit = -1;
 	/* mpiexec's end wakes us at once; the rest (lease, rank 0's status) every POLL_NS */
 	proc_child_block(&old);
+	lease_watch(l->plan.job->lease_timeout);
 	for (;;) {
 		if (launch_reap(pid, &res->mpiexec_status)) {
 			stopped = 0;
 			break;
 		}
 		lease_read();
+		/* a node silent on the lease, or its proxy dead: the launch cannot end well */
+		if (lease_lost_count() > 0) {
+			res->lease_lost = 1;
+			launch_stop_group(pid, &res->mpiexec_status);
+			break;
+		}
 		if (launch_cancel_signal) {
 			res->cancelled = 1;
 			launch_stop_group(pid, &res->mpiexec_status);
@@ -280,6 +289,13 @@ launch_proc_wait(struct launch *l)
 	if (launch_ticker != NULL)
 		launch_ticker(launch_ticker_arg, 1);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	/*
+	 * what the lease said before mpiexec ended by itself still counts (a proxy's death
+	 * ends mpiexec too); once we stop the job, the proxies we stop are no evidence
+	 */
+	if (!stopped)
+		lease_read();
+	lease_watch(0);
 	/* hydra's own children are in the group: none may outlive the job */
 	kill(-pid, SIGKILL);
 	launch_master_status(st, res);

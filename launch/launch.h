@@ -44,6 +44,7 @@ struct launch_result {
 	double ran;		/* seconds supervised, from the wait's start to mpiexec's end */
 	int killed_stragglers;	/* 1: ranks still ran after rank 0 ended and were killed */
 	int plain_stopped;	/* 1: a rank of a program without libgrt failed: all stopped */
+	int lease_lost;		/* 1: a node silent on the lease or its proxy dead: stopped */
 	/*
 	 * One byte per node of the plan's sites, 1 for a node the cleanup after a failed
 	 * multi-site job could not reach over ssh; NULL when no cleanup looked (freed by

@@ -1,8 +1,9 @@
 /*
- * lease.c — the job's tag and lease (lease.h). The supervisor listens, accepts and reads
- * the one line a rank may send before it closes (its end, common/rank-end.h); it never
- * writes, so holding thousands costs nothing, and it has nothing to do to end them: when
- * it dies the kernel closes every one.
+ * lease.c — the job's tag and lease (lease.h, lease-proto.h). The supervisor listens,
+ * takes a connection only once it has sent the launch's secret, beats on every one it
+ * holds and reads what the ranks say: beats, a proxy's death, their ends. One poll for
+ * all and non-blocking sockets: thousands of connections cost a beat a second each, and a
+ * beat that does not fit in a socket's buffer is dropped, never waited for.
  */
 #include <sys/socket.h>
 
@@ -24,22 +25,31 @@
 #include "common/rank-end.h"
 #include "common/secret.h"
 #include "common/xmalloc.h"
+#include "launch/lease-proto.h"
 #include "launch/lease.h"
 
 #define LEASE_BACKLOG	4096	/* the kernel caps it at net.core.somaxconn */
 #define LEASE_MAX	65536	/* connections held; beyond, they wait in the backlog */
 
-static int lease_fd = -1;
-static size_t lease_held;
-/* the connections held, with their peers: which node a silent one is (lease_silent) */
+/* A connection: waiting for its secret, held, or lost (named in lease_silent). */
 static struct lease_conn {
-	int fd;
+	int fd;			/* -1: closed */
 	struct in_addr peer;
-	char line[RANK_END_LINE_MAX];	/* the rank's end as it arrives */
-	size_t len;			/* bytes of it so far; sizeof line: done with it */
+	int authed;		/* 1: it sent the secret: its silence is evidence */
+	double since;		/* accepted (clock_mono): the secret's deadline runs from here */
+	double heard;		/* its last bytes (clock_mono) */
+	int lost;		/* a LEASE_LOST_* once judged lost (during a watch) */
+	char line[RANK_END_LINE_MAX];	/* the line as it arrives */
+	size_t len;		/* bytes of it so far; sizeof line: too long, dropped */
 } *lease_conns;
-static size_t lease_cap;
+static size_t lease_held, lease_cap;
+static size_t lease_pending;	/* connections held that have not sent the secret yet */
+static int lease_fd = -1;
+static char lease_key[SECRET_HEX + 1];	/* this launch's secret ("": none) */
 static char *lease_ends;	/* where the ranks' ends go (lease_ends_file), or NULL */
+static double lease_timeout;	/* > 0: watching, a connection silent this long is lost */
+static double lease_beat;	/* when the last beat went out (clock_mono) */
+static size_t lease_nlost;	/* connections judged lost during this watch */
 
 char *
 lease_tag_new(const struct job_state *st, char *why, size_t whylen)
@@ -116,6 +126,9 @@ lease_open(char **argv)
 		    strcmp(had, addr) == 0) {
 			free(*value);
 			xasprintf(value, "%s:%u", had, (unsigned)ntohs(sa.sin_port));
+			/* a new launch, a new secret: the last one's ranks are not this one's */
+			if (secret_new(lease_key) != 0)
+				log_warn("lease: the secret is not renewed");
 			return;
 		}
 		close(lease_fd);
@@ -138,6 +151,12 @@ lease_open(char **argv)
 		goto none;
 	}
 	lease_fd = fd;
+	if (secret_new(lease_key) != 0) {
+		log_warn("no lease for the ranks: no secret");
+		close(lease_fd);
+		lease_fd = -1;
+		goto none;
+	}
 	free(*value);
 	xasprintf(value, "%s:%u", addr, (unsigned)ntohs(sa.sin_port));
 	return;
@@ -146,13 +165,67 @@ none:
 	*value = xstrdup("");
 }
 
+
+/*
+ * The secret goes first in mpiexec's environment, not at its end where setenv puts it:
+ * hydra (MPICH 4.0.2, measured) forwards to the proxies on other hosts every variable of
+ * mpiexec's environment but the last one, so a secret there would reach this host's ranks
+ * only (doc/restarts.md, "The lease").
+ */
+void
+lease_child_env(void)
+{
+	extern char **environ;
+	static char kv[sizeof LEASE_SECRET_ENV + SECRET_HEX + 1];
+	size_t n = 0, i, len = strlen(LEASE_SECRET_ENV);
+	char **env;
+
+	if (lease_fd == -1 || lease_key[0] == '\0')
+		return;
+	snprintf(kv, sizeof kv, "%s=%s", LEASE_SECRET_ENV, lease_key);
+	while (environ != NULL && environ[n] != NULL)
+		n++;
+	env = xreallocarray(NULL, n + 2, sizeof *env);
+	env[0] = kv;
+	for (i = 0, n = 1; environ != NULL && environ[i] != NULL; i++)
+		if (strncmp(environ[i], LEASE_SECRET_ENV, len) != 0 || environ[i][len] != '=')
+			env[n++] = environ[i];
+	env[n] = NULL;
+	environ = env;
+}
+
+/* Close c (its descriptor; its slot stays until lease_silent empties the list). */
+static void
+lease_close(struct lease_conn *c)
+{
+	if (c->fd == -1)
+		return;
+	if (!c->authed)
+		lease_pending--;
+	close(c->fd);
+	c->fd = -1;
+}
+
+static void lease_conn_read(struct lease_conn *);
+
+/* Read the connections that have not sent their secret yet (whatever has arrived). */
+static void
+lease_read_pending(void)
+{
+	size_t i;
+
+	for (i = 0; i < lease_held; i++)
+		if (lease_conns[i].fd != -1 && !lease_conns[i].authed)
+			lease_conn_read(&lease_conns[i]);
+}
+
 void
 lease_accept(void)
 {
-	int fd;
-
 	struct sockaddr_in sa;
+	struct lease_conn *c;
 	socklen_t len;
+	int fd;
 
 	while (lease_fd != -1 && lease_held < LEASE_MAX) {
 		len = sizeof sa;
@@ -168,15 +241,27 @@ lease_accept(void)
 			 */
 			return;
 		}
-		/* held, never read, until we exit or the launch ends: that is the lease */
+		/*
+		 * too many that have not proved themselves: those whose secret has arrived
+		 * are taken (a launch's ranks connect all at once), and if none has, this
+		 * one goes at once
+		 */
+		if (lease_pending >= LEASE_PENDING_MAX)
+			lease_read_pending();
+		if (lease_pending >= LEASE_PENDING_MAX) {
+			close(fd);
+			continue;
+		}
 		if (lease_held == lease_cap) {
 			lease_cap = lease_cap ? lease_cap * 2 : 64;
 			lease_conns = xreallocarray(lease_conns, lease_cap, sizeof *lease_conns);
 		}
-		lease_conns[lease_held].fd = fd;
-		lease_conns[lease_held].peer = sa.sin_addr;
-		lease_conns[lease_held].len = 0;
-		lease_held++;
+		c = &lease_conns[lease_held++];
+		memset(c, 0, sizeof *c);
+		c->fd = fd;
+		c->peer = sa.sin_addr;
+		c->since = c->heard = clock_mono();
+		lease_pending++;
 	}
 }
 
@@ -187,32 +272,61 @@ lease_ends_file(const char *path)
 	lease_ends = path != NULL ? xstrdup(path) : NULL;
 }
 
-/* A rank's end line, checked, appended to the ends file (one write: lines never mix). */
+/* A rank's end line (NUL-terminated, len bytes), checked, appended to the ends file. */
 static void
-lease_end_line(struct lease_conn *c)
+lease_end_line(char *line, size_t len)
 {
 	struct rank_end e;
 	int fd;
 
-	c->line[c->len - 1] = '\0';
-	if (lease_ends == NULL || rank_end_parse(c->line, &e) != 0)
+	if (lease_ends == NULL || rank_end_parse(line, &e) != 0)
 		return;
-	c->line[c->len - 1] = '\n';
+	/* one write of the line and its newline: lines never mix */
+	line[len] = '\n';
 	if ((fd = open(lease_ends, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1 ||
-	    write(fd, c->line, c->len) != (ssize_t)c->len)
+	    write(fd, line, len + 1) != (ssize_t)(len + 1))
 		log_warn("%s: a rank's end", lease_ends);
 	if (fd != -1)
 		close(fd);
+	line[len] = '\0';
 }
 
 /*
- * Read what c's rank sent: its end line (recorded once complete; anything beyond is
- * dropped), then the end of the connection, which closes it here (fd -1).
+ * One complete line from c (without its newline): the secret first, then beats, a
+ * proxy's death or the rank's end. 0, or -1 when c is to be closed (not the secret).
+ */
+static int
+lease_line(struct lease_conn *c, char *line, size_t len)
+{
+	size_t hl = sizeof LEASE_HELLO - 1;
+
+	if (!c->authed) {
+		if (len != hl + SECRET_HEX || lease_key[0] == '\0' ||
+		    memcmp(line, LEASE_HELLO, hl) != 0 ||
+		    !secret_equal(line + hl, lease_key, SECRET_HEX))
+			return -1;
+		c->authed = 1;
+		lease_pending--;
+		return 0;
+	}
+	if (strcmp(line, LEASE_PROXY_LOST) == 0) {
+		if (lease_timeout > 0 && !c->lost) {
+			c->lost = LEASE_LOST_PROXY;
+			lease_nlost++;
+		}
+	} else if (strcmp(line, LEASE_BEAT) != 0)
+		lease_end_line(line, len);
+	return 0;
+}
+
+/*
+ * Read what c's peer sent, line by line (a line longer than the buffer is dropped whole),
+ * then the end of the connection, which closes it here.
  */
 static void
 lease_conn_read(struct lease_conn *c)
 {
-	char buf[RANK_END_LINE_MAX];
+	char buf[4096];
 	size_t i;
 	ssize_t n;
 
@@ -224,16 +338,62 @@ lease_conn_read(struct lease_conn *c)
 			return;
 		if (n <= 0)
 			break;
-		for (i = 0; i < (size_t)n && c->len < sizeof c->line; i++) {
-			c->line[c->len++] = buf[i];
-			if (buf[i] == '\n') {
-				lease_end_line(c);
-				c->len = sizeof c->line;
+		c->heard = clock_mono();
+		for (i = 0; i < (size_t)n; i++) {
+			if (buf[i] != '\n') {
+				if (c->len < sizeof c->line - 1)
+					c->line[c->len++] = buf[i];
+				else
+					c->len = sizeof c->line;
+				continue;
 			}
+			if (c->len < sizeof c->line) {
+				c->line[c->len] = '\0';
+				if (lease_line(c, c->line, c->len) == -1)
+					goto out;
+			} else if (!c->authed)
+				goto out;
+			c->len = 0;
 		}
 	}
-	close(c->fd);
-	c->fd = -1;
+out:
+	lease_close(c);
+}
+
+/*
+ * The clock's part: a beat to every held connection each LEASE_BEAT_EVERY (dropped when
+ * its buffer is full), the secret's deadline for the new ones, and, while watching, the
+ * silent ones judged lost.
+ */
+static void
+lease_tick(void)
+{
+	double now = clock_mono();
+	char beat[32];
+	size_t i;
+	int n, send_beat = now - lease_beat >= LEASE_BEAT_EVERY;
+
+	n = snprintf(beat, sizeof beat, "%s %.0f\n", LEASE_BEAT,
+	    lease_timeout > 0 ? lease_timeout : LEASE_TIMEOUT_DEFAULT);
+	if (send_beat)
+		lease_beat = now;
+	for (i = 0; i < lease_held; i++) {
+		struct lease_conn *c = &lease_conns[i];
+
+		if (c->fd == -1)
+			continue;
+		if (!c->authed) {
+			if (now - c->since >= LEASE_AUTH_WAIT)
+				lease_close(c);
+			continue;
+		}
+		if (send_beat)
+			(void)send(c->fd, beat, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (lease_timeout > 0 && !c->lost && now - c->heard >= lease_timeout) {
+			c->lost = LEASE_LOST_SILENT;
+			lease_nlost++;
+		}
+	}
 }
 
 void
@@ -255,11 +415,54 @@ lease_read(void)
 			pfd[n].events = POLLIN | POLLRDHUP;
 			pfd[n++].revents = 0;
 		}
-	if (n == 0 || poll(pfd, (nfds_t)n, 0) <= 0)
-		return;
-	for (i = n = 0; i < lease_held; i++)
-		if (lease_conns[i].fd != -1 && pfd[n++].revents != 0)
-			lease_conn_read(&lease_conns[i]);
+	if (n > 0 && poll(pfd, (nfds_t)n, 0) > 0)
+		for (i = n = 0; i < lease_held; i++)
+			if (lease_conns[i].fd != -1 && pfd[n++].revents != 0)
+				lease_conn_read(&lease_conns[i]);
+	lease_tick();
+}
+
+void
+lease_watch(double timeout)
+{
+	double now = clock_mono();
+	size_t i;
+
+	lease_timeout = timeout;
+	lease_nlost = 0;
+	/* what was not read before the watch is no silence of the peer's */
+	for (i = 0; i < lease_held; i++)
+		if (lease_conns[i].fd != -1 && lease_conns[i].authed)
+			lease_conns[i].heard = now;
+}
+
+size_t
+lease_lost_count(void)
+{
+	return lease_nlost;
+}
+
+int
+lease_silent_from(struct in_addr addr)
+{
+	size_t i;
+
+	for (i = 0; i < lease_held; i++)
+		if (lease_conns[i].authed && lease_conns[i].lost == LEASE_LOST_SILENT &&
+		    lease_conns[i].peer.s_addr == addr.s_addr)
+			return 1;
+	return 0;
+}
+
+/* Connections open, authenticated or not (the ones to wait for). */
+static size_t
+lease_open_count(void)
+{
+	size_t i, open = 0;
+
+	for (i = 0; i < lease_held; i++)
+		open += lease_conns[i].fd != -1;
+	return open;
 }
 
 void
@@ -267,41 +470,41 @@ lease_drain(double wait)
 {
 	struct timespec ts = { 0, 10000000L };
 	double until = clock_mono() + wait;
-	size_t i, open;
 
 	for (;;) {
 		lease_read();
-		for (i = open = 0; i < lease_held; i++)
-			open += lease_conns[i].fd != -1;
-		if (open == 0 || clock_mono() >= until)
+		if (lease_open_count() == lease_pending || clock_mono() >= until)
 			return;
 		nanosleep(&ts, NULL);
 	}
 }
 
 size_t
-lease_silent(struct in_addr *addrs, size_t max, double wait)
+lease_silent(struct lease_peer *peers, size_t max, double wait)
 {
 	struct timespec ts = { 0, 20000000L };
 	double until = clock_mono() + wait;
-	size_t i, open, n = 0;
+	size_t i, n = 0;
 
 	for (;;) {
 		/* a connection ends when its rank closes it: read to there */
 		lease_read();
-		for (i = open = 0; i < lease_held; i++)
-			open += lease_conns[i].fd != -1;
-		if (open == 0 || clock_mono() >= until)
+		if (lease_open_count() == lease_pending || clock_mono() >= until)
 			break;
 		nanosleep(&ts, NULL);
 	}
 	for (i = 0; i < lease_held; i++) {
-		if (lease_conns[i].fd == -1)
-			continue;
-		if (n < max)
-			addrs[n++] = lease_conns[i].peer;
-		close(lease_conns[i].fd);
+		struct lease_conn *c = &lease_conns[i];
+		int how = c->lost ? c->lost : c->fd != -1 && c->authed ? LEASE_LOST_OPEN : 0;
+
+		/* only a connection that proved itself names its node */
+		if (how != 0 && n < max) {
+			peers[n].addr = c->peer;
+			peers[n++].how = how;
+		}
+		lease_close(c);
 	}
-	lease_held = 0;
+	lease_held = lease_pending = lease_nlost = 0;
+	lease_timeout = 0;
 	return n;
 }

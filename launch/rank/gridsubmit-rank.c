@@ -21,13 +21,21 @@
  * - the wrapper stops the program (SIGTERM, SIGKILL after KILL_GRACE) when its own parent,
  *   hydra's proxy, dies: PR_SET_PDEATHSIG on the wrapper itself;
  * - with GRIDSUBMIT_LEASE=ADDR:PORT in the environment (multi-site jobs), it holds a TCP
- *   connection to the job's supervisor, which listens there and never writes. The
- *   connection ends when the supervisor dies (the kernel closes it: seen at once) or when
- *   its host stops answering TCP keepalives for GRIDSUBMIT_LEASE_TIMEOUT seconds (default
- *   60: a crash, a reboot, a partition). Either way the job is gone: the wrapper stops the
- *   program and sends SIGTERM to its parent hydra proxy, so nothing of the job stays on
- *   the node. A lease that cannot be set up is reported on stderr and the rank runs
- *   without it: the lease never fails a job.
+ *   connection to the job's supervisor, which listens there (launch/lease-proto.h). It
+ *   sends the launch's secret first (GRIDSUBMIT_LEASE_SECRET, taken out of the
+ *   environment before the program starts: the program never sees it), then a beat every
+ *   second; the supervisor beats back with its timeout. The lease ends when the connection
+ *   closes (the supervisor died: seen at once), when the supervisor's beats stop for that
+ *   timeout, or when its host stops answering TCP keepalives for GRIDSUBMIT_LEASE_TIMEOUT
+ *   seconds (default 60: before the first beat). Either way the job is gone: the wrapper
+ *   stops the program and sends SIGTERM to its parent hydra proxy, so nothing of the job
+ *   stays on the node. A lease that cannot be set up is reported on stderr and the rank
+ *   runs without it: the lease never fails a job;
+ * - when hydra's proxy dies under it (PR_SET_PDEATHSIG, then getppid() no longer the
+ *   proxy: hydra's own SIGTERM of a cleanup leaves the parent alive), it says
+ *   "proxy-lost" on the lease before it stops the program, so the supervisor names this
+ *   node, whatever hydra's launcher reports. The kernel's signal comes at the proxy's
+ *   exit, however it died; polling getppid() would lag and wake the wrapper for nothing.
  *
  * With --gate FIFO, rank 0 waits before it starts the program until the supervisor writes
  * one byte there: 'g' starts it, anything else or the end of the FIFO (the supervisor
@@ -67,6 +75,8 @@
 #include "common/clock.h"
 #include "common/file.h"
 #include "common/rank-end.h"
+#include "common/secret.h"
+#include "launch/lease-proto.h"
 #include "launch/rank/rank-preload.h"
 
 #define KILL_GRACE	5	/* seconds between forwarding SIGTERM and SIGKILL */
@@ -82,6 +92,10 @@ static volatile sig_atomic_t stopping;
  * limit, a failure's cleanup), recorded but not said; any other is said on stderr.
  */
 static volatile sig_atomic_t sent_mask;
+/* The lease once it sent the secret (-1 before), and the proxy we were started by. */
+static volatile sig_atomic_t lease_said_fd = -1;
+static volatile sig_atomic_t proxy_pid;
+static volatile sig_atomic_t proxy_said;
 
 static void
 note_sent(int sig)
@@ -90,9 +104,25 @@ note_sent(int sig)
 		sent_mask |= 1 << sig;
 }
 
+/*
+ * The proxy died (its death signal came and our parent changed): "proxy-lost" on the
+ * lease, before the program is stopped. Async-signal-safe: getppid and send only.
+ */
+static void
+proxy_check(void)
+{
+	static const char msg[] = LEASE_PROXY_LOST "\n";
+
+	if (proxy_said || proxy_pid <= 0 || getppid() == (pid_t)proxy_pid || lease_said_fd < 0)
+		return;
+	proxy_said = 1;
+	(void)send(lease_said_fd, msg, sizeof msg - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
 static void
 on_signal(int sig)
 {
+	proxy_check();
 	if (child_pid > 0) {
 		kill(child_pid, sig);
 		note_sent(sig);
@@ -313,7 +343,43 @@ struct lease {
 	int fd;			/* -1: none */
 	int connecting;
 	double until;		/* the connect's deadline (clock_mono) */
+	char secret[SECRET_HEX + 1];	/* the launch's ("": none, the supervisor closes) */
+	double beat;		/* our next beat (clock_mono) */
+	double heard;		/* the supervisor's last beat (clock_mono) */
+	double timeout;		/* its silence that ends the lease, from its beats; 0: none yet */
+	char line[64];		/* what the supervisor sent, as it arrives */
+	size_t len;
 };
+
+/* The lease ended (why): the program stopped (lease_lost), the connection closed. */
+static void
+lease_end(struct lease *l, const char *why, const char *program)
+{
+	lease_said_fd = -1;
+	lease_lost(l->spec, why, program);
+	close(l->fd);
+	l->fd = -1;
+}
+
+/*
+ * The secret, first on the connection (a short line into an empty socket buffer: sent
+ * whole), then the beats; the proxy's death may be said from then on.
+ */
+static void
+lease_hello(struct lease *l)
+{
+	char line[sizeof LEASE_HELLO + SECRET_HEX + 1];
+	int n;
+
+	n = snprintf(line, sizeof line, "%s%s\n", LEASE_HELLO, l->secret);
+	if (send(l->fd, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
+		fprintf(stderr, "gridsubmit-rank: %s: the lease's secret was not sent: %s\n",
+		    who(), strerror(errno));
+	explicit_bzero(line, sizeof line);
+	l->beat = clock_mono() + LEASE_BEAT_EVERY;
+	lease_said_fd = l->fd;
+	proxy_check();
+}
 
 /* The connect finished (fd writable): held, or given up with a message. */
 static void
@@ -333,7 +399,63 @@ lease_connected(struct lease *l)
 		    "supervisor at %s: %s\n", who(), l->spec, strerror(err));
 		close(l->fd);
 		l->fd = -1;
+		return;
 	}
+	lease_hello(l);
+}
+
+/*
+ * The supervisor's lines on the held lease: its beats ("beat T": heard now, T its
+ * timeout); anything else is skipped. 0, or -1 when the connection ended (why set).
+ */
+static int
+lease_take(struct lease *l, const char **why)
+{
+	char buf[256];
+	ssize_t n, i;
+	long t;
+
+	for (;;) {
+		n = recv(l->fd, buf, sizeof buf, MSG_DONTWAIT);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		/* a reset is a close too: the supervisor went with our beats unread */
+		if (n <= 0) {
+			*why = n == 0 || errno == ECONNRESET ? "connection closed" : strerror(errno);
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				if (l->len < sizeof l->line - 1)
+					l->line[l->len++] = buf[i];
+				continue;
+			}
+			l->line[l->len] = '\0';
+			l->len = 0;
+			if (strncmp(l->line, LEASE_BEAT " ", sizeof LEASE_BEAT) == 0 &&
+			    (t = strtol(l->line + sizeof LEASE_BEAT, NULL, 10)) >= 1 && t <= 86400) {
+				l->heard = clock_mono();
+				l->timeout = (double)t;
+			}
+		}
+	}
+}
+
+/* The lease's clock: our beat when due; 1 when the supervisor has been silent too long. */
+static int
+lease_tick(struct lease *l)
+{
+	static const char beat[] = LEASE_BEAT "\n";
+	double now = clock_mono();
+
+	if (now >= l->beat) {
+		/* a full buffer drops the beat: the supervisor's silence judges, not ours */
+		(void)send(l->fd, beat, sizeof beat - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+		l->beat = now + LEASE_BEAT_EVERY;
+	}
+	return l->timeout > 0 && now - l->heard >= l->timeout;
 }
 
 /*
@@ -344,31 +466,38 @@ lease_connected(struct lease *l)
 static int
 wait_program(pid_t pid, struct lease *l, const sigset_t *waiting, const char *program)
 {
-	char buf[256];
+	const char *why;
+	char silent[64];
 	int st, n;
 
 	for (;;) {
 		struct pollfd pfd = { l->fd, (short)(l->connecting ? POLLOUT : POLLIN | POLLRDHUP),
 		    0 };
 		struct timespec ts, *tp = NULL;
+		double left;
 		pid_t r;
 
 		if ((r = waitpid(pid, &st, WNOHANG)) == pid)
 			return st;
 		if (r == -1 && errno != EINTR)
 			return -1;
-		if (l->connecting) {
-			double left = l->until - clock_mono();
-
-			if (left <= 0) {
-				fprintf(stderr, "gridsubmit-rank: %s: no lease: the job's "
-				    "supervisor at %s did not answer within %d s\n", who(),
-				    l->spec, LEASE_CONNECT);
-				close(l->fd);
-				l->fd = -1;
-				l->connecting = 0;
-				continue;
-			}
+		proxy_check();
+		if (l->fd != -1 && l->connecting && l->until - clock_mono() <= 0) {
+			fprintf(stderr, "gridsubmit-rank: %s: no lease: the job's supervisor at %s "
+			    "did not answer within %d s\n", who(), l->spec, LEASE_CONNECT);
+			close(l->fd);
+			l->fd = -1;
+			l->connecting = 0;
+		}
+		if (l->fd != -1 && !l->connecting && lease_tick(l)) {
+			snprintf(silent, sizeof silent, "silent for %.0f s", l->timeout);
+			lease_end(l, silent, program);
+			continue;
+		}
+		if (l->fd != -1) {
+			left = (l->connecting ? l->until : l->beat) - clock_mono();
+			if (left < 0)
+				left = 0;
 			ts.tv_sec = (time_t)left;
 			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 			tp = &ts;
@@ -380,13 +509,8 @@ wait_program(pid_t pid, struct lease *l, const sigset_t *waiting, const char *pr
 			lease_connected(l);
 			continue;
 		}
-		/* the supervisor never writes: anything readable is the end of the lease */
-		n = (int)read(l->fd, buf, sizeof buf);
-		if (n > 0 || (n == -1 && (errno == EINTR || errno == EAGAIN)))
-			continue;
-		lease_lost(l->spec, n == 0 ? "connection closed" : strerror(errno), program);
-		close(l->fd);
-		l->fd = -1;
+		if (lease_take(l, &why) == -1)
+			lease_end(l, why, program);
 	}
 }
 
@@ -517,7 +641,8 @@ main(int argc, char **argv)
 	struct sockaddr_in lsa;
 	sigset_t orig, waiting;
 	const char *status = NULL, *ends = NULL, *gate = NULL, *rank = getenv("PMI_RANK");
-	struct lease lease = { getenv("GRIDSUBMIT_LEASE"), -1, 0, 0 };
+	struct lease lease = { .spec = getenv("GRIDSUBMIT_LEASE"), .fd = -1 };
+	const char *secret = getenv(LEASE_SECRET_ENV);
 	pid_t pid, parent = getppid();
 	int argi = 1, st;
 
@@ -541,6 +666,11 @@ main(int argc, char **argv)
 	}
 	if (rank == NULL || strcmp(rank, "0") != 0)
 		status = gate = NULL;
+	/* the lease's secret is ours alone: out of the environment the program inherits */
+	if (secret != NULL && strlen(secret) == SECRET_HEX)
+		memcpy(lease.secret, secret, SECRET_HEX + 1);
+	unsetenv(LEASE_SECRET_ENV);
+	proxy_pid = parent;
 	catch_signals(&orig, &waiting);
 	/* hydra's proxy gone (killed, or the cleanup of a job): the rank goes too */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);

@@ -7,14 +7,22 @@
 # examples/synthetic (one round, --check) for every case; matmul --form a (12 rounds, C
 # checked) where iteration matters: the master killed, a proxy killed, the supervisor
 # killed then resumed. Each case REPEAT times (default 3; `make soak`: 20); the kill comes
-# once the launch has journaled results (4 chunk events; matmul: 3 rounds).
+# once the launch has journaled results (4 chunk events; matmul: 3 rounds). Every case
+# prints "killmatrix: CASE restart_after=SECONDS" (from the kill to the relaunch's start
+# event; "none" without a relaunch), which `make soak` sums up per case.
 #   prog    the worker program on rank 1's node SIGKILLed: its wrapper survives, the
 #           master requeues its chunk: done, no restart, a fail event for rank 1
 #   wrap    rank 1's gridsubmit-rank SIGKILLed: relaunched without its node
-#   proxy   rank 1's node's hydra_pmi_proxy SIGKILLed: relaunched without its node
-#   link    rank 1's node cut off (its eth0 down): the master's deadline requeues and
-#           ends, the job is done without restart; the link comes back after the job
+#   proxy   rank 1's node's hydra_pmi_proxy SIGKILLed: relaunched without its node, which
+#           the wrapper's "proxy-lost" on the lease names, every time
+#   link    rank 1's node cut off (its eth0 down), the default settings: its lease silent
+#           for lease_timeout (10 s), the launch is stopped and relaunched without it;
+#           the link comes back after the job
 #   freeze  everything in rank 1's node's namespace SIGSTOPped: as link; thawed after
+#   forge   a process on rank 1's node (not a rank) connects to the lease: one
+#           connection silent, one with garbage, one with a wrong secret then
+#           "proxy-lost", one with "proxy-lost" first, held past lease_timeout: the job
+#           is done, no restart, no node left out
 #   master  rank 0's program SIGKILLed: relaunched on the same nodes
 #   sup     the supervisor of a submitted job SIGKILLed, then `gridsubmit resume`
 #   two     rank 1's node crashes (every process in its namespace SIGKILLed, sshd too),
@@ -64,20 +72,21 @@ at_exit sweep
 at_exit restore_all
 TBSITES=$GRIDSUBMIT_HOME/testbed/killm/sites.yaml
 
-# synthetic: 50,000 units of 60 us (3 s of work; 1.5 s on 2 workers), chunks of 2,000; the
-# default deadlines (doc/runtime.md, "Failures"): a silent worker is taken as failed in
-# seconds
+# synthetic: UNITS (default 50,000) units of 60 us (3 s of work; 1.5 s on 2 workers),
+# chunks of 2,000; the default deadlines (doc/runtime.md, "Failures"): a silent worker is
+# taken as failed in seconds
+UNITS=50000
 syn_job() {
 	cat > "$T/syn-$1.yaml" <<EOF
 name: km-syn-$1
 program: $SYN
-args: ["--units", "50000", "--mean-us", "60", "--seed", "$1", "--check"]
+args: ["--units", "$UNITS", "--mean-us", "60", "--seed", "$1", "--check"]
 ranks: 3
 runtime: {scheme: css, k: 2000}
 $2
 EOF
 	JOB=$T/syn-$1.yaml
-	PAT="^$SYN --units 50000 --mean-us 60 --seed $1 "
+	PAT="^$SYN --units $UNITS --mean-us 60 --seed $1 "
 	COMM=synthetic
 	CHECKLINE="result matches the sequential computation"
 }
@@ -128,6 +137,35 @@ relaunched() {
 	kl_poll 60 sh -c '[ "$(grep -c "\"ev\":\"start\"" "$1")" -ge "$2" ]' sh \
 	    "$J/$id/events.jsonl" $(($1 + 1)) || echo "# job $id: no relaunch $1 within 60 s"
 	kl_poll 60 kl_since_start "$id" chunk 2
+}
+
+# restart_watch: the kill is now; once the job's next launch starts (one more start event),
+# its time goes to $T/$id.relaunch (a watcher in the background, stopped by restart_after)
+restart_watch() {
+	t_kill=$(kl_now)
+	rw_n=$(grep -c '"ev":"start"' "$J/$id/events.jsonl")
+	rm -f "$T/$id.relaunch"
+	# shellcheck disable=SC2016 # sh -c's own arguments
+	(kl_poll 240 sh -c '[ "$(grep -c "\"ev\":\"start\"" "$1")" -gt "$2" ]' sh \
+	    "$J/$id/events.jsonl" "$rw_n" && kl_now > "$T/$id.relaunch") &
+	rw_pid=$!
+	at_exit "kill $rw_pid"
+}
+
+# restart_after CASE: "killmatrix: CASE restart_after=SECONDS" (none: no relaunch)
+restart_after() {
+	kill "$rw_pid" 2>/dev/null
+	wait "$rw_pid" 2>/dev/null
+	ra=none
+	[ -s "$T/$id.relaunch" ] &&
+		ra=$(awk -v a="$t_kill" -v b="$(cat "$T/$id.relaunch")" 'BEGIN { printf "%.1f", b - a }')
+	echo "killmatrix: $1 restart_after=$ra"
+}
+
+# lease_named NAME TEXT: the first restart's reason names rank 1's node with TEXT
+lease_named() {
+	check_match "$1: the lease named the node" \
+	    "$(jq -r '.restart_log[0].reason' "$J/$id/state.json")" "$2"
 }
 
 # hit NAME WHAT "PIDS": SIGKILL PIDS; fail NAME when there is none
@@ -241,9 +279,11 @@ case_prog() {
 	start run
 	journaled
 	node=$(kl_node "$id" 1)
+	restart_watch
 	hit "$cn" "$COMM on $node" "$(kl_procs "$node" "$COMM")"
 	wait "$pid"
 	verify "$cn" "$?" "done" 0 '[]'
+	restart_after "$KM_CASE"
 	failed_rank "$cn" 1
 }
 
@@ -253,9 +293,11 @@ case_wrap() {
 	start run
 	journaled
 	node=$(kl_node "$id" 1)
+	restart_watch
 	hit "$cn" "gridsubmit-rank on $node" "$(kl_procs "$node" gridsubmit-rank)"
 	wait "$pid"
 	w_rc=$?
+	restart_after "$KM_CASE"
 	# both are right: the master survives the rank's death (its deadline, a requeue), or
 	# mpiexec ends and the job is relaunched without the node (doc/restarts.md, "Tested")
 	if [ "$(jq .restarts "$J/$id/state.json")" = 0 ]; then
@@ -273,40 +315,95 @@ case_proxy() {
 	start run
 	journaled
 	node=$(kl_node "$id" 1)
+	restart_watch
 	hit "$cn" "hydra_pmi_proxy on $node" "$(kl_procs "$node" hydra_pmi_proxy)"
 	wait "$pid"
-	# the node is well: left out when hydra's launcher reported its ssh first, else the
-	# job runs on it again (doc/restarts.md, "Limits")
-	verify "$cn" "$?" "done" 1 "[[\"$node\"]]|[[]]"
+	# the node is well, but its wrapper says its proxy died: left out, every time
+	verify "$cn" "$?" "done" 1 "[[\"$node\"]]"
+	restart_after "$KM_CASE"
+	lease_named "$cn" "lost its hydra proxy"
 	if [ "$COMM" = matmul ]; then resumed "$cn" 1 2; else resumed "$cn" 1; fi
 }
 
 case_link() {
 	cn="link cut ($2, $1)"
+	# 400,000 units: rank 2 alone computes past lease_timeout once the master's
+	# deadline has requeued rank 1's chunk, so the lease, not the job's end, decides
+	UNITS=400000
 	"${2}_job" "$((1300 + $1))"
+	UNITS=50000
 	start run
 	journaled
 	node=$(kl_node "$id" 1)
+	restart_watch
 	ip -n "$(kl_ns "$node")" link set eth0 down
 	wait "$pid"
 	rc=$?
 	ip -n "$(kl_ns "$node")" link set eth0 up
-	verify "$cn" "$rc" "done" 0 '[]'
-	failed_rank "$cn" 1
+	verify "$cn" "$rc" "done" 1 "[[\"$node\"]]"
+	restart_after "$KM_CASE"
+	lease_named "$cn" "silent on its ranks' lease"
 }
 
 case_freeze() {
 	cn="node frozen ($2, $1)"
+	# 400,000 units: rank 2 alone computes past lease_timeout once the master's
+	# deadline has requeued rank 1's chunk, so the lease, not the job's end, decides
+	UNITS=400000
 	"${2}_job" "$((1400 + $1))"
+	UNITS=50000
 	start run
 	journaled
 	node=$(kl_node "$id" 1)
+	restart_watch
 	kl_procs "$node" | xargs -r kill -STOP
 	wait "$pid"
 	rc=$?
 	kl_procs "$node" | xargs -r kill -CONT
+	verify "$cn" "$rc" "done" 1 "[[\"$node\"]]"
+	restart_after "$KM_CASE"
+	lease_named "$cn" "silent on its ranks' lease"
+}
+
+# the lease's address, from mpiexec's argv here (-genv GRIDSUBMIT_LEASE ADDR:PORT)
+lease_addr() {
+	for la_p in $(kl_local "$J/$id/ssh-launcher"); do
+		tr '\0' '\n' < "/proc/$la_p/cmdline" 2>/dev/null |
+		    awk 'l { print; exit } $0 == "GRIDSUBMIT_LEASE" { l = 1 }'
+	done | grep -m 1 ':'
+}
+
+case_forge() {
+	cn="forged lease connections ($2, $1)"
+	# 400,000 units: the launch runs past lease_timeout after the forgery
+	UNITS=400000
+	"${2}_job" "$((1900 + $1))"
+	UNITS=50000
+	start run
+	journaled
+	node=$(kl_node "$id" 1)
+	addr=$(lease_addr)
+	[ -n "$addr" ] || fail "$cn: the lease's address in mpiexec's argv"
+	restart_watch
+	ip netns exec "$(kl_ns "$node")" python3 -c '
+import socket, sys, time
+host, port = sys.argv[1].rsplit(":", 1)
+held = []
+for first in (b"", b"GET / HTTP/1.0\r\n\r\n", b"lease " + b"0" * 32 + b"\nproxy-lost\n",
+    b"proxy-lost\n"):
+	s = socket.create_connection((host, int(port)))
+	if first:
+		s.sendall(first)
+	held.append(s)
+time.sleep(60)
+' "$addr" &
+	forger=$!
+	at_exit "kill $forger"
+	wait "$pid"
+	rc=$?
+	kill "$forger" 2>/dev/null
 	verify "$cn" "$rc" "done" 0 '[]'
-	failed_rank "$cn" 1
+	restart_after "$KM_CASE"
 }
 
 case_master() {
@@ -314,9 +411,11 @@ case_master() {
 	"${2}_job" "$((1500 + $1))"
 	start run
 	journaled
+	restart_watch
 	hit "$cn" "rank 0's $COMM" "$(kl_master "$PAT")"
 	wait "$pid"
 	verify "$cn" "$?" "done" 1 '[[]]'
+	restart_after "$KM_CASE"
 	check_eq "$cn: the reason" "$(jq -r '.restart_log[0].reason' "$J/$id/state.json")" \
 	    "rank 0 died of signal 9"
 	if [ "$COMM" = matmul ]; then resumed "$cn" 1 2; else resumed "$cn" 1; fi
@@ -327,10 +426,12 @@ case_sup() {
 	"${2}_job" "$((1600 + $1))"
 	start submit
 	journaled
+	restart_watch
 	hit "$cn" "supervisor" "$(jq -r .supervisor_pid "$J/$id/state.json")"
 	kl_poll 20 nothing_left || echo "# $cn: the job's processes still run 20 s after"
 	run_gs resume "$id"
 	printf '%s\n' "$err" > "$T/$id.err"
+	restart_after "$KM_CASE"
 	check_match "$cn: resume says so" "$err" "^gridsubmit: job $id \\([^)]*\\): resumed \\(restart 1\\), "
 	verify "$cn" "$rc" "done" 1 '[[]]'
 	check_match "$cn: the check line from resume" "$out" "$CHECKLINE"
@@ -357,8 +458,10 @@ case_two() {
 	start run
 	journaled
 	n1=$(kl_node "$id" 1)
+	restart_watch
 	crash "$n1"
 	relaunched 1
+	restart_after "$KM_CASE"
 	n2=$(kl_node "$id" 1)
 	crash "$n2"
 	wait "$pid"
@@ -377,8 +480,10 @@ case_over() {
 	start run
 	journaled
 	n1=$(kl_node "$id" 1)
+	restart_watch
 	crash "$n1"
 	relaunched 1
+	restart_after "$KM_CASE"
 	n2=$(kl_node "$id" 1)
 	crash "$n2"
 	wait "$pid"
@@ -416,6 +521,7 @@ t_all=$(kl_now)
 k=1
 while [ "$k" -le "$REPEAT" ]; do
 	for c in $KM_CASES; do
+		KM_CASE=$c
 		case " ${CASES:-$KM_CASES} " in *" $c "*) "case_${c%%:*}" "$k" "${c#*:}" ;; esac
 	done
 	k=$((k + 1))

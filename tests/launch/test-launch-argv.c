@@ -82,7 +82,7 @@ test_local_argv(struct launch_plan *pl)
 	ok(find(argv, 1, "-disable-auto-cleanup") > 0, "a rank's exit does not end the job");
 	i = find(argv, 1, "-launcher");
 	ok(i > 0 && strcmp(argv[i + 1], "fork") == 0, "every rank here: hydra's fork launcher");
-	ok(find(argv, 1, "-genvnone") < 0 && find(argv, 1, "-launcher-exec") < 0,
+	ok(find(argv, 1, "-genvlist") < 0 && find(argv, 1, "-launcher-exec") < 0,
 	    "no ssh launcher, no environment filter on this host");
 	ok(!has_genv(argv, "UCX_TLS", "self,tcp"), "no UCX_TLS override on this host");
 	ok(has_genv(argv, "UCX_NET_DEVICES", "lo"),
