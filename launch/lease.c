@@ -219,6 +219,22 @@ lease_read_pending(void)
 			lease_conn_read(&lease_conns[i]);
 }
 
+/*
+ * Drop the slots of closed connections that say nothing (never authenticated, or their
+ * rank ended), keeping the order of the rest: strangers that connect and are closed, again
+ * and again, never fill the list that the ranks' connections need.
+ */
+static void
+lease_compact(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < lease_held; i++)
+		if (lease_conns[i].fd != -1 || lease_conns[i].lost != 0)
+			lease_conns[n++] = lease_conns[i];
+	lease_held = n;
+}
+
 void
 lease_accept(void)
 {
@@ -227,6 +243,8 @@ lease_accept(void)
 	socklen_t len;
 	int fd;
 
+	if (lease_held == lease_cap || lease_held >= LEASE_MAX)
+		lease_compact();
 	while (lease_fd != -1 && lease_held < LEASE_MAX) {
 		len = sizeof sa;
 		memset(&sa, 0, sizeof sa);
@@ -252,6 +270,8 @@ lease_accept(void)
 			close(fd);
 			continue;
 		}
+		if (lease_held == lease_cap)
+			lease_compact();
 		if (lease_held == lease_cap) {
 			lease_cap = lease_cap ? lease_cap * 2 : 64;
 			lease_conns = xreallocarray(lease_conns, lease_cap, sizeof *lease_conns);
