@@ -3,7 +3,6 @@
  * each rank gets (seed 002, section 3.2), and the files the launcher and the runtime read:
  * the hydra hostfile and the rank map. The exact rules are in doc/broker.md, "Placement".
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 
 #include "broker/broker.h"
 #include "broker/metrics.h"
+#include "common/name.h"
 #include "common/xmalloc.h"
 
 /* The node whose host is the site file's master, or BROKER_NODE_NONE. */
@@ -251,18 +251,6 @@ broker_placement_free(struct gs_placement *p)
 	memset(p, 0, sizeof *p);
 }
 
-/* A user name hydra can read back from "user=NAME" (no spaces, '=' or ':'). */
-static int
-place_user_valid(const char *u)
-{
-	if (*u == '\0' || *u == '-')
-		return 0;
-	for (; *u != '\0'; u++)
-		if (!isalnum((unsigned char)*u) && *u != '_' && *u != '-' && *u != '.')
-			return 0;
-	return 1;
-}
-
 /*
  * Hydra fills the hosts of a hostfile in file order, n ranks each: consecutive ranks on one
  * host make one line, so the file reproduces the placement's rank order exactly.
@@ -289,7 +277,7 @@ broker_write_hostfile(const struct gs_sites *sites, const struct gs_placement *p
 			;
 		/* hydra's "user=" with nothing after it crashes it: write none instead */
 		if (user != NULL && *user != '\0') {
-			if (!place_user_valid(user)) {
+			if (!name_user_valid(user)) {
 				errno = EINVAL;
 				return -1;
 			}

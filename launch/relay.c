@@ -4,7 +4,6 @@
  * HELLO, events and journal records appended as they come, each COMMIT acknowledged only
  * once DIR/journal is fdatasync'ed.
  */
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -25,6 +24,7 @@
 #include "common/clock.h"
 #include "common/file.h"
 #include "common/log.h"
+#include "common/secret.h"
 #include "common/xmalloc.h"
 #include "launch/relay.h"
 
@@ -190,7 +190,7 @@ relay_frame(struct relay_conn *c, unsigned char **buf)
 	if (len > 0 && relay_io(c->fd, *buf, len, 0) == -1)
 		return -1;
 	if (!c->hello && (h[0] != RELAY_HELLO || len != strlen(c->key) ||
-	    memcmp(*buf, c->key, len) != 0)) {
+	    !secret_equal(*buf, c->key, len))) {
 		log_warnx("relay: a connection without the job's key: closed");
 		return -1;
 	}
@@ -253,27 +253,6 @@ relay_serve(struct relay *r, int fd)
 		close(c.efd);
 }
 
-/* 32 random hex digits into key; 0, or -1 with errno. */
-static int
-relay_key(char *key, size_t len)
-{
-	unsigned char rnd[16];
-	size_t i, got = 0;
-	ssize_t n;
-
-	while (got < sizeof rnd) {
-		if ((n = getrandom(rnd + got, sizeof rnd - got, 0)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	for (i = 0; i < sizeof rnd && 2 * i + 2 < len; i++)
-		snprintf(key + 2 * i, 3, "%02x", rnd[i]);
-	return 0;
-}
-
 /* The relay's thread: accept, serve to the end, again, until the stop (relay_close). */
 static void *
 relay_thread(void *arg)
@@ -329,7 +308,7 @@ relay_open(struct relay *r, const char *ip, const char *dir, char *why, size_t w
 		relay_close(r, 0);
 		return -1;
 	}
-	if (relay_key(r->key, sizeof r->key) == -1) {
+	if (secret_new(r->key) == -1) {
 		snprintf(why, whylen, "relay: getrandom: %s", strerror(errno));
 		relay_close(r, 0);
 		return -1;

@@ -18,6 +18,8 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "common/secret.h"
+
 #define RELAY_HELLO	'H'	/* rank 0: the files, please (the key) */
 #define RELAY_EVENTS	'E'	/* rank 0: event lines */
 #define RELAY_JOURNAL	'J'	/* both ways: journal bytes */
@@ -37,7 +39,7 @@ struct relay {
 	int running;
 	char *dir;		/* the job directory */
 	double drain;		/* seconds the last connection may take to end (relay_close) */
-	char key[33];		/* 32 random hex digits: HELLO must carry them */
+	char key[SECRET_HEX + 1];	/* secret_new's hex digits: HELLO must carry them */
 	char addr[120];		/* "A.B.C.D:PORT/KEY", GRT_RELAY's value */
 };
 
