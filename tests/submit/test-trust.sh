@@ -28,9 +28,14 @@ setpriv --reuid=65534 --regid=65534 --clear-groups env "GRT_EVENTS=$dir/events.j
     "$dir/master.status" &
 theirs=$!
 at_exit "kill -9 $theirs"
-poll 5 grep -q gridsubmit-rank "/proc/$theirs/cmdline"
-check "the sleeper is another uid's and names the job's master.status" \
-    grep -q "$dir/master.status" "/proc/$theirs/cmdline"
+# sleeper_ready: the sleeper has become theirs: uid nobody, the job's file in its argv (a
+# loaded host may take seconds to get there through setpriv, env and bash)
+sleeper_ready() {
+	[ "$(stat -c %u "/proc/$theirs")" = 65534 ] &&
+	    grep -q gridsubmit-rank "/proc/$theirs/cmdline" &&
+	    grep -q "$dir/master.status" "/proc/$theirs/cmdline"
+}
+check "the sleeper is another uid's and names the job's master.status" poll 60 sleeper_ready
 
 run_gs cancel "$id"
 check_eq "cancel: exit 0, nothing of the job found here" "$rc" 0
