@@ -15,9 +15,10 @@
 #   wrap    rank 1's gridsubmit-rank SIGKILLed: relaunched without its node
 #   proxy   rank 1's node's hydra_pmi_proxy SIGKILLed: relaunched without its node, which
 #           the wrapper's "proxy-lost" on the lease names, every time
-#   link    rank 1's node cut off (its eth0 down), the default settings: its lease silent
-#           for lease_timeout (10 s), the launch is stopped and relaunched without it;
-#           the link comes back after the job
+#   link    rank 1's node cut off (its eth0 down), the default lease_timeout, the master's
+#           deadline floored at 30 s so that the lease decides: its lease silent for
+#           10 s, the launch is stopped and relaunched without it; the link comes back
+#           after the job
 #   freeze  everything in rank 1's node's namespace SIGSTOPped: as link; thawed after
 #   forge   a process on rank 1's node (not a rank) connects to the lease: one
 #           connection silent, one with garbage, one with a wrong secret then
@@ -76,13 +77,15 @@ TBSITES=$GRIDSUBMIT_HOME/testbed/killm/sites.yaml
 # chunks of 2,000; the default deadlines (doc/runtime.md, "Failures"): a silent worker is
 # taken as failed in seconds
 UNITS=50000
+# KM_RUNTIME: more of the job file's runtime: map (", key: value"), for one case
+KM_RUNTIME=
 syn_job() {
 	cat > "$T/syn-$1.yaml" <<EOF
 name: km-syn-$1
 program: $SYN
 args: ["--units", "$UNITS", "--mean-us", "60", "--seed", "$1", "--check"]
 ranks: 3
-runtime: {scheme: css, k: 2000}
+runtime: {scheme: css, k: 2000$KM_RUNTIME}
 $2
 EOF
 	JOB=$T/syn-$1.yaml
@@ -98,7 +101,7 @@ name: km-mm-$1
 program: $MM
 args: ["--form", "a", "--n", "$n", "--bcols", "64"]
 ranks: 3
-runtime: {scheme: gss}
+runtime: {scheme: gss$KM_RUNTIME}
 EOF
 	JOB=$T/mm-$1.yaml
 	PAT="^$MM --form a --n $n "
@@ -327,11 +330,12 @@ case_proxy() {
 
 case_link() {
 	cn="link cut ($2, $1)"
-	# 400,000 units: rank 2 alone computes past lease_timeout once the master's
-	# deadline has requeued rank 1's chunk, so the lease, not the job's end, decides
-	UNITS=400000
+	# the master's deadline floored at 30 s: rank 1's chunk waits for the lease
+	# (lease_timeout 10 s), which decides, as it does whenever the silent node's work
+	# is all that is left
+	KM_RUNTIME=", deadline: 30"
 	"${2}_job" "$((1300 + $1))"
-	UNITS=50000
+	KM_RUNTIME=
 	start run
 	journaled
 	node=$(kl_node "$id" 1)
@@ -347,11 +351,12 @@ case_link() {
 
 case_freeze() {
 	cn="node frozen ($2, $1)"
-	# 400,000 units: rank 2 alone computes past lease_timeout once the master's
-	# deadline has requeued rank 1's chunk, so the lease, not the job's end, decides
-	UNITS=400000
+	# the master's deadline floored at 30 s: rank 1's chunk waits for the lease
+	# (lease_timeout 10 s), which decides, as it does whenever the silent node's work
+	# is all that is left
+	KM_RUNTIME=", deadline: 30"
 	"${2}_job" "$((1400 + $1))"
-	UNITS=50000
+	KM_RUNTIME=
 	start run
 	journaled
 	node=$(kl_node "$id" 1)
