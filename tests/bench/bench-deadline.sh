@@ -23,17 +23,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench-dl.XXXXXX") || exit 1
 export UCX_NET_DEVICES=lo
 . tests/bench/lib-bench.sh
 ev=$T/ev.jsonl
-# own_pids: this bench's ranks and wrappers (their GRT_EVENTS), whatever else runs grt-check
-own_pids() {
-	for p in $(pgrep -f "$CHECK"); do
-		tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qxF "GRT_EVENTS=$ev" &&
-		    echo "$p"
-	done
-}
+. tests/runtime/lib-grt-run.sh
 cleanup() {
-	for p in $(own_pids); do
-		kill -KILL "$p" 2> /dev/null
-	done
+	kill_own
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -43,20 +35,6 @@ unset GRT_SCHEME GRT_ALPHA GRT_SWR GRT_DEADLINE GRT_EVENTS GRT_JOB GRT_RANKMAP \
 for f in "$CHECK" "$RANKEXEC"; do
 	[ -x "$f" ] || { echo "bench-deadline: $f is not built (make tests)" >&2; exit 1; }
 done
-
-# rank_pid R: the pid of grt-check's rank R of this run (its GRT_EVENTS), not of its wrapper
-rank_pid() {
-	for p in $(pgrep -f "$CHECK"); do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = grt-check ] || continue
-		e=$(tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null)
-		if printf '%s\n' "$e" | grep -qx "PMI_RANK=$1" &&
-		    printf '%s\n' "$e" | grep -qxF "GRT_EVENTS=$ev"; then
-			echo "$p"
-			return 0
-		fi
-	done
-	return 1
-}
 
 # two_chunks EVENTS: rank 2 has answered two chunks
 two_chunks() {

@@ -22,19 +22,7 @@ for f in "$CHECK" "$RANKEXEC"; do
 	fi
 done
 ev=$T/ev.jsonl
-# own_pids: this test's ranks and wrappers (their GRT_EVENTS), whatever else runs grt-check
-own_pids() {
-	for p in $(pgrep -f "$CHECK"); do
-		tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qxF "GRT_EVENTS=$ev" &&
-		    echo "$p"
-	done
-}
-# kill_own: SIGKILL to them all
-kill_own() {
-	for p in $(own_pids); do
-		kill -KILL "$p" 2> /dev/null
-	done
-}
+. tests/runtime/lib-grt-run.sh
 # none_left: none of them is left
 none_left() {
 	[ -z "$(own_pids)" ]
@@ -47,21 +35,6 @@ export GRT_K=10
 # jqv FILE EXPR: jq over the slurped records of FILE, compact
 jqv() {
 	jq -c -s "$2" "$1" 2>&1
-}
-
-# rank_pid R: the pid of grt-check's rank R of this run (hydra gives every rank PMI_RANK;
-# this run's have GRT_EVENTS=$ev), not of its wrapper
-rank_pid() {
-	for p in $(pgrep -f "$CHECK"); do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = grt-check ] || continue
-		e=$(tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null)
-		if printf '%s\n' "$e" | grep -qx "PMI_RANK=$1" &&
-		    printf '%s\n' "$e" | grep -qxF "GRT_EVENTS=$ev"; then
-			echo "$p"
-			return 0
-		fi
-	done
-	return 1
 }
 
 # chunks_of R N: rank R has N chunk events or more in $ev
