@@ -109,8 +109,8 @@ accept_read(struct pf_accept *a, size_t i)
 	 * three bytes on a fresh connection: the socket's buffer takes them at once; a node
 	 * that cannot be written to has gone, and reads no answer whatever we do
 	 */
-	if (good && write(c->fd, "ok\n", 3) != 3)
-		good = 0;
+	if (good)
+		(void)send(c->fd, "ok\n", 3, MSG_NOSIGNAL);
 	accept_drop(a, i);
 	return 1;
 }
