@@ -370,6 +370,12 @@ test_bad_inline(void)
 	    "j.yaml:2:11: unknown key 'colour' (expected one of: scheme, k, alpha, swr, "
 	    "deadline, rounds, events_chunks, master_computes, prefetch, migration, threshold, "
 	    "spare, checkpoint_every, move_gap)");
+	expect_error("lease_timeout 2", "program: p\nlease_timeout: 2\n",
+	    "j.yaml:2:16: 'lease_timeout' must be a whole number of seconds from 3 to 3600 (a "
+	    "node's silence on the lease), not '2'");
+	expect_error("lease_timeout as text", "program: p\nlease_timeout: ten\n",
+	    "j.yaml:2:16: 'lease_timeout' must be a whole number of seconds from 3 to 3600 (a "
+	    "node's silence on the lease), not 'ten'");
 	expect_error("deadline 0", "program: p\nruntime: {deadline: 0}\n",
 	    "j.yaml:2:21: 'deadline' must be a number of seconds > 0, not '0'");
 	expect_error("alpha 101", "program: p\nruntime: {alpha: 101}\n",
