@@ -22,8 +22,8 @@
 #   freeze  everything in rank 1's node's namespace SIGSTOPped: as link; thawed after
 #   forge   a process on rank 1's node (not a rank) connects to the lease: one
 #           connection silent, one with garbage, one with a wrong secret then
-#           "proxy-lost", one with "proxy-lost" first, held past lease_timeout: the job
-#           is done, no restart, no node left out
+#           "proxy-lost", one with "proxy-lost" first, held past a lease_timeout of 5 s
+#           while the job runs (checked): the job is done, no restart, no node left out
 #   master  rank 0's program SIGKILLed: relaunched on the same nodes
 #   sup     the supervisor of a submitted job SIGKILLed, then `gridsubmit resume`
 #   two     rank 1's node crashes (every process in its namespace SIGKILLed, sshd too),
@@ -380,9 +380,10 @@ lease_addr() {
 
 case_forge() {
 	cn="forged lease connections ($2, $1)"
-	# 400,000 units: the launch runs past lease_timeout after the forgery
-	UNITS=400000
-	"${2}_job" "$((1900 + $1))"
+	# lease_timeout 5 s: the forged connections are held past it while the job runs
+	# (100,000 units, about 15 s here), which the test checks before it trusts the end
+	UNITS=100000
+	"${2}_job" "$((1900 + $1))" "lease_timeout: 5"
 	UNITS=50000
 	start run
 	journaled
@@ -400,10 +401,13 @@ for first in (b"", b"GET / HTTP/1.0\r\n\r\n", b"lease " + b"0" * 32 + b"\nproxy-
 	if first:
 		s.sendall(first)
 	held.append(s)
-time.sleep(60)
+time.sleep(30)
 ' "$addr" &
 	forger=$!
 	at_exit "kill $forger"
+	# past the 2 s a stranger has to say the secret and the 5 s of the lease's timeout
+	sleep 8
+	check "$cn: the job outlived the forgery by the lease's timeout" kill -0 "$pid"
 	wait "$pid"
 	rc=$?
 	kill "$forger" 2>/dev/null
