@@ -68,16 +68,22 @@ sites=$(jq -r 'select(.ev == "start") | [.ranks[].site] | sort | unique | join("
 check_eq "ranks on the three sites and the master here" "$sites" "-,eth,fast,wlan"
 m=$(jq -r 'select(.ev == "start") | .ranks[0].node' "$J/events.jsonl")
 check_eq "rank 0 runs on this host" "$m" "$(hostname)"
-# per-unit communication time by site: t_comm / count of the chunk events, rank -> site
+# per-unit communication time by site: the median over its chunks of t_comm / count (rank
+# -> site), not the mean: a chunk that waited behind a descheduled master on this shared
+# host (tens of ms, seen on the 100 Mbit/s site) would outweigh the link's own time
 jq -rs '(.[0].ranks | map({key: (.rank | tostring), value: .site}) | from_entries) as $s
-	| [.[] | select(.ev == "chunk") | {site: $s[.rank | tostring], c: .t_comm, n: .count}]
-	| group_by(.site)[] | "\(.[0].site) \((map(.c) | add) / (map(.n) | add))"' \
+	| [.[] | select(.ev == "chunk") | {site: $s[.rank | tostring], u: (.t_comm / .count)}]
+	| group_by(.site)[] | (map(.u) | sort) as $u
+	| "\(.[0].site) \(($u[(($u | length) - 1) / 2 | floor] + $u[($u | length) / 2 | floor]) / 2)"' \
 	"$J/events.jsonl" > "$T/percomm"
-sed -e 's/^/# per-unit t_comm (s): /' "$T/percomm"
+sed -e 's/^/# median per-unit t_comm (s): /' "$T/percomm"
 fast=$(awk '$1 == "fast" {print $2}' "$T/percomm")
 wlan=$(awk '$1 == "wlan" {print $2}' "$T/percomm")
-check "the 2 Mbit/s site's per-unit t_comm ($wlan s) is > 4x the 100 Mbit/s one's ($fast s)" \
-	awk -v w="${wlan:-0}" -v f="${fast:-1}" 'BEGIN { exit !(w > 4 * f) }'
+# a row (768 bytes) takes 3.07 ms at 2 Mbit/s and 0.06 ms at 100 Mbit/s; both sites' chunks
+# also wait for the master, which on this shared host can add ms to every chunk (0.8 ms a
+# unit on the 100 Mbit/s site with the host busy): the difference, not the ratio, is the link's
+check "the 2 Mbit/s site's median per-unit t_comm ($wlan s) exceeds the 100 Mbit/s one's ($fast s) by half a row's 3.07 ms at 2 Mbit/s" \
+	awk -v w="${wlan:-0}" -v f="${fast:-1}" 'BEGIN { exit !(w - f > 0.5 * 768 * 8 / 2e6) }'
 check "the launcher runs ssh in batch mode with shared connections" \
 	grep -q "BatchMode=yes.*ControlPath=" "$J/ssh-launcher"
 check "the job's ssh_config checks host keys strictly" \
