@@ -163,6 +163,10 @@ kill -9 "$(jq -r .supervisor_pid "$J/state.json")"
 run_gs cancel "$(basename "$J")"
 check_match "cancel after the supervisor died says it released the allocation" "$out" \
 	"Slurm job [0-9]+ on site hpc released"
+# when it did not: how the job had ended, for the next reader of a failed run
+printf '%s\n' "$out" | grep -Eq "Slurm job [0-9]+ on site hpc released" || {
+	jq -r '"#   the job: \(.state): \(.reason)"' "$J/state.json"
+	tail -n 15 "$J/supervisor.log" | sed -e 's/^/#   /'; }
 check_eq "and nothing of ours is left in Slurm's queue" "$(ours)" 0
 check_eq "nor on the Slurm nodes" "$(job_procs)" ""
 
