@@ -164,7 +164,10 @@ exp_site_check(struct exp *e, struct gs_errsink *sink)
 
 		if (q->target != EXP_SITE_KEY)
 			continue;
-		if (e->sites == NULL)
+		if (e->sites == NULL && (ydoc_get(e->root, "sites") != NULL ||
+		    ydoc_get(e->root, "testbed") != NULL))
+			rc = -1;	/* the file named there has its error already */
+		else if (e->sites == NULL)
 			rc = errsink_error(sink, q->key, "'%s' is a key of the site file: give the "
 			    "experiment 'testbed:' or 'sites:' (the file to lay it over)", q->name);
 		else if (!loaded)
