@@ -10,7 +10,8 @@
  * testbed of its own, once per group, when some point of the group is not simulated
  * (decided by the file, as for the experiment's own testbed), and its derived site file
  * used by the group's runs, simulated ones included; the group before is taken down
- * first, so that one such testbed is up at a time. Its output goes to testbed.log.
+ * first, so that one such testbed is up at a time (also one that a killed run of the
+ * experiment left up: no one else brings up NAME-pP). Its output goes to testbed.log.
  */
 #include <sys/stat.h>
 
@@ -78,10 +79,15 @@ exp_sites_enter(struct exp_runner *x, size_t point)
 	free(sub);
 	free(name);
 	x->group = g;
-	if (e->testbed)
+	if (e->testbed) {
 		x->group_sites = exp_testbed_up(e, x->group_file, xr_real(e, g), x->dir,
 		    &x->group_up);
-	else
+		/*
+		 * the group's testbed is the experiment's own: one left up by a killed run of
+		 * it goes down after its runs too
+		 */
+		x->group_up = x->group_sites != NULL && xr_real(e, g);
+	} else
 		x->group_sites = xstrdup(x->group_file);
 	x->sites = x->group_sites;
 	return x->group_sites != NULL ? 0 : -1;
