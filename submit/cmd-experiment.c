@@ -661,13 +661,14 @@ const struct cmd_entry cmd_experiment_entry = {
 	"list | show NAME [--json]",
 	"run a scripted batch experiment (resumable), or report what one stored",
 	"  EXP.yaml              run every run of the experiment that is not done yet\n"
-	"      --dry-run         list the points (with their modes), the seed and the runs\n"
-	"                        in the order they would run; run and create nothing\n"
+	"      --dry-run         list the points (with their modes, site values and\n"
+	"                        simulate options), the seed and the runs in the order\n"
+	"                        they would run; run and create nothing\n"
 	"      --new             the file changed: keep the old results as NAME.N and start\n"
 	"                        over\n"
 	"      --only PARAM=VALUE  run only the runs of the points whose PARAM is VALUE\n"
-	"                        (repeatable: values of one PARAM are alternatives); the\n"
-	"                        others stay as they are, the reports use what is done\n"
+	"                        (repeatable: values of one PARAM are alternatives);\n"
+	"                        the others stay as they are, the reports use what is done\n"
 	"  -q, --quiet           no progress line and no final line\n"
 	"      --json            list, show: one JSON document (gridsubmit-json(5))\n"
 	"  report NAME           write results.csv, results.json, summary.md and the plots\n"
