@@ -205,7 +205,8 @@ el_param(struct el_ctx *c, const struct ydoc_node *k, const struct ydoc_node *v,
 		rc = errsink_error(&c->sink, k, "'%.64s' cannot name a parameter (letters, digits and '_'; "
 		    "seed, rep and point are taken)", k->value);
 	p->target = el_in(p->name, el_runtime_keys) ? EXP_RUNTIME_KEY :
-	    el_in(p->name, el_job_keys) ? EXP_JOB_KEY : EXP_FREE;
+	    el_in(p->name, el_job_keys) ? EXP_JOB_KEY : exp_site_param(p->name) ?
+	    EXP_SITE_KEY : exp_sim_param(p->name) ? EXP_SIM_KEY : EXP_FREE;
 	if (v->type != YDOC_SEQ || v->nitems == 0)
 		return errsink_error(&c->sink, v, "parameter '%.64s' needs a non-empty list of values, as "
 		    "in %.64s: [a, b]", p->name, p->name);
@@ -751,7 +752,7 @@ el_files(struct el_ctx *c, const struct ydoc_node *root)
 		e->sites = el_path(c, e->testbed ? "testbed" : "sites", n);
 }
 
-/* repeat:, order: and seed: */
+/* repeat: (exp-repeat.c), order: and seed: */
 static void
 el_runs(struct el_ctx *c, const struct ydoc_node *root)
 {
@@ -760,13 +761,7 @@ el_runs(struct el_ctx *c, const struct ydoc_node *root)
 	long long v;
 	int i;
 
-	e->repeat = 1;
-	if ((n = ydoc_get(root, "repeat")) != NULL && errsink_check(&c->sink, ydoc_int(c->sink.name, "repeat",
-	    n, "a whole number from 1 to 10000", 1, EXP_MAX_REPEAT, &v, &c->sink.err)) == 0)
-		e->repeat = (int)v;
-	if (e->npoints * (size_t)e->repeat > EXP_MAX_POINTS)
-		errsink_error(&c->sink, root, "%zu points x %d repetitions is more than %d "
-		    "runs", e->npoints, e->repeat, EXP_MAX_POINTS);
+	exp_repeat_load(e, &c->sink, ydoc_get(root, "repeat"));
 	e->random_order = 1;
 	if ((n = ydoc_get(root, "order")) != NULL && errsink_check(&c->sink, ydoc_choice(c->sink.name, "order",
 	    n, el_orders, &i, &c->sink.err)) == 0)
@@ -803,6 +798,10 @@ el_load(struct el_ctx *c, const struct ydoc_node *root)
 	}
 	el_args(c, ydoc_get(root, "args"));
 	el_runs(c, root);
+	/* a report needs no site file: it may have gone since the runs */
+	if (!c->stored)
+		exp_site_check(e, &c->sink);
+	exp_sim_check(e, &c->sink);
 	if ((n = ydoc_get(root, "baseline")) != NULL)
 		el_baseline(c, n);
 	if ((n = ydoc_get(root, "metrics")) != NULL)
@@ -882,6 +881,8 @@ exp_free(struct exp *e)
 		strv_free(e->params[i].texts, e->params[i].nvalues);
 	}
 	free(e->params);
+	free(e->run_first);
+	free(e->site_group);
 	for (i = 0; i < e->nmetrics; i++) {
 		free(e->metrics[i].name);
 		if (e->metrics[i].pattern != NULL)

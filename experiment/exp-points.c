@@ -194,7 +194,9 @@ exp_overlay(const struct exp *e, size_t point, int rep, uint64_t seed)
 		const struct ydoc_node *v = p->values[exp_point_index(e, point, i)];
 		struct ydoc_node *key = ydoc_scalar_new(p->name, p->key->line, p->key->col, NULL);
 
-		if (p->target == EXP_FREE) {
+		/* site and simulate parameters are the runner's (exp-site.c, exp-sim.c) */
+		if (p->target == EXP_FREE || p->target == EXP_SITE_KEY ||
+		    p->target == EXP_SIM_KEY) {
 			ydoc_free(key);
 			continue;
 		}

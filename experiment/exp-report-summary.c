@@ -181,7 +181,7 @@ exp_report_summary(const struct exp_report *r, char *why, size_t whylen)
 {
 	const struct exp *e = r->e;
 	size_t count[5] = { 0 }, i, len = 0;
-	char *buf = NULL;
+	char *buf = NULL, *rep;
 	FILE *f = open_memstream(&buf, &len);
 	int rc, m = exp_metric_find(r->e, r->e->table.value);
 
@@ -190,10 +190,12 @@ exp_report_summary(const struct exp_report *r, char *why, size_t whylen)
 	fprintf(f, "# Experiment %s\n\n", e->name);
 	fprintf(f, "- file: `%s` (hash %s)\n- seed: %llu, order: %s\n", e->path, e->hash,
 	    (unsigned long long)r->seed, e->random_order ? "random" : "sequential");
-	fprintf(f, "- %zu points x %d repetitions = %zu runs: %zu done, %zu failed, %zu "
-	    "interrupted, %zu pending, %zu running\n", e->npoints, e->repeat, r->nruns,
+	rep = exp_repeat_label(e);
+	fprintf(f, "- %zu points x %s repetitions = %zu runs: %zu done, %zu failed, %zu "
+	    "interrupted, %zu pending, %zu running\n", e->npoints, rep, r->nruns,
 	    count[EXP_DONE], count[EXP_FAILED], count[EXP_INTERRUPTED], count[EXP_PENDING],
 	    count[EXP_RUNNING]);
+	free(rep);
 	if (e->nbaseline > 0) {
 		fputs("- baseline:", f);
 		for (i = 0; i < e->nbaseline; i++)

@@ -161,10 +161,10 @@ static int
 es_insert_runs(struct exp_store *s, const struct exp *e, uint64_t seed, char *why,
     size_t whylen)
 {
-	size_t n = e->npoints * (size_t)e->repeat, i, *order = xcalloc(n, sizeof *order);
-	uint64_t *seeds = xcalloc(n, sizeof *seeds);
+	size_t n = e->nruns, i, point, *order = xcalloc(n + 1, sizeof *order);
+	uint64_t *seeds = xcalloc(n + 1, sizeof *seeds);
 	sqlite3_stmt *st;
-	int rc = 0;
+	int rc = 0, rep;
 
 	exp_run_order(e, seed, order, seeds);
 	if (sqlite3_prepare_v2(s->db, "INSERT INTO run (id, point, rep, seq, seed, state) "
@@ -176,9 +176,10 @@ es_insert_runs(struct exp_store *s, const struct exp *e, uint64_t seed, char *wh
 	for (i = 0; i < n && rc == 0; i++) {
 		size_t r = order[i];
 
+		exp_run_point(e, r, &point, &rep);
 		sqlite3_bind_int64(st, 1, (sqlite3_int64)r + 1);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)(r / (size_t)e->repeat) + 1);
-		sqlite3_bind_int(st, 3, (int)(r % (size_t)e->repeat) + 1);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)point + 1);
+		sqlite3_bind_int(st, 3, rep);
 		sqlite3_bind_int64(st, 4, (sqlite3_int64)i + 1);
 		sqlite3_bind_int64(st, 5, (sqlite3_int64)seeds[i]);
 		if (sqlite3_step(st) != SQLITE_DONE)

@@ -16,6 +16,8 @@
 #include "broker/site.h"
 #include "broker/yaml-doc.h"
 
+struct gs_errsink;
+
 #define EXP_MAX_POINTS	100000	/* points x repeat; more is surely a mistake */
 #define EXP_MAX_REPEAT	10000
 
@@ -23,6 +25,8 @@
 enum exp_target {
 	EXP_JOB_KEY,		/* a top-level key of the job file (ranks, sites, rank_weights) */
 	EXP_RUNTIME_KEY,	/* a runtime: key (scheme, swr, k, alpha, ...) */
+	EXP_SITE_KEY,		/* a key of the site file: emulate: or link: (exp-site.c) */
+	EXP_SIM_KEY,		/* an option of simulate, for simulated points (exp-sim.c) */
 	EXP_FREE		/* a name used only as {name} in args, or mode (below) */
 };
 
@@ -80,7 +84,11 @@ struct exp {
 	int mode_param;		/* the index of the parameter mode, or -1: every point runs */
 	size_t npoints;
 	const struct ydoc_node *args;	/* the args template, or NULL: the job's own */
-	int repeat;
+	int repeat;		/* runs per point; with repeat_mode, the largest */
+	int repeat_mode[3];	/* repeat: {MODE: N}: runs per point by enum exp_mode, or 0 */
+	size_t nruns;		/* the runs of every point (exp_point_repeat added up) */
+	size_t *run_first;	/* point p's runs are nruns' [run_first[p], run_first[p + 1]) */
+	size_t *site_group;	/* per point: the first point with its site parameters' values */
 	int random_order;	/* order: random (default) or sequential */
 	int have_seed;
 	uint64_t seed;		/* seed: given, else chosen at the first run and stored */
@@ -140,11 +148,57 @@ enum exp_mode exp_point_mode(const struct exp *e, size_t point);
 int exp_has_real_points(const struct exp *e);
 
 /*
+ * repeat: (node n, or NULL: 1) into e: a number, or a mapping of modes to numbers, each
+ * mistake kept in sink; e->nruns and e->run_first from it (exp-repeat.c).
+ */
+void exp_repeat_load(struct exp *e, struct gs_errsink *sink, const struct ydoc_node *n);
+
+/* The runs of point p: repeat:, or repeat:'s count for the point's mode. */
+int exp_point_repeat(const struct exp *e, size_t point);
+
+/* repeat: as text: "5", or "testbed 5, simulate 20" (allocated). */
+char *exp_repeat_label(const struct exp *e);
+
+/* Run r (0-based, of e->nruns) is of point *point, its repetition *rep (from 1). */
+void exp_run_point(const struct exp *e, size_t r, size_t *point, int *rep);
+
+/*
  * The runs of e in the order they run, from seed (exp-order.c): order[i] is the i-th run's
- * index r (point r / repeat, repetition r % repeat + 1), shuffled when e->random_order, and
- * seeds[i] its {seed}; both arrays hold npoints x repeat entries.
+ * index r (exp_run_point), shuffled when e->random_order, and seeds[i] its {seed}; both
+ * arrays hold e->nruns entries. With site parameters the runs of the points that share
+ * their values run together, each group where its first run fell (exp-site.c: a testbed
+ * is brought up once per group).
  */
 void exp_run_order(const struct exp *e, uint64_t seed, size_t *order, uint64_t *seeds);
+
+/*
+ * Site parameters (exp-site.c): the keys of a site file a parameter may set, laid over
+ * every node's emulate: (load, load_interval, cpu_scale) or every site's link:
+ * (bandwidth_mbps, latency_ms), or over the sites a mapping names ({tiger-a: 0.5}).
+ * exp_site_param: 1 when name is one. exp_site_check: every value checked, each error at
+ * the value in the experiment file (sink), the names of sites against e->sites (or the
+ * embedded site file); e->site_group filled. exp_site_has: 1 when e has one.
+ * exp_site_label: "load=0.5 latency_ms=3", the point's site parameters (allocated, "" for
+ * none). exp_site_write: the site file in with point's parameters laid over it, written
+ * whole to dir/name; 0, or -1 with why.
+ */
+int exp_site_param(const char *name);
+int exp_site_check(struct exp *e, struct gs_errsink *sink);
+int exp_site_has(const struct exp *e);
+char *exp_site_label(const struct exp *e, size_t point);
+int exp_site_write(const struct exp *e, size_t point, const char *in, const char *dir,
+    const char *name, char *why, size_t whylen);
+
+/*
+ * Simulate's options as parameters (exp-sim.c): links, host_mhz, first_contact_ms and cfg
+ * (a NAME:VALUE or a list of them), for simulated points; a point of another mode ignores
+ * them. exp_sim_param: 1 when name is one. exp_sim_check: every value checked at its node
+ * (sink); a simulate parameter in an experiment without a simulated point is an error.
+ * exp_sim_label: the point's simulate parameters as "host_mhz=500", or "" (allocated).
+ */
+int exp_sim_param(const char *name);
+int exp_sim_check(struct exp *e, struct gs_errsink *sink);
+char *exp_sim_label(const struct exp *e, size_t point);
 
 /*
  * The overlay of a run of point p (seed: the run's, as {seed}; rep: as {rep}): a mapping

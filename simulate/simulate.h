@@ -84,6 +84,12 @@ int sim_write_platform(const struct gs_sites *sites, const struct gs_placement *
 int sim_load_trace(FILE *f, const struct gs_emulate *e, int cores, int ranks, uint64_t seed);
 
 /*
+ * A SimGrid setting "NAME:VALUE" to pass to smpirun (sim-cfg.c): 0, or -1 with why saying
+ * what is wrong with it (not NAME:VALUE, or one libgrt's SMPI build cannot run under).
+ */
+int sim_cfg_check(const char *cfg, char *why, size_t whylen);
+
+/*
  * The SMPI build of a job's program (an absolute path): smpi/NAME beside it, the place
  * `make` puts the examples' (build/examples/smpi/NAME). Returns it allocated, or NULL
  * with why saying where it was looked for and how to build it.

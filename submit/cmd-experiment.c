@@ -45,12 +45,15 @@ extern const struct cmd_entry cmd_experiment_entry;
 struct ce_opts {
 	const char *file;
 	int dry_run, fresh, quiet;
+	char **only;		/* --only PARAM=VALUE, as given */
+	size_t nonly;
 };
 
 /* What the progress line needs: this session's runs and its clock. */
 struct ce_progress {
 	int tty;
 	size_t total, done_before, ran;
+	size_t left;		/* runs not done that --only left out */
 	double t0;
 	int shown;		/* a progress line is on the terminal */
 };
@@ -203,9 +206,10 @@ ce_failed_line(struct exp_runner *x, const struct exp_run *r, const char *reason
 }
 
 /*
- * Every simulated point's program has its SMPI build (simulate.h): one without refuses the
- * whole experiment before its first run. 0, or -1 with the first such point said on
- * stderr, located at its mode in the experiment file (name).
+ * Every simulated point's program has its SMPI build (simulate.h) and its simulate
+ * parameters' settings are ones simulate takes (exp-simopts.c): a point without refuses
+ * the whole experiment before its first run. 0, or -1 with the first such point said on
+ * stderr, located at its mode (or at the setting) in the experiment file (name).
  */
 static int
 ce_check_sim(const struct exp *e, const char *name)
@@ -214,6 +218,7 @@ ce_check_sim(const struct exp *e, const char *name)
 	struct gs_errlist errs;
 	struct ydoc_node *o;
 	struct gs_error err;
+	struct sim_opts so;
 	struct gs_job job;
 	char why[1024], *label, *path;
 	size_t p;
@@ -225,12 +230,17 @@ ce_check_sim(const struct exp *e, const char *name)
 		o = exp_overlay(e, p, 1, 0);
 		rc = job_load_file_overlay_errs(e->job, o, e->path, &job, &errs);
 		ydoc_free(o);
+		memset(&so, 0, sizeof so);
+		path = NULL;
 		if (rc != 0) {
 			/* exp_load_errs loaded it: the job file changed since */
 			errlist_print(&errs, stderr);
 			return -1;
 		}
-		if ((path = sim_program(job.program, why, sizeof why)) == NULL) {
+		if (exp_sim_opts(e, p, name, &so, &err) != 0) {
+			fprintf(stderr, "%s\n", err.msg);
+			rc = -1;
+		} else if ((path = sim_program(job.program, why, sizeof why)) == NULL) {
 			mode = &e->params[e->mode_param];
 			label = exp_point_label(e, p);
 			ydoc_error(&err, name, mode->values[exp_point_index(e, p,
@@ -241,17 +251,23 @@ ce_check_sim(const struct exp *e, const char *name)
 			rc = -1;
 		}
 		free(path);
+		free(so.cfg);
 		job_free(&job);
 	}
 	return rc;
 }
 
-/* One line of the order of runs: its place, the run (id, point, repetition) and {seed}. */
+/*
+ * One line of the order of runs: its place, the run (id, point, repetition) and {seed};
+ * done, or left out by --only (skip).
+ */
 static void
-ce_dry_line(size_t place, size_t run, size_t point, int rep, uint64_t seed, int done)
+ce_dry_line(size_t place, size_t run, size_t point, int rep, uint64_t seed, int done,
+    int skip)
 {
 	printf("order %zu: run %zu, point %zu, rep %d, seed %llu%s\n", place, run, point, rep,
-	    (unsigned long long)seed, done ? " (done)" : "");
+	    (unsigned long long)seed, done ? " (done)" : skip ? " (not this time: --only)" :
+	    "");
 }
 
 /*
@@ -262,7 +278,7 @@ ce_dry_line(size_t place, size_t run, size_t point, int rep, uint64_t seed, int 
  * store and changes nothing.
  */
 static int
-ce_dry_stored(const struct exp *e, const char *dir, int fresh)
+ce_dry_stored(const struct exp *e, const struct exp_only *only, const char *dir, int fresh)
 {
 	struct exp_store *s;
 	struct exp_run *runs;
@@ -297,7 +313,8 @@ ce_dry_stored(const struct exp *e, const char *dir, int fresh)
 	    "the order it recorded)\n", (unsigned long long)seed, done, n);
 	for (i = 0; i < n; i++)
 		ce_dry_line((size_t)runs[i].seq, (size_t)runs[i].id, runs[i].point + 1,
-		    runs[i].rep, runs[i].seed, runs[i].state == EXP_DONE);
+		    runs[i].rep, runs[i].seed, runs[i].state == EXP_DONE,
+		    !exp_only_match(only, e, runs[i].point));
 	exp_runs_free(runs, n);
 	free(names);
 	exp_store_close(s);
@@ -310,10 +327,11 @@ ce_dry_stored(const struct exp *e, const char *dir, int fresh)
  * it one).
  */
 static void
-ce_dry_order(const struct exp *e)
+ce_dry_order(const struct exp *e, const struct exp_only *only)
 {
-	size_t n = e->npoints * (size_t)e->repeat, i, *order = xcalloc(n, sizeof *order);
-	uint64_t *seeds = xcalloc(n, sizeof *seeds), seed;
+	size_t n = e->nruns, i, point, *order = xcalloc(n + 1, sizeof *order);
+	uint64_t *seeds = xcalloc(n + 1, sizeof *seeds), seed;
+	int rep;
 
 	seed = e->have_seed ? e->seed : ce_new_seed();
 	if (e->have_seed)
@@ -323,23 +341,44 @@ ce_dry_order(const struct exp *e)
 		    "in the file to run in this order)\n", (unsigned long long)seed,
 		    (unsigned long long)seed);
 	exp_run_order(e, seed, order, seeds);
-	for (i = 0; i < n; i++)
-		ce_dry_line(i + 1, order[i] + 1, order[i] / (size_t)e->repeat + 1,
-		    (int)(order[i] % (size_t)e->repeat) + 1, seeds[i], 0);
+	for (i = 0; i < n; i++) {
+		exp_run_point(e, order[i], &point, &rep);
+		ce_dry_line(i + 1, order[i] + 1, point + 1, rep, seeds[i], 0,
+		    !exp_only_match(only, e, point));
+	}
 	free(order);
 	free(seeds);
 }
 
+/*
+ * What point p's runs get beyond its job: the site file's values laid over it, simulate's
+ * options (or that they do not apply to it), "" for nothing. Allocated.
+ */
+static char *
+ce_dry_knobs(const struct exp *e, size_t p)
+{
+	char *site = exp_site_label(e, p), *sim = exp_sim_label(e, p), *s;
+	int simulated = exp_point_mode(e, p) == EXP_MODE_SIMULATE;
+
+	xasprintf(&s, "%s%s%s%s%s", *site ? "; site file with " : "", site,
+	    *site ? " laid over it" : "", *sim ? (simulated ? "; simulated with " :
+	    "; not simulated, ignored: ") : "", sim);
+	free(site);
+	free(sim);
+	return s;
+}
+
 /* Every point and its runs, the seed and the order of runs; nothing run (--dry-run). */
 static int
-ce_dry_run(const struct exp *e, const char *dir, int fresh)
+ce_dry_run(const struct exp *e, const struct exp_only *only, const char *dir, int fresh)
 {
+	char *rep = exp_repeat_label(e), *knobs;
 	size_t p;
 	int sim = 0;
 
-	printf("experiment %s: %zu points x %d repetitions = %zu runs, order %s\n", e->name,
-	    e->npoints, e->repeat, e->npoints * (size_t)e->repeat,
-	    e->random_order ? "random" : "sequential");
+	printf("experiment %s: %zu points x %s repetitions = %zu runs, order %s\n", e->name,
+	    e->npoints, rep, e->nruns, e->random_order ? "random" : "sequential");
+	free(rep);
 	printf("job: %s\nsites: %s%s\nresults: %s\n", e->job, e->sites != NULL ? e->sites :
 	    "the embedded sites/localhost.yaml", e->testbed ? " (as a testbed)" : "", dir);
 	for (p = 0; p < e->npoints; p++)
@@ -350,16 +389,22 @@ ce_dry_run(const struct exp *e, const char *dir, int fresh)
 	else if (e->testbed && sim)
 		printf("simulated runs: on the testbed's derived site file when it is up, else on "
 		    "%s (not brought up)\n", e->sites);
+	if (exp_site_has(e) && e->testbed)
+		printf("site parameters: each group of points with the same values runs on a "
+		    "testbed of its own, brought up before its first run and down after its last "
+		    "(sites/%s-pP.yaml in the results, P the group's first point)\n", e->name);
 	for (p = 0; p < e->npoints; p++) {
 		char *label = exp_point_label(e, p);
 
-		printf("point %zu: %s (runs %zu-%zu, mode %s)\n", p + 1, label,
-		    p * (size_t)e->repeat + 1, (p + 1) * (size_t)e->repeat,
-		    exp_mode_names[exp_point_mode(e, p)]);
+		knobs = ce_dry_knobs(e, p);
+		printf("point %zu: %s (runs %zu-%zu, mode %s%s)%s\n", p + 1, label,
+		    e->run_first[p] + 1, e->run_first[p + 1], exp_mode_names[exp_point_mode(e, p)],
+		    knobs, exp_only_match(only, e, p) ? "" : " (not this time: --only)");
+		free(knobs);
 		free(label);
 	}
-	if (!ce_dry_stored(e, dir, fresh))
-		ce_dry_order(e);
+	if (!ce_dry_stored(e, only, dir, fresh))
+		ce_dry_order(e, only);
 	return EXIT_OK;
 }
 
@@ -389,32 +434,45 @@ cmd_experiment_report(const struct exp *e, struct exp_store *s, const char *dir,
 	return rc;
 }
 
+/*
+ * Every run that is not done and that --only selects, in the stored order; a run of
+ * another group of site parameters first gets its site file (exp-sites.c). 0, or -1 when
+ * a group's testbed could not be brought up (said): the experiment stops there.
+ */
 static int
-ce_run_all(struct exp_runner *x, struct ce_progress *p, size_t *failed, int *stopped)
+ce_run_all(struct exp_runner *x, const struct exp_only *only, struct ce_progress *p,
+    size_t *failed, int *stopped)
 {
 	struct exp_run *runs;
 	char why[1024];
 	size_t n, i;
-	int code;
+	int code, rc = 0;
 
 	if (exp_store_runs(x->store, x->names, x->nnames, &runs, &n, why, sizeof why) != 0)
 		fatalx("%s", why);
-	p->total = n;
+	p->total = 0;
 	for (i = 0; i < n; i++) {
 		if (runs[i].state == EXP_RUNNING)
 			exp_runner_settle(x, &runs[i]);
-		if (runs[i].state == EXP_DONE)
-			p->done_before++;
+		p->total += exp_only_match(only, x->e, runs[i].point);
 	}
+	for (i = p->left = 0; i < n; i++)
+		p->left += runs[i].state != EXP_DONE && !exp_only_match(only, x->e,
+		    runs[i].point);
 	exp_runs_free(runs, n);
 	/* settling may have kept some: read the states again */
 	if (exp_store_runs(x->store, x->names, x->nnames, &runs, &n, why, sizeof why) != 0)
 		fatalx("%s", why);
 	for (i = p->done_before = 0; i < n; i++)
-		p->done_before += runs[i].state == EXP_DONE;
+		p->done_before += runs[i].state == EXP_DONE &&
+		    exp_only_match(only, x->e, runs[i].point);
 	for (i = 0; i < n && !launch_cancel_requested(); i++) {
-		if (runs[i].state == EXP_DONE)
+		if (runs[i].state == EXP_DONE || !exp_only_match(only, x->e, runs[i].point))
 			continue;
+		if (exp_sites_enter(x, runs[i].point) != 0) {
+			rc = -1;
+			break;
+		}
 		ce_show(p, x->e, &runs[i]);
 		code = exp_runner_one(x, &runs[i]);
 		/* an interrupted run (exp-run.c) has not run: the next time runs it again */
@@ -428,7 +486,8 @@ ce_run_all(struct exp_runner *x, struct ce_progress *p, size_t *failed, int *sto
 	*stopped |= launch_cancel_requested();
 	ce_clear_line(p);
 	exp_runs_free(runs, n);
-	return 0;
+	exp_sites_leave(x);
+	return rc;
 }
 
 /*
@@ -453,8 +512,10 @@ ce_run(const struct ce_opts *o)
 	struct ce_progress p;
 	char *dir, *logs, *root, *tb_sites = NULL;
 	uint64_t seed;
-	size_t failed = 0;
-	int stopped = 0, tb_up = 0, lock;
+	struct exp_only only;
+	char why[1024];
+	size_t failed = 0, i;
+	int stopped = 0, tb_up = 0, lock, rc;
 
 	/* every run takes its defaults from it: an invalid one stops us before the first */
 	if (userconf() == NULL)
@@ -467,9 +528,14 @@ ce_run(const struct ce_opts *o)
 		exp_free(&e);
 		return EXIT_INPUT;
 	}
+	memset(&only, 0, sizeof only);
+	for (i = 0; i < o->nonly; i++)
+		if (exp_only_add(&only, &e, o->only[i], why, sizeof why) != 0)
+			cmd_usage_error(&cmd_experiment_entry, "--only: %s", why);
 	dir = cmd_experiment_dir(e.name);
 	if (o->dry_run) {
-		ce_dry_run(&e, dir, o->fresh);
+		ce_dry_run(&e, &only, dir, o->fresh);
+		exp_only_free(&only);
 		free(dir);
 		exp_free(&e);
 		return EXIT_OK;
@@ -499,7 +565,10 @@ ce_run(const struct ce_opts *o)
 	x.store = ce_store(&e, dir, &seed);
 	x.dir = dir;
 	x.sites = e.sites;
-	if (e.testbed && (x.sites = tb_sites = exp_testbed_up(&e, dir, &tb_up)) == NULL) {
+	x.group = (size_t)-1;
+	/* with site parameters each group of points gets its own (exp-sites.c) */
+	if (e.testbed && !exp_site_has(&e) && (x.sites = tb_sites = exp_testbed_up(&e,
+	    e.sites, exp_has_real_points(&e), dir, &tb_up)) == NULL) {
 		exp_store_close(x.store);
 		free(dir);
 		exp_free(&e);
@@ -513,9 +582,9 @@ ce_run(const struct ce_opts *o)
 	p.t0 = clock_mono();
 	/* SIGINT, SIGTERM, SIGHUP: stop after the running job is cancelled (exp-run.c) */
 	launch_catch_signals();
-	ce_run_all(&x, &p, &failed, &stopped);
+	rc = ce_run_all(&x, &only, &p, &failed, &stopped);
 	if (tb_up)
-		exp_testbed_down(&e, dir);
+		exp_testbed_down(&e, e.sites, dir);
 	free(tb_sites);
 	cmd_experiment_report(&e, x.store, dir, seed);
 	if (!o->quiet && stopped)
@@ -526,17 +595,23 @@ ce_run(const struct ce_opts *o)
 	else if (!o->quiet)
 		fprintf(stderr, "gridsubmit experiment: %s: %zu runs this time, %zu failed; "
 		    "results in %s (summary.md)\n", e.name, p.ran, failed, dir);
+	if (!o->quiet && only.n > 0)
+		fprintf(stderr, "gridsubmit experiment: %s: --only left %zu runs as they were\n",
+		    e.name, p.left);
+	exp_only_free(&only);
 	exp_store_close(x.store);
 	free(x.names);
 	free(dir);
 	exp_free(&e);
-	return stopped ? ce_stopped_exit() : failed > 0 ? EXIT_FAILED : EXIT_OK;
+	return stopped ? ce_stopped_exit() : rc != 0 ? EXIT_LAUNCH : failed > 0 ? EXIT_FAILED :
+	    EXIT_OK;
 }
 
 static const struct option ce_longopts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "new", no_argument, NULL, 'N' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "only", required_argument, NULL, 'o' },
 	/* list's and show's (cmd-experiment-show.c): here so that it is offered and documented */
 	{ "json", no_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 }
@@ -564,6 +639,10 @@ cmd_experiment_exec(int argc, char **argv)
 			o.fresh = 1;
 		else if (c == 'q')
 			o.quiet = 1;
+		else if (c == 'o') {
+			o.only = xreallocarray(o.only, o.nonly + 1, sizeof *o.only);
+			o.only[o.nonly++] = optarg;
+		}
 		else if (c == 'j')
 			cmd_usage_error(&cmd_experiment_entry, "--json is for experiment list and "
 			    "show; a run's results are in results.json");
@@ -572,17 +651,24 @@ cmd_experiment_exec(int argc, char **argv)
 		cmd_usage_error(&cmd_experiment_entry, optind >= argc ? "missing EXP.yaml" :
 		    "one experiment file at a time");
 	o.file = argv[optind];
-	return ce_run(&o);
+	c = ce_run(&o);
+	free(o.only);
+	return c;
 }
 
 const struct cmd_entry cmd_experiment_entry = {
-	"experiment", "EXP.yaml [--dry-run] [--new] [-q] | report NAME | list | show NAME [--json]",
+	"experiment", "EXP.yaml [--dry-run] [--new] [--only PARAM=VALUE] [-q] | report NAME | "
+	"list | show NAME [--json]",
 	"run a scripted batch experiment (resumable), or report what one stored",
 	"  EXP.yaml              run every run of the experiment that is not done yet\n"
-	"      --dry-run         list the points (with their modes), the seed and the runs\n"
-	"                        in the order they would run; run and create nothing\n"
+	"      --dry-run         list the points (with their modes, site values and\n"
+	"                        simulate options), the seed and the runs in the order\n"
+	"                        they would run; run and create nothing\n"
 	"      --new             the file changed: keep the old results as NAME.N and start\n"
 	"                        over\n"
+	"      --only PARAM=VALUE  run only the runs of the points whose PARAM is VALUE\n"
+	"                        (repeatable: values of one PARAM are alternatives);\n"
+	"                        the others stay as they are, the reports use what is done\n"
 	"  -q, --quiet           no progress line and no final line\n"
 	"      --json            list, show: one JSON document (gridsubmit-json(5))\n"
 	"  report NAME           write results.csv, results.json, summary.md and the plots\n"

@@ -41,26 +41,14 @@ static const struct option simulate_longopts[] = {
 
 extern const struct cmd_entry cmd_simulate_entry;
 
-/*
- * libgrt's SMPI build sends a message's 8-byte length with MPI_Send ahead of its bytes
- * (runtime/comm/grt-comm-block.c), which must not wait for the receiver: a master blocked there
- * on a worker that waits for the master to take its result would never move again.
- */
-#define CFG_DETACHED	"smpi/send-is-detached-thresh:"
-#define CFG_DETACHED_MIN 8
-
-/* A --cfg NAME:VALUE, or exit 2 naming what is wrong with it. */
+/* A --cfg NAME:VALUE (sim_cfg_check), or exit 2 naming what is wrong with it. */
 static void
 simulate_cfg_check(const struct cmd_entry *cmd, const char *cfg)
 {
-	if (strchr(cfg, ':') == NULL || cfg[0] == ':')
-		cmd_usage_error(cmd, "--cfg: '%s' is not NAME:VALUE (a SimGrid setting, e.g. "
-		    "smpi/iprobe:1e-5)", cfg);
-	if (strncmp(cfg, CFG_DETACHED, strlen(CFG_DETACHED)) == 0 &&
-	    !(strtod(cfg + strlen(CFG_DETACHED), NULL) >= CFG_DETACHED_MIN))
-		cmd_usage_error(cmd, "--cfg: '%s': the runtime's SMPI build needs messages of %d "
-		    "bytes sent without waiting for the receiver (at least %d; doc/simulate.md)",
-		    cfg, CFG_DETACHED_MIN, CFG_DETACHED_MIN);
+	char why[512];
+
+	if (sim_cfg_check(cfg, why, sizeof why) != 0)
+		cmd_usage_error(cmd, "--cfg: %s", why);
 }
 
 struct simulate_args {

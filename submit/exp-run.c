@@ -3,7 +3,8 @@
  *
  * Every run is a real job: a child process loads the job with the point's overlay, ranks,
  * places and launches it exactly as `run` does (jobrun.h), or simulates it as `simulate`
- * does for a point of mode simulate, with its own job directory and id, and its output in
+ * does for a point of mode simulate, with the point's simulate parameters as its options
+ * (exp-simopts.c), with its own job directory and id, and its output in
  * the experiment's logs/. The parent records each change of the run's state in the store
  * (one transaction each) and reads the metrics from the job directory when the child ends.
  * The child is the job's supervisor (detach.h): Ctrl-C reaches it with the terminal's
@@ -74,6 +75,7 @@ er_child(void *arg, int fd)
 	const struct exp_run *r = j->r;
 	struct jobrun_args a;
 	struct sim_opts so;
+	struct gs_error err;
 	struct jobrun jr;
 	char line[96];
 	int code;
@@ -92,6 +94,11 @@ er_child(void *arg, int fd)
 	if (exp_point_mode(x->e, r->point) == EXP_MODE_SIMULATE) {
 		jobrun_sim_args(&a, &so);
 		so.seed = r->seed;
+		/* checked before the first run (cmd-experiment.c): the file changed since */
+		if (exp_sim_opts(x->e, r->point, x->e->path, &so, &err) != 0) {
+			fprintf(stderr, "%s\n", err.msg);
+			return EXIT_INPUT;
+		}
 	}
 	code = jobrun_prepare(&a, &jr);
 	if (jr.st.id[0] != '\0') {

@@ -8,6 +8,7 @@
 
 #include "experiment/exp-store.h"
 #include "experiment/exp.h"
+#include "simulate/simulate.h"
 
 struct exp_runner {
 	const struct exp *e;
@@ -21,6 +22,12 @@ struct exp_runner {
 	    const char *reason);
 	void *ctx;			/* the caller's, for failed_line */
 	int lock_fd;			/* the experiment's lock, closed in every job's process */
+
+	/* with site parameters (exp-sites.c): the group of points whose file is in use */
+	size_t group;			/* its first point, or (size_t)-1: none yet */
+	char *group_file;		/* the site file with the group's values laid over it */
+	char *group_sites;		/* what the runs use: group_file, or its testbed's derived one */
+	int group_up;			/* 1: group_file's testbed was brought up by us */
 };
 
 /*
@@ -33,11 +40,46 @@ int exp_runner_one(struct exp_runner *x, const struct exp_run *r);
 void exp_runner_settle(struct exp_runner *x, const struct exp_run *r);
 
 /*
- * testbed: F (exp-testbed.c): bring F's testbed up unless it is (*brought_up 1 when we
- * did) and return its derived site file (allocated), or NULL when it could not be
- * brought up (said). exp_testbed_down takes it down again.
+ * testbed: F (exp-testbed.c): bring the testbed of file (F, or F with a point's site
+ * parameters laid over it) up unless it is (*brought_up 1 when we did) and return its
+ * derived site file (allocated), or NULL when it could not be brought up (said). real 0:
+ * only simulated runs use it: it is not brought up, and the derived file is returned when
+ * it is up, else file. exp_testbed_down takes it down again.
  */
-char *exp_testbed_up(const struct exp *e, const char *dir, int *brought_up);
-void exp_testbed_down(const struct exp *e, const char *dir);
+char *exp_testbed_up(const struct exp *e, const char *file, int real, const char *dir,
+    int *brought_up);
+void exp_testbed_down(const struct exp *e, const char *file, const char *dir);
+
+/*
+ * Site parameters (exp-sites.c): before a run of point, x->sites is the site file with
+ * the point's values laid over it (written in the results directory's sites/), on a
+ * testbed experiment the derived file of its testbed, brought up when the point's group
+ * has a point that is not simulated (the one of the group before taken down, when we
+ * brought it up). 0, or -1 when the testbed could not be brought up or the file written
+ * (said). exp_sites_leave takes the last group's testbed down. Without site parameters
+ * both do nothing.
+ */
+int exp_sites_enter(struct exp_runner *x, size_t point);
+void exp_sites_leave(struct exp_runner *x);
+
+/*
+ * The simulate parameters of point (exp-simopts.c) into o (its cfg allocated); -1 with
+ * err at the value, naming file (the experiment file as given).
+ */
+int exp_sim_opts(const struct exp *e, size_t point, const char *file, struct sim_opts *o,
+    struct gs_error *err);
+
+/* --only PARAM=VALUE (exp-only.c): the value index of each given parameter. */
+struct exp_only {
+	size_t *param, *value;
+	size_t n;
+};
+
+/* Add arg to o: 0, or -1 with why naming the parameter or value e does not have. */
+int exp_only_add(struct exp_only *o, const struct exp *e, const char *arg, char *why,
+    size_t whylen);
+/* 1 when point matches o (every o of none). */
+int exp_only_match(const struct exp_only *o, const struct exp *e, size_t point);
+void exp_only_free(struct exp_only *o);
 
 #endif

@@ -9,6 +9,7 @@
  * testbed applied (its cpu_scale), so that both modes model the same speeds. When every
  * point is simulated the testbed is not brought up for them (the simulator needs no node):
  * its derived file is used when it is up already, else F itself (doc/experiments.md).
+ * With site parameters the same holds for each file exp-sites.c lays them over.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,29 +47,29 @@ et_testbed(const char *verb, const char *file, const char *log)
 }
 
 char *
-exp_testbed_up(const struct exp *e, const char *dir, int *brought_up)
+exp_testbed_up(const struct exp *e, const char *file, int real, const char *dir,
+    int *brought_up)
 {
-	const char *base = strrchr(e->sites, '/') + 1;
+	const char *base = strrchr(file, '/') + 1;
 	char *log, *sites;
 	int len = (int)strcspn(base, ".");
 
 	*brought_up = 0;
 	xasprintf(&log, "%s/testbed.log", dir);
 	xasprintf(&sites, "%s/testbed/%.*s/sites.yaml", cmd_home(), len, base);
-	if (et_testbed("status", e->sites, log) != 0) {
-		if (!exp_has_real_points(e)) {
+	if (et_testbed("status", file, log) != 0) {
+		if (!real) {
 			fprintf(stderr, "gridsubmit experiment: every run is simulated, on %s "
-			    "(its testbed is not up and is not brought up for them)\n", e->sites);
+			    "(its testbed is not up and is not brought up for them)\n", file);
 			free(log);
 			free(sites);
-			return xstrdup(e->sites);
+			return xstrdup(file);
 		}
-		fprintf(stderr, "gridsubmit experiment: bringing up the testbed of %s\n",
-		    e->sites);
-		if (et_testbed("up", e->sites, log) != 0) {
+		fprintf(stderr, "gridsubmit experiment: bringing up the testbed of %s\n", file);
+		if (et_testbed("up", file, log) != 0) {
 			log_warnx("experiment %s: 'gridsubmit testbed up %s' failed; see %s",
-			    e->name, e->sites, log);
-			et_testbed("down", e->sites, log);
+			    e->name, file, log);
+			et_testbed("down", file, log);
 			free(log);
 			free(sites);
 			return NULL;
@@ -80,13 +81,13 @@ exp_testbed_up(const struct exp *e, const char *dir, int *brought_up)
 }
 
 void
-exp_testbed_down(const struct exp *e, const char *dir)
+exp_testbed_down(const struct exp *e, const char *file, const char *dir)
 {
 	char *log;
 
 	xasprintf(&log, "%s/testbed.log", dir);
-	if (et_testbed("down", e->sites, log) != 0)
+	if (et_testbed("down", file, log) != 0)
 		log_warnx("experiment %s: 'gridsubmit testbed down %s' failed; see %s", e->name,
-		    e->sites, log);
+		    file, log);
 	free(log);
 }
