@@ -51,6 +51,21 @@ struct ece {
 	size_t npt;
 };
 
+/*
+ * The first index of value j's text among parameter par's values: under zip: a value
+ * may be listed more than once, and a claim's groups are by value, not by position.
+ */
+static int
+ece_canon(const struct exp_param *par, size_t j)
+{
+	size_t i;
+
+	for (i = 0; i < j; i++)
+		if (strcmp(par->texts[i], par->texts[j]) == 0)
+			return (int)i;
+	return (int)j;
+}
+
 /* 1 when point p is in the group of selector sel (with the claim's where and mode). */
 static int
 ece_match(const struct ece *x, size_t point, const int *sel)
@@ -59,7 +74,7 @@ ece_match(const struct ece *x, size_t point, const int *sel)
 	size_t p, v;
 
 	for (p = 0; p < e->nparams; p++) {
-		v = exp_point_index(e, point, p);
+		v = (size_t)ece_canon(&e->params[p], exp_point_index(e, point, p));
 		if (sel[p] >= 0 ? v != (size_t)sel[p] :
 		    x->c->where[p] != NULL && !x->c->where[p][v])
 			return 0;
@@ -89,21 +104,28 @@ ece_label(const struct exp *e, const int *sel, const int *which)
 
 /*
  * The group of selector sel (its parameters in what are the group's own, the others its
- * combination): found among those made already, or made. Its index.
+ * combination): found among those made already, or made. Its index, or ECE_NONE when no
+ * point of the experiment is in it (a combination zip: does not pair).
  */
+#define ECE_NONE	((size_t)-1)
+
 static size_t
 ece_group(struct ece *x, const int *sel, const int *what)
 {
 	const struct exp *e = x->r->e;
 	struct ece_group *g;
-	int *at = xcalloc(e->nparams + 1, sizeof *at);
+	int *at;
 	size_t i, p;
 
 	for (i = 0; i < x->ng; i++)
-		if (memcmp(x->g[i].sel, sel, e->nparams * sizeof *sel) == 0) {
-			free(at);
+		if (memcmp(x->g[i].sel, sel, e->nparams * sizeof *sel) == 0)
 			return i;
-		}
+	for (p = 0; p < e->npoints; p++)
+		if (ece_match(x, p, sel))
+			break;
+	if (p == e->npoints)
+		return ECE_NONE;
+	at = xcalloc(e->nparams + 1, sizeof *at);
 	x->g = xreallocarray(x->g, x->ng + 1, sizeof *x->g);
 	g = &x->g[x->ng];
 	memset(g, 0, sizeof *g);
@@ -139,13 +161,16 @@ ece_part(struct ece *x, int kind)
 	return p;
 }
 
-/* A comparison: the runs of group lo below those of hi. */
+/* A comparison: the runs of group lo below those of hi (none when one has no point). */
 static void
 ece_cmp(struct ece *x, size_t lo, size_t hi)
 {
-	struct ece_part *p = ece_part(x, ECE_CMP);
+	struct ece_part *p;
 	struct stats_mwu u;
 
+	if (lo == ECE_NONE || hi == ECE_NONE)
+		return;
+	p = ece_part(x, ECE_CMP);
 	p->g[0] = lo;
 	p->g[1] = hi;
 	stats_mwu_less(x->g[lo].v, x->g[lo].n, x->g[hi].v, x->g[hi].n, &u);
@@ -218,7 +243,8 @@ ece_combination(struct ece *x, int *sel)
 		s[c->param] = c->value;
 		t = ece_group(x, s, what);
 		for (j = 0; j < (int)par->nvalues; j++) {
-			if (j == c->value || (c->where[c->param] != NULL && !c->where[c->param][j]))
+			if (j == c->value || ece_canon(par, (size_t)j) != j ||
+			    (c->where[c->param] != NULL && !c->where[c->param][j]))
 				continue;
 			s[c->param] = j;
 			if (c->form == EXP_CLAIM_HIGHEST)
@@ -238,7 +264,7 @@ ece_combination(struct ece *x, int *sel)
 		}
 		if (c->form == EXP_CLAIM_BELOW)
 			ece_cmp(x, ga[0], ga[1]);
-		else {
+		else if (ga[0] != ECE_NONE && ga[1] != ECE_NONE) {
 			pt = ece_part(x, ECE_RATIO);
 			pt->g[0] = ga[0];
 			pt->g[1] = ga[1];
@@ -249,7 +275,8 @@ ece_combination(struct ece *x, int *sel)
 		par = &e->params[c->over];
 		vals = xcalloc(par->nvalues + 1, sizeof *vals);
 		for (j = 0; j < (int)par->nvalues; j++)
-			if (c->where[c->over] == NULL || c->where[c->over][j])
+			if (ece_canon(par, (size_t)j) == j &&
+			    (c->where[c->over] == NULL || c->where[c->over][j]))
 				vals[nv++] = j;
 		qsort_r(vals, (size_t)nv, sizeof *vals, ece_numcmp, (void *)par);
 		for (j = 0; j < nv; j++) {
@@ -264,6 +291,10 @@ ece_combination(struct ece *x, int *sel)
 				ga[b] = ece_group(x, s, what);
 			}
 			ece_cmp(x, ga[1], ga[0]);
+			if (ga[0] == ECE_NONE || ga[1] == ECE_NONE) {
+				nv = -1;	/* over's values not paired: no growth to measure */
+				break;
+			}
 			if (j == 0) {
 				gb[0] = ga[0];
 				gb[1] = ga[1];
@@ -283,6 +314,24 @@ ece_combination(struct ece *x, int *sel)
 	free(s);
 }
 
+/* 1 when value j of parameter p is one a per combination takes: kept, and not a repeat. */
+static int
+ece_keep(const struct ece *x, size_t p, int j)
+{
+	const struct exp_param *par = &x->r->e->params[p];
+
+	return ece_canon(par, (size_t)j) == j && (x->c->where[p] == NULL || x->c->where[p][j]);
+}
+
+/* The next value of parameter p a combination takes from j on, or nvalues. */
+static int
+ece_next(const struct ece *x, size_t p, int j)
+{
+	while ((size_t)j < x->r->e->params[p].nvalues && !ece_keep(x, p, j))
+		j++;
+	return j;
+}
+
 /* Every combination of the values of the per parameters (kept by where), in file order. */
 static void
 ece_combinations(struct ece *x)
@@ -291,28 +340,17 @@ ece_combinations(struct ece *x)
 	int *sel = xcalloc(e->nparams + 1, sizeof *sel);
 	size_t p;
 
-	for (p = 0; p < e->nparams; p++) {
-		sel[p] = -1;
-		if (x->c->per[p]) {
-			/* the first value where keeps */
-			for (sel[p] = 0; x->c->where[p] != NULL && !x->c->where[p][sel[p]]; sel[p]++)
-				;
-		}
-	}
+	for (p = 0; p < e->nparams; p++)
+		sel[p] = x->c->per[p] ? ece_next(x, p, 0) : -1;
 	for (;;) {
 		ece_combination(x, sel);
 		/* the next combination: the last per parameter moves fastest */
 		for (p = e->nparams; p-- > 0;) {
 			if (!x->c->per[p])
 				continue;
-			do
-				sel[p]++;
-			while ((size_t)sel[p] < e->params[p].nvalues && x->c->where[p] != NULL &&
-			    !x->c->where[p][sel[p]]);
-			if ((size_t)sel[p] < e->params[p].nvalues)
+			if ((size_t)(sel[p] = ece_next(x, p, sel[p] + 1)) < e->params[p].nvalues)
 				break;
-			for (sel[p] = 0; x->c->where[p] != NULL && !x->c->where[p][sel[p]]; sel[p]++)
-				;
+			sel[p] = ece_next(x, p, 0);
 		}
 		if (p == (size_t)-1)
 			break;
@@ -538,8 +576,8 @@ exp_claims_eval(const struct exp_report *r, size_t *n)
 		size_t runs = c->by_mode ? e->params[e->mode_param].nvalues : 1;
 
 		for (j = 0; j < runs; j++) {
-			if (c->by_mode && c->where[e->mode_param] != NULL &&
-			    !c->where[e->mode_param][j])
+			if (c->by_mode && (ece_canon(&e->params[e->mode_param], j) != (int)j ||
+			    (c->where[e->mode_param] != NULL && !c->where[e->mode_param][j])))
 				continue;
 			res = xreallocarray(res, *n + 1, sizeof *res);
 			ece_eval(r, c, c->by_mode ? (int)j : -1, &res[(*n)++]);
