@@ -147,6 +147,7 @@ ece_group(struct ece *x, const int *sel, const int *what)
 	return x->ng++;
 }
 
+/* A new part of the evaluation, nothing measured yet. */
 static struct ece_part *
 ece_part(struct ece *x, int kind)
 {
@@ -179,6 +180,7 @@ ece_cmp(struct ece *x, size_t lo, size_t hi)
 	p->rp = u.p;
 }
 
+/* median(first) / median(second), for the ratio's bootstrap; NaN over a zero median. */
 static double
 ece_ratio_stat(const double *const *v, const size_t *n, size_t k, void *arg)
 {
@@ -213,7 +215,7 @@ ece_boot(struct ece *x, struct ece_part *p, size_t k, stats_boot_fn f)
 	stats_bootstrap(v, n, k, f, NULL, x->seed + x->npt, &p->lo, &p->hi);
 }
 
-/* The index of value v of parameter p among its values sorted as numbers. */
+/* Two value indexes of parameter arg, in the order of the numbers their texts are. */
 static int
 ece_numcmp(const void *a, const void *b, void *arg)
 {
@@ -224,94 +226,128 @@ ece_numcmp(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
-/* The parts of the claim at one per combination (sel: the combination, and the mode). */
+/* lowest, highest, minimum_at: the value's group against each other value's. */
 static void
-ece_combination(struct ece *x, int *sel)
+ece_single(struct ece *x, const int *sel)
+{
+	const struct exp_claim *c = x->c;
+	const struct exp *e = x->r->e;
+	const struct exp_param *par = &e->params[c->param];
+	int *what = xcalloc(e->nparams + 1, sizeof *what), *s = xcalloc(e->nparams + 1,
+	    sizeof *s), j;
+	size_t t;
+
+	what[c->param] = 1;
+	memcpy(s, sel, e->nparams * sizeof *s);
+	s[c->param] = c->value;
+	t = ece_group(x, s, what);
+	for (j = 0; j < (int)par->nvalues; j++) {
+		if (j == c->value || ece_canon(par, (size_t)j) != j ||
+		    (c->where[c->param] != NULL && !c->where[c->param][j]))
+			continue;
+		s[c->param] = j;
+		if (c->form == EXP_CLAIM_HIGHEST)
+			ece_cmp(x, ece_group(x, s, what), t);
+		else
+			ece_cmp(x, t, ece_group(x, s, what));
+	}
+	free(what);
+	free(s);
+}
+
+/* below, ratio, gap_grows: the claim's two groups at sel (and over's value ov, or -1). */
+static void
+ece_two(struct ece *x, const int *sel, int ov, size_t ga[2])
 {
 	const struct exp_claim *c = x->c;
 	const struct exp *e = x->r->e;
 	int *what = xcalloc(e->nparams + 1, sizeof *what), *s = xcalloc(e->nparams + 1,
-	    sizeof *s), *vals, nv = 0, j, b;
-	const struct exp_param *par;
-	size_t p, ga[2], gb[2] = { 0, 0 }, t;
-	struct ece_part *pt;
+	    sizeof *s), b;
+	size_t p;
 
-	if (c->form <= EXP_CLAIM_MINIMUM_AT) {
-		par = &e->params[c->param];
-		what[c->param] = 1;
+	for (b = 0; b < 2; b++) {
 		memcpy(s, sel, e->nparams * sizeof *s);
-		s[c->param] = c->value;
-		t = ece_group(x, s, what);
-		for (j = 0; j < (int)par->nvalues; j++) {
-			if (j == c->value || ece_canon(par, (size_t)j) != j ||
-			    (c->where[c->param] != NULL && !c->where[c->param][j]))
-				continue;
-			s[c->param] = j;
-			if (c->form == EXP_CLAIM_HIGHEST)
-				ece_cmp(x, ece_group(x, s, what), t);
-			else
-				ece_cmp(x, t, ece_group(x, s, what));
+		for (p = 0; p < e->nparams; p++) {
+			what[p] = c->group[0][p] >= 0 || c->group[1][p] >= 0;
+			if (c->group[b][p] >= 0)
+				s[p] = c->group[b][p];
 		}
-	} else if (c->form == EXP_CLAIM_BELOW || c->form == EXP_CLAIM_RATIO) {
-		for (b = 0; b < 2; b++) {
-			memcpy(s, sel, e->nparams * sizeof *s);
-			for (p = 0; p < e->nparams; p++) {
-				what[p] = c->group[0][p] >= 0 || c->group[1][p] >= 0;
-				if (c->group[b][p] >= 0)
-					s[p] = c->group[b][p];
-			}
-			ga[b] = ece_group(x, s, what);
-		}
-		if (c->form == EXP_CLAIM_BELOW)
-			ece_cmp(x, ga[0], ga[1]);
-		else if (ga[0] != ECE_NONE && ga[1] != ECE_NONE) {
-			pt = ece_part(x, ECE_RATIO);
-			pt->g[0] = ga[0];
-			pt->g[1] = ga[1];
-			ece_boot(x, pt, 2, ece_ratio_stat);
-		}
-	} else {
-		/* gap_grows: B below A at each value of over, in increasing order */
-		par = &e->params[c->over];
-		vals = xcalloc(par->nvalues + 1, sizeof *vals);
-		for (j = 0; j < (int)par->nvalues; j++)
-			if (ece_canon(par, (size_t)j) == j &&
-			    (c->where[c->over] == NULL || c->where[c->over][j]))
-				vals[nv++] = j;
-		qsort_r(vals, (size_t)nv, sizeof *vals, ece_numcmp, (void *)par);
-		for (j = 0; j < nv; j++) {
-			for (b = 0; b < 2; b++) {
-				memcpy(s, sel, e->nparams * sizeof *s);
-				for (p = 0; p < e->nparams; p++) {
-					what[p] = c->group[0][p] >= 0 || c->group[1][p] >= 0;
-					if (c->group[b][p] >= 0)
-						s[p] = c->group[b][p];
-				}
-				s[c->over] = vals[j];
-				ga[b] = ece_group(x, s, what);
-			}
-			ece_cmp(x, ga[1], ga[0]);
-			if (ga[0] == ECE_NONE || ga[1] == ECE_NONE) {
-				nv = -1;	/* over's values not paired: no growth to measure */
-				break;
-			}
-			if (j == 0) {
-				gb[0] = ga[0];
-				gb[1] = ga[1];
-			}
-		}
-		if (nv >= 2) {
-			pt = ece_part(x, ECE_GROWTH);
-			pt->g[0] = gb[0];
-			pt->g[1] = gb[1];
-			pt->g[2] = ga[0];
-			pt->g[3] = ga[1];
-			ece_boot(x, pt, 4, ece_growth_stat);
-		}
-		free(vals);
+		if (ov >= 0)
+			s[c->over] = ov;
+		ga[b] = ece_group(x, s, what);
 	}
 	free(what);
 	free(s);
+}
+
+/* below: one comparison; ratio: the interval of the ratio of the medians. */
+static void
+ece_pair(struct ece *x, const int *sel)
+{
+	struct ece_part *pt;
+	size_t ga[2];
+
+	ece_two(x, sel, -1, ga);
+	if (x->c->form == EXP_CLAIM_BELOW)
+		ece_cmp(x, ga[0], ga[1]);
+	else if (ga[0] != ECE_NONE && ga[1] != ECE_NONE) {
+		pt = ece_part(x, ECE_RATIO);
+		pt->g[0] = ga[0];
+		pt->g[1] = ga[1];
+		ece_boot(x, pt, 2, ece_ratio_stat);
+	}
+}
+
+/*
+ * gap_grows: B below A at each value of over, in increasing order, then the growth of
+ * the relative gap from the first value to the last (none when zip: leaves a value of
+ * over without both groups).
+ */
+static void
+ece_gap(struct ece *x, const int *sel)
+{
+	const struct exp_claim *c = x->c;
+	const struct exp_param *par = &x->r->e->params[c->over];
+	int *vals = xcalloc(par->nvalues + 1, sizeof *vals), nv = 0, j;
+	size_t ga[2] = { ECE_NONE, ECE_NONE }, first[2] = { 0, 0 };
+	struct ece_part *pt;
+
+	for (j = 0; j < (int)par->nvalues; j++)
+		if (ece_canon(par, (size_t)j) == j &&
+		    (c->where[c->over] == NULL || c->where[c->over][j]))
+			vals[nv++] = j;
+	qsort_r(vals, (size_t)nv, sizeof *vals, ece_numcmp, (void *)par);
+	for (j = 0; j < nv; j++) {
+		ece_two(x, sel, vals[j], ga);
+		ece_cmp(x, ga[1], ga[0]);
+		if (ga[0] == ECE_NONE || ga[1] == ECE_NONE)
+			break;
+		if (j == 0) {
+			first[0] = ga[0];
+			first[1] = ga[1];
+		}
+	}
+	if (j == nv && nv >= 2) {
+		pt = ece_part(x, ECE_GROWTH);
+		pt->g[0] = first[0];
+		pt->g[1] = first[1];
+		pt->g[2] = ga[0];
+		pt->g[3] = ga[1];
+		ece_boot(x, pt, 4, ece_growth_stat);
+	}
+	free(vals);
+}
+
+/* The parts of the claim at one per combination (sel: the combination, and the mode). */
+static void
+ece_combination(struct ece *x, const int *sel)
+{
+	if (x->c->form <= EXP_CLAIM_MINIMUM_AT)
+		ece_single(x, sel);
+	else if (x->c->form == EXP_CLAIM_GAP_GROWS)
+		ece_gap(x, sel);
+	else
+		ece_pair(x, sel);
 }
 
 /* 1 when value j of parameter p is one a per combination takes: kept, and not a repeat. */

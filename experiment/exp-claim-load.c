@@ -377,6 +377,7 @@ ecl_mode(struct ecl *l)
 	    (c->group[1] == NULL || c->group[1][m] < 0);
 }
 
+/* One item of claims: (the idx-th) into l->c, every mistake of it kept. */
 static void
 ecl_claim(struct ecl *l, const struct ydoc_node *item, size_t idx)
 {

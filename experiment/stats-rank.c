@@ -21,6 +21,7 @@ struct sr_item {
 	int from_x;
 };
 
+/* qsort's order of pooled values: increasing. */
 static int
 sr_cmp(const void *a, const void *b)
 {

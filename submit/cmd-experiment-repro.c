@@ -31,6 +31,7 @@ cer_command(FILE *f, int argc, char **argv)
 	fputc('`', f);
 }
 
+/* The document's title, who wrote it and when, and how to read its tables. */
 static void
 cer_head(FILE *f, int argc, char **argv)
 {
