@@ -64,6 +64,7 @@ static int
 ecl_value(struct ecl *l, const char *what, int p, const struct ydoc_node *v)
 {
 	const struct exp_param *par = &l->e->params[p];
+	const char **words;
 	char g[96];
 	size_t j;
 
@@ -76,9 +77,14 @@ ecl_value(struct ecl *l, const char *what, int p, const struct ydoc_node *v)
 	for (j = 0; j < par->nvalues; j++)
 		if (strcmp(par->texts[j], v->value) == 0)
 			return (int)j;
+	/* the values' texts, NULL-terminated for the guess */
+	words = xcalloc(par->nvalues + 1, sizeof *words);
+	for (j = 0; j < par->nvalues; j++)
+		words[j] = par->texts[j];
 	errsink_error(l->sink, v, "claim '%s': %s: '%.64s' is not one of the values of '%s'%s",
 	    l->c->id ? l->c->id : "?", what, v->value, par->name,
-	    ecl_guess(v->value, (const char *const *)par->texts, g, sizeof g));
+	    ecl_guess(v->value, words, g, sizeof g));
+	free(words);
 	return -1;
 }
 
