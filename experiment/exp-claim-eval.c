@@ -132,7 +132,7 @@ ece_group(struct ece *x, const int *sel, const int *what)
 	g->sel = xcalloc(e->nparams + 1, sizeof *g->sel);
 	memcpy(g->sel, sel, e->nparams * sizeof *sel);
 	for (p = 0; p < e->nparams; p++)
-		at[p] = !what[p] && (int)p != e->mode_param;
+		at[p] = !what[p];	/* the mode of a claim by mode is in no selector */
 	g->what = ece_label(e, sel, what);
 	g->at = ece_label(e, sel, at);
 	free(at);
