@@ -20,12 +20,13 @@
 #include "broker/job.h"
 #include "common/suggest.h"
 #include "common/xmalloc.h"
+#include "experiment/exp-claim.h"
 #include "experiment/exp.h"
 #include "grt/grt-keys.h"
 
 static const char *const el_top_keys[] = {
 	"name", "job", "sites", "testbed", "matrix", "zip", "args", "repeat", "order", "seed",
-	"baseline", "metrics", "report", NULL
+	"baseline", "metrics", "report", "claims", NULL
 };
 static const char *const el_metric_keys[] = { "name", "regex", NULL };
 static const char *const el_report_keys[] = { "table", "plots", NULL };
@@ -807,6 +808,8 @@ el_load(struct el_ctx *c, const struct ydoc_node *root)
 	if ((n = ydoc_get(root, "metrics")) != NULL)
 		el_metrics(c, n);
 	el_report(c, ydoc_get(root, "report"));
+	if ((n = ydoc_get(root, "claims")) != NULL)
+		exp_claims_load(&c->sink, e, n);
 	if (c->sink.errs->n == 0 && !c->stored && e->job != NULL)
 		el_check_points(c);
 }
@@ -898,6 +901,7 @@ exp_free(struct exp *e)
 		free(e->plots[i].file);
 	}
 	free(e->plots);
+	exp_claims_free(e);
 	free(e->table.rows);
 	free(e->table.cols);
 	free(e->table.value);

@@ -13,6 +13,7 @@
 
 #include "common/jsonout.h"
 #include "common/xmalloc.h"
+#include "experiment/exp-claim.h"
 #include "experiment/exp-report.h"
 #include "store/jobstore.h"
 
@@ -117,7 +118,8 @@ json_t *
 exp_report_json(const struct exp_report *r)
 {
 	json_t *doc = json_object(), *runs = json_array();
-	size_t i;
+	struct exp_claim_result *claims;
+	size_t i, n;
 
 	json_object_set_new(doc, "experiment", json_string(r->e->name));
 	json_object_set_new(doc, "file", json_string(r->e->path));
@@ -126,6 +128,9 @@ exp_report_json(const struct exp_report *r)
 	for (i = 0; i < r->nruns; i++)
 		json_array_append_new(runs, err_run_json(r, &r->runs[i]));
 	json_object_set_new(doc, "runs", runs);
+	claims = exp_claims_eval(r, &n);
+	json_object_set_new(doc, "claims", exp_claims_json(claims, n));
+	exp_claim_results_free(claims, n);
 	return doc;
 }
 

@@ -2,7 +2,8 @@
  * exp-report-summary.c — summary.md: the runs' states, then per point the statistics of
  * the report's value metric (n, median, mean, sd, min, max, the 95% interval of the mean,
  * the speedup against the baseline with its interval, outliers by the median/MAD rule,
- * flagged and never dropped, and failed runs), then the report's table.
+ * flagged and never dropped, and failed runs), then the report's table, then the claims'
+ * verdicts (exp-claim.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "experiment/exp-claim.h"
 #include "experiment/exp-metrics.h"
 #include "experiment/exp-report.h"
 #include "experiment/stats.h"
@@ -180,7 +182,8 @@ int
 exp_report_summary(const struct exp_report *r, char *why, size_t whylen)
 {
 	const struct exp *e = r->e;
-	size_t count[5] = { 0 }, i, len = 0;
+	struct exp_claim_result *claims;
+	size_t count[5] = { 0 }, i, len = 0, nclaims;
 	char *buf = NULL, *rep;
 	FILE *f = open_memstream(&buf, &len);
 	int rc, m = exp_metric_find(r->e, r->e->table.value);
@@ -206,6 +209,9 @@ exp_report_summary(const struct exp_report *r, char *why, size_t whylen)
 	    "outliers: |x - median| > 3.5 x 1.4826 MAD, flagged, never dropped)\n", f);
 	ers_points(f, r, (size_t)m);
 	ers_table(f, r);
+	claims = exp_claims_eval(r, &nclaims);
+	exp_claims_markdown(f, claims, nclaims);
+	exp_claim_results_free(claims, nclaims);
 	fclose(f);
 	rc = exp_write_file(r->dir, "summary.md", buf, len, why, whylen);
 	free(buf);

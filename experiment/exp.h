@@ -66,6 +66,8 @@ struct exp_plot {
 	char *file;		/* fig6.png: the base name's images and files */
 };
 
+struct exp_claim;
+
 struct exp_table {
 	char *rows, *cols;	/* parameters (cols may be NULL) */
 	char *value;		/* a metric, default makespan */
@@ -100,6 +102,8 @@ struct exp {
 	struct exp_table table;
 	struct exp_plot *plots;
 	size_t nplots;
+	struct exp_claim *claims;	/* claims: (exp-claim.h), in the file's order */
+	size_t nclaims;
 	char hash[17];		/* FNV-1a 64 of the file's bytes, hex: a changed file is refused */
 
 	struct ydoc_node *root;	/* the parsed file: params and args point into it */

@@ -34,11 +34,13 @@ stats_sorted(const double *x, size_t n)
 	return c;
 }
 
-static double
+double
 stats_median(const double *x, size_t n)
 {
 	double *c, m;
 
+	if (n == 0)
+		return NAN;
 	c = stats_sorted(x, n);
 	m = gsl_stats_median_from_sorted_data(c, 1, n);
 	free(c);

@@ -55,4 +55,54 @@ struct stats_ratio {
 int stats_speedup(const double *base, size_t nb, const double *x, size_t nx,
     struct stats_ratio *r);
 
+/*
+ * The one-sided Mann-Whitney U test (doc/experiments.md, "Claims"): H1, x is stochastically
+ * smaller than y. u is U of x, the pairs (x_i, y_j) with x_i > y_j, a tie counting one
+ * half (R's W); p = P(U <= u) under H0. Exact (the distribution of U counted over every
+ * split of the ranks) when nothing ties and neither sample has more than
+ * STATS_MWU_EXACT_MAX values; otherwise the normal approximation with the ties correction
+ * of the variance and a continuity correction of 0.5 (R's wilcox.test, correct = TRUE).
+ * Every value tied (no spread) gives p = 1.
+ */
+#define STATS_MWU_EXACT_MAX	50
+
+struct stats_mwu {
+	double u;		/* U of x */
+	double p;		/* one-sided p-value */
+	int exact;		/* 1: the exact distribution, 0: the normal approximation */
+};
+
+/* Needs m, n >= 1: returns 0, or -1 (and p NaN) when a sample is empty. */
+int stats_mwu_less(const double *x, size_t m, const double *y, size_t n,
+    struct stats_mwu *r);
+
+/*
+ * Holm's step-down adjustment of k p-values for a family of comparisons (Holm 1979):
+ * sorted increasingly, adj_(i) = max over j <= i of min(1, (k - j + 1) p_(j)); a
+ * comparison is significant at level alpha when adj <= alpha. adj may be p itself.
+ */
+void stats_holm(const double *p, size_t k, double *adj);
+
+/* The median of x[0..n-1] (any order, not changed); NaN when n == 0. */
+double stats_median(const double *x, size_t n);
+
+/*
+ * A statistic of k samples, for the bootstrap: x[i] holds n[i] values (a resample of the
+ * i-th sample). NaN when it does not exist for this resample.
+ */
+typedef double (*stats_boot_fn)(const double *const *x, const size_t *n, size_t k,
+    void *arg);
+
+#define STATS_BOOT_RESAMPLES	10000
+
+/*
+ * The 95% percentile bootstrap interval of stat over k independent samples (each
+ * resampled with replacement to its own size, STATS_BOOT_RESAMPLES times), driven by
+ * GSL's MT19937 seeded with seed: the same seed, the same interval. *lo, *hi: the 2.5%
+ * and 97.5% quantiles of the resampled statistics (NaN ones left out). Returns 0, or -1
+ * (both NaN) when a sample is empty or every resample's statistic is NaN.
+ */
+int stats_bootstrap(const double *const *x, const size_t *n, size_t k, stats_boot_fn stat,
+    void *arg, unsigned long seed, double *lo, double *hi);
+
 #endif

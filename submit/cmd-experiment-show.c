@@ -1,7 +1,8 @@
 /*
  * cmd-experiment-show.c — gridsubmit experiment report|list|show: what the store of an
  * experiment holds, read without running anything. NAME is the experiment's name or its
- * file (whose name: key, or file name, names it).
+ * file (whose name: key, or file name, names it). `reproduction` reads stored experiments
+ * too (cmd-experiment-repro.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,18 +23,6 @@
 #include "experiment/exp-report.h"
 #include "submit/cmd-experiment.h"
 #include "submit/cmd.h"
-
-/* An experiment opened from its store: the model from the kept copy, and the runs. */
-struct ces {
-	struct exp e;
-	struct exp_store *s;
-	char *dir;
-	uint64_t seed;
-	struct exp_run *runs;
-	size_t nruns;
-	const char **names;
-	size_t nnames;
-};
 
 /* NAME, or an experiment file naming it: the results directory. */
 static char *
@@ -86,8 +75,8 @@ ces_guess(const char *arg, char *buf, size_t len)
 	return buf;
 }
 
-static int
-ces_open(const char *arg, struct ces *c)
+int
+cmd_experiment_open(const char *arg, struct cmd_exp_stored *c)
 {
 	struct gs_errlist errs;
 	char *path, *copy, *file = NULL, hash[17], why[1024], guess[96];
@@ -130,8 +119,8 @@ ces_open(const char *arg, struct ces *c)
 	return EXIT_OK;
 }
 
-static void
-ces_close(struct ces *c)
+void
+cmd_experiment_close(struct cmd_exp_stored *c)
 {
 	exp_runs_free(c->runs, c->nruns);
 	free(c->names);
@@ -144,23 +133,23 @@ ces_close(struct ces *c)
 static int
 ces_report(int argc, char **argv)
 {
-	struct ces c;
+	struct cmd_exp_stored c;
 	int code;
 
 	if (argc != 2)
 		cmd_usage_error(&cmd_experiment_entry, "report: name one experiment");
-	if ((code = ces_open(argv[1], &c)) == EXIT_OK) {
+	if ((code = cmd_experiment_open(argv[1], &c)) == EXIT_OK) {
 		if (cmd_experiment_report(&c.e, c.s, c.dir, c.seed) != 0)
 			code = EXIT_FAILED;
 		else
 			printf("%s/summary.md\n", c.dir);
 	}
-	ces_close(&c);
+	cmd_experiment_close(&c);
 	return code;
 }
 
 static void
-ces_count(const struct ces *c, size_t count[5])
+ces_count(const struct cmd_exp_stored *c, size_t count[5])
 {
 	size_t i;
 
@@ -199,9 +188,10 @@ ces_list(int argc, char **argv)
 		printf("%-24s %6s %6s %6s %8s  %s\n", "NAME", "RUNS", "DONE", "FAILED", "PENDING",
 		    "FILE");
 	for (i = 0; i < n; i++) {
-		struct ces c;
+		struct cmd_exp_stored c;
 
-		if (ents[i]->d_name[0] != '.' && ces_open(ents[i]->d_name, &c) == EXIT_OK) {
+		if (ents[i]->d_name[0] != '.' &&
+		    cmd_experiment_open(ents[i]->d_name, &c) == EXIT_OK) {
 			ces_count(&c, count);
 			if (json) {
 				json_t *o = json_object();
@@ -215,7 +205,7 @@ ces_list(int argc, char **argv)
 				printf("%-24s %6zu %6zu %6zu %8zu  %s\n", ents[i]->d_name, c.nruns,
 				    count[EXP_DONE], count[EXP_FAILED], c.nruns - count[EXP_DONE] -
 				    count[EXP_FAILED], c.e.path);
-			ces_close(&c);
+			cmd_experiment_close(&c);
 		}
 		free(ents[i]);
 	}
@@ -233,21 +223,21 @@ static int
 ces_show(int argc, char **argv)
 {
 	int json = argc == 3 && strcmp(argv[2], "--json") == 0;
-	struct ces c;
+	struct cmd_exp_stored c;
 	size_t i, count[5];
 	int code, m;
 
 	if (argc < 2 || argc > 3 || (argc == 3 && !json))
 		cmd_usage_error(&cmd_experiment_entry, "show: name one experiment (and --json)");
-	if ((code = ces_open(argv[1], &c)) != EXIT_OK) {
-		ces_close(&c);
+	if ((code = cmd_experiment_open(argv[1], &c)) != EXIT_OK) {
+		cmd_experiment_close(&c);
 		return code;
 	}
 	if (json) {
 		struct exp_report r = { &c.e, c.runs, c.nruns, c.names, c.nnames, c.seed, c.dir };
 
 		code = jsonout_print(exp_report_json(&r)) == 0 ? EXIT_OK : EXIT_FAILED;
-		ces_close(&c);
+		cmd_experiment_close(&c);
 		return code;
 	}
 	ces_count(&c, count);
@@ -270,7 +260,7 @@ ces_show(int argc, char **argv)
 			printf("%10.4g\n", x->values[m]);
 		free(label);
 	}
-	ces_close(&c);
+	cmd_experiment_close(&c);
 	return EXIT_OK;
 }
 
@@ -285,5 +275,7 @@ cmd_experiment_stored(int argc, char **argv)
 		return ces_report(argc, argv);
 	if (strcmp(argv[0], "list") == 0)
 		return ces_list(argc, argv);
+	if (strcmp(argv[0], "reproduction") == 0)
+		return cmd_experiment_repro(argc, argv);
 	return ces_show(argc, argv);
 }

@@ -30,6 +30,7 @@
 #include "common/suggest.h"
 #include "common/text.h"
 #include "common/xmalloc.h"
+#include "experiment/exp-claim.h"
 #include "experiment/exp-metrics.h"
 #include "experiment/exp-report.h"
 #include "experiment/exp-store.h"
@@ -408,7 +409,28 @@ ce_dry_run(const struct exp *e, const struct exp_only *only, const char *dir, in
 	return EXIT_OK;
 }
 
-/* Write the reports from the store; a failure is reported, never fatal to the runs. */
+/* Each claim's verdict line on stdout (exp-claim.h), once per mode it is checked in. */
+static void
+ce_print_claims(const struct exp_report *r)
+{
+	struct exp_claim_result *res;
+	size_t n, i;
+	char *line;
+
+	res = exp_claims_eval(r, &n);
+	for (i = 0; i < n; i++) {
+		line = exp_claim_line(&res[i]);
+		printf("%s\n", line);
+		free(line);
+	}
+	exp_claim_results_free(res, n);
+	fflush(stdout);
+}
+
+/*
+ * Write the reports from the store and print the claims' verdicts; a failure is reported,
+ * never fatal to the runs.
+ */
 int
 cmd_experiment_report(const struct exp *e, struct exp_store *s, const char *dir,
     uint64_t seed)
@@ -429,6 +451,7 @@ cmd_experiment_report(const struct exp *e, struct exp_store *s, const char *dir,
 	r = (struct exp_report){ e, runs, n, names, nnames, seed, dir };
 	if ((rc = exp_report_write(&r, why, sizeof why)) != 0)
 		log_warnx("experiment %s: report: %s", e->name, why);
+	ce_print_claims(&r);
 	exp_runs_free(runs, n);
 	free(names);
 	return rc;
@@ -614,10 +637,12 @@ static const struct option ce_longopts[] = {
 	{ "only", required_argument, NULL, 'o' },
 	/* list's and show's (cmd-experiment-show.c): here so that it is offered and documented */
 	{ "json", no_argument, NULL, 'j' },
+	/* reproduction's (cmd-experiment-repro.c) */
+	{ "out", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 }
 };
 /* the stored experiment's words (cmd-experiment-show.c); any other operand is a file */
-static const char *const ce_actions[] = { "report", "list", "show", NULL };
+static const char *const ce_actions[] = { "report", "list", "show", "reproduction", NULL };
 
 static int
 cmd_experiment_exec(int argc, char **argv)
@@ -630,7 +655,8 @@ cmd_experiment_exec(int argc, char **argv)
 	/* no such file, and near an action: a misspelt action rather than a file */
 	if (argc >= 2 && argv[1][0] != '-' && access(argv[1], F_OK) == -1 &&
 	    suggest_closest(argv[1], ce_actions) != NULL)
-		cmd_unknown_action(&cmd_experiment_entry, argv[1], "report, list or show");
+		cmd_unknown_action(&cmd_experiment_entry, argv[1], "report, list, show or "
+		    "reproduction");
 	memset(&o, 0, sizeof o);
 	while ((c = cmd_getopt(argc, argv, &cmd_experiment_entry)) != -1) {
 		if (c == 'n')
@@ -646,6 +672,9 @@ cmd_experiment_exec(int argc, char **argv)
 		else if (c == 'j')
 			cmd_usage_error(&cmd_experiment_entry, "--json is for experiment list and "
 			    "show; a run's results are in results.json");
+		else if (c == 'o')
+			cmd_usage_error(&cmd_experiment_entry, "--out is for experiment "
+			    "reproduction");
 	}
 	if (optind != argc - 1)
 		cmd_usage_error(&cmd_experiment_entry, optind >= argc ? "missing EXP.yaml" :
@@ -658,7 +687,7 @@ cmd_experiment_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_experiment_entry = {
 	"experiment", "EXP.yaml [--dry-run] [--new] [--only PARAM=VALUE] [-q] | report NAME | "
-	"list | show NAME [--json]",
+	"list | show NAME [--json] | reproduction [--out FILE] NAME...",
 	"run a scripted batch experiment (resumable), or report what one stored",
 	"  EXP.yaml              run every run of the experiment that is not done yet\n"
 	"      --dry-run         list the points (with their modes, site values and\n"
@@ -671,10 +700,16 @@ const struct cmd_entry cmd_experiment_entry = {
 	"                        the others stay as they are, the reports use what is done\n"
 	"  -q, --quiet           no progress line and no final line\n"
 	"      --json            list, show: one JSON document (gridsubmit-json(5))\n"
+	"      --out FILE        reproduction: write the document to FILE, atomically\n"
 	"  report NAME           write results.csv, results.json, summary.md and the plots\n"
-	"                        again from the store (NAME or the experiment file)\n"
+	"                        again from the store (NAME or the experiment file), and\n"
+	"                        print each claim's verdict\n"
 	"  list [--json]         the stored experiments, with their runs by state\n"
 	"  show NAME [--json]    one experiment's runs: state, job, metrics\n"
+	"  reproduction NAME...  the claims of the stored experiments as one markdown\n"
+	"                        document: each claim's figure in its paper, its results on\n"
+	"                        the testbed and in simulation, its verdicts (stdout\n"
+	"                        without --out)\n"
 	"results: $GRIDSUBMIT_HOME/experiments/NAME/ (doc/experiments.md). Exit status: 0 every\n"
 	"run done, 1 some run failed, 3 the file is invalid, 6 stopped: its running job was\n"
 	"cancelled (gridsubmit cancel), 7 refused (the file changed: --new; or the experiment\n"

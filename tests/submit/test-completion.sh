@@ -130,7 +130,7 @@ got=$(comp 'gridsubmit sites check job.yaml ')
 check_match "sites check FILE <Tab>: more site files and NAMEs" " $got " " job\\.yaml .*mygrid "
 check_eq "testbed <Tab>: its actions" "$(comp 'gridsubmit testbed ')" "down status up"
 check_eq "experiment <Tab>: its actions and experiment files" "$(comp 'gridsubmit experiment ')" \
-	"exp.yml job.yaml list report show sub"
+	"exp.yml job.yaml list report reproduction show sub"
 check_eq "schedule <Tab>: no operand" "$(comp 'gridsubmit schedule ')" ""
 check_eq "a program typed as a path is asked" \
 	"$(cd "$W" && bash -c '. "$1"; COMP_WORDS=("$2" st); COMP_CWORD=1; _gridsubmit
