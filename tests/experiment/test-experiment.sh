@@ -187,7 +187,7 @@ check_match "a missing job file: located at job:" "$err" \
 	"^$T/bad-job.yaml:2:6: 'job': cannot open $T/nosuch.yaml: No such file"
 bad bad-type "matrix:" "  scheme: [gss]" "repeat: many"
 check_match "repeat: a word: located" "$err" \
-	"^$T/bad-type.yaml:5:9: 'repeat' must be a whole number from 1 to 10000, not 'many'"
+	"^$T/bad-type.yaml:5:9: 'repeat' must be a whole number from 1 to 10000 or a mapping of modes to such numbers \\(\\{testbed: 5, simulate: 20\\}\\), not 'many'"
 bad bad-many "matrix:" "  scheme: [gss]" "  colour: [red]" 'args: ["--size", "{size}"]' \
 	"repat: 2" "order: random-ish" "metrics:" "  - {name: w, regex: 'x'}" "report:" \
 	"  table: {rows: sheme}"
