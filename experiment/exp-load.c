@@ -54,7 +54,8 @@ const char *const exp_mode_names[] = { "run", "testbed", "simulate", NULL };
 
 const char *const exp_builtin_metrics[] = {
 	"makespan", "wall", "efficiency", "imbalance", "requeued", "failed_ranks",
-	"migrations", "load_before", NULL
+	"migrations", "load_before", "sd_exe_first", "sd_exe_last", "sd_exe_fall", "drop_round",
+	"move_s", "move_mbps", NULL
 };
 
 struct el_ctx {

@@ -219,8 +219,9 @@ exp_job_metrics(const char *job_id, double *values)
 		}
 		evreader_free(r);
 	}
-	free(path);
 	if (l.have_end) {
+		exp_metrics_rounds(path, values);
+		exp_metrics_moves(path, values);
 		values[EXP_M_MAKESPAN] = l.makespan;
 		values[EXP_M_REQUEUED] = (double)l.requeued;
 		values[EXP_M_FAILED] = l.failed;
@@ -230,6 +231,7 @@ exp_job_metrics(const char *job_id, double *values)
 		if (l.makespan > 0)
 			values[EXP_M_EFFICIENCY] = em_bound(&l) / l.makespan;
 	}
+	free(path);
 	free(l.w);
 	job_state_free(&st);
 }

@@ -18,6 +18,12 @@ enum {
 	EXP_M_FAILED,
 	EXP_M_MIGRATIONS,
 	EXP_M_LOAD_BEFORE,
+	EXP_M_SD_EXE_FIRST,	/* exp-metrics-rounds.c */
+	EXP_M_SD_EXE_LAST,
+	EXP_M_SD_EXE_FALL,
+	EXP_M_DROP_ROUND,
+	EXP_M_MOVE_S,		/* exp-metrics-moves.c */
+	EXP_M_MOVE_MBPS,
 	EXP_NBUILTIN
 };
 
@@ -30,6 +36,15 @@ void exp_run_metrics(const struct exp *e, const char *job_id, double *values);
 
 /* The built-in metrics only, of any job (gridsubmit simulate's report): values[EXP_NBUILTIN]. */
 void exp_job_metrics(const char *job_id, double *values);
+
+/*
+ * The papers' metrics of a run's events file (doc/experiments.md, "Metrics"), each into
+ * its slots of values, NaN where the run has none: the spread of t_exe over the rounds
+ * and the first round without a dropped node (seed 000, figs. 5 and 7), the moves' median
+ * time and throughput (seed 001, fig. 4).
+ */
+void exp_metrics_rounds(const char *events, double *values);
+void exp_metrics_moves(const char *events, double *values);
 
 /* A worker's time per unit to compute (w) and to move its data through the master (c). */
 struct exp_worker_times {

@@ -543,8 +543,7 @@ check_match "dry-run of the stored experiment: its seed, every run done" "$out" 
 check_eq "and the same order, each run marked done" \
 	"$(printf '%s\n' "$out" | grep -c '^order [0-9]*: .* (done)$')" 4
 
-# --- the shipped experiment files stay valid (checked as a dry run: nothing runs)
-for f in "$SRC"/examples/experiments/*.yaml "$SRC"/examples/mandelbrot/experiment.yaml; do
-	run_gs experiment "$f" --dry-run
-	check_eq "shipped $(basename "$f"): a valid dry run" "$rc" 0
-done
+# --- the shipped experiment file stays valid (checked as a dry run: nothing runs); the
+# papers' files of examples/experiments/: test-papers.sh
+run_gs experiment "$SRC/examples/mandelbrot/experiment.yaml" --dry-run
+check_eq "shipped experiment.yaml: a valid dry run" "$rc" 0
