@@ -59,24 +59,36 @@ ecl_param(struct ecl *l, const char *what, const struct ydoc_node *k)
 	return -1;
 }
 
-/* A value of parameter p (a scalar one of its values): its index, or -1 (error kept). */
+/*
+ * A value of parameter p, written as in the matrix (a list or mapping too, keys in the
+ * same order): its index, or -1 (error kept).
+ */
 static int
 ecl_value(struct ecl *l, const char *what, int p, const struct ydoc_node *v)
 {
 	const struct exp_param *par = &l->e->params[p];
 	const char **words;
-	char g[96];
+	char g[96], *text;
 	size_t j;
 
-	if (v->type != YDOC_SCALAR) {
-		errsink_error(l->sink, v, "claim '%s': %s: a value of '%s' is one word or number, "
-		    "as in {%s: %.64s}", l->c->id ? l->c->id : "?", what, par->name, par->name,
-		    par->nvalues > 0 ? par->texts[0] : "x");
+	if ((text = exp_value_text(v)) == NULL) {
+		errsink_error(l->sink, v, "out of memory writing the value as JSON");
 		return -1;
 	}
 	for (j = 0; j < par->nvalues; j++)
-		if (strcmp(par->texts[j], v->value) == 0)
+		if (strcmp(par->texts[j], text) == 0) {
+			free(text);
 			return (int)j;
+		}
+	if (v->type != YDOC_SCALAR) {
+		errsink_error(l->sink, v, "claim '%s': %s: %.64s is not one of the values of '%s' "
+		    "(a list or mapping is written as in the matrix, as in {%s: %.64s})",
+		    l->c->id ? l->c->id : "?", what, text, par->name, par->name,
+		    par->nvalues > 0 ? par->texts[0] : "x");
+		free(text);
+		return -1;
+	}
+	free(text);
 	/* the values' texts, NULL-terminated for the guess */
 	words = xcalloc(par->nvalues + 1, sizeof *words);
 	for (j = 0; j < par->nvalues; j++)

@@ -168,11 +168,11 @@ el_json(const struct ydoc_node *n)
 }
 
 /*
- * el_json's text (allocated). jansson out of memory is an error of the load, at n, not an
- * exit (a library's callers decide); the text is then empty and the load goes on.
+ * A parameter's value as the store and the claims compare it (allocated): a scalar's text,
+ * a collection as compact JSON in the file's order; NULL when jansson runs out of memory.
  */
-static char *
-el_text(struct el_ctx *c, const struct ydoc_node *n)
+char *
+exp_value_text(const struct ydoc_node *n)
 {
 	json_t *j;
 	char *s;
@@ -182,7 +182,19 @@ el_text(struct el_ctx *c, const struct ydoc_node *n)
 	j = el_json(n);
 	s = j != NULL ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(j);
-	if (s == NULL) {
+	return s;
+}
+
+/*
+ * exp_value_text, where jansson out of memory is an error of the load, at n, not an exit
+ * (a library's callers decide); the text is then empty and the load goes on.
+ */
+static char *
+el_text(struct el_ctx *c, const struct ydoc_node *n)
+{
+	char *s;
+
+	if ((s = exp_value_text(n)) == NULL) {
 		errsink_error(&c->sink, n, "out of memory writing the value as JSON");
 		s = xstrdup("");
 	}

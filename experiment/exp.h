@@ -144,6 +144,8 @@ json_t *exp_point_json(const struct exp *e, size_t point, size_t param);
 
 /* The index of the parameter called name, or -1. */
 int exp_param_find(const struct exp *e, const char *name);
+/* A value node as text: a scalar as it is, a list or mapping as compact JSON (exp-load.c). */
+char *exp_value_text(const struct ydoc_node *n);
 
 /* The mode of point p's runs (EXP_MODE_RUN without a mode parameter). */
 enum exp_mode exp_point_mode(const struct exp *e, size_t point);
