@@ -26,8 +26,9 @@ rankmap_read(const char *dir, struct rankmap_row **rows, size_t *n)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line != NULL && *n < RANKMAP_MAX_ROWS;
 	    line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' || sscanf(line, "%d %255s %255s %lf %lf", &r.rank, r.node,
-		    r.site, &r.pf, &r.pr) != 5 || r.rank < 0)
+		r.cpu_mhz = 0;
+		if (line[0] == '#' || sscanf(line, "%d %255s %255s %lf %lf %lf", &r.rank, r.node,
+		    r.site, &r.pf, &r.pr, &r.cpu_mhz) < 5 || r.rank < 0)
 			continue;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;

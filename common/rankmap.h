@@ -15,11 +15,12 @@ struct rankmap_row {
 	char node[256];
 	char site[256];
 	double pf, pr;
+	double cpu_mhz;		/* the node's clock as the broker placed it; 0: none given */
 };
 
 /*
- * DIR/rankmap's well-formed lines (a rank >= 0, a node, a site, PF and PR; comments and
- * other lines skipped), in file order, allocated into *rows (free it). 0, or -1 when
+ * DIR/rankmap's well-formed lines (a rank >= 0, a node, a site, PF and PR, then cpu_mhz
+ * when the line has it; comments and other lines skipped), in file order, allocated into *rows (free it). 0, or -1 when
  * there is no readable file (*rows NULL, *n 0).
  */
 int rankmap_read(const char *dir, struct rankmap_row **rows, size_t *n);

@@ -3,7 +3,7 @@
  * events reader (doc/experiments.md, "Metrics"): makespan, requeued units and failed
  * ranks from the last launch's end record, migrations counted, the imbalance of the
  * ranks' computing times, the efficiency against the divisible-load bound of the run's
- * own per-unit times, the wall time from state.json, and the experiment's own metrics
+ * work and its nodes' speeds (exp-bound.h), the wall time from state.json, and the experiment's own metrics
  * from the program's standard output.
  */
 #include <math.h>
@@ -19,11 +19,13 @@
 
 #define EM_STDOUT_MAX	(64 << 20)	/* read at most this much of a run's stdout */
 
-/* What one worker of the last launch did: its chunks, for the per-unit times. */
+/* What one rank of the last launch did: its chunks, for the work and the port's fit. */
 struct em_worker {
 	int rank;
+	int master;		/* the start record's role "master" */
 	double units, t_calc;
-	double n, sx, sy, sxx, sxy;	/* least squares of t_comm on count */
+	double *count, *t_comm;	/* per chunk */
+	size_t n;
 };
 
 struct em_launch {
@@ -53,27 +55,49 @@ em_worker(struct em_launch *l, int rank)
 }
 
 static void
+em_free(struct em_launch *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nw; i++) {
+		free(l->w[i].count);
+		free(l->w[i].t_comm);
+	}
+	free(l->w);
+	memset(l, 0, sizeof *l);
+}
+
+/* A chunk of rank's: its units and computing time, and its point for the port's fit. */
+static void
+em_chunk(struct em_launch *l, const struct event *ev)
+{
+	struct em_worker *w = em_worker(l, ev->rank);
+
+	w->units += (double)ev->count;
+	w->t_calc += ev->t_calc;
+	w->count = xreallocarray(w->count, w->n + 1, sizeof *w->count);
+	w->t_comm = xreallocarray(w->t_comm, w->n + 1, sizeof *w->t_comm);
+	w->count[w->n] = (double)ev->count;
+	w->t_comm[w->n] = ev->t_comm;
+	w->n++;
+}
+
+static void
 em_event(struct em_launch *l, const struct event *ev)
 {
-	struct em_worker *w;
 	int i;
 
 	switch (ev->kind) {
 	case EV_START:
 	case EV_RESTART:
 		/* a new launch: what came before belongs to an earlier one */
-		free(l->w);
-		memset(l, 0, sizeof *l);
+		em_free(l);
+		/* every rank it started could compute: the bound counts them all */
+		for (i = 0; i < ev->nranks; i++)
+			em_worker(l, ev->ranks[i].rank)->master = ev->ranks[i].master;
 		break;
 	case EV_CHUNK:
-		w = em_worker(l, ev->rank);
-		w->units += (double)ev->count;
-		w->t_calc += ev->t_calc;
-		w->n++;
-		w->sx += (double)ev->count;
-		w->sy += ev->t_comm;
-		w->sxx += (double)ev->count * (double)ev->count;
-		w->sxy += (double)ev->count * ev->t_comm;
+		em_chunk(l, ev);
 		break;
 	case EV_MIGRATE:
 		l->migrations++;
@@ -97,66 +121,40 @@ em_event(struct em_launch *l, const struct event *ev)
 	}
 }
 
-static int
-em_by_port_cost(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
-
-	return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-double
-exp_divisible_bound(const struct exp_worker_times *w, size_t n, double units)
-{
-	double (*t)[2] = xcalloc(n + 1, sizeof *t), port = 1, rho = 0;
-	size_t i, m = 0;
-
-	for (i = 0; i < n; i++)
-		if (w[i].w > 0) {
-			t[m][0] = w[i].w;
-			t[m][1] = w[i].c > 0 ? w[i].c : 0;
-			m++;
-		}
-	/* rho* = max sum r_i, r_i <= 1/w_i, sum r_i c_i <= 1: greedy by increasing c_i */
-	qsort(t, m, sizeof *t, em_by_port_cost);
-	for (i = 0; i < m; i++) {
-		double r = 1 / t[i][0];
-
-		if (t[i][1] > 0 && r * t[i][1] > port)
-			r = port / t[i][1];
-		port -= r * t[i][1];
-		rho += r;
-	}
-	free(t);
-	return rho > 0 ? units / rho : NAN;
-}
-
 /*
- * The run's own per-unit times: w_i = t_calc_i / units_i; c_i + d_i = the slope of
- * t_comm over the chunk's count (its intercept is a per-chunk cost outside the model, so
- * the bound stays a lower bound), 0 for rank 0 (its units never cross the port) and for a
- * worker whose chunks all had one size (no slope to fit).
+ * The run's bound (exp-bound.h): every worker the start record names, and a master that
+ * computed units; each with its node's speed (exp_speeds) and the robust slope of its
+ * chunks' t_comm over their count as its port cost.
  */
-static double
-em_bound(const struct em_launch *l)
+static void
+em_bound(const struct em_launch *l, const char *dir, struct exp_bound *b)
 {
-	struct exp_worker_times *t = xcalloc(l->nw + 1, sizeof *t);
-	double units = 0, b;
-	size_t i;
+	struct exp_bound_rank *r = xcalloc(l->nw + 1, sizeof *r);
+	double *speed;
+	const char *src;
+	size_t i, n = 0, top = 0;
 
+	for (i = 0; i < l->nw; i++)
+		if ((size_t)l->w[i].rank >= top)
+			top = (size_t)l->w[i].rank + 1;
+	speed = xcalloc(top + 1, sizeof *speed);
+	src = exp_speeds(dir, speed, top);
 	for (i = 0; i < l->nw; i++) {
 		const struct em_worker *w = &l->w[i];
-		double den = w->n * w->sxx - w->sx * w->sx;
 
-		if (w->units <= 0)
+		if (w->master && w->units <= 0)
 			continue;
-		units += w->units;
-		t[i].w = w->t_calc / w->units;
-		t[i].c = w->rank != 0 && den > 0 ? (w->n * w->sxy - w->sx * w->sy) / den : 0;
+		r[n].speed = speed[w->rank];
+		r[n].t_calc = w->t_calc;
+		r[n].units = w->units;
+		r[n].master = w->master || w->rank == 0;
+		r[n].c = exp_bound_slope(w->count, w->t_comm, w->n);
+		n++;
 	}
-	b = exp_divisible_bound(t, l->nw, units);
-	free(t);
-	return b;
+	exp_bound_star(r, n, l->makespan, b);
+	b->speeds = b->equal_speeds ? "equal" : src;
+	free(speed);
+	free(r);
 }
 
 /* The first group of each metric's regex in the run's stdout: the last match counts. */
@@ -194,23 +192,23 @@ em_custom(const struct exp *e, const char *dir, double *values)
 }
 
 void
-exp_job_metrics(const char *job_id, double *values)
+exp_dir_metrics(const char *dir, double *values, struct exp_bound *b)
 {
-	struct job_state st;
 	struct evreader *r;
 	struct em_launch l;
 	struct event ev;
-	char *path, why[512];
+	struct exp_bound own;
+	char *path;
 	size_t i;
 
 	for (i = 0; i < EXP_NBUILTIN; i++)
 		values[i] = NAN;
-	if (jobstore_read_state(job_id, &st, why, sizeof why) != JOBSTORE_OK)
-		return;
-	if (st.ended > 0 && st.submitted > 0)
-		values[EXP_M_WALL] = st.ended - st.submitted;
+	if (b == NULL)
+		b = &own;
+	memset(b, 0, sizeof *b);
+	b->t_lb = NAN;
 	memset(&l, 0, sizeof l);
-	xasprintf(&path, "%s/events.jsonl", st.dir);
+	xasprintf(&path, "%s/events.jsonl", dir);
 	if ((r = evreader_open(path)) != NULL) {
 		memset(&ev, 0, sizeof ev);
 		while (evreader_next(r, &ev) == 1) {
@@ -228,11 +226,28 @@ exp_job_metrics(const char *job_id, double *values)
 		values[EXP_M_MIGRATIONS] = l.migrations;
 		if (l.busy_n > 0 && l.busy_sum > 0)
 			values[EXP_M_IMBALANCE] = l.busy_max / (l.busy_sum / l.busy_n) - 1;
+		em_bound(&l, dir, b);
 		if (l.makespan > 0)
-			values[EXP_M_EFFICIENCY] = em_bound(&l) / l.makespan;
+			values[EXP_M_EFFICIENCY] = b->t_lb / l.makespan;
 	}
 	free(path);
-	free(l.w);
+	em_free(&l);
+}
+
+void
+exp_job_metrics(const char *job_id, double *values, struct exp_bound *b)
+{
+	struct job_state st;
+	char why[512];
+	size_t i;
+
+	for (i = 0; i < EXP_NBUILTIN; i++)
+		values[i] = NAN;
+	if (jobstore_read_state(job_id, &st, why, sizeof why) != JOBSTORE_OK)
+		return;
+	exp_dir_metrics(st.dir, values, b);
+	if (st.ended > 0 && st.submitted > 0)
+		values[EXP_M_WALL] = st.ended - st.submitted;
 	job_state_free(&st);
 }
 
@@ -242,7 +257,7 @@ exp_run_metrics(const struct exp *e, const char *job_id, double *values)
 	char *dir, why[1024];
 	size_t i;
 
-	exp_job_metrics(job_id, values);
+	exp_job_metrics(job_id, values, NULL);
 	for (i = EXP_NBUILTIN; i < EXP_NBUILTIN + e->nmetrics; i++)
 		values[i] = NAN;
 	/* no store, no job: its own metrics stay unknown, as its built-in ones are */

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "experiment/exp-bound.h"
 #include "experiment/exp.h"
 
 enum {
@@ -34,8 +35,11 @@ enum {
  */
 void exp_run_metrics(const struct exp *e, const char *job_id, double *values);
 
-/* The built-in metrics only, of any job (gridsubmit simulate's report): values[EXP_NBUILTIN]. */
-void exp_job_metrics(const char *job_id, double *values);
+/*
+ * The built-in metrics only, of any job (gridsubmit simulate's report):
+ * values[EXP_NBUILTIN], and the bound behind its efficiency into *b (NULL: not wanted).
+ */
+void exp_job_metrics(const char *job_id, double *values, struct exp_bound *b);
 
 /*
  * The papers' metrics of a run's events file (doc/experiments.md, "Metrics"), each into
@@ -46,18 +50,20 @@ void exp_job_metrics(const char *job_id, double *values);
 void exp_metrics_rounds(const char *events, double *values);
 void exp_metrics_moves(const char *events, double *values);
 
-/* A worker's time per unit to compute (w) and to move its data through the master (c). */
-struct exp_worker_times {
-	double w, c;
-};
+/*
+ * The built-in metrics of the last launch recorded in job directory dir (events.jsonl,
+ * rankmap, platform.xml or sites.yaml; no store needed: benches read their own runs)
+ * into values[EXP_NBUILTIN], wall left NaN, and its bound into *b (NULL: not wanted).
+ */
+void exp_dir_metrics(const char *dir, double *values, struct exp_bound *b);
 
 /*
- * The divisible-load lower bound of a star (doc/experiments.md): units / rho*, rho* the
- * best total rate with r_i <= 1/w_i and sum r_i c_i <= 1 (a one-port master), found by
- * giving the port to the workers in increasing c_i. Workers with w <= 0 are left out;
- * NaN when none is left.
+ * The speed of the node of each rank r < n of job directory dir into speed[r] (0 where
+ * unknown), from its platform.xml (a simulation: exact) or its rank map's cpu_mhz times
+ * the node's cpu_scale in its sites.yaml. Returns where they came from: "platform",
+ * "site file", or "none" (no rank map).
  */
-double exp_divisible_bound(const struct exp_worker_times *w, size_t n, double units);
+const char *exp_speeds(const char *dir, double *speed, size_t n);
 
 /* The index of metric name in exp_metric_names' order, or -1. */
 int exp_metric_find(const struct exp *e, const char *name);

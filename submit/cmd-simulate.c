@@ -131,6 +131,20 @@ simulate_parse(int argc, char **argv, struct simulate_args *a)
 	a->run.job = argv[optind];
 }
 
+/*
+ * The bound behind the efficiency (doc/experiments.md, "The bound"): T_LB, its two
+ * terms, the work in seconds of the fastest node, where the speeds came from, and
+ * whether a fitted port cost was left out for exceeding the makespan.
+ */
+static json_t *
+simulate_bound_json(const struct exp_bound *b)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:s, s:b}", "t_lb", jsonout_num(b->t_lb),
+	    "work", jsonout_num(b->work), "units", jsonout_num(b->units), "compute",
+	    jsonout_num(b->compute), "port", jsonout_num(b->port), "speeds",
+	    b->speeds != NULL ? b->speeds : "none", "port_dropped", b->port_dropped);
+}
+
 /* The simulation's result: one line on stderr, or the --json document on stdout. */
 static void
 simulate_result(const struct jobrun *jr, const struct simulate_args *a, int code)
@@ -138,14 +152,16 @@ simulate_result(const struct jobrun *jr, const struct simulate_args *a, int code
 	char n[48];
 	const struct job_state *st = &jr->st;
 	double m[EXP_NBUILTIN];
+	struct exp_bound b;
 
-	exp_job_metrics(st->id, m);
+	exp_job_metrics(st->id, m, &b);
 	if (a->json) {
 		jsonout_print(json_fail_doc(json_pack("{s:o, s:s, s:s, s:o, s:i, s:s, s:o, s:o, "
-		    "s:o, s:o, s:s, s:i}", "id", jsonout_id(st->id), "state", job_phase_name(st->phase),
-		    "name", st->name, "reason", jsonout_str(st->reason), "ranks", st->ranks,
-		    "scheme", st->scheme, "makespan", jsonout_num(m[EXP_M_MAKESPAN]),
-		    "efficiency", jsonout_num(m[EXP_M_EFFICIENCY]),
+		    "s:o, s:o, s:o, s:s, s:i}", "id", jsonout_id(st->id), "state",
+		    job_phase_name(st->phase), "name", st->name, "reason", jsonout_str(st->reason),
+		    "ranks", st->ranks, "scheme", st->scheme, "makespan",
+		    jsonout_num(m[EXP_M_MAKESPAN]), "efficiency", jsonout_num(m[EXP_M_EFFICIENCY]),
+		    "bound", simulate_bound_json(&b),
 		    "host_mhz", jsonout_num(sim_host_mhz(&jr->sites, &a->sim)),
 		    "wall_seconds", jsonout_num(st->ended - st->submitted), "dir", st->dir,
 		    "exit_code", code), code));
@@ -158,6 +174,9 @@ simulate_result(const struct jobrun *jr, const struct simulate_args *a, int code
 	    "took %.2f s)\n", m[EXP_M_MAKESPAN], text_plural(n, sizeof n, st->ranks, "rank",
 	    NULL), m[EXP_M_EFFICIENCY],
 	    sim_host_mhz(&jr->sites, &a->sim), st->ended - st->submitted);
+	if (b.port_dropped)
+		fprintf(stderr, "gridsubmit: the bound leaves out the port cost fitted to the "
+		    "chunks: it gave more than the makespan\n");
 }
 
 static int

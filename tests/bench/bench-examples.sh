@@ -3,9 +3,9 @@
 # workers slowed differently (--slow 1:1,2:3: rank 2 repeats every unit three times), under
 # static, gss, fss, tss, pwd, hetcalc and hetcomm (and pss, whose one-unit chunks help the
 # measurement): each scheme's makespan (the "end" event of its events.jsonl) and its
-# efficiency T_LB / T against the divisible-load bound (doc/schemes.md, "The bound to
-# measure against"), computed by
-# divisible-lb.awk from the per-unit times measured in these same runs (how: see its top).
+# efficiency T_LB / T against the divisible-load bound (doc/experiments.md, "The bound"),
+# computed by bench-bound (the function simulate and experiments use) from the work and
+# the ranks' speeds (the rank map's cpu_mhz) of these same runs: the smallest over them.
 # The ranks get a rank map as gridsubmit's broker would write it for nodes whose CPU clocks
 # differ as the slow factors say (PR and cpu_mhz proportional to 1/factor): without one,
 # pwd, wstatic and ngss would place their static part equally. Each run is repeated
@@ -23,9 +23,9 @@ HERE=$(dirname "$0")
 # shellcheck disable=SC1091 # lib-bench.sh: checked on its own
 . "$HERE/lib-bench.sh"
 
-for p in mandelbrot matmul; do
-	if [ ! -x "$BUILD/examples/$p" ]; then
-		echo "bench-examples: $BUILD/examples/$p is not built (run make)" >&2
+for p in examples/mandelbrot examples/matmul tests/bench/bench-bound; do
+	if [ ! -x "$BUILD/$p" ]; then
+		echo "bench-examples: $BUILD/$p is not built (run make bench)" >&2
 		exit 1
 	fi
 done
@@ -66,14 +66,14 @@ bench() {
 			run "$prog" "$s" "$rep" "$@"
 		done
 	done
-	if ! lb=$(awk -f "$HERE/divisible-lb.awk" "$D/$prog"-*.jsonl); then
+	if ! lb=$("$BUILD/tests/bench/bench-bound" "$D/rankmap" "$D/$prog"-*.jsonl); then
 		status=1
 		return
 	fi
 	printf '%s\n' "$lb" | grep '^#'
-	set -- $(printf '%s\n' "$lb" | head -n 1)
+	set -- $(printf '%s\n' "$lb" | grep -v '^#')
 	tlb=$1
-	echo "# $label: W = $2 units, rho* = $3 units/s, T_LB = $tlb s, single-round T_1 = $4 s"
+	echo "# $label: W = $2 s of the fastest rank's computing, T_LB = $tlb s (the least of $3 runs)"
 	for s in pss $SCHEMES; do
 		t=$(makespan "$prog" "$s")
 		[ -n "$t" ] || continue

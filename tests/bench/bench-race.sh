@@ -13,8 +13,8 @@
 # of every scheme in both master modes, then repetition 2, ... (BENCH_RACE_REPS, default
 # 5), and each (loop, mode, scheme) reports its median makespan (the "end" event of its
 # events.jsonl) and its efficiency T_LB / T against the divisible-load bound that
-# divisible-lb.awk computes from the runs of the same loop and mode (it needs pss runs:
-# pss always runs). Then, per loop and mode, libgrt's best scheme against the best of the
+# bench-bound computes from the runs of the same loop and mode (doc/experiments.md, "The
+# bound": the work and the ranks' speeds of the rank map; the smallest over the runs). Then, per loop and mode, libgrt's best scheme against the best of the
 # peer family (wf, awf-b..e, af): ratio peer / libgrt, goal >= 1.05; and per loop gss with
 # a computing master against gss with a dedicated one: ratio computing / dedicated, goal
 # <= 1.05. A scheme this build does not know (its first run fails saying "unknown
@@ -36,9 +36,9 @@ HERE=$(dirname "$0")
 # shellcheck disable=SC1091 # lib-bench.sh: checked on its own
 . "$HERE/lib-bench.sh"
 
-for p in mandelbrot synthetic; do
-	if [ ! -x "$BUILD/examples/$p" ]; then
-		echo "bench-race: $BUILD/examples/$p is not built (run make)" >&2
+for p in examples/mandelbrot examples/synthetic tests/bench/bench-bound; do
+	if [ ! -x "$BUILD/$p" ]; then
+		echo "bench-race: $BUILD/$p is not built (run make bench)" >&2
 		exit 1
 	fi
 done
@@ -49,7 +49,7 @@ unknown=""
 nruns=0
 t0=$(date +%s)
 
-# pss first and once: divisible-lb.awk measures the workers' relative speeds in its runs
+# pss first: its one-unit chunks are the baseline of the rows that follow
 RUN=pss
 for s in $SCHEMES; do
 	[ "$s" = pss ] || RUN="$RUN $s"
@@ -105,22 +105,22 @@ median() {
 }
 
 # bound LOOP MODE LABEL: sets tlb to the T_LB of the loop and mode from all their runs
-# (empty when divisible-lb.awk cannot compute it) and prints its notes
+# (empty when bench-bound cannot compute it) and prints its notes
 bound() {
 	tlb=
 	if [ -z "$(ls "$D/$1.$2".*.jsonl 2>/dev/null)" ]; then
 		echo "# race: $3: no run passed: no bound"
 		return
 	fi
-	if ! lb=$(awk -f "$HERE/divisible-lb.awk" "$D/$1.$2".*.jsonl); then
+	if ! lb=$("$BUILD/tests/bench/bench-bound" "$D/rankmap.$2" "$D/$1.$2".*.jsonl); then
 		status=1
 		return
 	fi
-	first=$(printf '%s\n' "$lb" | head -n 1)
+	first=$(printf '%s\n' "$lb" | grep -v '^#')
 	tlb=${first%% *}
 	printf '%s\n' "$lb" | grep '^#'
-	echo "$first" | awk -v l="$3" '{ printf "# %s: W = %d units, rho* = %s units/s, " \
-	    "T_LB = %s s, single-round T_1 = %s s\n", l, $2, $3, $1, $4 }'
+	echo "$first" | awk -v l="$3" '{ printf "# %s: W = %s s of the fastest rank, " \
+	    "T_LB = %s s (the least of %d runs)\n", l, $2, $1, $3 }'
 }
 
 # report LOOP MODE LABEL: a row per scheme and the libgrt-against-peers row; the medians

@@ -3,8 +3,8 @@
  * {names} substituted into args, parameters laid over the job file (runtime and job keys,
  * the job's other keys kept), a bad value located in the experiment file, every mistake
  * of a file reported in file order; the reserved parameter mode (each point's mode, never
- * laid over the job, its bad values located); and the divisible-load bound on stars worked
- * by hand.
+ * laid over the job, its bad values located); and the divisible-load bound on stars whose
+ * bound is known in closed form, and on a recorded run's job directory.
  */
 #include <limits.h>
 #include <math.h>
@@ -32,6 +32,15 @@ put(const char *name, const char *text)
 	f = fopen(path, "w");
 	fputs(text, f);
 	fclose(f);
+}
+
+static void
+unlink_in(const char *name)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	unlink(path);
 }
 
 /* Load text as DIR/exp.yaml; err gets the first error only (errlist_first). */
@@ -200,22 +209,124 @@ test_mode(void)
 	    "key") != NULL, "mode testbed without testbed: (%s)", err.msg);
 }
 
+/* The bound of n ranks of speeds s, t_calc t, units u, port costs c (master: rank 0 if m). */
+static double
+bound_of(size_t n, const double *sp, const double *t, const double *u, const double *c,
+    int m, double makespan, struct exp_bound *b)
+{
+	struct exp_bound_rank r[8];
+	size_t i;
+
+	memset(r, 0, sizeof r);
+	for (i = 0; i < n; i++) {
+		r[i].speed = sp[i];
+		r[i].t_calc = t[i];
+		r[i].units = u[i];
+		r[i].c = c != NULL ? c[i] : NAN;
+		r[i].master = m && i == 0;
+	}
+	exp_bound_star(r, n, makespan, b);
+	return b->t_lb;
+}
+
+/*
+ * Stars whose bound is known in closed form: equal nodes and units (W / (p x speed)), two
+ * speeds (W / sum s_i, whichever units each drew), a port-bound star (U x c), the port
+ * left out when the master computed and when a fit is contradicted by the makespan.
+ */
 static void
 test_bound(void)
 {
-	struct exp_worker_times t[3] = { { 1, 0 }, { 1, 0 }, { 0, 0 } };
+	double one[4] = { 1, 1, 1, 1 }, t[4] = { 10, 10, 10, 10 }, u[4] = { 100, 100, 100, 100 };
+	double two[4] = { 2000, 2000, 1000, 1000 }, t2[4] = { 10, 2, 10, 16 };
+	double c[4] = { 0.5, 0.5, 0.5, 0.5 }, x[6] = { 1, 2, 3, 4, 5, 6 }, y[6];
+	struct exp_bound b;
+	size_t i;
 
-	/* two workers of 1 s per unit, free links: rho = 2 units/s */
-	is_dbl(exp_divisible_bound(t, 3, 100), 50, 1e-12, "free links: W / sum 1/w_i");
-	/* c = 0.8: the first worker takes 0.8 of the port, the second 0.2 / 0.8 = 0.25 */
-	t[0].c = t[1].c = 0.8;
-	is_dbl(exp_divisible_bound(t, 2, 100), 100 / 1.25, 1e-12, "the port limits the second");
-	/* the cheaper link goes first whatever the order given */
-	/* c 0.8 then 0.5: the 0.5 worker takes 0.5 of the port, the other 0.5 / 0.8 */
-	t[0].c = 0.8;
-	t[1].c = 0.5;
-	is_dbl(exp_divisible_bound(t, 2, 90), 90 / 1.625, 1e-12, "greedy by increasing c");
-	ok(isnan(exp_divisible_bound(t + 2, 1, 10)), "no worker: no bound");
+	/* 4 equal nodes, 400 units of 0.1 s each: W = 40 s, T_LB = W / 4 */
+	is_dbl(bound_of(4, one, t, u, NULL, 0, 10, &b), 10, 1e-12, "equal nodes: W / p");
+	is_dbl(b.work, 40, 1e-12, "equal nodes: W = sum t_calc");
+	ok(b.port == 0 && !b.equal_speeds, "no port cost known: no port term");
+	/*
+	 * Two speeds (2000 and 1000 MHz): the work in seconds of the fastest node is 10 + 2
+	 * + 10/2 + 16/2 = 25, the capacity 1 + 1 + 0.5 + 0.5 = 3; rank 1 drew cheap units
+	 * (2 s for its 100) and does not make itself look faster than its clock
+	 */
+	is_dbl(bound_of(4, two, t2, u, NULL, 0, 16, &b), 25.0 / 3, 1e-12,
+	    "two speeds: W / sum s_i, whatever units each drew");
+	ok(b.t_lb <= 16, "below the longest computing time (%g)", b.t_lb);
+	/* a speed unknown: every rank counted as equal, still a bound */
+	two[3] = 0;
+	is_dbl(bound_of(4, two, t2, u, NULL, 0, 16, &b), 38.0 / 4, 1e-12,
+	    "an unknown speed: equal speeds");
+	ok(b.equal_speeds, "and says so");
+	/* port-bound: 400 units at 0.5 s each through one port; compute takes 10 s */
+	is_dbl(bound_of(4, one, t, u, c, 0, 250, &b), 200, 1e-12, "port-bound: U x c");
+	is_dbl(b.compute, 10, 1e-12, "its compute term is still W / p");
+	/* the master computed: its units never crossed the port */
+	is_dbl(bound_of(4, one, t, u, c, 1, 250, &b), 10, 1e-12,
+	    "a master that computed: no port term");
+	/* a fitted port cost the run contradicts is left out, and counted */
+	is_dbl(bound_of(4, one, t, u, c, 0, 100, &b), 10, 1e-12,
+	    "a port term above the makespan left out");
+	ok(b.port_dropped == 1, "and flagged");
+	ok(isnan(bound_of(0, one, t, u, NULL, 0, 1, &b)), "no rank: no bound");
+
+	/* the slope: exact on a line, unmoved by one outlier (a first contact) */
+	for (i = 0; i < 6; i++)
+		y[i] = 0.003 + 0.25 * x[i];
+	is_dbl(exp_bound_slope(x, y, 6), 0.25, 1e-12, "slope of a line");
+	y[5] += 100;
+	is_dbl(exp_bound_slope(x, y, 6), 0.25, 1e-12, "an outlier does not move it");
+	ok(isnan(exp_bound_slope(x, y, 1)), "one chunk: no slope");
+	ok(isnan(exp_bound_slope(one, y, 4)), "one size: no slope");
+}
+
+/*
+ * Recorded events of a synthetic run: the efficiency from a job directory (events.jsonl
+ * and rankmap, as the broker writes it), the master not counted, speeds from cpu_mhz.
+ */
+static void
+test_bound_dir(void)
+{
+	double v[EXP_NBUILTIN];
+	struct exp_bound b;
+
+	put("rankmap", "# rank node site pf pr cpu_mhz\n0 here - 1 1 0\n1 a s 1 1 3000\n"
+	    "2 b s 1 1 1000\n");
+	/* rank 1: 3 chunks, 6 s of computing; rank 2: 2 chunks, 6 s: W = 6 + 6/3 = 8 */
+	put("events.jsonl",
+	    "{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"1\",\"scheme\":\"gss\","
+	    "\"N\":60,\"rounds\":1,\"ranks\":[{\"rank\":0,\"node\":\"here\",\"site\":\"-\","
+	    "\"pf\":1,\"pr\":1,\"role\":\"master\"},{\"rank\":1,\"node\":\"a\",\"site\":\"s\","
+	    "\"pf\":1,\"pr\":1,\"role\":\"worker\"},{\"rank\":2,\"node\":\"b\",\"site\":\"s\","
+	    "\"pf\":1,\"pr\":1,\"role\":\"worker\"}]}\n"
+	    "{\"v\":1,\"t\":1,\"ev\":\"chunk\",\"rank\":1,\"round\":0,\"start\":0,"
+	    "\"count\":20,\"t_calc\":2,\"t_comm\":0.01,\"t_exe\":2.01}\n"
+	    "{\"v\":1,\"t\":2,\"ev\":\"chunk\",\"rank\":2,\"round\":0,\"start\":20,"
+	    "\"count\":15,\"t_calc\":3,\"t_comm\":0.01,\"t_exe\":3.01}\n"
+	    "{\"v\":1,\"t\":3,\"ev\":\"chunk\",\"rank\":1,\"round\":0,\"start\":35,"
+	    "\"count\":10,\"t_calc\":2,\"t_comm\":0.01,\"t_exe\":2.01}\n"
+	    "{\"v\":1,\"t\":4,\"ev\":\"chunk\",\"rank\":2,\"round\":0,\"start\":45,"
+	    "\"count\":10,\"t_calc\":3,\"t_comm\":0.01,\"t_exe\":3.01}\n"
+	    "{\"v\":1,\"t\":5,\"ev\":\"chunk\",\"rank\":1,\"round\":0,\"start\":55,"
+	    "\"count\":5,\"t_calc\":2,\"t_comm\":0.01,\"t_exe\":2.01}\n"
+	    "{\"v\":1,\"t\":6.5,\"ev\":\"end\",\"makespan\":6.5,\"requeued\":0,"
+	    "\"failed\":0,\"status\":\"done\",\"ranks\":[]}\n");
+	exp_dir_metrics(dir, v, &b);
+	is_dbl(b.work, 8, 1e-12, "recorded run: W in seconds of the fastest node");
+	is_dbl(b.t_lb, 8 / (1 + 1.0 / 3), 1e-12, "recorded run: T_LB = W / (1 + 1/3)");
+	is_dbl(v[EXP_M_EFFICIENCY], 6 / 6.5, 1e-12, "recorded run: efficiency T_LB / makespan");
+	ok(strcmp(b.speeds, "site file") == 0, "speeds from the rank map (%s)", b.speeds);
+	/* a simulation's platform.xml gives the exact speeds, whatever the rank map says */
+	put("platform.xml", "    <host id=\"a\" speed=\"2e9f\" core=\"1\"/>\n"
+	    "    <host id=\"b\" speed=\"1e9f\" core=\"1\"/>\n");
+	exp_dir_metrics(dir, v, &b);
+	is_dbl(b.t_lb, (6 + 3) / 1.5, 1e-12, "simulated run: speeds of the platform");
+	ok(strcmp(b.speeds, "platform") == 0, "and says so (%s)", b.speeds);
+	unlink_in("platform.xml");
+	unlink_in("events.jsonl");
+	unlink_in("rankmap");
 }
 
 int
@@ -233,6 +344,7 @@ main(void)
 	test_all_errors();
 	test_mode();
 	test_bound();
+	test_bound_dir();
 	{
 		char cmd[PATH_MAX + 16];
 
