@@ -4,6 +4,8 @@
  *
  *   grt-task-run.c      grt_tasks_run, grt_tasks_default: set up, then master or worker
  *   grt-task-wire.c     building and reading messages; the sends still in flight
+ *   grt-task-comm-poll.c    receiving and waiting under MPICH: probes and a back-off
+ *   grt-task-comm-block.c   ... under SMPI: blocking calls (the Makefile links one)
  *   grt-task-worker.c   a worker: its tasks' steps, moves, checkpoints
  *   grt-task-mail.c     a worker: task messages, their forwarding, grt_task_send/recv
  *   grt-task-master.c   the master: placement, reports, the end
@@ -90,9 +92,19 @@ struct tk_msg *tk_view_msgs(const struct tk_view *v, int *rc);
 /*
  * Receive the next message of the task protocol, if one waits: 1 with its bytes in b and
  * its source in *src and the seconds its receive took in *secs, 0 when none waits, or an
- * error code.
+ * error code (grt-task-comm-*.c).
  */
 int tk_recv_any(MPI_Comm comm, grt_buf *b, int *src, double *secs);
+
+/*
+ * A rank with nothing to do waits (grt-task-comm-*.c). Under MPICH: one step of the
+ * back-off bo, and 0, with *clock the time when the back-off read it (else 0). Under SMPI:
+ * blocked until the next message comes, the sends of s that go on to a second rank
+ * carried on meanwhile; 1 with it as tk_recv_any gives it and *clock the time, or an
+ * error code.
+ */
+int tk_wait(MPI_Comm comm, struct tk_sends *s, struct grt_backoff *bo, grt_buf *b, int *src,
+    double *secs, double *clock);
 
 /* A task a worker holds. */
 struct tk_task {
@@ -115,6 +127,7 @@ struct grt_task_io {
 	struct grt_task_io *outer;	/* the step this one runs inside, or NULL */
 	int64_t step;
 	double wait;		/* seconds waiting for messages, nested steps excluded */
+	double wait_cpu;	/* CPU seconds of this thread meanwhile (nested steps excluded) */
 	double nested_wall;	/* seconds of the steps run inside this one */
 	double nested_cpu;
 	int nsent;
@@ -146,6 +159,8 @@ struct tk_worker {
 
 /* grt-task-worker.c: handle what has come, test the sends, say alive; GRT_OK or an error */
 int wk_progress(struct tk_worker *wk);
+/* Wait for something to do (tk_wait), and handle what came; GRT_OK or an error. */
+int wk_wait(struct tk_worker *wk, struct grt_backoff *bo);
 /* Run one step of t (from the top or inside another's wait). */
 int wk_step(struct tk_worker *wk, struct tk_task *t);
 /* The held task that is not running and has done fewest steps, fewer than below; or NULL. */
