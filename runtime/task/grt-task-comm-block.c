@@ -1,10 +1,17 @@
 /*
- * grt-task-comm-block.c — a task run's receiving and waiting under SimGrid's SMPI
- * (grt-task.h; doc/simulate.md, "Waiting in the SMPI build"): a message travels as the
- * loop runtime's do under SMPI (grt-comm-block.c), its length first, and a rank with
- * nothing to do waits in a blocking call, which the simulator runs as one event per
- * message, instead of probing, which it charges simulated time for and runs as an event
- * per probe. The first message in or out of a rank pays its first contact there.
+ * grt-task-comm-block.c — a task run's sending, receiving and waiting under SimGrid's SMPI
+ * (grt-task.h; doc/simulate.md, "Waiting in the SMPI build"): a message travels as its
+ * length (8 bytes), then its bytes, and a rank with nothing to do waits in a blocking
+ * call, which the simulator runs as one event per message, instead of probing, which it
+ * charges simulated time for and runs as an event per probe. The first message in or out
+ * of a rank pays its first contact there (grt_comm_contact).
+ *
+ * The bytes go with a tag of their own per sender and receiver, the count of that pair's
+ * messages so far (modulo TK_BYTES_TAGS): SMPI keeps messages under its eager size
+ * (smpi/async-small-thresh) apart from larger ones, and a receive looks among the small
+ * ones first, so with one tag a large state's receive took the next message's 8-byte
+ * length when the sender had already sent it. Lengths, all small, keep the order they
+ * were sent in.
  *
  * A send that goes on to a second rank when it completes (a moved task's state: to its
  * new holder, then to the master) is carried on while the rank waits: the wait is an
@@ -16,14 +23,81 @@
 #include "runtime/comm/grt-comm.h"
 #include "runtime/task/grt-task.h"
 
+#define TK_BYTES_TAG	8192	/* the first tag of the bytes, after every other of libgrt */
+#define TK_BYTES_TAGS	4096
+
+/* messages sent to each rank, received from each rank: [size of the communicator] */
+static unsigned *sent_to, *got_from;
+
+/* The tag of the next bytes between this rank and peer, counted in *count; -1: no memory. */
+static int
+tk_bytes_tag(MPI_Comm comm, unsigned **count, int peer)
+{
+	int size;
+
+	if (*count == NULL) {
+		if (MPI_Comm_size(comm, &size) != MPI_SUCCESS ||
+		    (*count = calloc((size_t)size, sizeof **count)) == NULL)
+			return -1;
+	}
+	return TK_BYTES_TAG + (int)((*count)[peer]++ % TK_BYTES_TAGS);
+}
+
+int
+tk_isend(const void *buf, size_t len, int dest, MPI_Comm comm, MPI_Request *req)
+{
+	int64_t n = (int64_t)len;
+	int tag;
+
+	if (len > INT32_MAX)
+		return GRT_EINVAL;
+	if ((tag = tk_bytes_tag(comm, &sent_to, dest)) < 0)
+		return GRT_ENOMEM;
+	grt_comm_contact();
+	if (MPI_Send(&n, (int)sizeof n, MPI_BYTE, dest, GRT_TAG_TASK, comm) != MPI_SUCCESS ||
+	    MPI_Isend(buf, (int)len, MPI_BYTE, dest, tag, comm, req) != MPI_SUCCESS)
+		return GRT_EMPI;
+	return GRT_OK;
+}
+
+/* After a length message (its status st, its value n): the bytes into b; 1 or an error. */
+static int
+tk_take(MPI_Comm comm, const MPI_Status *st, int64_t n, grt_buf *b)
+{
+	int got, tag, rc;
+
+	if (MPI_Get_count(st, MPI_BYTE, &got) != MPI_SUCCESS || got != (int)sizeof n ||
+	    n < 0 || n > INT32_MAX)
+		return GRT_EPROTO;
+	grt_comm_contact();
+	if ((tag = tk_bytes_tag(comm, &got_from, st->MPI_SOURCE)) < 0)
+		return GRT_ENOMEM;
+	if ((rc = grt_buf_reserve(b, (size_t)n)) != GRT_OK)
+		return rc;
+	if (MPI_Recv(b->data, (int)n, MPI_BYTE, st->MPI_SOURCE, tag, comm,
+	    MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		return GRT_EMPI;
+	b->len = (size_t)n;
+	return 1;
+}
+
 int
 tk_recv_any(MPI_Comm comm, grt_buf *b, int *src, double *secs)
 {
 	MPI_Status st;
-	double t0 = MPI_Wtime();
-	int rc;
+	int64_t n;
+	double t0;
+	int flag, rc;
 
-	if ((rc = grt_comm_recv(comm, MPI_ANY_SOURCE, GRT_TAG_TASK, 0, b, &st)) <= 0)
+	if (MPI_Iprobe(MPI_ANY_SOURCE, GRT_TAG_TASK, comm, &flag, &st) != MPI_SUCCESS)
+		return GRT_EMPI;
+	if (!flag)
+		return 0;
+	if (MPI_Recv(&n, (int)sizeof n, MPI_BYTE, st.MPI_SOURCE, GRT_TAG_TASK, comm,
+	    &st) != MPI_SUCCESS)
+		return GRT_EMPI;
+	t0 = MPI_Wtime();
+	if ((rc = tk_take(comm, &st, n, b)) <= 0)
 		return rc;
 	*secs = MPI_Wtime() - t0;
 	*src = st.MPI_SOURCE;
@@ -70,7 +144,7 @@ tk_wait(MPI_Comm comm, struct tk_sends *s, struct grt_backoff *bo, grt_buf *b, i
 	MPI_Status st;
 	int64_t n;
 	double t0;
-	int cap = 4, k, idx, got, rc = GRT_OK;
+	int cap = 4, k, idx, rc = GRT_OK;
 
 	(void)bo;
 	/*
@@ -99,14 +173,8 @@ tk_wait(MPI_Comm comm, struct tk_sends *s, struct grt_backoff *bo, grt_buf *b, i
 		at[idx]->req = MPI_REQUEST_NULL;
 		tk_sends_test(s);
 	}
-	if (MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS || got != (int)sizeof n ||
-	    n < 0 || n > INT32_MAX) {
-		rc = GRT_EPROTO;
-		goto out;
-	}
-	grt_comm_contact();
 	t0 = MPI_Wtime();
-	if ((rc = grt_comm_take(comm, &st, (int)n, b)) > 0) {
+	if ((rc = tk_take(comm, &st, n, b)) > 0) {
 		*clock = MPI_Wtime();
 		*secs = *clock - t0;
 		*src = st.MPI_SOURCE;

@@ -1,11 +1,20 @@
 /*
- * grt-task-comm-poll.c — a task run's receiving and waiting under MPICH (grt-task.h): one
- * MPI message per message, found by a probe, and an idle rank's wait one step of the
+ * grt-task-comm-poll.c — a task run's sending, receiving and waiting under MPICH
+ * (grt-task.h): one MPI message per message, found by a probe, and an idle rank's wait one step of the
  * back-off of grt-run.c. A rank never blocks: a blocking MPICH call spins on its core, and
  * one on a dead rank never returns (doc/reliability.md). The SMPI build's are in
  * grt-task-comm-block.c.
  */
 #include "runtime/task/grt-task.h"
+
+int
+tk_isend(const void *buf, size_t len, int dest, MPI_Comm comm, MPI_Request *req)
+{
+	if (len > INT32_MAX)
+		return GRT_EINVAL;
+	return MPI_Isend(buf, (int)len, MPI_BYTE, dest, GRT_TAG_TASK, comm, req) == MPI_SUCCESS ?
+	    GRT_OK : GRT_EMPI;
+}
 
 int
 tk_recv_any(MPI_Comm comm, grt_buf *b, int *src, double *secs)

@@ -1,15 +1,14 @@
 /*
  * grt-task-wire.c — the messages of a task run on the wire (grt-task-proto.h): building
- * them, reading them in place, and the sends still in flight. Every send is the loop
- * runtime's (grt_comm_isend: MPI_Isend under MPICH, its length first under SMPI) and
- * tested later: a rank never blocks on a peer that may have died. Receiving and waiting
- * differ between the two builds (grt-task-comm-poll.c, grt-task-comm-block.c).
+ * them, reading them in place, and the sends still in flight. Every send is tk_isend's
+ * (MPI_Isend under MPICH, its length first under SMPI) and tested later: a rank never
+ * blocks on a peer that may have died. Sending, receiving and waiting differ between the
+ * two builds (grt-task-comm-poll.c, grt-task-comm-block.c).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "runtime/comm/grt-comm.h"
 #include "runtime/task/grt-task.h"
 
 struct tk_msg *
@@ -146,8 +145,7 @@ tk_post(struct tk_sends *s, int dest, grt_buf *buf, int then, int then_kind, int
 		free(t);
 		return GRT_EINVAL;
 	}
-	if (grt_comm_isend(t->buf.data, t->buf.len, dest, GRT_TAG_TASK, s->comm,
-	    &t->req) != GRT_OK) {
+	if (tk_isend(t->buf.data, t->buf.len, dest, s->comm, &t->req) != GRT_OK) {
 		/* the peer is gone: the master finds out from its silence */
 		s->failed = 1;
 		grt_buf_free(&t->buf);
@@ -196,8 +194,8 @@ tk_sends_test(struct tk_sends *s)
 			h.kind = t->then_kind;
 			h.flags = t->then_flags;
 			memcpy(t->buf.data, &h, sizeof h);
-			if (grt_comm_isend(t->buf.data, t->buf.len, t->then, GRT_TAG_TASK,
-			    s->comm, &t->req) == GRT_OK) {
+			if (tk_isend(t->buf.data, t->buf.len, t->then, s->comm,
+			    &t->req) == GRT_OK) {
 				t->then = -1;
 				pp = &t->next;
 				continue;

@@ -4,7 +4,7 @@
  *
  *   grt-task-run.c      grt_tasks_run, grt_tasks_default: set up, then master or worker
  *   grt-task-wire.c     building and reading messages; the sends still in flight
- *   grt-task-comm-poll.c    receiving and waiting under MPICH: probes and a back-off
+ *   grt-task-comm-poll.c    sending, receiving, waiting under MPICH: probes, a back-off
  *   grt-task-comm-block.c   ... under SMPI: blocking calls (the Makefile links one)
  *   grt-task-worker.c   a worker: its tasks' steps, moves, checkpoints
  *   grt-task-mail.c     a worker: task messages, their forwarding, grt_task_send/recv
@@ -88,6 +88,9 @@ struct tk_view {
 int tk_view(const void *buf, size_t n, struct tk_view *v);
 /* The task messages of v as a list (allocated; NULL with *rc set on failure or none). */
 struct tk_msg *tk_view_msgs(const struct tk_view *v, int *rc);
+
+/* Send len bytes to dest; *req completes when buf may be reused (grt-task-comm-*.c). */
+int tk_isend(const void *buf, size_t len, int dest, MPI_Comm comm, MPI_Request *req);
 
 /*
  * Receive the next message of the task protocol, if one waits: 1 with its bytes in b and
