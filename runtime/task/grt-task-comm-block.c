@@ -13,10 +13,7 @@
  * length when the sender had already sent it. Lengths, all small, keep the order they
  * were sent in.
  *
- * A send that goes on to a second rank when it completes (a moved task's state: to its
- * new holder, then to the master) is carried on while the rank waits: the wait is an
- * MPI_Waitany over the next message's length and those sends. No rank dies in a
- * simulation, so none waits for one that did.
+ * No rank dies in a simulation, so none waits for one that did.
  */
 #include <stdlib.h>
 
@@ -105,82 +102,32 @@ tk_recv_any(MPI_Comm comm, grt_buf *b, int *src, double *secs)
 }
 
 /*
- * The pending sends of s that go on to a second rank, into reqs[1..] and at[1..] (grown as
- * needed): 1 + their count, or -1 when memory ran out.
+ * Blocked in MPI_Recv for the next length. A moved state's second send (to the master) is
+ * posted by the tk_sends_test after it, not by waiting on the first send together with
+ * the receive: SimGrid 3.32 never reported complete, to MPI_Test, a send that had been in an
+ * MPI_Waitany which returned another request (EP, 16 KiB states moved after every step: the
+ * ranks then waited out TK_BYE_WAIT_S at the end). The old holder hears soon enough: the
+ * master tells every worker where the task is once it has arrived.
  */
-static int
-tk_chained(struct tk_sends *s, MPI_Request **reqs, struct tk_send ***at, int *cap)
-{
-	struct tk_send *t;
-	int n = 1;
-
-	for (t = s->head; t != NULL; t = t->next) {
-		if (t->then < 0)
-			continue;
-		if (n == *cap) {
-			MPI_Request *r = realloc(*reqs, (size_t)(2 * *cap) * sizeof **reqs);
-			struct tk_send **a = r == NULL ? NULL :
-			    realloc(*at, (size_t)(2 * *cap) * sizeof **at);
-
-			if (r != NULL)
-				*reqs = r;
-			if (a == NULL)
-				return -1;
-			*at = a;
-			*cap *= 2;
-		}
-		(*reqs)[n] = t->req;
-		(*at)[n++] = t;
-	}
-	return n;
-}
-
 int
 tk_wait(MPI_Comm comm, struct tk_sends *s, struct grt_backoff *bo, grt_buf *b, int *src,
     double *secs, double *clock)
 {
-	MPI_Request *reqs = malloc(4 * sizeof *reqs), len_req;
-	struct tk_send **at = malloc(4 * sizeof *at);
 	MPI_Status st;
 	int64_t n;
 	double t0;
-	int cap = 4, k, idx, rc = GRT_OK;
+	int rc;
 
 	(void)bo;
-	/*
-	 * the arrays grown before the receive is posted: their count only falls after (a
-	 * send that went on to its second rank is no longer chained)
-	 */
-	if (reqs == NULL || at == NULL || tk_chained(s, &reqs, &at, &cap) < 0) {
-		rc = GRT_ENOMEM;
-		goto out;
-	}
-	if (MPI_Irecv(&n, (int)sizeof n, MPI_BYTE, MPI_ANY_SOURCE, GRT_TAG_TASK, comm,
-	    &len_req) != MPI_SUCCESS) {
-		rc = GRT_EMPI;
-		goto out;
-	}
-	for (;;) {
-		k = tk_chained(s, &reqs, &at, &cap);
-		reqs[0] = len_req;
-		if (MPI_Waitany(k, reqs, &idx, &st) != MPI_SUCCESS) {
-			rc = GRT_EMPI;
-			goto out;
-		}
-		if (idx == 0)
-			break;
-		/* a first send done: MPI freed it; tk_sends_test posts the second */
-		at[idx]->req = MPI_REQUEST_NULL;
-		tk_sends_test(s);
-	}
+	if (MPI_Recv(&n, (int)sizeof n, MPI_BYTE, MPI_ANY_SOURCE, GRT_TAG_TASK, comm,
+	    &st) != MPI_SUCCESS)
+		return GRT_EMPI;
 	t0 = MPI_Wtime();
-	if ((rc = tk_take(comm, &st, n, b)) > 0) {
-		*clock = MPI_Wtime();
-		*secs = *clock - t0;
-		*src = st.MPI_SOURCE;
-	}
-out:
-	free(reqs);
-	free(at);
-	return rc;
+	if ((rc = tk_take(comm, &st, n, b)) <= 0)
+		return rc;
+	*clock = MPI_Wtime();
+	*secs = *clock - t0;
+	*src = st.MPI_SOURCE;
+	tk_sends_test(s);
+	return 1;
 }

@@ -102,8 +102,8 @@ int tk_recv_any(MPI_Comm comm, grt_buf *b, int *src, double *secs);
 /*
  * A rank with nothing to do waits (grt-task-comm-*.c). Under MPICH: one step of the
  * back-off bo, and 0, with *clock the time when the back-off read it (else 0). Under SMPI:
- * blocked until the next message comes, the sends of s that go on to a second rank
- * carried on meanwhile; 1 with it as tk_recv_any gives it and *clock the time, or an
+ * blocked until the next message comes; 1 with it as tk_recv_any gives it and *clock the
+ * time, after the sends of s are tested (one that goes on to a second rank goes on), or an
  * error code.
  */
 int tk_wait(MPI_Comm comm, struct tk_sends *s, struct grt_backoff *bo, grt_buf *b, int *src,

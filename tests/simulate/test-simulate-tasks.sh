@@ -10,7 +10,8 @@
 #   master's first send, then the worker's first receive);
 # - background load (emulate.load): the run is longer on the same seed; the same seed
 #   gives the same speed trace and makespan, another seed another trace and makespan;
-# - load-diff sees a simulated node's load rise and moves the task to the idle spare.
+# - 512 KiB states moved after every step: the run ends with its result checked, its moves
+#   at the link's rate at most, their median at 80% of it at least (seed 001, fig. 4).
 # Skipped when the SMPI builds are missing (SimGrid not installed).
 . tests/lib.sh
 
@@ -119,3 +120,31 @@ check "load: the same seed, the same makespan within 15% ($load1 s, $load1b s)" 
 check "load: another seed writes another trace" test "$tr6" != "$tr1"
 check "load: another seed, a makespan a quarter longer at least ($load1 s, $load6 s)" \
 	awk -v a="$load6" -v b="$load1" 'BEGIN { exit !(a > 1.25 * b) }'
+
+# --- 5. moves of large states: a 512 KiB state after every step (GRT_MIGRATION=rotate, as
+# the runtime's own tests move tasks) over 100 Mbit/s links. With one tag for every
+# message's bytes, a state's receive took the sender's next 8-byte length and the run hung;
+# with a moved state's first send in the wait's MPI_Waitany, SMPI aborted the run at its end
+cat > "$T/three.yaml" <<'YAML'
+sites:
+  - name: s
+    link: {bandwidth_mbps: 100, latency_ms: 0.1}
+    nodes:
+      - {host: "n[1-3]", cpu_mhz: 1000, cores: 1}
+YAML
+cat > "$T/ep-move.yaml" <<YAML
+name: ep-move
+program: "$EP"
+args: ["--steps", "20", "--pairs", "50000", "--state-kb", "512", "--check"]
+ranks: 4
+runtime: {spare: 1}
+env: {GRT_MIGRATION: rotate}
+YAML
+sim "moves" "$T/ep-move.yaml" --sites "$T/three.yaml"
+D=$(jdir)
+check_match "moves: EP's result checked after the moves" "$(cat "$D/stdout" 2>/dev/null)" \
+	'[1-9][0-9]* migrations.*result matches'
+check "moves: 512 KiB moves at the link's 12.5 MB/s at most, their median at 80% at least" \
+	sh -c "grep '\"ev\":\"migrate\"' '$D/events.jsonl' | jq -e -s \
+	'[.[] | .bytes / .seconds / 12.5e6] | sort | length > 0 and .[length / 2 | floor] >= 0.8 and
+	    all(.[]; . <= 1)'"
