@@ -23,21 +23,32 @@
 #define TK_BYTES_TAG	8192	/* the first tag of the bytes, after every other of libgrt */
 #define TK_BYTES_TAGS	4096
 
-/* messages sent to each rank, received from each rank: [size of the communicator] */
-static unsigned *sent_to, *got_from;
+/*
+ * Messages sent to each rank and received from each rank, by rank; kept from one task run
+ * of the process to the next, as their peers keep theirs.
+ */
+struct tk_counts {
+	unsigned *n;
+	int size;
+};
+static struct tk_counts sent_to, got_from;
 
-/* The tag of the next bytes between this rank and peer, counted in *count; -1: no memory. */
+/* The tag of the next bytes between this rank and peer, counted in c; -1: no memory. */
 static int
-tk_bytes_tag(MPI_Comm comm, unsigned **count, int peer)
+tk_bytes_tag(MPI_Comm comm, struct tk_counts *c, int peer)
 {
+	unsigned *grown;
 	int size;
 
-	if (*count == NULL) {
-		if (MPI_Comm_size(comm, &size) != MPI_SUCCESS ||
-		    (*count = calloc((size_t)size, sizeof **count)) == NULL)
+	if (peer >= c->size) {
+		if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || peer >= size ||
+		    (grown = realloc(c->n, (size_t)size * sizeof *grown)) == NULL)
 			return -1;
+		while (c->size < size)
+			grown[c->size++] = 0;
+		c->n = grown;
 	}
-	return TK_BYTES_TAG + (int)((*count)[peer]++ % TK_BYTES_TAGS);
+	return TK_BYTES_TAG + (int)(c->n[peer]++ % TK_BYTES_TAGS);
 }
 
 int
