@@ -30,9 +30,8 @@ const int grt_comm_blocks = 1;
 
 static int contacted;
 
-/* Before a rank's first message, in or out. */
-static void
-first_contact(void)
+void
+grt_comm_contact(void)
 {
 	const char *env;
 	double s = FIRST_CONTACT_S;
@@ -65,7 +64,7 @@ grt_comm_isend(const void *buf, size_t len, int dest, int tag, MPI_Comm comm,
 
 	if (len > INT32_MAX)
 		return GRT_EINVAL;
-	first_contact();
+	grt_comm_contact();
 	if (MPI_Send(&n, (int)sizeof n, MPI_BYTE, dest, tag, comm) != MPI_SUCCESS ||
 	    MPI_Isend(buf, (int)len, MPI_BYTE, dest, tag, comm, req) != MPI_SUCCESS)
 		return GRT_EMPI;
@@ -89,7 +88,7 @@ grt_comm_recv(MPI_Comm comm, int source, int tag, int wait, grt_buf *buf, MPI_St
 		return GRT_EMPI;
 	if (got != (int)sizeof n || n < 0 || n > INT32_MAX)
 		return GRT_EPROTO;
-	first_contact();
+	grt_comm_contact();
 	return grt_comm_take(comm, st, (int)n, buf);
 }
 

@@ -1,8 +1,9 @@
 /*
  * grt-comm.h — how the ranks of the loop runtime exchange their messages and wait: a
  * message sent to one rank, a message received, a result waited out, the end barrier, and
- * (grt-master.h, master_wait) the master waiting for a result. Two builds of the same
- * calls; the Makefile links one of them into each libgrt:
+ * (grt-master.h, master_wait) the master waiting for a result. The task runtime sends
+ * with these calls too, and receives in runtime/task/grt-task-comm-*.c. Two builds of
+ * the same calls; the Makefile links one of them into each libgrt:
  *
  *   grt-comm-poll.c   libgrt under MPICH: one MPI message per message, found by probes
  *                     with a back-off; never a blocking call. A blocking MPICH call spins
@@ -53,5 +54,13 @@ int grt_comm_sent(MPI_Comm comm, MPI_Request *req);
 
 /* The end barrier of every rank of MPI_COMM_WORLD: 1 when all reached it, else 0. */
 int grt_comm_all_ranks(void);
+
+/*
+ * SMPI build only (grt-comm-block.c): before a rank's first message, in or out, its first
+ * contact (doc/simulate.md, "First contact"), once; grt_comm_isend and grt_comm_recv call
+ * it, and so does the task runtime's wait (runtime/task/grt-task-comm-block.c), which
+ * receives by its own means.
+ */
+void grt_comm_contact(void);
 
 #endif

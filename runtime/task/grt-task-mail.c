@@ -163,7 +163,7 @@ grt_task_recv(struct grt_task_io *io, int from, const void **data, size_t *len)
 	struct grt_backoff bo;
 	struct tk_worker *wk;
 	struct tk_msg *m;
-	double t0, nested0;
+	double t0, c0, nested0, nested_cpu0;
 	int rc;
 
 	if (io == NULL || io->wk == NULL || io->wk->io != io || data == NULL || len == NULL)
@@ -172,7 +172,9 @@ grt_task_recv(struct grt_task_io *io, int from, const void **data, size_t *len)
 	if (from < 0 || from >= wk->ntasks || from == io->t->id || io->step < 1)
 		return GRT_EINVAL;
 	t0 = MPI_Wtime();
+	c0 = tk_cpu_now();
 	nested0 = io->nested_wall;
+	nested_cpu0 = io->nested_cpu;
 	grt_backoff_reset(&bo);
 	while ((m = mail_find(io->t, from, io->step - 1)) == NULL) {
 		struct tk_task *behind;
@@ -188,8 +190,14 @@ grt_task_recv(struct grt_task_io *io, int from, const void **data, size_t *len)
 			grt_backoff_reset(&bo);
 			continue;
 		}
-		grt_backoff_wait(&bo);
+		if ((rc = wk_wait(wk, &bo)) != GRT_OK)
+			return rc;
 	}
+	/*
+	 * the CPU time first (wk_step): what the thread did meanwhile was not this step's
+	 * computing, and under SMPI it was other ranks'
+	 */
+	io->wait_cpu += tk_cpu_now() - c0 - (io->nested_cpu - nested_cpu0);
 	io->wait += MPI_Wtime() - t0 - (io->nested_wall - nested0);
 	if (m->taken)
 		return GRT_EINVAL;

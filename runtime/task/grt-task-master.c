@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/comm/grt-comm.h"
 #include "runtime/task/grt-task-master.h"
 
 #define CHECK_PERIOD	0.01	/* seconds between looks for silent workers */
@@ -172,6 +173,33 @@ tm_progress(struct tk_master *m)
 	return i;
 }
 
+/*
+ * Nothing came: wait (tk_wait). 1 when a message came and was handled, or when the
+ * back-off read the clock (the periodic work is due), 0 when neither, or an error.
+ */
+static int
+tm_idle(struct tk_master *m, struct grt_backoff *bo)
+{
+	double secs, clock;
+	int src, rc;
+
+	if ((rc = tk_wait(m->comm, &m->sends, bo, &m->rbuf, &src, &secs, &clock)) < 0)
+		return rc;
+	if (rc == 0)
+		return clock > 0;
+	m->now = clock;
+	if ((rc = tm_handle(m, src)) != GRT_OK)
+		return rc;
+	tk_sends_test(&m->sends);
+	return 1;
+}
+
+/*
+ * Until every task has finished: what came, then the periodic work. Under SMPI the master
+ * only waits for the next message, without looking first (a look that finds nothing is a
+ * probe, which SimGrid charges simulated time for), and declares no worker failed: an idle
+ * worker waits there too and says nothing, and no simulated rank dies.
+ */
 static void
 tm_loop(struct tk_master *m)
 {
@@ -181,16 +209,22 @@ tm_loop(struct tk_master *m)
 
 	grt_backoff_reset(&bo);
 	while (m->rc == GRT_OK && m->nfinished < m->ntasks) {
-		if ((got = tm_progress(m)) < 0) {
+		if ((got = grt_comm_blocks ? 0 : tm_progress(m)) < 0) {
 			m->rc = got;
 			break;
 		}
 		if (m->rc != GRT_OK)
 			break;
-		if (got > 0)
+		if (got > 0) {
 			grt_backoff_reset(&bo);
-		else if (grt_backoff_wait(&bo) <= 0 && !grt_usr1_seen)
+		} else if ((got = tm_idle(m, &bo)) < 0) {
+			m->rc = got;
+			break;
+		} else if (got == 0 && !grt_usr1_seen) {
 			continue;
+		}
+		if (m->rc != GRT_OK)
+			break;
 		m->now = MPI_Wtime();
 		grt_events_tick(&m->ev, m->now);
 		if (grt_usr1_seen) {
@@ -198,7 +232,7 @@ tm_loop(struct tk_master *m)
 			m->suspect = 1;
 			next_check = 0;
 		}
-		if (m->now >= next_check) {
+		if (!grt_comm_blocks && m->now >= next_check) {
 			next_check = m->now + CHECK_PERIOD;
 			if ((m->rc = tm_check_silence(m)) != GRT_OK)
 				break;
@@ -248,19 +282,20 @@ tm_stop(struct tk_master *m)
 	until = MPI_Wtime() + TK_BYE_WAIT_S;
 	grt_backoff_reset(&bo);
 	while (left > 0 && MPI_Wtime() < until) {
-		double secs;
+		double secs, clock;
 		struct tk_view v;
-		int src;
+		int src, got;
 
-		if (tk_recv_any(m->comm, &m->rbuf, &src, &secs) > 0 &&
-		    tk_view(m->rbuf.data, m->rbuf.len, &v) == GRT_OK && v.h.kind == TK_BYE &&
-		    m->w[src].alive && !m->w[src].bye) {
+		tk_sends_test(&m->sends);
+		if ((got = tk_recv_any(m->comm, &m->rbuf, &src, &secs)) == 0)
+			got = tk_wait(m->comm, &m->sends, &bo, &m->rbuf, &src, &secs, &clock);
+		if (got < 0)
+			break;
+		if (got > 0 && tk_view(m->rbuf.data, m->rbuf.len, &v) == GRT_OK &&
+		    v.h.kind == TK_BYE && m->w[src].alive && !m->w[src].bye) {
 			m->w[src].bye = 1;
 			left--;
-			continue;
 		}
-		tk_sends_test(&m->sends);
-		grt_backoff_wait(&bo);
 	}
 	/* a send to a dead worker never completes: no wait for those */
 	while (m->rep->failed_ranks == 0 && tk_sends_pending(&m->sends) && MPI_Wtime() < until) {

@@ -1,7 +1,9 @@
 /*
  * grt-task-wire.c — the messages of a task run on the wire (grt-task-proto.h): building
- * them, reading them in place, and the sends still in flight. Every send is MPI_Isend and
- * tested later: a rank never blocks on a peer that may have died.
+ * them, reading them in place, and the sends still in flight. Every send is tk_isend's
+ * (MPI_Isend under MPICH, its length first under SMPI) and tested later: a rank never
+ * blocks on a peer that may have died. Sending, receiving and waiting differ between the
+ * two builds (grt-task-comm-poll.c, grt-task-comm-block.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -143,8 +145,7 @@ tk_post(struct tk_sends *s, int dest, grt_buf *buf, int then, int then_kind, int
 		free(t);
 		return GRT_EINVAL;
 	}
-	if (MPI_Isend(t->buf.data, (int)t->buf.len, MPI_BYTE, dest, GRT_TAG_TASK, s->comm,
-	    &t->req) != MPI_SUCCESS) {
+	if (tk_isend(t->buf.data, t->buf.len, dest, s->comm, &t->req) != GRT_OK) {
 		/* the peer is gone: the master finds out from its silence */
 		s->failed = 1;
 		grt_buf_free(&t->buf);
@@ -193,8 +194,8 @@ tk_sends_test(struct tk_sends *s)
 			h.kind = t->then_kind;
 			h.flags = t->then_flags;
 			memcpy(t->buf.data, &h, sizeof h);
-			if (MPI_Isend(t->buf.data, (int)t->buf.len, MPI_BYTE, t->then,
-			    GRT_TAG_TASK, s->comm, &t->req) == MPI_SUCCESS) {
+			if (tk_isend(t->buf.data, t->buf.len, t->then, s->comm,
+			    &t->req) == GRT_OK) {
 				t->then = -1;
 				pp = &t->next;
 				continue;
@@ -225,37 +226,20 @@ tk_sends_free(struct tk_sends *s)
 	}
 }
 
-int
-tk_recv_any(MPI_Comm comm, grt_buf *b, int *src, double *secs)
-{
-	MPI_Status st;
-	double t0;
-	int flag, n, rc;
-
-	if (MPI_Iprobe(MPI_ANY_SOURCE, GRT_TAG_TASK, comm, &flag, &st) != MPI_SUCCESS)
-		return GRT_EMPI;
-	if (!flag)
-		return 0;
-	if (MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
-		return GRT_EMPI;
-	if ((rc = grt_buf_reserve(b, (size_t)n)) != GRT_OK)
-		return rc;
-	t0 = MPI_Wtime();
-	if (MPI_Recv(b->data, n, MPI_BYTE, st.MPI_SOURCE, GRT_TAG_TASK, comm,
-	    MPI_STATUS_IGNORE) != MPI_SUCCESS)
-		return GRT_EMPI;
-	*secs = MPI_Wtime() - t0;
-	b->len = (size_t)n;
-	*src = st.MPI_SOURCE;
-	return 1;
-}
-
+/*
+ * The thread's CPU time from the C library, also in the SMPI build, where smpicc makes
+ * clock_gettime the simulated clock whatever the clock asked for (smpi_helpers.h): a
+ * step's CPU time is then this host's seconds of computing, and its share of a CPU falls
+ * when a speed trace slows its host, as on a loaded node. The parentheses keep the macro
+ * out. Every rank of a simulation runs in one thread: a step's CPU time is read before
+ * anything lets another rank run (wk_step, grt_task_recv).
+ */
 double
 tk_cpu_now(void)
 {
 	struct timespec ts;
 
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+	if ((clock_gettime)(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
 		return 0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

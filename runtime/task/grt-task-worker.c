@@ -217,6 +217,17 @@ wk_progress(struct tk_worker *wk)
 	return GRT_OK;
 }
 
+int
+wk_wait(struct tk_worker *wk, struct grt_backoff *bo)
+{
+	double recv_s, clock;
+	int src, rc;
+
+	if ((rc = tk_wait(wk->comm, &wk->sends, bo, &wk->rbuf, &src, &recv_s, &clock)) <= 0)
+		return rc;
+	return wk_handle(wk, src, recv_s);
+}
+
 struct tk_task *
 wk_pick(struct tk_worker *wk, int64_t below)
 {
@@ -312,8 +323,9 @@ wk_step(struct tk_worker *wk, struct tk_task *t)
 	w0 = MPI_Wtime();
 	c0 = tk_cpu_now();
 	r = wk->app->step(wk->app->ctx, t->id, t->state, io.step, &io);
-	wall = MPI_Wtime() - w0;
+	/* the CPU time first: under SMPI the clock's call lets the other ranks run */
 	cpu = tk_cpu_now() - c0;
+	wall = MPI_Wtime() - w0;
 	t->running = 0;
 	wk->io = io.outer;
 	if (io.outer != NULL) {
@@ -321,7 +333,7 @@ wk_step(struct tk_worker *wk, struct tk_task *t)
 		io.outer->nested_cpu += cpu;
 	}
 	wall -= io.nested_wall;
-	cpu -= io.nested_cpu;
+	cpu -= io.nested_cpu + io.wait_cpu;
 	rc = GRT_OK;
 	if (t->dead) {
 		wk_release(wk, t);
@@ -465,7 +477,7 @@ grt_task_worker(MPI_Comm comm, const struct grt_task_app *app, const struct grt_
 			grt_backoff_reset(&bo);
 			continue;
 		}
-		grt_backoff_wait(&bo);
+		wk.rc = wk_wait(&wk, &bo);
 	}
 	if (wk.rc == GRT_OK && wk.stop_reason == GRT_STOP_ERROR) {
 		grt_failure_seen = 1;

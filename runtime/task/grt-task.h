@@ -4,6 +4,8 @@
  *
  *   grt-task-run.c      grt_tasks_run, grt_tasks_default: set up, then master or worker
  *   grt-task-wire.c     building and reading messages; the sends still in flight
+ *   grt-task-comm-poll.c    sending, receiving, waiting under MPICH: probes, a back-off
+ *   grt-task-comm-block.c   ... under SMPI: blocking calls (the Makefile links one)
  *   grt-task-worker.c   a worker: its tasks' steps, moves, checkpoints
  *   grt-task-mail.c     a worker: task messages, their forwarding, grt_task_send/recv
  *   grt-task-master.c   the master: placement, reports, the end
@@ -87,12 +89,25 @@ int tk_view(const void *buf, size_t n, struct tk_view *v);
 /* The task messages of v as a list (allocated; NULL with *rc set on failure or none). */
 struct tk_msg *tk_view_msgs(const struct tk_view *v, int *rc);
 
+/* Send len bytes to dest; *req completes when buf may be reused (grt-task-comm-*.c). */
+int tk_isend(const void *buf, size_t len, int dest, MPI_Comm comm, MPI_Request *req);
+
 /*
  * Receive the next message of the task protocol, if one waits: 1 with its bytes in b and
  * its source in *src and the seconds its receive took in *secs, 0 when none waits, or an
- * error code.
+ * error code (grt-task-comm-*.c).
  */
 int tk_recv_any(MPI_Comm comm, grt_buf *b, int *src, double *secs);
+
+/*
+ * A rank with nothing to do waits (grt-task-comm-*.c). Under MPICH: one step of the
+ * back-off bo, and 0, with *clock the time when the back-off read it (else 0). Under SMPI:
+ * blocked until the next message comes; 1 with it as tk_recv_any gives it and *clock the
+ * time, after the sends of s are tested (one that goes on to a second rank goes on), or an
+ * error code.
+ */
+int tk_wait(MPI_Comm comm, struct tk_sends *s, struct grt_backoff *bo, grt_buf *b, int *src,
+    double *secs, double *clock);
 
 /* A task a worker holds. */
 struct tk_task {
@@ -115,6 +130,7 @@ struct grt_task_io {
 	struct grt_task_io *outer;	/* the step this one runs inside, or NULL */
 	int64_t step;
 	double wait;		/* seconds waiting for messages, nested steps excluded */
+	double wait_cpu;	/* CPU seconds of this thread meanwhile (nested steps excluded) */
 	double nested_wall;	/* seconds of the steps run inside this one */
 	double nested_cpu;
 	int nsent;
@@ -146,6 +162,8 @@ struct tk_worker {
 
 /* grt-task-worker.c: handle what has come, test the sends, say alive; GRT_OK or an error */
 int wk_progress(struct tk_worker *wk);
+/* Wait for something to do (tk_wait), and handle what came; GRT_OK or an error. */
+int wk_wait(struct tk_worker *wk, struct grt_backoff *bo);
 /* Run one step of t (from the top or inside another's wait). */
 int wk_step(struct tk_worker *wk, struct tk_task *t);
 /* The held task that is not running and has done fewest steps, fewer than below; or NULL. */
