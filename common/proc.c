@@ -381,48 +381,100 @@ proc_wait(struct proc_task *t, size_t n, struct pollfd *pfd, size_t *of, int sfd
 	}
 }
 
+/* Start task t (or mark one without argv as not run) at now. */
+static void
+proc_begin(struct proc_task *t, double now)
+{
+	t->begun = now;
+	/* one that cannot start has ended (proc_start): the others go on */
+	if (t->argv != NULL) {
+		proc_start(t);
+		return;
+	}
+	t->out = xstrdup("");
+	t->err = xstrdup("");
+	t->pid = 0;
+}
+
+/* A task never started by the overall deadline or a stop: ended, as a killed one is. */
+static void
+proc_never(struct proc_task *t, int why)
+{
+	t->out = xstrdup("");
+	t->err = xstrdup("");
+	t->pid = 0;
+	if (t->argv == NULL)
+		return;
+	t->status = why;
+	t->ended = clock_mono();
+}
+
+/* The tasks from next on, never started: each ended with why. */
+static void
+proc_never_all(struct proc_task *t, size_t next, size_t n, int why)
+{
+	for (; next < n; next++)
+		proc_never(&t[next], why);
+}
+
 void
 proc_run_all(struct proc_task *t, size_t n, double deadline, int (*stop)(void))
 {
+	proc_run_wide(t, n, n, 0, deadline, stop);
+}
+
+void
+proc_run_wide(struct proc_task *t, size_t n, size_t width, double each, double deadline,
+    int (*stop)(void))
+{
 	struct pollfd *pfd = xcalloc(2 * n + 1, sizeof *pfd);
-	size_t *of = xcalloc(2 * n + 1, sizeof *of), i, left;
+	size_t *of = xcalloc(2 * n + 1, sizeof *of), i, left, next = 0;
 	sigset_t old, chld;
-	double now;
+	double now, wake;
 	int sfd, ms;
 
+	if (width == 0)
+		width = 1;
 	/* before the first start (a child clears its mask): the signalfd sees every end */
 	proc_child_block(&old);
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
-	for (i = 0; i < n; i++) {
-		/* one that cannot start has ended (proc_start): the others go on */
-		if (t[i].argv != NULL) {
-			proc_start(&t[i]);
-			continue;
-		}
-		t[i].out = xstrdup("");
-		t[i].err = xstrdup("");
-		t[i].pid = 0;
-	}
 	for (;;) {
-		for (i = left = 0; i < n; i++)
+		for (i = left = 0; i < next; i++)
 			left += (size_t)proc_reap(&t[i]);
-		if (left == 0)
-			break;
 		now = clock_mono();
+		/* the next ones, as places free up */
+		for (; next < n && left < width && (deadline <= 0 || now < deadline); next++) {
+			proc_begin(&t[next], now);
+			left += t[next].pid != 0;
+		}
+		if (left == 0 && next == n)
+			break;
 		if (deadline > 0 && now >= deadline) {
-			proc_kill(t, n, PROC_DEADLINE);
+			proc_kill(t, next, PROC_DEADLINE);
+			proc_never_all(t, next, n, PROC_DEADLINE);
 			break;
 		}
 		if (stop != NULL && stop()) {
-			proc_kill(t, n, PROC_STOPPED);
+			proc_kill(t, next, PROC_STOPPED);
+			proc_never_all(t, next, n, PROC_STOPPED);
 			break;
 		}
+		/* a task past its own time: killed alone, the others go on */
+		wake = deadline;
+		for (i = 0; each > 0 && i < next; i++) {
+			if (t[i].pid == 0)
+				continue;
+			if (now >= t[i].begun + each)
+				proc_kill(&t[i], 1, PROC_DEADLINE);
+			else if (wake <= 0 || t[i].begun + each < wake)
+				wake = t[i].begun + each;
+		}
 		ms = sfd != -1 ? PROC_STOP_MS : PROC_NAP_MS;
-		if (deadline > 0 && (deadline - now) * 1000 < ms)
-			ms = (int)((deadline - now) * 1000) + 1;
-		proc_wait(t, n, pfd, of, sfd, ms);
+		if (wake > 0 && (wake - now) * 1000 < ms)
+			ms = (int)((wake - now) * 1000) + 1;
+		proc_wait(t, next, pfd, of, sfd, ms);
 	}
 	if (sfd != -1)
 		close(sfd);

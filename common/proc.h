@@ -10,6 +10,7 @@
  * a chatty command never blocks.
  *
  * proc_run_all waits for n commands at once, bounded by one deadline and a stop flag;
+ * proc_run_wide runs them at most width at a time, each with a bound of its own;
  * proc_run is it for one; proc_start and proc_poll run one beside a loop of the caller's
  * (the console's) without blocking it. They share one start, read and reap.
  */
@@ -57,6 +58,7 @@ struct proc_task {
 	char *out;		/* stdout, NUL-terminated (PROC_OUT_CAP bytes at most) */
 	char *err;		/* stderr, NUL-terminated (PROC_ERR_CAP bytes at most) */
 	/* the runner's while it runs */
+	double begun;		/* clock_mono() when it was started */
 	pid_t pid;		/* 0: not started, or reaped */
 	int fd[2];		/* the stdout and stderr pipes, -1 at their end */
 	size_t len[2];
@@ -70,6 +72,16 @@ struct proc_task {
  * and error set, why in err ("cannot run TOOL: ..."); the others go on.
  */
 void proc_run_all(struct proc_task *t, size_t n, double deadline, int (*stop)(void));
+
+/*
+ * proc_run_all with at most width tasks running at once, started in order as places free
+ * up, each killed (PROC_DEADLINE) when it has run each seconds (<= 0: no bound of its
+ * own): a fan-out to many nodes that keeps this host's load and each node's wait bounded,
+ * whatever their number. At the overall deadline or a stop, the tasks never started end
+ * with the same status as the killed ones, out and err empty.
+ */
+void proc_run_wide(struct proc_task *t, size_t n, size_t width, double each,
+    double deadline, int (*stop)(void));
 
 /*
  * argv as the one task of proc_run_all, without options, killed after timeout seconds

@@ -94,6 +94,15 @@ struct launch_net {
  * gridsubmit-rank next to this gridsubmit (NULL when it is missing: say so with
  * LAUNCH_NO_WRAPPER); hydra_pmi_proxy where hydra will use it.
  */
+/*
+ * The fan-out of the preflight's and the staging's ssh and scp: at most this many run at
+ * once, each with a deadline of its own from its start (common/proc.h, proc_run_wide), so
+ * that this host's load stays bounded and a node's wait does not grow with the number of
+ * nodes before it (doc/scale.md). LAUNCH_FANOUT_ROUNDS(n): the rounds n nodes take.
+ */
+#define LAUNCH_FANOUT		32
+#define LAUNCH_FANOUT_ROUNDS(n)	(((n) + LAUNCH_FANOUT - 1) / LAUNCH_FANOUT + ((n) == 0))
+
 #define LAUNCH_NO_WRAPPER "gridsubmit-rank is missing next to gridsubmit (run make)"
 char *launch_rank_wrapper(void);
 /*

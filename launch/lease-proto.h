@@ -18,7 +18,12 @@
 #define LEASE_BEAT		"beat"
 #define LEASE_PROXY_LOST	"proxy-lost"
 #define LEASE_BEAT_EVERY	1.0	/* seconds between beats, both ways */
-#define LEASE_AUTH_WAIT		2.0	/* seconds a new connection has to send the secret */
+/*
+ * Seconds a new connection has to send the secret: the wrappers of a launch connect all
+ * at once while their ranks spin in MPI_Init; on a loaded host (64 nodes, load 78) one took
+ * more than 2 s, was closed, stopped its rank and left the launch hanging in MPI_Init.
+ */
+#define LEASE_AUTH_WAIT		10.0
 #define LEASE_TIMEOUT_DEFAULT	10	/* seconds of silence that lose a node (lease_timeout) */
 
 #endif

@@ -230,7 +230,8 @@ preflight_check(struct gs_sites *sites, const struct gs_placement *p, const stru
 		t[n].in = s->key;
 		nodes[n++] = node;
 	}
-	proc_run_all(t, n, clock_mono() + PREFLIGHT_DEADLINE, NULL);
+	proc_run_wide(t, n, LAUNCH_FANOUT, PREFLIGHT_DEADLINE,
+	    clock_mono() + PREFLIGHT_DEADLINE * LAUNCH_FANOUT_ROUNDS(n), NULL);
 	for (i = 0; i < n; i++)
 		preflight_parse(t[i].out, t[i].err, t[i].status, sites->nodes[nodes[i]].host, s,
 		    &res[nodes[i]]);

@@ -26,7 +26,7 @@
 #include "launch/stage.h"
 #include "remote/remote.h"
 
-#define STAGE_DEADLINE	600.0	/* seconds for all copies of one phase */
+#define STAGE_DEADLINE	600.0	/* seconds a node's copies of one phase may take */
 #define CLEAN_DEADLINE	30.0
 #define DIRS_FILE	"remote-dirs"
 #define REMOTE_JOBS	"/.gridsubmit/jobs/"
@@ -221,7 +221,8 @@ stage_verify(const struct gs_job *job, const struct job_state *st, struct stage_
 			t[k].argv = remote_ssh_argv(config, NULL, d[k]->host, words);
 	}
 	t0 = clock_mono();
-	proc_run_all(t, n, t0 + STAGE_DEADLINE, launch_cancel_requested);
+	proc_run_wide(t, n, LAUNCH_FANOUT, STAGE_DEADLINE,
+	    t0 + STAGE_DEADLINE * LAUNCH_FANOUT_ROUNDS(n), launch_cancel_requested);
 	for (k = 0; k < n; k++) {
 		if (t[k].argv == NULL)
 			continue;
@@ -298,7 +299,8 @@ stage_copy_phase(const struct gs_job *job, const struct job_state *st, struct st
 		free(to);
 	}
 	t0 = clock_mono();
-	proc_run_all(t, n, t0 + STAGE_DEADLINE, launch_cancel_requested);
+	proc_run_wide(t, n, LAUNCH_FANOUT, STAGE_DEADLINE,
+	    t0 + STAGE_DEADLINE * LAUNCH_FANOUT_ROUNDS(n), launch_cancel_requested);
 	for (k = 0; k < n; k++) {
 		if (t[k].argv == NULL)
 			continue;

@@ -10,7 +10,9 @@
  * from emulate.load, and a node_exporter reporting that load;
  * it writes an ssh_config, a known_hosts and a derived site file, so that
  * `gridsubmit run JOB --sites $GRIDSUBMIT_HOME/testbed/NAME/sites.yaml` runs on it.
- * `down` removes all of it (also after a crash halfway through up); `status` says, per
+ * `up` also raises the kernel's neighbour tables by what the grid needs (testbed-limits.c).
+ * `down` removes all of it and gives those values back (also after a crash halfway
+ * through up); `status` says, per
  * node, whether sshd and the exporter answer (exit 0 only when all do).
  */
 #include <sys/stat.h>
@@ -214,10 +216,12 @@ const struct cmd_entry cmd_testbed_entry = {
 	"                        $GRIDSUBMIT_HOME/testbed/NAME/{ssh_config,known_hosts,\n"
 	"                        sites.yaml}; the quotas emulate the nodes'\n"
 	"                        relative speeds (cpu_mhz x cores x cpu_scale, scaled to fit\n"
-	"                        this host; exit 3 when a node's would be below 0.01 CPU)\n"
+	"                        this host; exit 3 when a node's would be below 0.01 CPU);\n"
+	"                        raises the kernel's neighbour tables by the grid's need\n"
 	"  status SITES.yaml     per node: sshd and exporter up or down (exit 1 if any is\n"
 	"                        down), its CPU quota and how its link latency is emulated\n"
-	"  down SITES.yaml       remove everything up created (also after a crash)\n"
+	"  down SITES.yaml       remove everything up created (also after a crash), and\n"
+	"                        give the kernel's values back\n"
 	"      --name NAME       the testbed's name (default: the site file's name)\n"
 	"      --json            status as one JSON document\n"
 	"      --no-speeds       up: quotas of cpu_scale x cores, whatever the clocks (also\n"

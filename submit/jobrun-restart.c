@@ -8,8 +8,9 @@
  * the job died there while the node itself may be well (a `fail` event of the master
  * naming one of its ranks, a rank's wrapper reporting its program's death by a signal,
  * hydra's ssh to it failing during the launch). Both are left out; when the job cannot be
- * placed without them, the weak ones are taken back. This host is never left out; the
- * master's node on another host is, and rank 0 then runs here.
+ * placed without them, the weak ones are taken back. Evidence that (nearly) every node
+ * shares is none's (jobrun-shared.c). This host is never left out; the master's node on
+ * another host is, and rank 0 then runs here.
  */
 #include <sys/stat.h>
 
@@ -37,14 +38,6 @@
 #define RESTART_PROBE_TIMEOUT	5.0	/* seconds for every node to answer `ssh HOST true` */
 #define RESTART_LINE_MAX	4096	/* bytes of a stderr line looked at */
 #define RESTART_SCRATCH	"no journal: the program starts again from scratch"
-
-/* The failed nodes of the last launch: one slot per node of the sites. */
-struct restart_find {
-	size_t n;		/* nodes of the sites */
-	char **why;		/* "rank 2's node did not answer ssh", or NULL */
-	int *strong;		/* 1: out of reach, always left out */
-	int *rank;		/* the lowest rank the node had, -1 for none */
-};
 
 static void
 restart_find_free(struct restart_find *f)
@@ -314,7 +307,7 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 {
 	struct restart_find f;
 	struct launch_plan plan;
-	char why[4096], msg[8192], **ex = NULL, *text = NULL, *p;
+	char why[4096], msg[8192], note[2048], **ex = NULL, *text = NULL, *p;
 	size_t nex = 0;
 	int rc;
 
@@ -334,12 +327,25 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 		return jobrun_fail(jr, EXIT_FAILED, msg, 0);
 	}
 	restart_find(jr, &f);
+	/* evidence every node shares is none's: relaunched unchanged once, then final */
+	if (jobrun_shared(jr, &f, note, sizeof note) == JOBRUN_SHARED_ALL &&
+	    jr->shared_relaunched++ > 0) {
+		restart_find_free(&f);
+		snprintf(msg, sizeof msg, "%s; cannot relaunch: %s, again after a relaunch "
+		    "without change", reason, note);
+		return jobrun_fail(jr, EXIT_FAILED, msg, 0);
+	}
 	rc = restart_exclude(jr, &f, &ex, &nex, &text, why, sizeof why);
 	restart_find_free(&f);
 	if (rc != 0) {
 		snprintf(msg, sizeof msg, "%s; cannot relaunch: %s", reason, why);
 		free(ex);
 		return jobrun_fail(jr, EXIT_FAILED, msg, 0);
+	}
+	if (*note != '\0') {
+		xasprintf(&p, "%s; %s", text != NULL ? text : reason, note);
+		free(text);
+		text = p;
 	}
 	jr->restarts_here++;
 	/* without libgrt there is no journal to resume from: said where the restart is */

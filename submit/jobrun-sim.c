@@ -8,23 +8,8 @@
 #include <string.h>
 
 #include "broker/errlist.h"
-#include "common/file.h"
+#include "common/sysctl.h"
 #include "submit/jobrun.h"
-
-/* vm.max_map_count, or 0 when it cannot be read */
-static long
-jobrun_sim_max_maps(void)
-{
-	char *buf;
-	size_t len;
-	long v;
-
-	if (file_read("/proc/sys/vm/max_map_count", 64, &buf, &len) != 0)
-		return 0;
-	v = strtol(buf, NULL, 10);
-	free(buf);
-	return v;
-}
 
 int
 jobrun_sim_check(const struct jobrun *jr)
@@ -45,7 +30,7 @@ jobrun_sim_check(const struct jobrun *jr)
 	free(program);
 	/* SMPI loads the program once per rank: each copy takes memory maps of its own */
 	need = (long)jr->place.nranks * SIM_MAPS_PER_RANK + SIM_MAPS_BASE;
-	if ((have = jobrun_sim_max_maps()) > 0 && need > have) {
+	if (sysctl_read("vm.max_map_count", &have) == 0 && have > 0 && need > have) {
 		fprintf(stderr, "gridsubmit: simulating %d ranks needs about %ld memory maps, and "
 		    "vm.max_map_count is %ld: raise it, as root: sysctl -w vm.max_map_count=%ld\n",
 		    jr->place.nranks, need, have, need);

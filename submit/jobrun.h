@@ -64,6 +64,15 @@ struct jobrun {
 	int top_saved_err;	/* our stderr while the console has the terminal, or -1 */
 	FILE *top_log;		/* what we wrote to stderr meanwhile, shown after it */
 	int plain;		/* the last launch never started libgrt: no journal */
+	int shared_relaunched;	/* relaunches after evidence every node shared */
+};
+
+/* The failed nodes of the last launch (jobrun-restart.c): one slot per node of the sites. */
+struct restart_find {
+	size_t n;		/* nodes of the sites */
+	char **why;		/* "rank 2's node did not answer ssh", or NULL */
+	int *strong;		/* 1: out of reach, always left out */
+	int *rank;		/* the lowest rank the node had, -1 for none */
 };
 
 /*
@@ -254,6 +263,19 @@ int jobrun_fail(struct jobrun *jr, int code, const char *reason, int say);
  * the job's end is recorded and its exit code returned.
  */
 int jobrun_restart(struct jobrun *jr, const char *reason, int restartable);
+
+/*
+ * jobrun-shared.c (doc/restarts.md, "Evidence every node shares"): whether the evidence
+ * in f is the nodes' own. JOBRUN_SHARED_ALL: evidence against (nearly) every remote node
+ * that had ranks, 3 or more of them: all of it dropped from f. JOBRUN_SHARED_WEAK: weak
+ * evidence against more than a quarter of them, 3 or more: the weak evidence dropped.
+ * JOBRUN_SHARED_NONE: f as it was. note (len bytes) says which, with the reason most
+ * nodes gave, or is empty.
+ */
+#define JOBRUN_SHARED_NONE	0
+#define JOBRUN_SHARED_ALL	1
+#define JOBRUN_SHARED_WEAK	2
+int jobrun_shared(const struct jobrun *jr, struct restart_find *f, char *note, size_t len);
 
 /*
  * Record a restart: state.json (restarts, restart_log; written atomically), a restart

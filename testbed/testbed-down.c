@@ -48,6 +48,7 @@ struct tb_manifest {
 	size_t nslurm;
 	char **proc;		/* "PID START WHAT HOST" of every process recorded */
 	size_t nproc;
+	char limits[8];		/* "limits TAG": its share of the kernel limits (testbed-limits.c) */
 	double cpu_per_mhz;	/* "speeds on SCALE"; 0: off, or a manifest without it */
 	int speeds_off;		/* "speeds off": --no-speeds */
 	int up;
@@ -120,6 +121,8 @@ tb_manifest_read(const char *dir, struct tb_manifest *m)
 		else if (strcmp(line, "speeds off") == 0)
 			m->speeds_off = 1;
 		else if (sscanf(line, "net %7s", m->net) == 1)
+			continue;
+		else if (sscanf(line, "limits %7s", m->limits) == 1)
 			continue;
 		else if (strcmp(line, "up") == 0)
 			m->up = 1;
@@ -296,6 +299,9 @@ tb_down_pass(const char *dir, int verbose, int quiet_errors)
 		if (tb_link_exists(m.bridge[i]) && (quiet_errors ? tb_run_quiet("ip", "link", "del",
 		    m.bridge[i], NULL) : tb_run("ip", "link", "del", m.bridge[i], NULL)) == -1)
 			bad = 1;
+	/* once its bridge is gone: its share is no longer counted by anyone */
+	if (m.limits[0] != '\0' && tb_limits_release(m.limits, verbose) == -1)
+		bad = 1;
 	/* children before their parent: the manifest lists the parent first */
 	for (i = m.ncgroup; i-- > 0; ) {
 		if (rmdir(m.cgroup[i]) == -1 && errno != ENOENT) {

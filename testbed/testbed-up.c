@@ -739,7 +739,7 @@ tb_build(struct testbed *tb)
 	free(key);
 	/* the net is this testbed's now: its address is on the bridge */
 	tb_net_release(tb);
-	if (rc == -1)
+	if (rc == -1 || tb_limits_raise(tb) == -1)
 		return -1;
 	if (tb_cgroup_setup(tb) == -1 || tb_speed_report(tb) == -1)
 		return -1;

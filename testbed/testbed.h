@@ -189,6 +189,15 @@ double tb_node_cpus(const struct testbed *tb, const struct tb_node *tn);
 double tb_speed_cpu_scale(const struct testbed *tb, const struct gs_node *n);
 void tb_speed_fmt(char *buf, size_t len, double x);	/* 3 digits, no e-notation */
 
+/*
+ * testbed-limits.c (doc/testbed.md, "Kernel limits"): this testbed's share of the kernel's
+ * neighbour tables added to what this host had, once its bridge is up (the manifest says
+ * so first: down gives it back even after a crash of up); 0, or -1 (said). Its share,
+ * named by its tag, given back: the host's own values again once no testbed holds one.
+ */
+int tb_limits_raise(struct testbed *tb);
+int tb_limits_release(const char *tag, int verbose);
+
 /* testbed-down.c */
 int tb_down(const char *dir, int verbose);
 int tb_status(const char *dir, int json);

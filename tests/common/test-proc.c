@@ -6,7 +6,8 @@
  * stderr captured; when each ended; a command that cannot run. The options: a working
  * directory, stdout discarded, output appended to a file, a session of its own or the
  * caller's group; every child starts with no signal blocked and the usual ones at their
- * defaults whatever the caller blocks or ignores; the non-blocking start and poll.
+ * defaults whatever the caller blocks or ignores; the non-blocking start and poll; the
+ * bounded fan-out (proc_run_wide).
  */
 #include <sys/stat.h>
 
@@ -454,6 +455,45 @@ test_poll(void)
 	proc_free(&t, 1);
 }
 
+/*
+ * proc_run_wide: 8 tasks, 3 at a time: each counts the marks of the tasks running when it
+ * starts (never more than 3), a task that would run 30 s is killed at its own bound while
+ * the next ones still run and end well, and at an overall deadline the ones never
+ * started end with its status and no output.
+ */
+static void
+test_wide(void)
+{
+	struct proc_task t[8], u[4];
+	char script[512];
+	size_t i;
+	int over = 0, ok = 1;
+
+	memset(t, 0, sizeof t);
+	snprintf(script, sizeof script, "touch %s/run.$$; ls %s | grep -c '^run\\.'; "
+	    "sleep 0.2; rm %s/run.$$", dir, dir, dir);
+	for (i = 0; i < 8; i++)
+		t[i].argv = sh_argv(i == 1 ? "exec sleep 30" : script, NULL);
+	proc_run_wide(t, 8, 3, 2.0, clock_mono() + 60, NULL);
+	for (i = 0; i < 8; i++) {
+		if (i != 1 && (t[i].status != 0 || atoi(t[i].out) > 3 || atoi(t[i].out) < 1))
+			ok = 0;
+		over |= i != 1 && atoi(t[i].out) > 3;
+	}
+	ok(ok && !over, "wide: 8 tasks 3 at a time, never more than 3 running, each ended 0");
+	is_int(t[1].status, PROC_DEADLINE, "wide: the task past its own bound killed alone");
+	proc_free(t, 8);
+
+	memset(u, 0, sizeof u);
+	for (i = 0; i < 4; i++)
+		u[i].argv = sh_argv("echo started; exec sleep 30", NULL);
+	proc_run_wide(u, 4, 2, 0, clock_mono() + 0.5, NULL);
+	is_int(u[0].status, PROC_DEADLINE, "wide: a started one killed at the deadline");
+	is_int(u[3].status, PROC_DEADLINE, "wide: one never started ends with the deadline");
+	is_str(u[3].out, "", "wide: and has no output");
+	proc_free(u, 4);
+}
+
 int
 main(void)
 {
@@ -472,6 +512,7 @@ main(void)
 	test_signals();
 	test_options();
 	test_poll();
+	test_wide();
 	proc_last_line("first\nsecond\r\n\n\x01\n", line, sizeof line);
 	is_str(line, "second", "proc_last_line: the last line with something printable");
 	proc_last_line("", line, sizeof line);

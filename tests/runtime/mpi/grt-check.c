@@ -10,8 +10,9 @@
  * --result deterministic bytes, which the master checks in merge. At the end the master
  * recomputes the whole chain sequentially and compares.
  *
- * --die-rank R --die-after-chunks K --die-how exit|kill|hang: rank R, when handed its
- * (K+1)-th chunk, calls _exit(3), raises SIGKILL on itself, or sleeps forever.
+ * --die-rank R --die-after-chunks K --die-how exit|kill|hang: rank R (all: every worker),
+ * when handed its (K+1)-th chunk, calls _exit(3), raises SIGKILL on itself, or sleeps
+ * forever.
  * --corrupt input|value|result damages one byte of the chunk that starts at unit 0 of
  * round 1 (its packed input, its first value, or its result tail): the checks above must
  * then fail, which is how the tests know that they can.
@@ -47,6 +48,7 @@
 #define PAYLOAD_MAGIC	0x67727450u		/* "grtP" */
 
 enum die_how { DIE_EXIT, DIE_KILL, DIE_HANG };
+#define DIE_ALL		(-2)	/* --die-rank all: every worker */
 enum corrupt { CORRUPT_NONE, CORRUPT_INPUT, CORRUPT_VALUE, CORRUPT_RESULT };
 
 /* What the master packs in front of every chunk's payload. */
@@ -157,7 +159,8 @@ busy_wait_us(double us, clockid_t clock)
 static void
 check_die(struct check *ck)
 {
-	if (ck->rank != ck->die_rank || ck->chunks++ < ck->die_after)
+	if ((ck->die_rank == DIE_ALL ? ck->rank == 0 : ck->rank != ck->die_rank) ||
+	    ck->chunks++ < ck->die_after)
 		return;
 	fprintf(stderr, "grt-check: rank %d: dying (%s) after %d chunks, as asked\n", ck->rank,
 	    ck->die_how == DIE_EXIT ? "exit" : ck->die_how == DIE_KILL ? "kill" : "hang",
@@ -455,6 +458,8 @@ main(int argc, char **argv)
 			ck.work_us = (long)v;
 			ck.work_clock = CLOCK_THREAD_CPUTIME_ID;
 		}
+		else if (strcmp(a, "--die-rank") == 0 && val != NULL && strcmp(val, "all") == 0)
+			ck.die_rank = DIE_ALL;
 		else if (strcmp(a, "--die-rank") == 0 && parse_size(val, 1 << 20, &v) == 0)
 			ck.die_rank = (int)v;
 		else if (strcmp(a, "--die-after-chunks") == 0 &&

@@ -1,0 +1,58 @@
+#!/bin/sh
+# test-restart-shared.sh — a failure every node shares leaves no node out (doc/restarts.md,
+# "Evidence every node shares"; root). Two sites of 4 nodes; a job of 5 ranks (rank 0 here,
+# a worker on each of the 4 nodes of the first site, the other site spare) whose every
+# worker dies of SIGKILL on its first chunk, the same way on every node (grt-check
+# --die-rank all: the program, not the nodes). The master loses every worker and fails;
+# each node has evidence against it (the master's fail event, the wrapper's "died of
+# signal 9"). Before, the 4 nodes were left out and the job moved to the spare site, where
+# it failed the same way, then had no placement. Now: one relaunch on the same nodes,
+# nothing left out, said with the shared reason; the second failure is final (exit 1) with
+# that reason; the spare site never ran a rank.
+# serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
+. tests/lib.sh
+
+need_testbed "restart-shared" sshd jq || exit 0
+CHECK=$SRC/$BUILD/tests/runtime/mpi/grt-check
+[ -x "$CHECK" ] || { fail "restart-shared: $CHECK is not built (make tests)"; exit 1; }
+J=$GRIDSUBMIT_HOME/jobs
+
+SITES=$T/rsh.yaml
+cat > "$SITES" <<'EOF'
+# the first site ranks first (faster clocks): its 4 nodes take the workers
+sites:
+  - name: near
+    link: {bandwidth_mbps: 100, latency_ms: 0.1}
+    nodes:
+      - {host: "rsa[1-4]", cpu_mhz: 3000, cores: 1, mem_mb: 256}
+  - name: spare
+    link: {bandwidth_mbps: 100, latency_ms: 0.1}
+    nodes:
+      - {host: "rsb[1-4]", cpu_mhz: 1000, cores: 1, mem_mb: 256}
+EOF
+testbed_up "$SITES" "testbed up with two sites of 4 nodes" || exit 0
+
+cat > "$T/job.yaml" <<EOF
+name: rsh
+program: $CHECK
+args: ["--units", "2000", "--scheme", "gss", "--die-rank", "all", "--die-how", "kill"]
+ranks: 5
+restarts: 3
+runtime: {deadline: 3}
+EOF
+run_gs run "$T/job.yaml" --sites "$TB/sites.yaml"
+check_eq "every worker killed the same way: the job fails (exit 1)" "$rc" 1
+st=$J/1/state.json
+check_eq "one relaunch, not three" "$(jq -r .restarts "$st")" 1
+check_eq "the relaunch left no node out" \
+	"$(jq -c '[.restart_log[].excluded[]?] | length' "$st")" 0
+check_match "the relaunch says why: the same failure on 4 of 4 nodes" \
+	"$(jq -r '.restart_log[0].reason' "$st")" \
+	"the same failure on 4 of 4 nodes \\(.*rank [1-4].*\\).*none left out"
+check_match "the end says it again after the relaunch" "$(jq -r .reason "$st")" \
+	"cannot relaunch: the same failure on 4 of 4 nodes .*again after a relaunch without change"
+check_match "said on stderr" "$err" "the same failure on 4 of 4 nodes"
+check_eq "both launches on the same 4 nodes (the spare site never used)" \
+	"$(awk 'NR > 1 { print $2 }' "$J/1/rankmap" | grep -c '^rsb')" 0
+check_eq "no rank ever ran on the spare site" \
+	"$(jq -r '[.rank_ends[]?.host] | map(select(startswith("rsb"))) | length' "$st")" 0
