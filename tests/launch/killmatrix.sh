@@ -380,9 +380,10 @@ lease_addr() {
 
 case_forge() {
 	cn="forged lease connections ($2, $1)"
-	# lease_timeout 5 s: the forged connections are held past it while the job runs
-	# (100,000 units, about 15 s here), which the test checks before it trusts the end
-	UNITS=100000
+	# lease_timeout 5 s: the forged connections are held past it and past the 10 s a
+	# stranger has to say the secret while the job runs (150,000 units, about 20 s here),
+	# which the test checks before it trusts the end
+	UNITS=150000
 	"${2}_job" "$((1900 + $1))" "lease_timeout: 5"
 	UNITS=50000
 	start run
@@ -405,9 +406,9 @@ time.sleep(30)
 ' "$addr" &
 	forger=$!
 	at_exit "kill $forger"
-	# past the 2 s a stranger has to say the secret and the 5 s of the lease's timeout
-	sleep 8
-	check "$cn: the job outlived the forgery by the lease's timeout" kill -0 "$pid"
+	# past the 10 s a stranger has to say the secret (LEASE_AUTH_WAIT) and the lease's 5 s
+	sleep 12
+	check "$cn: the job outlived the forgery by the lease's waits" kill -0 "$pid"
 	wait "$pid"
 	rc=$?
 	kill "$forger" 2>/dev/null
