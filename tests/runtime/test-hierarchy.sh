@@ -108,8 +108,8 @@ check_eq "hierarchy site without a rank map: one site, no sub-master" \
 GRT_HIERARCHY=10 grt 5 --scheme gss --units 1000
 check_eq "hierarchy 10 on 5 ranks: one group, no sub-master" \
     "$(jqv '[.[0].ranks[] | .role] | unique')" '["master","worker"]'
-GRT_RANKMAP=$T/rankmap grt 8 --scheme gss --units 1000
-check_eq "hierarchy auto on 8 ranks of 3 sites: flat" \
+GRT_RANKMAP=$T/rankmap GRT_HIERARCHY=auto grt 8 --scheme gss --units 1000
+check_eq "hierarchy auto on 8 ranks of 3 sites (under 256): flat" \
     "$(jqv '[.[0].ranks[] | .role] | unique')" '["master","worker"]'
 
 # --- pack and rounds: the sub-masters would pack without the master's merged state
@@ -135,15 +135,17 @@ no_orphans() {
 
 grt_fail --scheme css --units 1000 --payload 64 --work-us 200 --die-rank 2 \
     --die-after-chunks 3 --die-how kill
-check_match "worker killed under a sub-master: right result, 20 units requeued" "$out" \
-    "grt-check: ok: scheme css, ranks 7, N 1000, rounds 1, merged 1000, checksum $(ref 1000 1), failed 1, dropped 0, requeued 20,"
+# it held one or two pieces of 10 units (a second when its group had one in hand)
+check_match "worker killed under a sub-master: right result, its pieces requeued" "$out" \
+    "grt-check: ok: scheme css, ranks 7, N 1000, rounds 1, merged 1000, checksum $(ref 1000 1), failed 1, dropped 0, requeued (10|20),"
 check_eq "worker killed under a sub-master: master's status" "$(cat "$T/st" 2>&1)" "exit 0"
 check_eq "worker killed under a sub-master: its fail event, requeued in its group" \
-    "$(jqv '[.[] | select(.ev == "fail") | [.rank, .requeued, (.reason | test("sub-master"))]]')" \
-    '[[2,20,true]]'
+    "$(jqv '[.[] | select(.ev == "fail") | [.rank, (.requeued == 10 or .requeued == 20),
+        (.reason | test("sub-master"))]]')" '[[2,true,true]]'
 check_eq "worker killed under a sub-master: end record" \
-    "$(jqv '.[-1] | [.status, .failed, .requeued, (.ranks | map(select(.state != "done") | .rank)), (.ranks | map(.units) | add)]')" \
-    '["ok",1,20,[2],1000]'
+    "$(jqv '(map(select(.ev == "fail"))[0].requeued) as $q | .[-1] | [.status, .failed,
+        .requeued == $q, (.ranks | map(select(.state != "done") | .rank)),
+        (.ranks | map(.units) | add)]')" '["ok",1,true,[2],1000]'
 no_orphans "worker killed under a sub-master"
 
 rm -f "$ev" "$T/st"
