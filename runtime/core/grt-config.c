@@ -80,18 +80,18 @@ config_int(const char *name, int64_t min, int64_t max, int64_t *out, const char 
 	return GRT_OK;
 }
 
-/* GRT_HIERARCHY: none (the default), site, auto or the workers per sub-master, >= 2 */
+/* GRT_HIERARCHY: none, site, auto (the default) or the workers per sub-master, >= 2 */
 static int
 config_hierarchy(struct grt_config *cfg, const char **why)
 {
 	const char *s = getenv(KEY_ENV(HIERARCHY));
 	int64_t n;
 
-	cfg->hierarchy = GRT_HIER_NONE;
-	if (s == NULL || *s == '\0' || strcmp(s, "none") == 0)
+	cfg->hierarchy = GRT_HIER_AUTO;
+	if (s == NULL || *s == '\0' || strcmp(s, "auto") == 0)
 		return GRT_OK;
-	if (strcmp(s, "auto") == 0)
-		cfg->hierarchy = GRT_HIER_AUTO;
+	if (strcmp(s, "none") == 0)
+		cfg->hierarchy = GRT_HIER_NONE;
 	else if (strcmp(s, "site") == 0)
 		cfg->hierarchy = GRT_HIER_SITE;
 	else if (config_int(KEY_ENV(HIERARCHY), 2, INT32_MAX, &n, why) == GRT_OK)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench-hierarchy.sh — libgrt's sub-masters against the flat master in `gridsubmit simulate`
-# (doc/runtime.md, "The hierarchy"): the synthetic loop (20 units of 10 ms mean per node,
+# (doc/runtime.md, "The hierarchy"): the synthetic loop (20 units of 10 ms per node,
 # --check) on grids of 1,000 and 2,000 nodes (BENCH_HIER_NODES) in 20 sites whose links to
 # the master have latencies from 2 to 40 ms (1 Gbit/s; one link per site that its nodes
 # share, --links site, a LAN of 0.01 ms inside), with pss and gss (BENCH_HIER_SCHEMES),
@@ -9,9 +9,10 @@
 # Simulated time is compressed 100 times (smpi/host-speed 1e11 flops instead of 1e9, and a
 # rank's first contact 0.14 ms of CPU instead of 14, so that it stays 14 ms simulated): a
 # unit of 10 ms simulated costs 0.1 ms of this host's CPU, and 40,000 of them take seconds,
-# not minutes. CPU bursts under 20 us of this host (2 ms simulated: the master's and the
+# not minutes. CPU bursts under 50 us of this host (5 ms simulated: the master's and the
 # sub-masters' work per message) are not charged (smpi/cpu-threshold): neither master pays
-# for its messages, which favours the flat one, whose master handles every chunk.
+# for its messages, which favours the flat one, whose master handles every chunk. Units
+# are all 10 ms (--uniform), so that none of them falls under that threshold.
 #
 # For each run: the simulated makespan, simulate's efficiency (the divisible-load bound of
 # experiment/exp-metrics.c as simulate reports it today), the busy share (the chunks'

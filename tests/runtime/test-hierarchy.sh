@@ -109,7 +109,7 @@ GRT_HIERARCHY=10 grt 5 --scheme gss --units 1000
 check_eq "hierarchy 10 on 5 ranks: one group, no sub-master" \
     "$(jqv '[.[0].ranks[] | .role] | unique')" '["master","worker"]'
 GRT_RANKMAP=$T/rankmap GRT_HIERARCHY=auto grt 8 --scheme gss --units 1000
-check_eq "hierarchy auto on 8 ranks of 3 sites (under 256): flat" \
+check_eq "hierarchy auto on 8 ranks of 3 sites (under 2,000): flat" \
     "$(jqv '[.[0].ranks[] | .role] | unique')" '["master","worker"]'
 
 # --- pack and rounds: the sub-masters would pack without the master's merged state

@@ -147,7 +147,7 @@ enum grt_hierarchy {
 };
 
 /* GRT_HIER_AUTO takes sites from this many ranks on (doc/runtime.md, "The hierarchy") */
-#define GRT_HIER_AUTO_RANKS	256
+#define GRT_HIER_AUTO_RANKS	2000
 
 /* cfg.migration: when a task moves (doc/tasks.md, "Policies") */
 enum grt_migration {
@@ -202,7 +202,7 @@ struct grt_config {
 					   rewrites during the run; NULL: none */
 	int hierarchy;			/* GRT_HIERARCHY: enum grt_hierarchy, or the
 					   workers per sub-master (>= 2); default
-					   GRT_HIER_NONE. With a sub-master, pack runs
+					   GRT_HIER_AUTO. With a sub-master, pack runs
 					   on the sub-masters: it may depend only on its
 					   arguments and what every rank holds from the
 					   start, so a program with pack and more than one
@@ -229,7 +229,7 @@ struct grt_config {
  *   GRT_ROUNDS   rounds asked for (see cfg->rounds) GRT_PREFETCH auto|0|1
  *   GRT_JOURNAL  the journal's path                GRT_T0       cfg->t_origin
  *   GRT_TIME_LIMIT cfg->time_limit (gridsubmit simulate's time_limit)
- *   GRT_HIERARCHY none|site|auto|N (cfg->hierarchy; default none)
+ *   GRT_HIERARCHY none|site|auto|N (cfg->hierarchy; default auto)
  * The rank map has one line per rank: "rank node site pf pr cpu_mhz" (whitespace separated,
  * '#' comments); only the master reads it, for PR (pwd), CPU clocks (wstatic, ngss, angss)
  * and the start event. Returns GRT_OK or GRT_EINVAL with the variable's name in *why (when
