@@ -124,6 +124,19 @@ jr_value(struct gs_errsink *sink, const char *key, const struct ydoc_node *v, ch
 		snprintf(buf, len, "%lld", ll);
 		return buf;
 	}
+	/* sub-masters (doc/runtime.md, "The hierarchy"): a word, or workers per sub-master */
+	if (strcmp(key, "hierarchy") == 0) {
+		static const char *const words[] = { "none", "site", "auto", NULL };
+
+		for (i = 0; v->type == YDOC_SCALAR && words[i] != NULL; i++)
+			if (strcmp(v->value, words[i]) == 0)
+				return words[i];
+		if (errsink_check(sink, ydoc_int(f, key, v, "none, site, auto or a whole number "
+		    "of workers per sub-master >= 2", 2, INT_MAX, &ll, e)) == -1)
+			return NULL;
+		snprintf(buf, len, "%lld", ll);
+		return buf;
+	}
 	if (strcmp(key, "move_gap") == 0)
 		return errsink_check(sink, ydoc_num(f, key, v, "a number of seconds >= 0", 0, 0,
 		    1e9, 0, &d, e)) == 0 ? v->value : NULL;
@@ -131,6 +144,26 @@ jr_value(struct gs_errsink *sink, const char *key, const struct ydoc_node *v, ch
 	if (errsink_check(sink, ydoc_bool(f, key, v, &b, e)) == -1)
 		return NULL;
 	return b ? "1" : "0";
+}
+
+/*
+ * Migratable tasks (a migration policy) have no sub-masters: a hierarchy other than none
+ * or auto beside one is refused at the hierarchy's value.
+ */
+static void
+jr_hierarchy_tasks(struct gs_errsink *sink, const struct gs_job *job,
+    const struct ydoc_node *map)
+{
+	const char *h = job_runtime_get(job, "hierarchy"), *mig = job_runtime_get(job, "migration");
+	size_t i;
+
+	if (h == NULL || mig == NULL || strcmp(mig, "none") == 0 || strcmp(h, "none") == 0 ||
+	    strcmp(h, "auto") == 0)
+		return;
+	for (i = 0; i < map->npairs; i++)
+		if (strcmp(map->pairs[i].key->value, "hierarchy") == 0)
+			errsink_error(sink, map->pairs[i].value, "hierarchy '%s' has no sub-masters "
+			    "for migratable tasks (migration: %s): set hierarchy: none", h, mig);
 }
 
 void
@@ -151,6 +184,7 @@ job_runtime_load(struct gs_errsink *sink, struct gs_job *job, const struct ydoc_
 		if ((val = jr_value(sink, key, map->pairs[i].value, buf, sizeof buf)) != NULL)
 			job_runtime_set(job, key, val);
 	}
+	jr_hierarchy_tasks(sink, job, map);
 }
 
 const char *

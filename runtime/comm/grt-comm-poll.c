@@ -58,7 +58,9 @@ grt_comm_sent(MPI_Comm comm, MPI_Request *req)
 			return GRT_EMPI;
 		if (done)
 			return GRT_OK;
-		if (MPI_Iprobe(0, GRT_TAG_STOP, comm, &stop, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		/* from the master, or from a worker's sub-master */
+		if (MPI_Iprobe(MPI_ANY_SOURCE, GRT_TAG_STOP, comm, &stop, MPI_STATUS_IGNORE) !=
+		    MPI_SUCCESS)
 			return GRT_EMPI;
 		if (stop) {
 			/*

@@ -80,6 +80,27 @@ config_int(const char *name, int64_t min, int64_t max, int64_t *out, const char 
 	return GRT_OK;
 }
 
+/* GRT_HIERARCHY: none, site, auto (the default) or the workers per sub-master, >= 2 */
+static int
+config_hierarchy(struct grt_config *cfg, const char **why)
+{
+	const char *s = getenv(KEY_ENV(HIERARCHY));
+	int64_t n;
+
+	cfg->hierarchy = GRT_HIER_AUTO;
+	if (s == NULL || *s == '\0' || strcmp(s, "auto") == 0)
+		return GRT_OK;
+	if (strcmp(s, "none") == 0)
+		cfg->hierarchy = GRT_HIER_NONE;
+	else if (strcmp(s, "site") == 0)
+		cfg->hierarchy = GRT_HIER_SITE;
+	else if (config_int(KEY_ENV(HIERARCHY), 2, INT32_MAX, &n, why) == GRT_OK)
+		cfg->hierarchy = (int)n;
+	else
+		return GRT_EINVAL;
+	return GRT_OK;
+}
+
 int
 grt_config_from_env(struct grt_config *cfg, const char **why)
 {
@@ -150,6 +171,8 @@ grt_config_from_env(struct grt_config *cfg, const char **why)
 	    why)) != GRT_OK)
 		return rc;
 	if ((rc = config_double(KEY_ENV(MOVE_GAP), 0, 1e9, &cfg->move_gap, why)) != GRT_OK)
+		return rc;
+	if ((rc = config_hierarchy(cfg, why)) != GRT_OK)
 		return rc;
 	if ((s = getenv("GRT_LOADS")) != NULL && *s != '\0')
 		cfg->loads_path = s;

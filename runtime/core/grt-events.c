@@ -412,7 +412,7 @@ grt_events_origin(double t0, double t_origin)
 
 void
 grt_events_rank(struct grt_events *e, int first, int64_t rank, const char *node,
-    const char *site, double pf, double pr, const char *role)
+    const char *site, double pf, double pr, const char *role, int64_t group)
 {
 	grt_events_raw(e, first ? "{\"rank\":" : ",{\"rank\":");
 	grt_events_rawint(e, rank);
@@ -426,5 +426,9 @@ grt_events_rank(struct grt_events *e, int first, int64_t rank, const char *node,
 	grt_events_rawdbl(e, pr);
 	grt_events_raw(e, ",\"role\":");
 	grt_events_rawstr(e, role);
+	if (group >= 0) {
+		grt_events_raw(e, ",\"group\":");
+		grt_events_rawint(e, group);
+	}
 	grt_events_raw(e, "}");
 }

@@ -56,10 +56,11 @@ void grt_events_chunk(struct grt_events *e, double now, int64_t rank, int64_t ro
 
 /*
  * One element of a start event's "ranks" list (first: the list's first, no comma before):
- * {"rank":..,"node":..,"site":..,"pf":..,"pr":..,"role":..}.
+ * {"rank":..,"node":..,"site":..,"pf":..,"pr":..,"role":..}, and "group":.. when group >= 0
+ * (under a hierarchy: the rank of the group's sub-master, doc/runtime.md).
  */
 void grt_events_rank(struct grt_events *e, int first, int64_t rank, const char *node,
-    const char *site, double pf, double pr, const char *role);
+    const char *site, double pf, double pr, const char *role, int64_t group);
 
 /*
  * Where events' "t" counts from, as a value of the run's clock (whose now is t0): the job's

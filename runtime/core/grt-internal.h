@@ -43,6 +43,14 @@ void grt_run_leave(MPI_Comm comm, MPI_Errhandler old);
 
 int grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
     struct grt_report *rep);
-int grt_worker(MPI_Comm comm, const struct grt_app *app, struct grt_report *rep);
+int grt_worker(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
+    struct grt_report *rep);
+/*
+ * A sub-master (runtime/sub/grt-sub.c): role is the master's ROLE message (len bytes),
+ * naming its workers. Runs the scheme for them over the chunks the master gives it until
+ * the master's STOP; returns as grt_worker does.
+ */
+int grt_sub(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
+    struct grt_report *rep, const void *role, size_t len);
 
 #endif

@@ -114,7 +114,7 @@ grt_run(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cfg,
 	rep->is_master = rank == 0;
 	if ((rc = grt_run_enter(comm, &old)) != GRT_OK)
 		return rc;
-	rc = rank == 0 ? grt_master(comm, app, cfg, rep) : grt_worker(comm, app, rep);
+	rc = rank == 0 ? grt_master(comm, app, cfg, rep) : grt_worker(comm, app, cfg, rep);
 	grt_run_leave(comm, old);
 	return rc;
 }

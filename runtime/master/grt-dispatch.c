@@ -173,6 +173,7 @@ master_stop_all(struct master *m)
 		if (master_stop(m, i, reason) != GRT_OK)
 			grt_failure_seen = 1;
 	}
+	master_group_stop_orphans(m, reason);
 	/* the STOPs and the chunks are small (eager) or taken: they complete on their own */
 	for (i = 0; i < m->nw; i++) {
 		struct worker *wk = &m->w[i];

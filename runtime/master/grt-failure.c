@@ -99,9 +99,15 @@ master_check_deadlines(struct master *m, double now)
 		if (wk->state != W_BUSY)
 			continue;
 		expected = master_expected(m, wk, w_head(wk)->c.count);
-		limit = wk->t_head + grt_deadline_allow(m->cfg->deadline,
-		    m->cfg->deadline_factor, wk->blind ? 0 : expected);
-		if (suspect && expected > 0) {
+		limit = grt_deadline_allow(m->cfg->deadline, m->cfg->deadline_factor,
+		    wk->blind ? 0 : expected);
+		/*
+		 * a sub-master's chunk may take its own time and one of its workers' deadlines
+		 * more, requeued in the group; a rank that exited is one of its workers as
+		 * likely as itself (doc/runtime.md, "The hierarchy")
+		 */
+		limit = wk->t_head + (wk->group > 0 ? 2 * limit : limit);
+		if (suspect && expected > 0 && wk->group == 0) {
 			double s = SUSPECT_FACTOR * expected;
 
 			if (s < SUSPECT_MIN)

@@ -49,6 +49,10 @@ master_round_event(struct master *m, double now)
 	double mean = 0, sd = 0;
 	int i, n = 0;
 
+	if (m->grp.on) {
+		master_group_round_event(m, now);
+		return;
+	}
 	for (i = 0; i < m->nw; i++) {
 		if (m->w[i].r_units > 0) {
 			mean += m->w[i].r_exe;
@@ -78,11 +82,13 @@ master_round_event(struct master *m, double now)
 	grt_events_end(&m->ev, now);
 }
 
-static const char *
+const char *
 master_role(const struct master *m, int rank)
 {
 	if (rank == 0)
 		return m->off == 0 ? "master+worker" : "master";
+	if (m->grp.on && m->grp.rankw[rank] >= 0 && m->w[m->grp.rankw[rank]].group > 0)
+		return "sub-master";
 	return "worker";
 }
 
@@ -93,11 +99,17 @@ master_start_event(struct master *m, double now)
 
 	grt_events_begin(&m->ev, now, "start");
 	grt_events_str(&m->ev, "job", m->cfg->job_id != NULL ? m->cfg->job_id : "");
-	grt_events_str(&m->ev, "scheme", grt_scheme_name(m->conf.scheme));
+	/* the job's, whatever the master deals its groups with (grt-group.c) */
+	grt_events_str(&m->ev, "scheme", grt_scheme_name(m->cfg->sched.scheme));
 	grt_events_int(&m->ev, "N", m->app->units);
 	grt_events_int(&m->ev, "rounds", m->app->rounds);
+	i = 0;
 	grt_events_raw(&m->ev, ",\"ranks\":[");
-	for (i = 0; i < m->size; i++) {
+	if (m->grp.on) {
+		master_group_ranks(m);
+		i = m->size;
+	}
+	for (; i < m->size; i++) {
 		const struct grt_rankinfo *ri = i < m->nri ? &m->ri[i] : NULL;
 		int w = i - m->off;
 		char name[32];
@@ -106,7 +118,7 @@ master_start_event(struct master *m, double now)
 		grt_events_rank(&m->ev, i == 0, i, ri != NULL ? ri->node : name,
 		    ri != NULL ? ri->site : "", ri != NULL ? ri->pf : 0,
 		    w >= 0 && m->pr != NULL ? m->pr[w] : w >= 0 ? 1.0 / m->nw : 0,
-		    master_role(m, i));
+		    master_role(m, i), -1);
 	}
 	grt_events_raw(&m->ev, "]");
 	grt_events_end(&m->ev, now);
@@ -144,6 +156,10 @@ master_end_event(struct master *m, double now)
 	grt_events_int(&m->ev, "requeued", m->rep->requeued);
 	if (grt_scheme_uses_swr(m->conf.scheme))
 		grt_events_dbl(&m->ev, "swr", m->conf.swr);
+	if (m->grp.on) {
+		master_group_end_event(m, now);
+		return;
+	}
 	grt_events_raw(&m->ev, ",\"ranks\":[");
 	for (i = 0; i < m->nw; i++) {
 		struct worker *wk = &m->w[i];

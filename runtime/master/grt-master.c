@@ -30,6 +30,9 @@ master_conf(struct master *m)
 	if (m->cfg->rankmap_path != NULL &&
 	    grt_rankmap_load(m->cfg->rankmap_path, &m->ri, &m->nri) != GRT_OK)
 		return GRT_EINVAL;
+	/* sub-masters: the groups' PR and clocks are their workers' sums */
+	if ((i = master_group_setup(m)) != GRT_OK || m->grp.on)
+		return i;
 	if (m->nri < m->size) {
 		have_pr = have_cpu = 0;
 	} else {
@@ -253,5 +256,6 @@ grt_master(MPI_Comm comm, const struct grt_app *app, const struct grt_config *cf
 	free(m.pr);
 	free(m.cpu);
 	free(m.ri);
+	master_group_free(&m);
 	return m.rc;
 }

@@ -15,6 +15,8 @@
  *   grt-resume.c         the journal: opened and replayed, the units it holds skipped
  *   grt-master-relay.c   the relay to the supervisor when the job directory is not here
  *   grt-master-disk.c    the run stopped when the journal or the events cannot be written
+ *   grt-group.c          the hierarchy: groups under sub-masters, their parts merged
+ *   grt-group-events.c   the events of a hierarchy: every rank's totals, its group
  */
 #ifndef GRT_MASTER_H
 #define GRT_MASTER_H
@@ -76,6 +78,35 @@ struct worker {
 	double unit_exe;	/* t_exe per unit of its last chunk: for deadlines */
 	double last_calc;	/* t_calc of its last chunk: for prefetching */
 	double gap;		/* t_exe - t_calc of its last chunk sent while it idled */
+	int group;		/* a sub-master: its workers (grt-group.c); else 0 */
+};
+
+/* A rank's totals under a hierarchy, from the parts its sub-master forwards. */
+struct grt_rankstat {
+	int64_t units;
+	double t_calc;
+	double t_exe;
+	int64_t r_units;	/* this round */
+	double r_exe;
+	int failed;		/* its sub-master declared it failed */
+};
+
+/*
+ * The hierarchy (grt-group.c): on when cfg->hierarchy made groups. Worker index w is
+ * rank wrank[w]: the master itself (master computes), a sub-master, or a plain worker
+ * (a group of one); group w's ranks are order[first[w] .. first[w] + group], its leader
+ * first.
+ */
+struct master_groups {
+	int on;
+	int *order;		/* ranks 1..size-1, grouped */
+	int *site;		/* per rank: its site's index (rank map order) */
+	int *wrank;		/* worker index -> rank */
+	int *rankw;		/* rank -> worker index; -1: a worker under a sub-master */
+	int *first;		/* worker index -> its group's first entry of order */
+	int *len;		/* scratch: the groups' sizes */
+	int *group_of;		/* rank -> the worker index of its group; -1: rank 0 */
+	struct grt_rankstat *rs;	/* per rank */
 };
 
 /*
@@ -158,6 +189,7 @@ struct master {
 	int64_t seq;
 	int failed_now;		/* workers in W_FAILED */
 	int suspect;		/* a rank exited (SIGUSR1): shorter deadlines from now on */
+	struct master_groups grp;	/* sub-masters, when cfg->hierarchy makes them */
 	int timing_out;		/* GRT_TIME_LIMIT passed: no new chunk; once the outstanding
 				   ones are merged, the run ends with GRT_ETIMEOUT */
 	int rc;
@@ -166,7 +198,7 @@ struct master {
 static inline int
 w_rank(const struct master *m, int w)
 {
-	return w + m->off;
+	return m->grp.on ? m->grp.wrank[w] : w + m->off;
 }
 
 /*
@@ -256,6 +288,20 @@ void master_relay_close(struct master *m);
 int master_resume_clip(struct master *m, struct grt_chunk *c);
 void master_resume_round(struct master *m);
 
+/* grt-group.c: GRT_OK or an error code, unless said otherwise */
+int master_group_setup(struct master *m);
+int master_group_worker(const struct master *m, int rank);
+int master_group_notes(struct master *m, const void *res, size_t reslen, double now);
+int master_group_settle(struct master *m, int w, const struct outchunk *o, double t_calc,
+    double t_exe, const void *res, size_t reslen, double now);
+void master_group_stop_orphans(struct master *m, int reason);
+void master_group_free(struct master *m);
+
+/* grt-group-events.c: the start record's ranks, the round and end records by rank */
+void master_group_ranks(struct master *m);
+void master_group_round_event(struct master *m, double now);
+void master_group_end_event(struct master *m, double now);
+
 /* grt-master-events.c */
 void master_start_event(struct master *m, double now);
 void master_round_event(struct master *m, double now);
@@ -266,5 +312,7 @@ void master_fail_event(struct master *m, int rank, int64_t requeued, const char 
 void master_drop_event(struct master *m, int w, double share, double now);
 void master_end_event(struct master *m, double now);
 void master_resume_event(struct master *m, double now);
+/* "master", "master+worker", "sub-master" or "worker" */
+const char *master_role(const struct master *m, int rank);
 
 #endif

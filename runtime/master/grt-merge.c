@@ -40,7 +40,9 @@ master_account(struct master *m, int w, const struct grt_chunk *c, double t_calc
 		if (wk->unit_exe > m->unit_exe_max)
 			m->unit_exe_max = wk->unit_exe;
 	}
-	master_chunk_event(m, w_rank(m, w), c, t_calc, t_exe, now);
+	/* a sub-master's chunk is recorded by its parts, each of its real rank */
+	if (wk->group == 0)
+		master_chunk_event(m, w_rank(m, w), c, t_calc, t_exe, now);
 }
 
 /*
@@ -73,6 +75,8 @@ master_settle(struct master *m, int w, struct outchunk *o, double t_calc, double
 	/* taken back from w after a missed deadline, and w answered first after all */
 	if (o->taken_back)
 		m->rep->requeued -= o->c.count;
+	if (m->w[w].group > 0)
+		return master_group_settle(m, w, o, t_calc, t_exe, res, reslen, now);
 	if ((rc = master_merge(m, &o->c, res, reslen)) != GRT_OK)
 		return rc;
 	master_account(m, w, &o->c, t_calc, t_exe, now);
@@ -151,11 +155,14 @@ master_poll(struct master *m, int wait)
 		return GRT_EPROTO;
 	m->now = MPI_Wtime();
 	memcpy(&h, m->rbuf.data, sizeof h);
-	w = st.MPI_SOURCE - m->off;
+	w = m->grp.on ? master_group_worker(m, st.MPI_SOURCE) : st.MPI_SOURCE - m->off;
 	if (w < 0 || w >= m->nw)
 		return GRT_EPROTO;
 	res = m->rbuf.data + sizeof h;
 	reslen = m->rbuf.len - sizeof h;
+	/* a sub-master's notices of its failed workers count whatever becomes of its parts */
+	if (m->w[w].group > 0 && (rc = master_group_notes(m, res, reslen, m->now)) != GRT_OK)
+		return rc;
 	if (m->w[w].state == W_FAILED)
 		return master_late(m, w, &h, res, reslen, m->now);
 	return master_result(m, w, &h, res, reslen, m->now);

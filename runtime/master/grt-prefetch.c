@@ -23,10 +23,14 @@ master_depth(const struct master *m, const struct worker *wk)
 	switch (m->cfg->prefetch) {
 	case GRT_PREFETCH_OFF:
 		return 1;
+	case GRT_PREFETCH_AUTO:
+		/* a sub-master gets its next chunk before it runs dry: the WAN trip hidden */
+		if (wk->group > 0)
+			return 2;
+		break;
 	case GRT_PREFETCH_ON:
 		return 2;
-	default:
-		/* nothing measured yet (gap 0 before the first result): one */
-		return wk->gap > PREFETCH_OVERHEAD * (wk->gap + wk->last_calc) ? 2 : 1;
 	}
+	/* nothing measured yet (gap 0 before the first result): one */
+	return wk->gap > PREFETCH_OVERHEAD * (wk->gap + wk->last_calc) ? 2 : 1;
 }

@@ -28,7 +28,7 @@ tm_start_event(struct tk_master *m)
 		snprintf(name, sizeof name, "rank%d", r);
 		grt_events_rank(&m->ev, r == 0, r, ri != NULL ? ri->node : name,
 		    ri != NULL ? ri->site : "", ri != NULL ? ri->pf : 0,
-		    ri != NULL ? ri->pr : 0, r == 0 ? "master" : "worker");
+		    ri != NULL ? ri->pr : 0, r == 0 ? "master" : "worker", -1);
 	}
 	grt_events_raw(&m->ev, "]");
 	grt_events_end(&m->ev, m->t0);

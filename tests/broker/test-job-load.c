@@ -214,7 +214,7 @@ static void
 test_bad_corpus(void)
 {
 	static const char *const files[] = {
-		"job-args-map", "job-bool", "job-env-name", "job-k", "job-no-program",
+		"job-args-map", "job-bool", "job-env-name", "job-hierarchy", "job-k", "job-no-program",
 		"job-oversubscribe",
 		"job-ranks-minmax", "job-ranks-zero", "job-sites-twice", "job-six-mistakes",
 		"job-stage-absolute",
@@ -369,7 +369,7 @@ test_bad_inline(void)
 	expect_error("runtime key far", "program: p\nruntime: {colour: red}\n",
 	    "j.yaml:2:11: unknown key 'colour' (expected one of: scheme, k, alpha, swr, "
 	    "deadline, rounds, events_chunks, master_computes, prefetch, migration, threshold, "
-	    "spare, checkpoint_every, move_gap)");
+	    "spare, checkpoint_every, move_gap, hierarchy)");
 	expect_error("lease_timeout 2", "program: p\nlease_timeout: 2\n",
 	    "j.yaml:2:16: 'lease_timeout' must be a whole number of seconds from 3 to 3600 (a "
 	    "node's silence on the lease), not '2'");
@@ -469,6 +469,44 @@ test_bad_inline(void)
 	errlist_first(&errs, &err);
 	is_str(err.msg, "tests/data/bad/no-such-file.yaml: cannot open: No such file or directory",
 	    "missing file: message");
+}
+
+/* runtime: {hierarchy} (doc/runtime.md, "The hierarchy"): words and N kept, mistakes located */
+static void
+test_hierarchy(void)
+{
+	struct gs_job job;
+	struct gs_error err;
+	static const char *const ok[][2] = {
+		{ "none", "none" }, { "site", "site" }, { "auto", "auto" }, { "2", "2" },
+		{ "100", "100" },
+	};
+	char text[128];
+	size_t i;
+
+	for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		snprintf(text, sizeof text, "program: p\nruntime: {hierarchy: %s}\n", ok[i][0]);
+		if (is_int(load("/j.yaml", text, &job, &err), 0, "hierarchy loads")) {
+			is_str(job_runtime_get(&job, "hierarchy"), ok[i][1], "hierarchy kept");
+			job_free(&job);
+		}
+	}
+	expect_error("hierarchy 1", "program: p\nruntime: {hierarchy: 1}\n",
+	    "j.yaml:2:22: 'hierarchy' must be none, site, auto or a whole number of workers per "
+	    "sub-master >= 2, not '1'");
+	expect_error("hierarchy a word", "program: p\nruntime: {hierarchy: sites}\n",
+	    "j.yaml:2:22: 'hierarchy' must be none, site, auto or a whole number of workers per "
+	    "sub-master >= 2, not 'sites'");
+	expect_error("hierarchy a list", "program: p\nruntime: {hierarchy: [site]}\n",
+	    "j.yaml:2:22: 'hierarchy' must be none, site, auto or a whole number of workers per "
+	    "sub-master >= 2, not a list");
+	expect_error("hierarchy with migration",
+	    "program: p\nruntime: {migration: load-diff, hierarchy: site}\n",
+	    "j.yaml:2:44: hierarchy 'site' has no sub-masters for migratable tasks (migration: "
+	    "load-diff): set hierarchy: none");
+	if (is_int(load("/j.yaml", "program: p\nruntime: {migration: load-abs, hierarchy: none}\n",
+	    &job, &err), 0, "hierarchy none with migration loads"))
+		job_free(&job);
 }
 
 /* The task-migration keys of runtime: (doc/tasks.md): values kept, and every mistake located. */
@@ -637,6 +675,7 @@ main(void)
 	test_all_errors();
 	test_bad_inline();
 	test_migration();
+	test_hierarchy();
 	test_disk();
 	return tap_done();
 }

@@ -24,7 +24,8 @@
 	X(THRESHOLD, "threshold")		\
 	X(SPARE, "spare")			\
 	X(CHECKPOINT_EVERY, "checkpoint_every")	\
-	X(MOVE_GAP, "move_gap")
+	X(MOVE_GAP, "move_gap")			\
+	X(HIERARCHY, "hierarchy")
 
 /*
  * The task-migration policies a job file and --migration may name, in the order of enum

@@ -135,6 +135,20 @@ enum grt_prefetch {
 	GRT_PREFETCH_ON,
 };
 
+/*
+ * cfg.hierarchy: sub-masters between the master and the workers (doc/runtime.md, "The
+ * hierarchy"); a value >= 2 is the number of workers under each sub-master.
+ */
+enum grt_hierarchy {
+	GRT_HIER_AUTO = -2,	/* site when the rank map names several sites and the job
+				   has GRT_HIER_AUTO_RANKS ranks or more, else none */
+	GRT_HIER_SITE = -1,	/* one sub-master per site of the rank map */
+	GRT_HIER_NONE = 0,	/* every worker under the master */
+};
+
+/* GRT_HIER_AUTO takes sites from this many ranks on (doc/runtime.md, "The hierarchy") */
+#define GRT_HIER_AUTO_RANKS	2000
+
 /* cfg.migration: when a task moves (doc/tasks.md, "Policies") */
 enum grt_migration {
 	GRT_MIGRATE_NONE = 0,
@@ -186,6 +200,15 @@ struct grt_config {
 					   task; 0: the default (5 s) */
 	const char *loads_path;		/* GRT_LOADS: "node load1" lines that gridsubmit
 					   rewrites during the run; NULL: none */
+	int hierarchy;			/* GRT_HIERARCHY: enum grt_hierarchy, or the
+					   workers per sub-master (>= 2); default
+					   GRT_HIER_AUTO. With a sub-master, pack runs
+					   on the sub-masters: it may depend only on its
+					   arguments and what every rank holds from the
+					   start, so a program with pack and more than one
+					   round runs without (auto), or is refused with
+					   GRT_EINVAL (site, N). The task runtime takes
+					   none or auto only */
 	const char *relay;		/* GRT_RELAY: ADDR:PORT/KEY of gridsubmit's relay, set
 					   when rank 0 runs on a node without the job
 					   directory: the rank map and the journal come from
@@ -206,6 +229,7 @@ struct grt_config {
  *   GRT_ROUNDS   rounds asked for (see cfg->rounds) GRT_PREFETCH auto|0|1
  *   GRT_JOURNAL  the journal's path                GRT_T0       cfg->t_origin
  *   GRT_TIME_LIMIT cfg->time_limit (gridsubmit simulate's time_limit)
+ *   GRT_HIERARCHY none|site|auto|N (cfg->hierarchy; default auto)
  * The rank map has one line per rank: "rank node site pf pr cpu_mhz" (whitespace separated,
  * '#' comments); only the master reads it, for PR (pwd), CPU clocks (wstatic, ngss, angss)
  * and the start event. Returns GRT_OK or GRT_EINVAL with the variable's name in *why (when
