@@ -327,12 +327,16 @@ jobrun_restart(struct jobrun *jr, const char *reason, int restartable)
 		return jobrun_fail(jr, EXIT_FAILED, msg, 0);
 	}
 	restart_find(jr, &f);
-	/* evidence every node shares is none's: relaunched unchanged once, then final */
-	if (jobrun_shared(jr, &f, note, sizeof note) == JOBRUN_SHARED_ALL &&
+	/*
+	 * evidence the nodes share is none's: relaunched on them once, then final (which of
+	 * the two rules applies can differ between launches: how many nodes' ranks died
+	 * before mpiexec stopped the others is a race)
+	 */
+	if (jobrun_shared(jr, &f, note, sizeof note) != JOBRUN_SHARED_NONE &&
 	    jr->shared_relaunched++ > 0) {
 		restart_find_free(&f);
 		snprintf(msg, sizeof msg, "%s; cannot relaunch: %s, again after a relaunch "
-		    "without change", reason, note);
+		    "that kept those nodes", reason, note);
 		return jobrun_fail(jr, EXIT_FAILED, msg, 0);
 	}
 	rc = restart_exclude(jr, &f, &ex, &nex, &text, why, sizeof why);

@@ -22,7 +22,8 @@
 
 #define SHARED_MIN_NODES	3	/* fewer remote nodes: each judged on its own */
 #define SHARED_ALL_SHARE	0.9	/* evidence against this share of them: all of them */
-#define SHARED_WEAK_SHARE	0.25	/* weak evidence against more than this: set aside */
+#define SHARED_WEAK_SHARE	0.25	/* weak evidence against more than this share */
+#define SHARED_WEAK_MIN		2	/* and this many nodes: set aside */
 
 /*
  * The kind of a reason: its text without digits and without the node's host name, so
@@ -105,7 +106,7 @@ jobrun_shared(const struct jobrun *jr, struct restart_find *f, char *note, size_
 		    "nodes' own, none left out", same, ncand, ex, same < nwhy ?
 		    ", and others" : "");
 		rc = JOBRUN_SHARED_ALL;
-	} else if (nweak >= SHARED_MIN_NODES &&
+	} else if (nweak >= SHARED_WEAK_MIN &&
 	    (double)nweak > SHARED_WEAK_SHARE * (double)ncand) {
 		snprintf(note, len, "something of the job died on %zu of %zu nodes (%s): most "
 		    "likely not the nodes, left out only when out of reach", nweak, ncand, ex);

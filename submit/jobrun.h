@@ -268,7 +268,7 @@ int jobrun_restart(struct jobrun *jr, const char *reason, int restartable);
  * jobrun-shared.c (doc/restarts.md, "Evidence every node shares"): whether the evidence
  * in f is the nodes' own. JOBRUN_SHARED_ALL: evidence against (nearly) every remote node
  * that had ranks, 3 or more of them: all of it dropped from f. JOBRUN_SHARED_WEAK: weak
- * evidence against more than a quarter of them, 3 or more: the weak evidence dropped.
+ * evidence against more than a quarter of them, 2 or more: the weak evidence dropped.
  * JOBRUN_SHARED_NONE: f as it was. note (len bytes) says which, with the reason most
  * nodes gave, or is empty.
  */

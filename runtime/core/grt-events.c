@@ -390,6 +390,15 @@ grt_events_end(struct grt_events *e, double now)
 }
 
 void
+grt_events_flush(struct grt_events *e, double now)
+{
+	if (!grt_events_on(e) || e->len == 0)
+		return;
+	events_write(e);
+	e->last_flush = now;
+}
+
+void
 grt_events_tick(struct grt_events *e, double now)
 {
 	if (!grt_events_on(e) || e->len == 0 || now - e->last_flush < EVENTS_PERIOD)

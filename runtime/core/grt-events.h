@@ -50,6 +50,13 @@ void grt_events_rawdbl(struct grt_events *e, double v);
 void grt_events_rawstr(struct grt_events *e, const char *v);	/* a quoted, escaped string */
 void grt_events_end(struct grt_events *e, double now);
 
+/*
+ * What is buffered, written now (records otherwise reach the file every EVENTS_PERIOD):
+ * for the start record, which tells the supervisor the program runs on libgrt before a
+ * rank can die (launch/launch-ends.c).
+ */
+void grt_events_flush(struct grt_events *e, double now);
+
 /* A whole "chunk" record (t_comm = t_exe - t_calc): the fast path of the hot loop. */
 void grt_events_chunk(struct grt_events *e, double now, int64_t rank, int64_t round,
     int64_t start, int64_t count, double t_calc, double t_exe);

@@ -184,8 +184,11 @@ master_open(struct master *m)
 		m->rc = master_relay_events(m);
 	else
 		grt_events_open(&m->ev, NULL, m->t0);
-	if (m->rc == GRT_OK)
+	if (m->rc == GRT_OK) {
 		master_start_event(m, m->t0);
+		/* in the file before a worker can die: the supervisor reads it (doc/restarts.md) */
+		grt_events_flush(&m->ev, m->t0);
+	}
 	if (m->rc == GRT_OK)
 		m->rc = master_resume_open(m);
 	else

@@ -46,7 +46,7 @@ many.yaml:5:29: requirements: '&' is not an operator (did you mean '&&'?)
 many.yaml:6:15: 'rank_weights' cpu + bandwidth must be 1, not 0.5 + 0.6 = 1.1
 many.yaml:7:19: unknown scheme 'gsss' (did you mean 'gss'?)
 many.yaml:7:28: 'k' must be a whole number >= 1, not '0'
-many.yaml:7:31: unknown key 'colour' (expected one of: scheme, k, alpha, swr, deadline, rounds, events_chunks, master_computes, prefetch, migration, threshold, spare, checkpoint_every, move_gap)
+many.yaml:7:31: unknown key 'colour' (expected one of: scheme, k, alpha, swr, deadline, rounds, events_chunks, master_computes, prefetch, migration, threshold, spare, checkpoint_every, move_gap, hierarchy)
 many.yaml:8:7: '1BAD' is not an environment name (letters, digits and '_', not starting with a digit)
 many.yaml:9:12: 'stage_in' item 'in-a.dat' cannot be staged: ./in-a.dat: No such file or directory
 many.yaml:9:22: 'stage_in' item 'in-b.dat' cannot be staged: ./in-b.dat: No such file or directory

@@ -86,6 +86,10 @@ for k in $(seq "${REPEAT:-1}"); do
 	pid=$!
 	at_exit "kill -9 $pid"
 	poll 60 grep -q '"ev":"chunk"' "$T/alone-$seed.jsonl" || echo "# no chunk records in time"
+	# and a record in the journal past its 24-byte header, so that there is something
+	# committed to resume from (on an idle host the disk could fill before the first)
+	poll 60 sh -c 'test "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt 24' sh \
+	    "$GRIDSUBMIT_HOME/alone-$seed.journal" || echo "# no journal record in time"
 	dd if=/dev/zero of="$GRIDSUBMIT_HOME/filler" bs=64k 2>/dev/null
 	wait $pid
 	check_eq "master ($k): exits 1" "$?" 1

@@ -8,7 +8,8 @@
 # signal 9"). Before, the 4 nodes were left out and the job moved to the spare site, where
 # it failed the same way, then had no placement. Now: one relaunch on the same nodes,
 # nothing left out, said with the shared reason; the second failure is final (exit 1) with
-# that reason; the spare site never ran a rank.
+# that reason (4 of 4 nodes, or weak evidence on 2 or 3 of them when mpiexec stopped the
+# others first); the spare site never ran a rank.
 # serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
@@ -46,12 +47,14 @@ st=$J/1/state.json
 check_eq "one relaunch, not three" "$(jq -r .restarts "$st")" 1
 check_eq "the relaunch left no node out" \
 	"$(jq -c '[.restart_log[].excluded[]?] | length' "$st")" 0
-check_match "the relaunch says why: the same failure on 4 of 4 nodes" \
-	"$(jq -r '.restart_log[0].reason' "$st")" \
-	"the same failure on 4 of 4 nodes \\(.*rank [1-4].*\\).*none left out"
+# which rule a launch meets is a race: how many nodes' workers died before mpiexec stopped
+# the others (all 4, or 2 or 3 of them: weak evidence on more than a quarter)
+SHARED="(the same failure on 4 of 4 nodes \\(.*rank [1-4].*\\).*none left out|something of the job died on [2-4] of 4 nodes \\(.*\\): most likely not the nodes)"
+check_match "the relaunch says why: a failure the nodes share" \
+	"$(jq -r '.restart_log[0].reason' "$st")" "$SHARED"
 check_match "the end says it again after the relaunch" "$(jq -r .reason "$st")" \
-	"cannot relaunch: the same failure on 4 of 4 nodes .*again after a relaunch without change"
-check_match "said on stderr" "$err" "the same failure on 4 of 4 nodes"
+	"cannot relaunch: $SHARED.*again after a relaunch that kept those nodes"
+check_match "said on stderr" "$err" "$SHARED"
 check_eq "both launches on the same 4 nodes (the spare site never used)" \
 	"$(awk 'NR > 1 { print $2 }' "$J/1/rankmap" | grep -c '^rsb')" 0
 check_eq "no rank ever ran on the spare site" \
