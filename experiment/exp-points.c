@@ -225,3 +225,20 @@ exp_overlay(const struct exp *e, size_t point, int rep, uint64_t seed)
 	}
 	return o;
 }
+
+char *
+exp_point_settings(const struct exp *e, size_t point, enum exp_target target)
+{
+	char *s = xstrdup(""), *t;
+	size_t i;
+
+	for (i = 0; i < e->nparams; i++) {
+		if (e->params[i].target != target)
+			continue;
+		xasprintf(&t, "%s%s%s=%s", s, *s ? " " : "", e->params[i].name,
+		    exp_point_text(e, point, i));
+		free(s);
+		s = t;
+	}
+	return s;
+}

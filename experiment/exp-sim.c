@@ -103,19 +103,3 @@ exp_sim_check(struct exp *e, struct gs_errsink *sink)
 	return rc;
 }
 
-char *
-exp_sim_label(const struct exp *e, size_t point)
-{
-	char *s = xstrdup(""), *t;
-	size_t i;
-
-	for (i = 0; i < e->nparams; i++) {
-		if (e->params[i].target != EXP_SIM_KEY)
-			continue;
-		xasprintf(&t, "%s%s%s=%s", s, *s ? " " : "", e->params[i].name,
-		    exp_point_text(e, point, i));
-		free(s);
-		s = t;
-	}
-	return s;
-}

@@ -188,23 +188,6 @@ exp_site_check(struct exp *e, struct gs_errsink *sink)
 	return rc;
 }
 
-char *
-exp_site_label(const struct exp *e, size_t point)
-{
-	char *s = xstrdup(""), *t;
-	size_t i;
-
-	for (i = 0; i < e->nparams; i++) {
-		if (e->params[i].target != EXP_SITE_KEY)
-			continue;
-		xasprintf(&t, "%s%s%s=%s", s, *s ? " " : "", e->params[i].name,
-		    exp_point_text(e, point, i));
-		free(s);
-		s = t;
-	}
-	return s;
-}
-
 /* map's mapping under key, made empty when it has none (or has something else). */
 static struct ydoc_node *
 xs_submap(struct ydoc_node *map, const char *key)
@@ -277,7 +260,7 @@ exp_site_write(const struct exp *e, size_t point, const char *in, const char *di
 					xs_lay_site(sites->items[j], xs_find(e->params[i].name),
 					    e->params[i].values[exp_point_index(e, point, i)]);
 		}
-	label = exp_site_label(e, point);
+	label = exp_point_settings(e, point, EXP_SITE_KEY);
 	xasprintf(&head, "# %s with the parameters of experiment %s laid over it: %s\n", in,
 	    e->name, label);
 	free(label);

@@ -133,6 +133,11 @@ size_t exp_point_index(const struct exp *e, size_t point, size_t param);
 
 /* The text of parameter i at point p. */
 const char *exp_point_text(const struct exp *e, size_t point, size_t param);
+/*
+ * The point's parameters of one target as "load=0.5 latency_ms=3" (EXP_SITE_KEY) or
+ * "host_mhz=500" (EXP_SIM_KEY); "" when it has none (allocated).
+ */
+char *exp_point_settings(const struct exp *e, size_t point, enum exp_target target);
 
 /*
  * The same value as JSON, typed as the file wrote it: a plain scalar that YAML reads as a
@@ -184,14 +189,12 @@ void exp_run_order(const struct exp *e, uint64_t seed, size_t *order, uint64_t *
  * exp_site_param: 1 when name is one. exp_site_check: every value checked, each error at
  * the value in the experiment file (sink), the names of sites against e->sites (or the
  * embedded site file); e->site_group filled. exp_site_has: 1 when e has one.
- * exp_site_label: "load=0.5 latency_ms=3", the point's site parameters (allocated, "" for
- * none). exp_site_write: the site file in with point's parameters laid over it, written
+ * exp_site_write: the site file in with point's parameters laid over it, written
  * whole to dir/name; 0, or -1 with why.
  */
 int exp_site_param(const char *name);
 int exp_site_check(struct exp *e, struct gs_errsink *sink);
 int exp_site_has(const struct exp *e);
-char *exp_site_label(const struct exp *e, size_t point);
 int exp_site_write(const struct exp *e, size_t point, const char *in, const char *dir,
     const char *name, char *why, size_t whylen);
 
@@ -200,11 +203,9 @@ int exp_site_write(const struct exp *e, size_t point, const char *in, const char
  * (a NAME:VALUE or a list of them), for simulated points; a point of another mode ignores
  * them. exp_sim_param: 1 when name is one. exp_sim_check: every value checked at its node
  * (sink); a simulate parameter in an experiment without a simulated point is an error.
- * exp_sim_label: the point's simulate parameters as "host_mhz=500", or "" (allocated).
  */
 int exp_sim_param(const char *name);
 int exp_sim_check(struct exp *e, struct gs_errsink *sink);
-char *exp_sim_label(const struct exp *e, size_t point);
 
 /*
  * The overlay of a run of point p (seed: the run's, as {seed}; rep: as {rep}): a mapping

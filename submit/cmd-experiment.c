@@ -358,7 +358,8 @@ ce_dry_order(const struct exp *e, const struct exp_only *only)
 static char *
 ce_dry_knobs(const struct exp *e, size_t p)
 {
-	char *site = exp_site_label(e, p), *sim = exp_sim_label(e, p), *s;
+	char *site = exp_point_settings(e, p, EXP_SITE_KEY);
+	char *sim = exp_point_settings(e, p, EXP_SIM_KEY), *s;
 	int simulated = exp_point_mode(e, p) == EXP_MODE_SIMULATE;
 
 	xasprintf(&s, "%s%s%s%s%s", *site ? "; site file with " : "", site,

@@ -170,7 +170,7 @@ test_sim(void)
 	    "simulate's options as parameters (%s)", err.msg);
 	ok(e.params[1].target == EXP_SIM_KEY && e.params[3].target == EXP_SIM_KEY,
 	    "host_mhz and cfg are simulate's");
-	s = exp_sim_label(&e, 0);
+	s = exp_point_settings(&e, 0, EXP_SIM_KEY);
 	is_str(s, "host_mhz=500 links=site cfg=smpi/iprobe:1e-5", "the point's simulate options");
 	free(s);
 	exp_free(&e);
