@@ -2,14 +2,15 @@
 # test-restart-shared.sh — a failure every node shares leaves no node out (doc/restarts.md,
 # "Evidence every node shares"; root). Two sites of 4 nodes; a job of 5 ranks (rank 0 here,
 # a worker on each of the 4 nodes of the first site, the other site spare) whose every
-# worker dies of SIGKILL on its first chunk, the same way on every node (grt-check
-# --die-rank all: the program, not the nodes). The master loses every worker and fails;
-# each node has evidence against it (the master's fail event, the wrapper's "died of
-# signal 9"). Before, the 4 nodes were left out and the job moved to the spare site, where
-# it failed the same way, then had no placement. Now: one relaunch on the same nodes,
-# nothing left out, said with the shared reason; the second failure is final (exit 1) with
-# that reason (4 of 4 nodes, or weak evidence on 2 or 3 of them when mpiexec stopped the
-# others first); the spare site never ran a rank.
+# worker stops answering on its first chunk, the same way on every node (grt-check
+# --die-rank all --die-how hang: the program, not the nodes). The master's deadline fails
+# every worker and the master fails; each node has evidence against it (the master's fail
+# event). A hang, not a death: at a rank's death hydra stops the others, and how many
+# nodes' ranks died first is a race (4, 2 or 1 of 4 seen), while every hung worker is
+# failed by the master. Before, the 4 nodes were left out and the job moved to the spare
+# site, where it failed the same way, then had no placement. Now: one relaunch on the same
+# nodes, nothing left out, said with the shared reason; the second failure is final (exit
+# 1) with that reason; the spare site never ran a rank.
 # serial: testbed-b (at most two testbeds at once: tests/run-tests.sh)
 . tests/lib.sh
 
@@ -36,7 +37,7 @@ testbed_up "$SITES" "testbed up with two sites of 4 nodes" || exit 0
 cat > "$T/job.yaml" <<EOF
 name: rsh
 program: $CHECK
-args: ["--units", "2000", "--scheme", "gss", "--die-rank", "all", "--die-how", "kill"]
+args: ["--units", "2000", "--scheme", "gss", "--die-rank", "all", "--die-how", "hang"]
 ranks: 5
 restarts: 3
 runtime: {deadline: 3}
