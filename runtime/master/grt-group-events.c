@@ -4,8 +4,8 @@
  * and the round and end records by real rank, so that the console, status and the
  * experiments read them as they read a flat run's.
  */
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "runtime/master/grt-master.h"
 
@@ -62,41 +62,20 @@ master_group_ranks(struct master *m)
 void
 master_group_round_event(struct master *m, double now)
 {
-	double mean = 0, sd = 0, t_calc, t_exe, r_exe;
-	int64_t units, r_units;
-	int i, n = 0;
+	double t_calc, t_exe, *exe = calloc((size_t)m->size, sizeof *exe);
+	int64_t units, *r_units = calloc((size_t)m->size, sizeof *r_units);
+	int i;
 
-	for (i = 0; i < m->size; i++) {
-		group_totals(m, i, &units, &t_calc, &t_exe, &r_units, &r_exe);
-		if (r_units > 0) {
-			mean += r_exe;
-			n++;
+	if (exe != NULL && r_units != NULL) {
+		for (i = 0; i < m->size; i++) {
+			group_totals(m, i, &units, &t_calc, &t_exe, &r_units[i], &exe[i]);
+			m->grp.rs[i].r_units = 0;
+			m->grp.rs[i].r_exe = 0;
 		}
+		master_round_write(m, now, r_units, exe);
 	}
-	if (n > 0)
-		mean /= n;
-	for (i = 0; i < m->size; i++) {
-		group_totals(m, i, &units, &t_calc, &t_exe, &r_units, &r_exe);
-		if (r_units > 0)
-			sd += (r_exe - mean) * (r_exe - mean);
-	}
-	if (n > 0)
-		sd = sqrt(sd / n);
-	grt_events_begin(&m->ev, now, "round");
-	grt_events_int(&m->ev, "j", m->round);
-	grt_events_raw(&m->ev, ",\"units\":[");
-	for (i = 0; i < m->size; i++) {
-		group_totals(m, i, &units, &t_calc, &t_exe, &r_units, &r_exe);
-		if (i > 0)
-			grt_events_raw(&m->ev, ",");
-		grt_events_rawint(&m->ev, r_units);
-		m->grp.rs[i].r_units = 0;
-		m->grp.rs[i].r_exe = 0;
-	}
-	grt_events_raw(&m->ev, "]");
-	grt_events_dbl(&m->ev, "mean_exe", mean);
-	grt_events_dbl(&m->ev, "sd_exe", sd);
-	grt_events_end(&m->ev, now);
+	free(exe);
+	free(r_units);
 }
 
 /* done, failed (by the master or its sub-master; or its sub-master failed) or dropped */

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "runtime/master/grt-master.h"
 
@@ -44,42 +45,59 @@ master_drop_event(struct master *m, int w, double share, double now)
 }
 
 void
-master_round_event(struct master *m, double now)
+master_round_write(struct master *m, double now, const int64_t *units, const double *exe)
 {
 	double mean = 0, sd = 0;
 	int i, n = 0;
 
-	if (m->grp.on) {
-		master_group_round_event(m, now);
-		return;
-	}
-	for (i = 0; i < m->nw; i++) {
-		if (m->w[i].r_units > 0) {
-			mean += m->w[i].r_exe;
+	for (i = 0; i < m->size; i++)
+		if (units[i] > 0) {
+			mean += exe[i];
 			n++;
 		}
-	}
 	if (n > 0)
 		mean /= n;
-	for (i = 0; i < m->nw; i++)
-		if (m->w[i].r_units > 0)
-			sd += (m->w[i].r_exe - mean) * (m->w[i].r_exe - mean);
+	for (i = 0; i < m->size; i++)
+		if (units[i] > 0)
+			sd += (exe[i] - mean) * (exe[i] - mean);
 	if (n > 0)
 		sd = sqrt(sd / n);
 	grt_events_begin(&m->ev, now, "round");
 	grt_events_int(&m->ev, "j", m->round);
 	grt_events_raw(&m->ev, ",\"units\":[");
 	for (i = 0; i < m->size; i++) {
-		int w = i - m->off;
-
 		if (i > 0)
 			grt_events_raw(&m->ev, ",");
-		grt_events_rawint(&m->ev, w >= 0 ? m->w[w].r_units : 0);
+		grt_events_rawint(&m->ev, units[i]);
 	}
 	grt_events_raw(&m->ev, "]");
 	grt_events_dbl(&m->ev, "mean_exe", mean);
 	grt_events_dbl(&m->ev, "sd_exe", sd);
 	grt_events_end(&m->ev, now);
+}
+
+void
+master_round_event(struct master *m, double now)
+{
+	int64_t *units;
+	double *exe;
+	int i;
+
+	if (m->grp.on) {
+		master_group_round_event(m, now);
+		return;
+	}
+	units = calloc((size_t)m->size, sizeof *units);
+	exe = calloc((size_t)m->size, sizeof *exe);
+	if (units != NULL && exe != NULL) {
+		for (i = m->off; i < m->size; i++) {
+			units[i] = m->w[i - m->off].r_units;
+			exe[i] = m->w[i - m->off].r_exe;
+		}
+		master_round_write(m, now, units, exe);
+	}
+	free(units);
+	free(exe);
 }
 
 const char *

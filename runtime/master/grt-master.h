@@ -305,6 +305,8 @@ void master_group_end_event(struct master *m, double now);
 /* grt-master-events.c */
 void master_start_event(struct master *m, double now);
 void master_round_event(struct master *m, double now);
+/* The round record: per rank (m->size) its units and time; mean and sd over those with units. */
+void master_round_write(struct master *m, double now, const int64_t *units, const double *exe);
 void master_chunk_event(struct master *m, int rank, const struct grt_chunk *c, double t_calc,
     double t_exe, double now);
 void master_fail_event(struct master *m, int rank, int64_t requeued, const char *reason,
