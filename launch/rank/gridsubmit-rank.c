@@ -537,17 +537,37 @@ report_end(int st, const char *status, const char *program)
 }
 
 /*
- * The program's end (wait status st) to the supervisor: appended to ends (one write of a
- * short line under O_APPEND: the ranks' lines never mix), or without ends sent on the
- * lease, whose connect is given the rest of its time first. A rank with neither says
- * nothing: the supervisor then judges by mpiexec's status.
+ * --ends FILE, opened when the rank starts, not when it ends: a launch called off (the
+ * speculative one, doc/restarts.md) may leave a wrapper that ends after the relaunch began,
+ * and gridsubmit removes the file before each mpiexec (launch_ends_reset), so that such a
+ * wrapper's line goes to the file it was started with, which nobody reads any more, not
+ * into the relaunch's. -1 (said on stderr) when it cannot be opened.
+ */
+static int
+open_ends(const char *ends)
+{
+	int fd;
+
+	if (ends == NULL)
+		return -1;
+	if ((fd = open(ends, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	    0644)) == -1)
+		fprintf(stderr, "gridsubmit-rank: %s: %s: %s\n", who(), ends, strerror(errno));
+	return fd;
+}
+
+/*
+ * The program's end (wait status st) to the supervisor: appended to the ends file (one
+ * write of a short line under O_APPEND: the ranks' lines never mix), or without one sent
+ * on the lease, whose connect is given the rest of its time first. A rank with neither
+ * says nothing: the supervisor then judges by mpiexec's status.
  */
 static void
-send_end(const char *ends, struct lease *l, int st)
+send_end(const char *ends, int ends_fd, struct lease *l, int st)
 {
 	const char *rank = getenv("PMI_RANK");
 	char host[256], line[RANK_END_LINE_MAX];
-	int fd, n;
+	int n;
 
 	if (gethostname(host, sizeof host) == -1)
 		strcpy(host, "?");
@@ -556,13 +576,9 @@ send_end(const char *ends, struct lease *l, int st)
 	    clock_wall())) == -1)
 		return;
 	if (ends != NULL) {
-		if ((fd = open(ends, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-		    0644)) == -1 ||
-		    write(fd, line, (size_t)n) != n)
+		if (ends_fd != -1 && write(ends_fd, line, (size_t)n) != n)
 			fprintf(stderr, "gridsubmit-rank: %s: %s: %s\n", who(), ends,
 			    strerror(errno));
-		if (fd != -1)
-			close(fd);
 		return;
 	}
 	while (l->fd != -1 && l->connecting && clock_mono() < l->until) {
@@ -644,7 +660,7 @@ main(int argc, char **argv)
 	struct lease lease = { .spec = getenv("GRIDSUBMIT_LEASE"), .fd = -1 };
 	const char *secret = getenv(LEASE_SECRET_ENV);
 	pid_t pid, parent = getppid();
-	int argi = 1, st;
+	int argi = 1, st, ends_fd;
 
 	for (;;) {
 		if (argi + 1 < argc && strcmp(argv[argi], "--status") == 0)
@@ -676,6 +692,7 @@ main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
 		return 127;
+	ends_fd = open_ends(ends);
 	if (gate != NULL && !gate_wait(gate))
 		return GATE_CLOSED;
 	lease.fd = lease_connect(lease.spec, &lsa);
@@ -688,7 +705,9 @@ main(int argc, char **argv)
 	child_pid = pid;
 	if ((st = wait_program(pid, &lease, &waiting, argv[argi])) == -1)
 		return 127;
-	send_end(ends, &lease, st);
+	send_end(ends, ends_fd, &lease, st);
+	if (ends_fd != -1)
+		close(ends_fd);
 	if (lease.fd != -1)
 		close(lease.fd);
 	return report_end(st, status, argv[argi]);
