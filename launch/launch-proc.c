@@ -20,6 +20,13 @@
 
 #define STRAGGLER_GRACE	10.0	/* seconds ranks may outlive rank 0 */
 #define KILL_GRACE	5.0	/* seconds between SIGTERM and SIGKILL */
+/*
+ * The same after a node was lost (its lease silent, or its proxy dead): mpiexec waits for
+ * that node's proxy, which never answers, so the whole grace went by every time (5 of the
+ * 17 s from a link cut to the relaunch). Hydra passes SIGTERM on to the other proxies
+ * within milliseconds; a second lets their ranks end and write their ends.
+ */
+#define LOST_GRACE	1.0
 #define POLL_NS		50000000L
 #define ENDS_DRAIN	2.0	/* seconds for the ranks' ends still on their way on the lease */
 
@@ -147,11 +154,11 @@ launch_reap(pid_t pid, int *status)
 	return 1;
 }
 
-/* SIGTERM to the group, SIGKILL after the grace period; returns once mpiexec is reaped. */
+/* SIGTERM to the group, SIGKILL grace seconds later; returns once mpiexec is reaped. */
 static void
-launch_stop_group(pid_t pid, int *status)
+launch_stop_group(pid_t pid, int *status, double grace)
 {
-	double until = clock_mono() + KILL_GRACE;
+	double until = clock_mono() + grace;
 	struct timespec ts = { 0, POLL_NS };
 
 	kill(-pid, SIGTERM);
@@ -244,12 +251,12 @@ launch_proc_wait(struct launch *l)
 		/* a node silent on the lease, or its proxy dead: the launch cannot end well */
 		if (lease_lost_count() > 0) {
 			res->lease_lost = 1;
-			launch_stop_group(pid, &res->mpiexec_status);
+			launch_stop_group(pid, &res->mpiexec_status, LOST_GRACE);
 			break;
 		}
 		if (launch_cancel_signal) {
 			res->cancelled = 1;
-			launch_stop_group(pid, &res->mpiexec_status);
+			launch_stop_group(pid, &res->mpiexec_status, KILL_GRACE);
 			break;
 		}
 		/* the time limit stops the job as a cancel does; the launcher's cleanup follows */
@@ -257,25 +264,25 @@ launch_proc_wait(struct launch *l)
 			res->timed_out = 1;
 			/* what ran counts up to the limit, not the stopping's grace */
 			res->ran = clock_mono() - began;
-			launch_stop_group(pid, &res->mpiexec_status);
+			launch_stop_group(pid, &res->mpiexec_status, KILL_GRACE);
 			break;
 		}
 		if (launch_ends_plain_failed(st, &ends)) {
 			res->plain_stopped = 1;
-			launch_stop_group(pid, &res->mpiexec_status);
+			launch_stop_group(pid, &res->mpiexec_status, KILL_GRACE);
 			break;
 		}
 		if (master_ended == 0 && launch_master_status(st, res)) {
 			master_ended = clock_mono();
 			/* rank 0 killed: the others cannot end well, a relaunch waits for them */
 			if (res->master_signal > 0) {
-				launch_stop_group(pid, &res->mpiexec_status);
+				launch_stop_group(pid, &res->mpiexec_status, KILL_GRACE);
 				break;
 			}
 		}
 		if (master_ended > 0 && clock_mono() - master_ended > STRAGGLER_GRACE) {
 			res->killed_stragglers = 1;
-			launch_stop_group(pid, &res->mpiexec_status);
+			launch_stop_group(pid, &res->mpiexec_status, KILL_GRACE);
 			break;
 		}
 		if (l->watch != NULL)
