@@ -205,6 +205,16 @@ live_here() {
 	done
 }
 
+# own PATTERN: the pids of this test's own processes matching PATTERN, by their environment
+# (GRIDSUBMIT_HOME is this test's alone, and mpiexec passes it on to the ranks it starts
+# here): the same program run by a test beside this one is not ours to reap
+own() {
+	for own_p in $(live "$1"); do
+		tr '\0' '\n' < "/proc/$own_p/environ" 2>/dev/null |
+			grep -qxF "GRIDSUBMIT_HOME=$GRIDSUBMIT_HOME" && echo "$own_p"
+	done
+}
+
 # gone PATTERN: no live process matches (a function: sh -c would match its own line)
 gone() {
 	[ -z "$(live "$1")" ]

@@ -159,13 +159,18 @@ check_eq "nor any process of the job here" "$(pgrep -f -- "$J/" | tr '\n' ' ')" 
 run_gs submit "$T/long.yaml" --sites "$SITES"
 J=$(last_job)
 wait_for "running" grep -q '"ev":"chunk"' "$J/events.jsonl"
-kill -9 "$(jq -r .supervisor_pid "$J/state.json")"
+sup=$(jq -r .supervisor_pid "$J/state.json")
+kill -9 "$sup"
+# dead, not dying: the cancel is of a job whose supervisor is gone
+poll 10 eval "! alive $sup"
 run_gs cancel "$(basename "$J")"
 check_match "cancel after the supervisor died says it released the allocation" "$out" \
 	"Slurm job [0-9]+ on site hpc released"
 # when it did not: how the job had ended, for the next reader of a failed run
 printf '%s\n' "$out" | grep -Eq "Slurm job [0-9]+ on site hpc released" || {
+	printf '%s\n' "$out" "$err" | sed -e 's/^/#   cancel: /'
 	jq -r '"#   the job: \(.state): \(.reason)"' "$J/state.json"
+	jq -r '"#   allocations: \(.allocations)"' "$J/state.json"
 	tail -n 15 "$J/supervisor.log" | sed -e 's/^/#   /'; }
 check_eq "and nothing of ours is left in Slurm's queue" "$(ours)" 0
 check_eq "nor on the Slurm nodes" "$(job_procs)" ""

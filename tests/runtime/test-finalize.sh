@@ -8,7 +8,8 @@
 # that is not an MPI program runs with the library preloaded, after the job's own
 # LD_PRELOAD; a wrapper without the library beside it runs the program without it; a libgrt
 # program never calls MPI_Finalize under GRT_FINALIZE=skip.
-# serial: finalize (its processes are reaped by name)
+# serial: finalize (its processes are reaped by name; by their environment, so that a pi of
+# test-plain.sh or test-pi.sh beside it is not)
 . tests/lib.sh
 
 case $BUILD in
@@ -26,7 +27,7 @@ for f in "$PI" "$MANDEL" "$CHECK" "$RANKEXEC" "$LIB"; do
 		exit 0
 	fi
 done
-at_exit "pkill -KILL -f '$PI'; pkill -KILL -f '$CHECK'"
+at_exit "own '$PI' | xargs -r kill -KILL; own '$CHECK' | xargs -r kill -KILL"
 unset GRT_FINALIZE LD_PRELOAD
 
 # gsrun N WRAPPER PROGRAM ARGS...: N ranks as gridsubmit launches them, over tcp; output in
@@ -55,7 +56,7 @@ done
 check_eq "pi on 4 ranks over tcp, as gridsubmit launches: 10 of 10 runs end, status 0, pi right" \
     "$ends" 10
 [ -n "$why" ] && printf '%s\n' "$why" | sed -n 's/^./#   &/p'
-check_eq "no pi is left" "$(pgrep -f "$PI")" ""
+check_eq "no pi is left" "$(own "$PI")" ""
 
 # --- 2. what the program sees: MPI_Finalize returns MPI_SUCCESS, MPI_Finalized says 1,
 # and MPI itself was not finalized (the interposer ended the rank)

@@ -21,7 +21,7 @@ for f in "$CHECK" "$RANKEXEC"; do
 		exit 0
 	fi
 done
-at_exit "pkill -KILL -f '$CHECK'"
+at_exit "own '$CHECK' | xargs -r kill -KILL"
 unset GRT_SCHEME GRT_K GRT_ALPHA GRT_SWR GRT_DEADLINE GRT_EVENTS GRT_JOB GRT_RANKMAP \
 	GRT_EVENTS_CHUNKS GRT_MASTER_COMPUTES
 export GRT_K=5
@@ -91,12 +91,12 @@ expect_ok() {
 # no_orphans NAME: no process of this build's grt-check is left (wait up to 10 s)
 no_orphans() {
 	i=0
-	while pgrep -f "$CHECK" > /dev/null && [ $i -lt 20 ]; do
+	while [ -n "$(own "$CHECK")" ] && [ $i -lt 20 ]; do
 		sleep 0.5
 		i=$((i + 1))
 	done
-	check_eq "$1: no process left" "$(pgrep -af "$CHECK")" ""
-	pkill -KILL -f "$CHECK" || true
+	check_eq "$1: no process left" "$(own "$CHECK")" ""
+	own "$CHECK" | xargs -r kill -KILL
 }
 
 # jqv FILE EXPR: jq over the slurped records of FILE, compact

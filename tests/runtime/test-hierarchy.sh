@@ -24,7 +24,7 @@ for f in "$CHECK" "$RANKEXEC"; do
 		exit 0
 	fi
 done
-at_exit "pkill -KILL -f '$CHECK'"
+at_exit "own '$CHECK' | xargs -r kill -KILL"
 unset GRT_SCHEME GRT_K GRT_ALPHA GRT_SWR GRT_DEADLINE GRT_EVENTS GRT_JOB GRT_RANKMAP \
 	GRT_EVENTS_CHUNKS GRT_MASTER_COMPUTES GRT_PREFETCH GRT_HIERARCHY
 export GRT_K=5

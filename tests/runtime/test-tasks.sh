@@ -20,7 +20,7 @@ for f in "$CHECK" "$RANKEXEC"; do
 		exit 0
 	fi
 done
-at_exit "pkill -KILL -f '$CHECK'"
+at_exit "own '$CHECK' | xargs -r kill -KILL"
 unset GRT_MIGRATION GRT_SPARE GRT_CHECKPOINT_EVERY GRT_THRESHOLD GRT_MOVE_GAP GRT_LOADS \
 	GRT_EVENTS GRT_DEADLINE GRT_RANKMAP
 
