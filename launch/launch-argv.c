@@ -223,14 +223,20 @@ argv_env1(struct argv_builder *b, const char *key, const char *value)
 /*
  * Rank 0's block on a node without our job directory, with a relay (relay.h): its libgrt
  * gets the relay's address, and the rank map and journal it fetches from it go to the
- * node's own directory d (-env: this block only, over the -genv of every rank).
+ * node's own directory d (-env: this block only, over the -genv of every rank). The
+ * relay's address carries its key: it goes into mpiexec's environment (env), which hydra
+ * hands to this block alone by name (-envlist) over its control connection, so the key is
+ * in no argv here or on the node.
  */
 static void
-argv_relay(struct argv_builder *b, const struct stage_dir *d, const char *relay)
+argv_relay(struct argv_builder *b, struct argv_builder *env, const struct stage_dir *d,
+    const char *relay)
 {
 	char *path;
 
-	argv_env1(b, RELAY_ENV, relay);
+	argv_add(b, "-envlist");
+	argv_add(b, RELAY_ENV);
+	argv_kv(env, RELAY_ENV, relay);
 	xasprintf(&path, "%s/rankmap", d->dir);
 	argv_env1(b, "GRT_RANKMAP", path);
 	free(path);
@@ -245,9 +251,9 @@ argv_relay(struct argv_builder *b, const struct stage_dir *d, const char *relay)
  * hold->relay applies to it.
  */
 static void
-argv_block(struct argv_builder *b, const struct gs_job *job, const struct job_state *st,
-    const struct stage_dir *d, int nranks, const char *wrapper, const char *base,
-    const struct launch_hold *hold, int relay)
+argv_block(struct argv_builder *b, struct argv_builder *env, const struct gs_job *job,
+    const struct job_state *st, const struct stage_dir *d, int nranks, const char *wrapper,
+    const char *base, const struct launch_hold *hold, int relay)
 {
 	char nbuf[32], *path;
 	size_t i;
@@ -258,7 +264,7 @@ argv_block(struct argv_builder *b, const struct gs_job *job, const struct job_st
 	argv_add(b, "-wdir");
 	argv_add(b, d != NULL ? d->dir : st->dir);
 	if (relay)
-		argv_relay(b, d, hold->relay);
+		argv_relay(b, env, d, hold->relay);
 	if (d != NULL && d->rankexec) {
 		xasprintf(&path, "%s/bin/gridsubmit-rank", d->dir);
 		argv_add(b, path);
@@ -300,9 +306,9 @@ argv_block(struct argv_builder *b, const struct gs_job *job, const struct job_st
  * hostfile lists the nodes in rank order (broker_write_hostfile). 0, or -1 with why.
  */
 static int
-argv_ranks(struct argv_builder *b, const struct gs_sites *sites, const struct gs_job *job,
-    const struct gs_placement *p, const struct job_state *st, const struct launch_hold *hold,
-    char *why, size_t whylen)
+argv_ranks(struct argv_builder *b, struct argv_builder *env, const struct gs_sites *sites,
+    const struct gs_job *job, const struct gs_placement *p, const struct job_state *st,
+    const struct launch_hold *hold, char *why, size_t whylen)
 {
 	struct stage_dir *sd;
 	char *wrapper, *base;
@@ -327,7 +333,7 @@ argv_ranks(struct argv_builder *b, const struct gs_sites *sites, const struct gs
 			;
 		if (r > 0)
 			argv_add(b, ":");
-		argv_block(b, job, st, d, next - r, wrapper, base, hold,
+		argv_block(b, env, job, st, d, next - r, wrapper, base, hold,
 		    r == 0 && d != NULL && hold != NULL && hold->relay != NULL);
 	}
 	free(wrapper);
@@ -361,7 +367,7 @@ launch_argv(const struct gs_sites *sites, const struct gs_job *job, const struct
 	argv_add(&b, path);
 	free(path);
 	argv_env(&b, job, st, &(struct argv_envspec){ argv_genv, remote, 1 });
-	if (argv_ranks(&b, sites, job, p, st, hold, why, whylen) != 0) {
+	if (argv_ranks(&b, &e, sites, job, p, st, hold, why, whylen) != 0) {
 		launch_argv_free(b.v);
 		launch_argv_free(e.v);
 		return NULL;

@@ -30,6 +30,7 @@
 #define POLL_NS		50000000L
 #define ENDS_DRAIN	2.0	/* seconds for the ranks' ends still on their way on the lease */
 
+static char launch_env_end[] = "GRIDSUBMIT_ENV_END=1";	/* mpiexec's last variable */
 static volatile sig_atomic_t launch_cancel_signal;
 static volatile pid_t launch_cancel_pid;	/* who sent it: 0 the kernel (the terminal) */
 static void (*launch_ticker)(void *, int);
@@ -132,6 +133,12 @@ launch_proc_start(char **argv, char **env, const struct job_state *st)
 			putenv(*e);
 		/* the lease's secret: in the environment, which hydra passes on, not in argv */
 		lease_child_env();
+		/*
+		 * hydra forwards to the proxies on other hosts every variable of mpiexec's
+		 * environment but the last one (doc/restarts.md, "The secret"): the last is one
+		 * that means nothing, so that the relay's address (last of env) reaches rank 0
+		 */
+		putenv(launch_env_end);
 		execv(argv[0], argv);
 		fprintf(stderr, "gridsubmit: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);

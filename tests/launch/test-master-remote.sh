@@ -5,7 +5,8 @@
 # directory here receiving its events while it runs (`top --once --json` follows the units
 # done) and the image right (--check), on a node that shares the job directory and on one
 # that does not (private_fs: the relay, doc/runtime.md; the journal grows here, and
-# master.status and the image come back; a master of migratable tasks, ep, too); a
+# master.status and the image come back; the relay's key in no process's argv; a master
+# of migratable tasks, ep, too); a
 # worker's node lost under a relayed master: the
 # relaunch keeps rank 0 there and it resumes from the journal the relay hands it; then the
 # master's node crashes mid-run, relayed or not (every process of its namespace killed,
@@ -60,6 +61,11 @@ sites: [${3:-campus, eth, wlan}]
 runtime: {scheme: css, k: 8}
 stage_out: [m.pgm]
 EOF
+}
+
+# no_argv_has FILE: no process's command line holds FILE's line
+no_argv_has() {
+	! grep -qsFf "$1" /proc/[0-9]*/cmdline
 }
 
 # rank0_in NODE: the pid of rank 0's mandelbrot in NODE's namespace (PMI_RANK=0), if any
@@ -143,6 +149,13 @@ pid=$!
 at_exit "kill -9 $pid"
 poll 90 units_past "$id" 0 || echo "# job $id: no units within 90 s"
 check "relay: rank 0 runs in mrp1's namespace" test -n "$(rank0_in mrp1)"
+# the relay's key (GRT_RELAY=ADDR:PORT/KEY) reaches rank 0 through hydra's control
+# connection: in no process's argv, here or on a node (the grep reads it from a file, so
+# that its own argv does not hold it)
+tr '\0' '\n' < "/proc/$(rank0_in mrp1 | head -n 1)/environ" 2>/dev/null |
+	sed -n 's|^GRT_RELAY=.*/||p' > "$T/relay.key"
+check "relay: rank 0 has the relay's key" test -s "$T/relay.key"
+check "relay: the key is in no process's argv" no_argv_has "$T/relay.key"
 check "relay: rank 0's directory is mrp1's own" \
 	test "$(readlink "/proc/$(rank0_in mrp1 | head -n 1)/cwd")" != "$J/$id"
 u1=$(units "$id")
