@@ -335,7 +335,12 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		json_object_set_new(rk, "rank", json_integer(r->rank));
 		json_object_set_new(rk, "node", json_string(r->node));
 		json_object_set_new(rk, "site", json_string(r->site));
-		json_object_set_new(rk, "role", json_string(r->master ? "master" : "worker"));
+		json_object_set_new(rk, "role", json_string(r->master ? "master" :
+		    r->submaster ? "sub-master" : "worker"));
+		/* as the start record has it: the master none, a lone worker its own */
+		if (m->ngroups > 0)
+			json_object_set_new(rk, "group", r->master ? json_null() :
+			    json_integer(r->group >= 0 ? r->group : r->rank));
 		json_object_set_new(rk, "pf", jsonout_num(r->pf));
 		json_object_set_new(rk, "pr", jsonout_num(r->pr));
 		json_object_set_new(rk, "units", json_integer(r->units));
