@@ -3,7 +3,7 @@
  * snapshot; the timeline's rows and marks, a rank's kept events, the end from the job's
  * record, the key map (htop's meanings: k cancels after a question, Tab switches screens,
  * Space does not pause), prose cut at a word and names at a part, counts and plurals in
- * one form, and the sums of the ranks that share a node.
+ * one form, the sums of the ranks that share a node, and the groups of a hierarchy run.
  */
 #include <curses.h>
 #include <math.h>
