@@ -36,7 +36,8 @@ snapshot_rank(const struct model *m, const struct mrank *r, const struct col_lay
 		enum col c = l->cols[i];
 
 		if (c == COL_BAR || c == COL_RATE) {
-			if (r->master)
+			/* neither the master nor a sub-master computes */
+			if (r->master || r->submaster)
 				snprintf(cell, sizeof cell, "%*s", l->w[i], "");
 			else if (c == COL_BAR)
 				meter_bar(cell, l->w[i], r->t_calc, r->t_comm, model_rank_idle(m, r),

@@ -119,6 +119,10 @@ see "the detail of a worker names its group and sub-master" \
 	'^Group +group of sub-master 1 \(node a1, 2 ranks\)$'
 tm send-keys -t top Escape
 
+run_gs top --replay "$ev" --once
+check_match "--once: a sub-master is listed as a rank, its state cut at a part and marked" \
+	"$out" '^ +1 a1 .* sub\.\.\. *$'
+
 run_gs top --replay "$ev" --json
 check_eq "--json: every rank has its group, as the start record gives it" \
 	"$(printf '%s\n' "$out" | jq -c '[.per_rank[] | [.rank, .role, .group]]')" \
