@@ -207,12 +207,12 @@ void model_sum_add(struct mnode_sum *s, const struct mrank *o);
  * as a node's ranks are (nranks: its workers; lowest: the sub-master).
  */
 void model_groups_start(struct model *m);
+void model_group_sum(const struct model *m, const struct mrank *sub, struct mnode_sum *s);
 /*
  * The node row of r as the table shows it (model-groups.c): the ranks of r's node in r's
  * group, no sub-master (without groups, every rank of the node: model_node_sum).
  */
 void model_group_node_sum(const struct model *m, const struct mrank *r, struct mnode_sum *s);
-void model_group_sum(const struct model *m, const struct mrank *sub, struct mnode_sum *s);
 /*
  * The group of r in words, for its detail: "group of sub-master 1 (node a1, 2 ranks)" for
  * a worker of a group, "sub-master of 2 ranks" for a sub-master, else what it is outside
