@@ -8,6 +8,7 @@
 # inside the group; the group folds and unfolds with - and Enter; the timeline has the
 # same rows; a worker's detail names its sub-master; --json's per_rank has each rank's
 # group as the start record gives it; a flat recording has no group anywhere.
+# serial: grt-check (test-grt.sh, test-journal.sh and test-hierarchy.sh run, and reap, grt-check)
 . tests/lib.sh
 
 case $BUILD in
@@ -21,6 +22,7 @@ if [ ! -x "$CHECK" ]; then
 	fail "top groups: $CHECK is built (run make tests)"
 	exit 0
 fi
+at_exit "pkill -KILL -f '$CHECK'"
 
 # --- the recording: sites s1 and s2 get a sub-master each (ranks 1 and 4), s3's lone rank
 # is a plain worker; ranks 2 and 3 share node a2
