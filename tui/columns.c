@@ -142,9 +142,8 @@ columns_cell(char *dst, size_t dstsz, const struct model *m, const struct mrank 
 			text_num(raw, sizeof raw, r->perf_f, 1, width);
 		break;
 	case COL_STATE:
-		/* "sub-master" is longer than the column: cut at a part, marked */
-		return fit_name(dst, dstsz, model_state_name(model_rank_state(m, r)), width, 0,
-		    utf8);
+		snprintf(raw, sizeof raw, "%s", model_state_name(model_rank_state(m, r)));
+		break;
 	case COL_TASKS:
 		model_tasks_text(m, r, raw, sizeof raw, width);
 		break;

@@ -1,38 +1,15 @@
 /*
  * panel-groups.c — a group's row in the rank table and in the timeline (hierarchy runs,
  * view-groups.c): the sub-master's rank and node, its workers' sums as a node row has
- * them, and in STATE what it is and how many workers it deals to ("sub-master, 7 ranks").
- * Its rank cell marks whether the group is folded ("+") or open ("-"), as htop's tree.
+ * them, and in STATE what it is and how many workers it deals to ("sub-master, 7 ranks";
+ * the cells: columns-group.c).
  */
 #include <stdio.h>
 
-#include "common/fit.h"
 #include "common/text.h"
 #include "tui/columns.h"
 #include "tui/meter.h"
 #include "tui/screen.h"
-
-/* The text of a group row's cell c: a node row's, but for the rank and the state. */
-static char *
-groups_cell(const struct view *v, const struct mrank *sub, const struct mnode_sum *s,
-    enum col c, int width, char *dst, size_t dstsz)
-{
-	char raw[64], n[48], cut[256];
-
-	if (c == COL_RANK) {
-		snprintf(raw, sizeof raw, "%c%*d", view_group_folded(v, sub->rank) ? '+' : '-',
-		    width > 1 ? width - 1 : 1, sub->rank);
-		return text_fit(dst, dstsz, raw, width, 1, 1);
-	}
-	if (c == COL_STATE) {
-		snprintf(raw, sizeof raw, "%s, %s", model_state_name(model_rank_state(v->m, sub)),
-		    text_plural(n, sizeof n, s->nranks, "rank", NULL));
-		/* prose: cut after a word, never inside one */
-		fit_words(cut, sizeof cut, raw, width < 60 ? width : 60, crt_utf8);
-		return text_fit(dst, dstsz, cut, width, 0, crt_utf8);
-	}
-	return columns_node_cell(dst, dstsz, sub, s, c, width, crt_utf8);
-}
 
 void
 panel_group_row(const struct view *v, const struct col_layout *l, const struct mrank *sub,
@@ -62,7 +39,8 @@ panel_group_row(const struct view *v, const struct col_layout *l, const struct m
 		cw = l->w[i];
 		if (c == COL_STATE && i + 1 < l->n && l->cols[i + 1] == COL_BAR)
 			cw = l->x[i + 1] + l->w[i + 1] - l->x[i];
-		groups_cell(v, sub, &s, c, cw, buf, sizeof buf);
+		columns_group_cell(buf, sizeof buf, m, sub, &s, view_group_folded(v, sub->rank), c,
+		    cw, crt_utf8);
 		screen_put(y, l->x[i], w - l->x[i], a, buf);
 	}
 }

@@ -15,7 +15,7 @@ const char *const col_names[COL_N] = {
 };
 
 void
-view_init(struct view *v, struct model *m)
+view_init(struct view *v, const struct model *m)
 {
 	memset(v, 0, sizeof *v);
 	v->m = m;

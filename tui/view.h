@@ -53,7 +53,7 @@ struct row {
 };
 
 struct view {
-	struct model *m;
+	const struct model *m;
 	const struct evreader_stats *rs;	/* may be NULL */
 	const char *source;	/* what is shown: the file, for the header */
 	int replay;
@@ -99,7 +99,7 @@ struct view {
 
 extern const char *const col_names[COL_N];
 
-void view_init(struct view *v, struct model *m);
+void view_init(struct view *v, const struct model *m);
 void view_free(struct view *v);
 /*
  * Rebuild the rows: filter, sort within sites, fold; the ranks of a node that holds

@@ -6,8 +6,8 @@
 # sub-master's row, which says "sub-master, 2 ranks" and carries the group's sums (units
 # and PR computed from the recording with jq); two workers on one node keep their node row
 # inside the group; the group folds and unfolds with - and Enter; the timeline has the
-# same rows; a worker's detail names its sub-master; --json's per_rank has each rank's
-# group as the start record gives it; a flat recording has no group anywhere.
+# same rows, and so has --once; a worker's detail names its sub-master; --json's per_rank
+# has each rank's group as the start record gives it; a flat recording has no group.
 # serial: grt-check (test-grt.sh, test-journal.sh and test-hierarchy.sh run, and reap, grt-check)
 . tests/lib.sh
 
@@ -122,8 +122,12 @@ see "the detail of a worker names its group and sub-master" \
 tm send-keys -t top Escape
 
 run_gs top --replay "$ev" --once
-check_match "--once: a sub-master is listed as a rank, its state cut at a part and marked" \
-	"$out" '^ +1 a1 .* sub\.\.\. *$'
+check_match "--once: sub-master 1's row with its group's units, PR and size" "$out" \
+	"^-  1 a1 +s1 +$p1 +$u1 .* sub-master, 2 ranks"
+check_eq "--once: site s1's rows as the table has them" \
+	"$(printf '%s\n' "$out" | sed -n '/^\[-\] s1/,/^\[-\] s2/p' |
+	    awk '{ printf "%s%s %s", (NR > 1 ? "|" : ""), $1, $2 } END { print "" }')" \
+	'[-] s1|- 1|a2 s1|2 a2|3 a2|[-] s2'
 
 run_gs top --replay "$ev" --json
 check_eq "--json: every rank has its group, as the start record gives it" \

@@ -901,6 +901,13 @@ test_groups(void)
 	view_build(&v);
 	is_int(v.nrows, 3 + VIEW_GROUP_OPEN + 1, "unfolded: its workers under it");
 	view_free(&v);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	snapshot_text(&m, NULL, f);
+	fclose(f);
+	ok(strstr(buf, "\n+  1 s ") != NULL && strstr(buf, "sub-master, 17 ranks") != NULL &&
+	    strstr(buf, " w2 ") == NULL, "--once: the large group as the table first has it, folded");
+	free(buf);
 	model_free(&m);
 }
 
