@@ -56,8 +56,10 @@ view_group_rows(struct view *v, const int *idx, int n)
 		if (g >= 0)
 			first[g] = i;
 	}
-	/* each group where its first rank comes in the view's order (a filtered-out
-	 * sub-master's group still has its row) */
+	/*
+	 * Each group where its first rank comes in the view's order (the group of a
+	 * sub-master the filter leaves out still has its row, for its workers).
+	 */
 	for (i = 0; i < n; i++) {
 		g = groups_key(&m->ranks[idx[i]]);
 		if (g < 0 || seen[g])
