@@ -163,6 +163,10 @@ ev_parse_ranks(json_t *o, struct event *ev, int with_totals)
 		if (ev_get_str(e, "role", role, sizeof role) < 0)
 			continue;
 		r->master = strcmp(role, "master") == 0;
+		r->submaster = strcmp(role, "sub-master") == 0;
+		r->group = -1;
+		if (ev_get_rank(e, "group", &r->group) < 0)
+			continue;
 		if (with_totals) {
 			u = 0;
 			if (ev_get_int(e, "units", &u, 0, LLONG_MAX) < 0 ||

@@ -43,6 +43,8 @@ struct ev_rank {
 	char site[EV_SITE_MAX];
 	double pf, pr;
 	int master;		/* role "master" */
+	int submaster;		/* role "sub-master": it deals its group's chunks */
+	int group;		/* "group": the rank of its group's sub-master; -1 when absent */
 	/* in "end" records */
 	long long units;
 	double t_calc, t_comm, t_idle;

@@ -70,6 +70,9 @@ action_fold(struct view *v)
 	if (v->nrows == 0)
 		return;
 	row = &v->rows[v->sel];
+	/* in a hierarchy run, the group of the row folds first (view-groups.c) */
+	if (view_fold_group(v, row))
+		return;
 	/* a node row's id is one of its ranks: the site is that rank's */
 	site = row->kind == ROW_SITE ? row->id : v->m->ranks[row->id].site_idx;
 	view_toggle_fold(v, site);
@@ -290,13 +293,16 @@ action_log(struct view *v, enum key_action a)
 	}
 }
 
-/* Enter: a site row folds, a rank row opens its detail, a node row does nothing. */
+/*
+ * Enter: a site or group row folds, a rank row opens its detail, a node row does
+ * nothing.
+ */
 static void
 action_enter(struct view *v)
 {
 	if (v->nrows == 0 || v->rows[v->sel].kind == ROW_NODE)
 		return;
-	if (v->rows[v->sel].kind == ROW_SITE) {
+	if (v->rows[v->sel].kind == ROW_SITE || v->rows[v->sel].kind == ROW_GROUP) {
 		action_fold(v);
 		view_build(v);
 		return;

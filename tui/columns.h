@@ -44,5 +44,14 @@ char *columns_cell(char *dst, size_t dstsz, const struct model *m, const struct 
  */
 char *columns_node_cell(char *dst, size_t dstsz, const struct mrank *r,
     const struct mnode_sum *s, enum col c, int width, int utf8);
+/*
+ * The cell of a group's row (columns-group.c; s: the sums of its workers, model_group_sum):
+ * a node row's cell, but the sub-master's rank marked "+" when folded, "-" when open, and
+ * STATE "sub-master, 7 ranks" cut after a word (its row has no bar: the caller may give
+ * STATE the bar's room too).
+ */
+char *columns_group_cell(char *dst, size_t dstsz, const struct model *m,
+    const struct mrank *sub, const struct mnode_sum *s, int folded, enum col c, int width,
+    int utf8);
 
 #endif

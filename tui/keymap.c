@@ -18,7 +18,7 @@ const struct keymap_entry keymap[] = {
 	{ { KEY_TAB }, "Tab", "next screen", "Tab", NULL, 1, KA_SCREEN_NEXT },
 	{ { 'Z', 'z' }, "Z z", "pause updates", "Z", "Pause", 2, KA_PAUSE },
 	{ { 'n' }, "n", "step one event", "n", "Step", 6, KA_STEP },
-	{ { '+', '-', '=' }, "+ - =", "fold/unfold a site", "+-", "Fold", 5, KA_FOLD },
+	{ { '+', '-', '=' }, "+ - =", "fold site or group", "+-", "Fold", 5, KA_FOLD },
 	{ { 'd' }, "d D", "refresh interval", "d", NULL, 7, KA_DELAY_UP },
 	{ { 'D' }, NULL, NULL, NULL, NULL, 0, KA_DELAY_DOWN },
 	{ { KEY_F(9), 'k' }, "F9 k", "cancel job (y/n)", "F9", "Cancel", 1, KA_CANCEL },

@@ -18,29 +18,33 @@ nodesum_same(const struct mrank *a, const struct mrank *b)
 }
 
 void
+model_sum_add(struct mnode_sum *s, const struct mrank *o)
+{
+	int k;
+
+	if (s->nranks++ == 0 || o->rank < s->lowest)
+		s->lowest = o->rank;
+	s->pr += isfinite(o->pr) ? o->pr : 0;
+	if (o->master)
+		return;
+	s->units += o->units;
+	s->t_calc += o->t_calc;
+	s->t_comm += o->t_comm;
+	s->perf_f += isfinite(o->perf_f) ? o->perf_f : 0;
+	for (k = 0; k < MODEL_HIST; k++)
+		s->hist[k] += o->hist[k];
+}
+
+void
 model_node_sum(const struct model *m, const struct mrank *r, struct mnode_sum *s)
 {
-	const struct mrank *o;
-	int i, k;
+	int i;
 
 	memset(s, 0, sizeof *s);
 	s->lowest = r->rank;
-	for (i = 0; i < m->nranks; i++) {
-		o = &m->ranks[i];
-		if (!nodesum_same(o, r))
-			continue;
-		if (s->nranks++ == 0 || o->rank < s->lowest)
-			s->lowest = o->rank;
-		s->pr += isfinite(o->pr) ? o->pr : 0;
-		if (o->master)
-			continue;
-		s->units += o->units;
-		s->t_calc += o->t_calc;
-		s->t_comm += o->t_comm;
-		s->perf_f += isfinite(o->perf_f) ? o->perf_f : 0;
-		for (k = 0; k < MODEL_HIST; k++)
-			s->hist[k] += o->hist[k];
-	}
+	for (i = 0; i < m->nranks; i++)
+		if (nodesum_same(&m->ranks[i], r))
+			model_sum_add(s, &m->ranks[i]);
 }
 
 int

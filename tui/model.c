@@ -10,7 +10,7 @@
 #include "tui/model.h"
 
 static const char *const state_names[] = {
-	"waiting", "working", "dropped", "failed", "done", "master"
+	"waiting", "working", "dropped", "failed", "done", "master", "sub-master"
 };
 
 const char *
@@ -76,6 +76,7 @@ model_rank(struct model *m, int id)
 			m->ranks[i].t_idle = -1;
 			m->ranks[i].site_idx = -1;
 			m->ranks[i].perf_f = NAN;
+			m->ranks[i].group = -1;
 		}
 		m->nranks = n;
 	}
@@ -210,8 +211,11 @@ model_start(struct model *m, const struct event *ev)
 		r->pf = er->pf;
 		r->pr = er->pr;
 		r->master = er->master;
+		r->submaster = er->submaster;
+		r->group = er->group;
 		r->last_t = ev->t;
 	}
+	model_groups_start(m);
 	if (m->ntasks > 0)
 		model_log(m, ev, -1, -1, "start: job %s, scheme %s, %d tasks x %lld steps, "
 		    "migration %s, %d ranks", *m->job ? m->job : "?", *m->scheme ? m->scheme : "?",
@@ -539,6 +543,8 @@ model_rank_state(const struct model *m, const struct mrank *r)
 		return r->fixed;
 	if (r->master)
 		return RS_MASTER;
+	if (r->submaster)
+		return RS_SUBMASTER;
 	if (m->ended)
 		return RS_DONE;
 	if (r->chunks == 0 && (m->total <= 0 || m->done < m->total))
@@ -560,7 +566,7 @@ model_rank_idle(const struct model *m, const struct mrank *r)
 
 	if (r->t_idle >= 0)
 		return r->t_idle;
-	if (r->master)
+	if (r->master || r->submaster)
 		return NAN;
 	if (s == RS_DROPPED || s == RS_FAILED)
 		until = r->t_stop;
@@ -611,7 +617,8 @@ model_stats(const struct model *m, struct model_stats *st)
 	/* Imbalance over the live workers: (max - mean) / max of busy = t_calc + t_comm. */
 	for (i = 0; i < m->nranks; i++) {
 		r = &m->ranks[i];
-		if (!r->known || r->master)
+		/* a sub-master deals, it does not work */
+		if (!r->known || r->master || r->submaster)
 			continue;
 		s = model_rank_state(m, r);
 		st->nworkers++;

@@ -32,7 +32,8 @@ enum rank_state {
 	RS_DROPPED,
 	RS_FAILED,
 	RS_DONE,
-	RS_MASTER
+	RS_MASTER,
+	RS_SUBMASTER	/* deals its group's chunks (model-groups.c), computes nothing */
 };
 
 struct mrank {
@@ -43,6 +44,9 @@ struct mrank {
 	int site_idx;
 	double pf, pr;
 	int master;
+	int submaster;		/* role "sub-master" in a hierarchy run (doc/runtime.md) */
+	int group;		/* a worker of a group: its sub-master's rank; -1 otherwise */
+	int gsize;		/* a sub-master: the workers of its group */
 	long long units;	/* done, from chunk events (end totals win) */
 	long long last_units;	/* of the last chunk, or of the last round */
 	long long chunks;
@@ -91,6 +95,7 @@ struct model {
 	int nranks;		/* highest id + 1 */
 	struct msite *sites;
 	int nsites;
+	int ngroups;		/* sub-masters in the start record: their groups are shown */
 
 	long long done;
 	double now;		/* the model clock: seconds since job start */
@@ -193,6 +198,27 @@ char *model_node_short(const struct node_stat *s, double now, char *buf, size_t 
  * to it.
  */
 void model_node_sum(const struct model *m, const struct mrank *r, struct mnode_sum *s);
+/* Add rank o to the sums s (its share; its work unless it is the master). */
+void model_sum_add(struct mnode_sum *s, const struct mrank *o);
+/*
+ * Groups of a hierarchy run (model-groups.c). model_groups_start: after a start record,
+ * each sub-master's group size and m->ngroups; a worker whose group names no sub-master
+ * is taken as a plain worker. model_group_sum: the group of sub-master sub summed into s
+ * as a node's ranks are (nranks: its workers; lowest: the sub-master).
+ */
+void model_groups_start(struct model *m);
+void model_group_sum(const struct model *m, const struct mrank *sub, struct mnode_sum *s);
+/*
+ * The node row of r as the table shows it (model-groups.c): the ranks of r's node in r's
+ * group, no sub-master (without groups, every rank of the node: model_node_sum).
+ */
+void model_group_node_sum(const struct model *m, const struct mrank *r, struct mnode_sum *s);
+/*
+ * The group of r in words, for its detail: "group of sub-master 1 (node a1, 2 ranks)" for
+ * a worker of a group, "sub-master of 2 ranks" for a sub-master, else what it is outside
+ * any group ("none: the master", "none: a worker under the master").
+ */
+char *model_group_text(const struct model *m, const struct mrank *r, char *buf, size_t len);
 /* Does rank r share its node with another known rank? */
 int model_node_shared(const struct model *m, const struct mrank *r);
 /* Move the clock (e.g. replay time, or wall time since the last event); never backwards. */

@@ -1,6 +1,6 @@
 /*
  * panel-ranks.c — the rank table: one row per rank, grouped by site, foldable; the ranks
- * that share a node under a row of their sums.
+ * that share a node under a row of their sums, a group's under its sub-master's row.
  */
 #include <math.h>
 #include <stdio.h>
@@ -82,7 +82,7 @@ ranks_node_row(const struct view *v, const struct col_layout *l, const struct mr
 	enum col c;
 	int i;
 
-	model_node_sum(m, r, &s);
+	model_group_node_sum(m, r, &s);
 	if (selected)
 		screen_fill(y, 0, w, a);
 	for (i = 0; i < l->n; i++) {
@@ -177,6 +177,9 @@ panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int
 			ranks_site_row(v, row->id, y + 1 + i, w, v->top + i == v->sel);
 		else if (row->kind == ROW_NODE)
 			ranks_node_row(v, &l, &m->ranks[row->id], y + 1 + i, w,
+			    v->top + i == v->sel, rmax, hlen);
+		else if (row->kind == ROW_GROUP)
+			panel_group_row(v, &l, &m->ranks[row->id], y + 1 + i, w,
 			    v->top + i == v->sel, rmax, hlen);
 		else
 			ranks_row(v, &l, &m->ranks[row->id], y + 1 + i, w, v->top + i == v->sel,

@@ -131,7 +131,7 @@ timeline_node(const struct view *v, const struct mrank *r, int y, int w, int nod
 	attr_t a = selected ? crt_attr(C_SEL) : crt_attr(C_SITE);
 	int tx = TL_RANK_W + 1 + nodew + 1;
 
-	model_node_sum(v->m, r, &s);
+	model_group_node_sum(v->m, r, &s);
 	if (selected)
 		screen_fill(y, 0, w, a);
 	screen_name(y, TL_RANK_W + 1, nodew, a, r->node);
@@ -194,6 +194,9 @@ panel_timeline_draw(struct view *v, const struct model_stats *st, int y, int h, 
 		} else if (row->kind == ROW_NODE)
 			timeline_node(v, &m->ranks[row->id], y + 1 + i, w, nodew,
 			    v->top + i == v->sel, st->elapsed);
+		else if (row->kind == ROW_GROUP)
+			panel_group_timeline(v, &m->ranks[row->id], y + 1 + i, w, TL_RANK_W,
+			    nodew, TL_BUSY_W, v->top + i == v->sel, st->elapsed);
 		else
 			timeline_rank(v, &m->ranks[row->id], y + 1 + i, w, nodew,
 			    v->top + i == v->sel, st->elapsed);

@@ -113,7 +113,7 @@ screen_detail_draw(struct view *v, const struct model_stats *st, int h, int w)
 	idle = model_rank_idle(m, r);
 	screen_fill(y, 0, w, crt_attr(C_TITLE));
 	screen_textf(y++, 0, w, crt_attr(C_TITLE), "Rank %d  %s  site %s  %s", r->rank,
-	    r->node, r->site, r->master ? "master" : "worker");
+	    r->node, r->site, r->master ? "master" : r->submaster ? "sub-master" : "worker");
 	y += roomy;
 	x = screen_put(y, 0, w, crt_attr(C_LABEL), "State   ");
 	x += screen_put(y, x, w - x, crt_attr(screen_state_color(s)), model_state_name(s));
@@ -121,6 +121,9 @@ screen_detail_draw(struct view *v, const struct model_stats *st, int h, int w)
 		screen_textf(y, x, w - x, A_NORMAL, "  (%s)", r->reason);
 	y++;
 	screen_textf(y++, 0, w, A_NORMAL, "PF %.3f   PR %.3f", r->pf, r->pr);
+	if (m->ngroups > 0)
+		screen_textf(y++, 0, w, A_NORMAL, "Group   %s",
+		    model_group_text(m, r, buf, sizeof buf));
 	screen_textf(y++, 0, w, A_NORMAL, "Units   %lld done in %s, last %lld", r->units,
 	    text_plural(chunks, sizeof chunks, r->chunks, "chunk", NULL), r->last_units);
 	screen_textf(y++, 0, w, A_NORMAL, "Times   t_calc %.3f s   t_comm %.3f s   idle %s s",

@@ -23,6 +23,16 @@ void screen_render(struct view *v);
 void header_draw(struct view *v, const struct model_stats *st, int y, int w);
 void panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int w);
 void panel_timeline_draw(struct view *v, const struct model_stats *st, int y, int h, int w);
+/*
+ * A group's row (panel-groups.c): in the table (l: its columns; rmax, hlen: the rate
+ * scale and history length of panel-ranks.c), and in the timeline (the widths of its rank,
+ * node and busy columns; span: the elapsed time the axis spans).
+ */
+struct col_layout;
+void panel_group_row(const struct view *v, const struct col_layout *l,
+    const struct mrank *sub, int y, int w, int selected, double rmax, int hlen);
+void panel_group_timeline(const struct view *v, const struct mrank *sub, int y, int w,
+    int rankw, int nodew, int busyw, int selected, double span);
 /* The event log in h lines; scroll: the events screen's, scrolled back by v->log_back. */
 void panel_events_draw(struct view *v, int y, int h, int w, int scroll);
 void keybar_draw(struct view *v, int y, int w);

@@ -14,7 +14,7 @@
 #include "tui/snapshot.h"
 
 /* Print a line without its trailing blanks. */
-static void
+void
 snapshot_line(FILE *f, char *s)
 {
 	size_t n = strlen(s);
@@ -24,7 +24,7 @@ snapshot_line(FILE *f, char *s)
 	fprintf(f, "%s\n", s);
 }
 
-static void
+void
 snapshot_rank(const struct model *m, const struct mrank *r, const struct col_layout *l,
     double full, double rmax, FILE *f)
 {
@@ -65,7 +65,7 @@ snapshot_node_seen(const struct model *m, const struct mrank *r)
 }
 
 /* A node that holds several ranks: the row of their sums, as on the screen. */
-static void
+void
 snapshot_node(const struct model *m, const struct mrank *r, const struct col_layout *l,
     double rmax, FILE *f)
 {
@@ -74,7 +74,7 @@ snapshot_node(const struct model *m, const struct mrank *r, const struct col_lay
 	size_t o = 0;
 	int i;
 
-	model_node_sum(m, r, &s);
+	model_group_node_sum(m, r, &s);
 	for (i = 0; i < l->n && o < sizeof line - 1; i++) {
 		enum col c = l->cols[i];
 
@@ -170,6 +170,25 @@ snapshot_site_ranks(const struct model *m, int s, const struct col_layout *l, do
 }
 
 int
+snapshot_site(const struct model *m, int site, FILE *f)
+{
+	long long units = 0;
+	char a[64], b[64];
+	int i, n = 0;
+
+	for (i = 0; i < m->nranks; i++)
+		if (m->ranks[i].known && m->ranks[i].site_idx == site) {
+			n++;
+			units += m->ranks[i].master ? 0 : m->ranks[i].units;
+		}
+	if (n == 0)
+		return 0;
+	fprintf(f, "[-] %s  %s  %s unit%s\n", m->sites[site].name, text_plural(a, sizeof a, n,
+	    "rank", NULL), text_count(b, sizeof b, units), units == 1 ? "" : "s");
+	return 1;
+}
+
+int
 snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 {
 	struct model_stats st;
@@ -202,20 +221,12 @@ snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 			if (m->ranks[i].hist[k] > rmax)
 				rmax = m->ranks[i].hist[k];
 	rmax /= m->hist_w;
-	for (s = 0; s < m->nsites; s++) {
-		long long units = 0;
-
-		for (i = 0, n = 0; i < m->nranks; i++)
-			if (m->ranks[i].known && m->ranks[i].site_idx == s) {
-				n++;
-				units += m->ranks[i].master ? 0 : m->ranks[i].units;
-			}
-		if (n == 0)
-			continue;
-		fprintf(f, "[-] %s  %s  %s unit%s\n", m->sites[s].name, text_plural(a, sizeof a, n,
-		    "rank", NULL), text_count(b, sizeof b, units), units == 1 ? "" : "s");
-		snapshot_site_ranks(m, s, &l, st.elapsed, rmax, f);
-	}
+	if (m->ngroups > 0)
+		snapshot_groups(m, &l, st.elapsed, rmax, f);
+	else
+		for (s = 0; s < m->nsites; s++)
+			if (snapshot_site(m, s, f))
+				snapshot_site_ranks(m, s, &l, st.elapsed, rmax, f);
 	fprintf(f, "\nLog (newest last):\n");
 	n = m->nlog < SNAPSHOT_EVENTS ? (int)m->nlog : SNAPSHOT_EVENTS;
 	for (i = n - 1; i >= 0; i--) {
@@ -335,7 +346,12 @@ snapshot_json(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		json_object_set_new(rk, "rank", json_integer(r->rank));
 		json_object_set_new(rk, "node", json_string(r->node));
 		json_object_set_new(rk, "site", json_string(r->site));
-		json_object_set_new(rk, "role", json_string(r->master ? "master" : "worker"));
+		json_object_set_new(rk, "role", json_string(r->master ? "master" :
+		    r->submaster ? "sub-master" : "worker"));
+		/* as the start record has it: the master none, a lone worker its own */
+		if (m->ngroups > 0)
+			json_object_set_new(rk, "group", r->master ? json_null() :
+			    json_integer(r->group >= 0 ? r->group : r->rank));
 		json_object_set_new(rk, "pf", jsonout_num(r->pf));
 		json_object_set_new(rk, "pr", jsonout_num(r->pr));
 		json_object_set_new(rk, "units", json_integer(r->units));

@@ -15,7 +15,7 @@ const char *const col_names[COL_N] = {
 };
 
 void
-view_init(struct view *v, struct model *m)
+view_init(struct view *v, const struct model *m)
 {
 	memset(v, 0, sizeof *v);
 	v->m = m;
@@ -31,9 +31,11 @@ view_free(struct view *v)
 {
 	free(v->rows);
 	free(v->folded);
+	free(v->gfolded);
 	free(v->pos);
 	v->rows = NULL;
 	v->folded = NULL;
+	v->gfolded = NULL;
 	v->pos = NULL;
 }
 
@@ -135,7 +137,7 @@ view_cmp(const void *pa, const void *pb, void *arg)
 	return c;
 }
 
-static void
+void
 view_add(struct view *v, enum row_kind kind, int id)
 {
 	if (v->nrows == v->rowcap) {
@@ -164,15 +166,15 @@ view_cmp_node(const void *pa, const void *pb, void *arg)
 }
 
 /*
- * The rows from idx (n ranks in the view's order): a site row before each site, and a
- * node that holds several of the ranks as a node row with its ranks after it, where the
- * first of them comes (as htop puts children under their parent).
+ * The rank rows of idx (n ranks of one site or one group, in the view's order): a node
+ * that holds several of the ranks as a node row with its ranks after it, where the first
+ * of them comes (as htop puts children under their parent).
  */
-static void
-view_rows(struct view *v, const int *idx, int n)
+void
+view_node_rows(struct view *v, const int *idx, int n)
 {
 	const struct model *m = v->m;
-	int *grp, *first, *len, i, j, k, low, site = -1;
+	int *grp, *first, *len, i, j, k, low;
 
 	grp = xreallocarray(NULL, n ? n : 1, sizeof *grp);
 	first = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *first);
@@ -188,14 +190,7 @@ view_rows(struct view *v, const int *idx, int n)
 			len[grp[k]] = j - i;
 		}
 	}
-	v->nrows = 0;
 	for (i = 0; i < n; i++) {
-		if (m->ranks[idx[i]].site_idx != site) {
-			site = m->ranks[idx[i]].site_idx;
-			view_add(v, ROW_SITE, site);
-		}
-		if (view_site_folded(v, site))
-			continue;
 		if (len[idx[i]] == 1) {
 			view_add(v, ROW_RANK, idx[i]);
 			continue;
@@ -213,6 +208,28 @@ view_rows(struct view *v, const int *idx, int n)
 	free(len);
 	free(first);
 	free(grp);
+}
+
+/* The rows from idx (n ranks in the view's order): a site row before each site's ranks. */
+static void
+view_rows(struct view *v, const int *idx, int n)
+{
+	const struct model *m = v->m;
+	int i, j, site;
+
+	v->nrows = 0;
+	for (i = 0; i < n; i = j) {
+		site = m->ranks[idx[i]].site_idx;
+		for (j = i + 1; j < n && m->ranks[idx[j]].site_idx == site; j++)
+			;
+		view_add(v, ROW_SITE, site);
+		if (view_site_folded(v, site))
+			continue;
+		if (m->ngroups > 0)
+			view_group_rows(v, idx + i, j - i);
+		else
+			view_node_rows(v, idx + i, j - i);
+	}
 }
 
 void

@@ -38,16 +38,22 @@ enum view_screen { SCREEN_RANKS, SCREEN_TIMELINE, SCREEN_EVENTS, SCREEN_N };
 enum view_prompt { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER, PROMPT_CANCEL };
 /* F9's cancel: none; wanted (y was answered: the main loop starts it); running; done. */
 enum view_cancel { CANCEL_NONE, CANCEL_WANTED, CANCEL_RUNNING, CANCEL_DONE };
-/* A site; a node that holds several ranks (its totals); a rank. */
-enum row_kind { ROW_SITE, ROW_NODE, ROW_RANK };
+/*
+ * A site; a node that holds several ranks (its totals); a rank; a group of a hierarchy
+ * run (its sub-master's row, with its workers' totals).
+ */
+enum row_kind { ROW_SITE, ROW_NODE, ROW_RANK, ROW_GROUP };
+
+/* Groups of more workers than this start folded: an 80x24 table shows about this many. */
+#define VIEW_GROUP_OPEN	16
 
 struct row {
 	enum row_kind kind;
-	int id;			/* site index; a node's lowest rank id; rank id */
+	int id;			/* site index; a node's lowest rank id; rank id; sub-master's id */
 };
 
 struct view {
-	struct model *m;
+	const struct model *m;
 	const struct evreader_stats *rs;	/* may be NULL */
 	const char *source;	/* what is shown: the file, for the header */
 	int replay;
@@ -78,6 +84,8 @@ struct view {
 	int invert;
 	unsigned char *folded;	/* by site index */
 	int nfolded;
+	unsigned char *gfolded;	/* by sub-master's id: 0 as its size says, 1 folded, 2 open */
+	int ngfolded;
 
 	struct row *rows;
 	int nrows, rowcap;
@@ -91,7 +99,7 @@ struct view {
 
 extern const char *const col_names[COL_N];
 
-void view_init(struct view *v, struct model *m);
+void view_init(struct view *v, const struct model *m);
 void view_free(struct view *v);
 /*
  * Rebuild the rows: filter, sort within sites, fold; the ranks of a node that holds
@@ -100,6 +108,21 @@ void view_free(struct view *v);
 void view_build(struct view *v);
 int view_site_folded(const struct view *v, int site);
 void view_toggle_fold(struct view *v, int site);
+/*
+ * Groups (view-groups.c). view_group_rows: the rows of idx (n ranks of one site in the
+ * view's order): the ranks outside any group first (view_node_rows), then each group where
+ * its first rank comes, its sub-master's row and, unless folded, its workers (with their
+ * node rows). view_group_folded: is the group of sub-master sub folded (by the user, or
+ * for its size: more than VIEW_GROUP_OPEN workers until unfolded)? view_fold_group: on a
+ * group's row or a row of one of its workers, fold or unfold that group and select its
+ * row; 0 when row is in no group (the site folds then).
+ */
+void view_group_rows(struct view *v, const int *idx, int n);
+int view_group_folded(const struct view *v, int sub);
+int view_fold_group(struct view *v, const struct row *row);
+/* For view-groups.c: append a row; the rank and node rows of n ranks (view.c). */
+void view_add(struct view *v, enum row_kind kind, int id);
+void view_node_rows(struct view *v, const int *idx, int n);
 /* Does the rank match the filter or search text (case-insensitive)? */
 int view_rank_matches(const struct view *v, const struct mrank *r, const char *text);
 /* Move the selection to the next row (after the current one, wrapping) matching text. */

@@ -213,6 +213,28 @@ test_reader_tasks(void)
 	evreader_free(r);
 }
 
+/* A hierarchy run's start record (doc/runtime.md, "The hierarchy"), as libgrt writes it. */
+static void
+test_parse_groups(void)
+{
+	const char *l = "{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"\",\"scheme\":\"gss\","
+	    "\"N\":3000,\"rounds\":1,\"ranks\":[{\"rank\":0,\"node\":\"m0\",\"site\":\"s0\","
+	    "\"pf\":1,\"pr\":1,\"role\":\"master\"},{\"rank\":1,\"node\":\"a1\",\"site\":\"s1\","
+	    "\"pf\":1,\"pr\":1,\"role\":\"sub-master\",\"group\":1},{\"rank\":2,\"node\":\"a2\","
+	    "\"site\":\"s1\",\"pf\":1,\"pr\":1,\"role\":\"worker\",\"group\":1},"
+	    "{\"rank\":3,\"node\":\"a3\",\"site\":\"s1\",\"role\":\"worker\",\"group\":-1}]}";
+	struct event ev;
+
+	memset(&ev, 0, sizeof ev);
+	is_int(event_parse(l, strlen(l), &ev), EV_START, "a hierarchy's start parses");
+	ok(ev.nranks == 3 && ev.ranks[0].group == -1 && !ev.ranks[0].submaster,
+	    "the master: no group (null)");
+	ok(ev.ranks[1].submaster && ev.ranks[1].group == 1 && !ev.ranks[1].master,
+	    "role sub-master, its own group");
+	ok(!ev.ranks[2].submaster && ev.ranks[2].group == 1, "a worker: its sub-master's rank");
+	event_clear(&ev);
+}
+
 static void
 test_parse(void)
 {
@@ -275,8 +297,10 @@ test_parse(void)
 	is_int(ev.nranks, 2, "malformed rank entries skipped");
 	is_int(ev.ranks[0].master, 1, "role master");
 	is_int((long long)strlen(ev.ranks[1].node), EV_NODE_MAX - 1, "node name capped");
+	is_int(ev.ranks[1].group, -1, "no group: -1");
 	event_clear(&ev);
 	test_parse_relaunch();
+	test_parse_groups();
 }
 
 static void

@@ -3,7 +3,7 @@
  * snapshot; the timeline's rows and marks, a rank's kept events, the end from the job's
  * record, the key map (htop's meanings: k cancels after a question, Tab switches screens,
  * Space does not pause), prose cut at a word and names at a part, counts and plurals in
- * one form, and the sums of the ranks that share a node.
+ * one form, the sums of the ranks that share a node, and the groups of a hierarchy run.
  */
 #include <curses.h>
 #include <math.h>
@@ -788,6 +788,129 @@ test_node_sum(void)
 	model_free(&m);
 }
 
+/*
+ * A hierarchy run (model-groups.c, view-groups.c): the start and end records of a real
+ * run of grt-check under mpiexec (hierarchy site over a rank map: sub-masters 1 and 4,
+ * ranks 2 and 3 on node a2, rank 7 alone on its site), and a large group that starts
+ * folded.
+ */
+static void
+test_groups(void)
+{
+	static const char *const ev[] = {
+		"{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"\",\"scheme\":\"gss\",\"N\":3000,\"roun"
+		    "ds\":1,\"ranks\":[{\"rank\":0,\"node\":\"m0\",\"site\":\"s0\",\"pf\":1,\"pr\":1,\""
+		    "role\":\"master\"},{\"rank\":1,\"node\":\"a1\",\"site\":\"s1\",\"pf\":1,\"pr\":1,"
+		    "\"role\":\"sub-master\",\"group\":1},{\"rank\":2,\"node\":\"a2\",\"site\":\"s1\""
+		    ",\"pf\":1,\"pr\":1,\"role\":\"worker\",\"group\":1},{\"rank\":3,\"node\":\"a2\","
+		    "\"site\":\"s1\",\"pf\":1,\"pr\":2,\"role\":\"worker\",\"group\":1},{\"rank\":4,\""
+		    "node\":\"b1\",\"site\":\"s2\",\"pf\":1,\"pr\":1,\"role\":\"sub-master\",\"group\""
+		    ":4},{\"rank\":5,\"node\":\"b2\",\"site\":\"s2\",\"pf\":1,\"pr\":1,\"role\":\"work"
+		    "er\",\"group\":4},{\"rank\":6,\"node\":\"b3\",\"site\":\"s2\",\"pf\":1,\"pr\":1,\""
+		    "role\":\"worker\",\"group\":4},{\"rank\":7,\"node\":\"c1\",\"site\":\"s3\",\"pf\""
+		    ":1,\"pr\":1,\"role\":\"worker\",\"group\":7}]}",
+		"{\"v\":1,\"t\":0.072240521,\"ev\":\"end\",\"status\":\"ok\",\"makespan\":0.072"
+		    "240521,\"failed\":0,\"dropped\":0,\"requeued\":0,\"ranks\":[{\"rank\":1,\"u"
+		    "nits\":0,\"t_calc\":0,\"t_comm\":0,\"t_idle\":0.072240521,\"state\":\"done"
+		    "\",\"group\":1},{\"rank\":2,\"units\":808,\"t_calc\":0.000021109,\"t_comm\""
+		    ":0.049793868,\"t_idle\":0.022425544,\"state\":\"done\",\"group\":1},{\"ra"
+		    "nk\":3,\"units\":859,\"t_calc\":0.000067006,\"t_comm\":0.055287426,\"t_i"
+		    "dle\":0.016886089,\"state\":\"done\",\"group\":1},{\"rank\":4,\"units\":0,\""
+		    "t_calc\":0,\"t_comm\":0,\"t_idle\":0.072240521,\"state\":\"done\",\"group\""
+		    ":4},{\"rank\":5,\"units\":397,\"t_calc\":0.000090036,\"t_comm\":0.045277"
+		    "235,\"t_idle\":0.02687325,\"state\":\"done\",\"group\":4},{\"rank\":6,\"uni"
+		    "ts\":610,\"t_calc\":0.000018584,\"t_comm\":0.025025715,\"t_idle\":0.047"
+		    "196222,\"state\":\"done\",\"group\":4},{\"rank\":7,\"units\":326,\"t_calc\":"
+		    "0.000010951,\"t_comm\":0.056800025,\"t_idle\":0.015429545,\"state\":\"d"
+		    "one\",\"group\":7}]}",
+	};
+	struct mnode_sum s;
+	struct model_stats st;
+	struct model m;
+	struct view v;
+	char *buf = NULL, line[256], big[4096];
+	size_t len = 0, i, o;
+	FILE *f;
+	int k;
+
+	model_init(&m);
+	for (i = 0; i < sizeof ev / sizeof ev[0]; i++)
+		apply(&m, ev[i]);
+	ok(m.ngroups == 2 && m.ranks[1].submaster && m.ranks[4].submaster &&
+	    m.ranks[1].gsize == 2 && m.ranks[4].gsize == 2, "two sub-masters of 2 workers each");
+	ok(m.ranks[2].group == 1 && m.ranks[3].group == 1 && m.ranks[6].group == 4 &&
+	    m.ranks[7].group == -1 && m.ranks[0].group == -1 && m.ranks[1].group == -1,
+	    "workers in their groups; the lone worker and the master in none");
+	is_int(model_rank_state(&m, &m.ranks[1]), RS_SUBMASTER, "a sub-master's state");
+	is_str(model_state_name(RS_SUBMASTER), "sub-master", "its name");
+	model_stats(&m, &st);
+	is_int(st.nworkers, 5, "the sub-masters are not counted as workers");
+	model_group_sum(&m, &m.ranks[1], &s);
+	ok(s.nranks == 2 && s.units == 808 + 859 && s.lowest == 1,
+	    "group 1: 2 workers, their units from the end record");
+	is_dbl(s.pr, 3.0, 1e-9, "group 1: its workers' PR summed");
+	model_group_node_sum(&m, &m.ranks[2], &s);
+	ok(s.nranks == 2 && s.units == 808 + 859, "node a2 in group 1: ranks 2 and 3");
+	model_group_text(&m, &m.ranks[2], line, sizeof line);
+	is_str(line, "group of sub-master 1 (node a1, 2 ranks)", "a worker's group in words");
+
+	view_init(&v, &m);
+	view_build(&v);
+	/* s0 0 | s1 G1 N(a2) 2 3 | s2 G4 5 6 | s3 7 */
+	ok(v.nrows == 13 && v.rows[3].kind == ROW_GROUP && v.rows[3].id == 1 &&
+	    v.rows[4].kind == ROW_NODE && v.rows[5].id == 2 && v.rows[6].id == 3 &&
+	    v.rows[8].kind == ROW_GROUP && v.rows[8].id == 4 && v.rows[9].id == 5 &&
+	    v.rows[12].kind == ROW_RANK && v.rows[12].id == 7,
+	    "rows: each group's row, then its workers (a2's under their node row)");
+	for (k = 0; k < v.nrows; k++)
+		if (v.rows[k].kind == ROW_RANK && (v.rows[k].id == 1 || v.rows[k].id == 4))
+			break;
+	is_int(k, v.nrows, "no sub-master has a rank row of its own");
+	ok(view_fold_group(&v, &v.rows[5]) && v.sel_row.kind == ROW_GROUP && v.sel_row.id == 1,
+	    "folding from a worker's row folds its group and selects the group's row");
+	view_build(&v);
+	ok(v.nrows == 10 && v.rows[3].kind == ROW_GROUP && v.rows[4].kind == ROW_SITE,
+	    "group 1 folded: its row alone");
+	ok(!view_fold_group(&v, &v.rows[11]), "the lone worker's row has no group to fold");
+	view_free(&v);
+
+	f = open_memstream(&buf, &len);
+	snapshot_json(&m, NULL, f);
+	fclose(f);
+	ok(strstr(buf, "\"role\": \"sub-master\",\n      \"group\": 1,") != NULL &&
+	    strstr(buf, "\"role\": \"master\",\n      \"group\": null,") != NULL,
+	    "--json: each rank's role and group");
+	free(buf);
+	model_free(&m);
+
+	/* a group of more than VIEW_GROUP_OPEN workers starts folded; - opens it */
+	o = snprintf(big, sizeof big, "{\"v\":1,\"t\":0,\"ev\":\"start\",\"N\":100,\"ranks\":["
+	    "{\"rank\":0,\"node\":\"m\",\"site\":\"S\",\"role\":\"master\"},"
+	    "{\"rank\":1,\"node\":\"s\",\"site\":\"S\",\"role\":\"sub-master\",\"group\":1}");
+	for (k = 2; k < VIEW_GROUP_OPEN + 3; k++)
+		o += snprintf(big + o, sizeof big - o, ",{\"rank\":%d,\"node\":\"w%d\","
+		    "\"site\":\"S\",\"role\":\"worker\",\"group\":1}", k, k);
+	snprintf(big + o, sizeof big - o, "]}");
+	model_init(&m);
+	apply(&m, big);
+	view_init(&v, &m);
+	view_build(&v);
+	ok(v.nrows == 3 && v.rows[2].kind == ROW_GROUP && view_group_folded(&v, 1),
+	    "a group of VIEW_GROUP_OPEN + 1 workers starts folded: one row");
+	view_fold_group(&v, &v.rows[2]);
+	view_build(&v);
+	is_int(v.nrows, 3 + VIEW_GROUP_OPEN + 1, "unfolded: its workers under it");
+	view_free(&v);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	snapshot_text(&m, NULL, f);
+	fclose(f);
+	ok(strstr(buf, "\n+  1 s ") != NULL && strstr(buf, "sub-master, 17 ranks") != NULL &&
+	    strstr(buf, " w2 ") == NULL, "--once: the large group as the table first has it, folded");
+	free(buf);
+	model_free(&m);
+}
+
 int
 main(void)
 {
@@ -806,5 +929,6 @@ main(void)
 	test_fit();
 	test_counts();
 	test_node_sum();
+	test_groups();
 	return tap_done();
 }

@@ -1,0 +1,71 @@
+/*
+ * panel-groups.c — a group's row in the rank table and in the timeline (hierarchy runs,
+ * view-groups.c): the sub-master's rank and node, its workers' sums as a node row has
+ * them, and in STATE what it is and how many workers it deals to ("sub-master, 7 ranks";
+ * the cells: columns-group.c).
+ */
+#include <stdio.h>
+
+#include "common/text.h"
+#include "tui/columns.h"
+#include "tui/meter.h"
+#include "tui/screen.h"
+
+void
+panel_group_row(const struct view *v, const struct col_layout *l, const struct mrank *sub,
+    int y, int w, int selected, double rmax, int hlen)
+{
+	const struct model *m = v->m;
+	struct mnode_sum s;
+	char buf[512];
+	attr_t a = selected ? crt_attr(C_SEL) : crt_attr(C_SITE);
+	enum col c;
+	int i, cw;
+
+	model_group_sum(m, sub, &s);
+	if (selected)
+		screen_fill(y, 0, w, a);
+	for (i = 0; i < l->n; i++) {
+		c = l->cols[i];
+		if (c == COL_BAR)
+			continue;
+		if (c == COL_RATE) {
+			meter_spark(buf, sizeof buf, s.hist, hlen, 1.0 / m->hist_w, rmax, l->w[i],
+			    crt_utf8);
+			screen_put(y, l->x[i], w - l->x[i], selected ? a : crt_attr(C_SPARK), buf);
+			continue;
+		}
+		/* the row has no bar: its state ("sub-master, 7 ranks") may take the bar's room */
+		cw = l->w[i];
+		if (c == COL_STATE && i + 1 < l->n && l->cols[i + 1] == COL_BAR)
+			cw = l->x[i + 1] + l->w[i + 1] - l->x[i];
+		columns_group_cell(buf, sizeof buf, m, sub, &s, view_group_folded(v, sub->rank), c,
+		    cw, crt_utf8);
+		screen_put(y, l->x[i], w - l->x[i], a, buf);
+	}
+}
+
+void
+panel_group_timeline(const struct view *v, const struct mrank *sub, int y, int w, int rankw,
+    int nodew, int busyw, int selected, double span)
+{
+	struct mnode_sum s;
+	char n[48], busy[16];
+	attr_t a = selected ? crt_attr(C_SEL) : crt_attr(C_SITE);
+	int tx = rankw + 1 + nodew + 1;
+
+	model_group_sum(v->m, sub, &s);
+	if (selected)
+		screen_fill(y, 0, w, a);
+	screen_putf(y, 0, rankw, a, "%*d", rankw, sub->rank);
+	screen_name(y, rankw + 1, nodew, a, sub->node);
+	screen_textf(y, tx, w - tx - busyw, a, "[%c] %s of %s, busy together:",
+	    view_group_folded(v, sub->rank) ? '+' : '-',
+	    model_state_name(model_rank_state(v->m, sub)),
+	    text_plural(n, sizeof n, s.nranks, "rank", NULL));
+	if (span > 0)
+		snprintf(busy, sizeof busy, "%4.0f%%", 100 * (s.t_calc + s.t_comm) / span);
+	else
+		snprintf(busy, sizeof busy, "%5s", "-");
+	screen_put(y, w - busyw, busyw, a, busy);
+}
