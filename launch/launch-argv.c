@@ -234,8 +234,9 @@ argv_relay(struct argv_builder *b, struct argv_builder *env, const struct stage_
 {
 	char *path;
 
+	/* a block's -envlist replaces -genvlist for it: the lease's secret is named again */
 	argv_add(b, "-envlist");
-	argv_add(b, RELAY_ENV);
+	argv_add(b, LEASE_SECRET_ENV "," RELAY_ENV);
 	argv_kv(env, RELAY_ENV, relay);
 	xasprintf(&path, "%s/rankmap", d->dir);
 	argv_env1(b, "GRT_RANKMAP", path);

@@ -13,7 +13,7 @@
 # beside it (it measures this host's CPU time). The longest work starts first: the chains,
 # then the shell tests by size, then the unit tests. Each test's lines are printed together
 # when it ends, with how long it took. TESTS=word runs only the tests whose path contains
-# word.
+# word; VERBOSE=1 prints every line of every test, not only its failures and skips.
 BUILD=${BUILD:-build}
 export BUILD
 export MPIEXEC="${MPIEXEC:-mpiexec}"
@@ -56,10 +56,15 @@ run_one() {
 	s=$(grep -c '^skip - ' "$out")
 	{
 		printf '%s\n' "--- $name"
-		# each failure with the "#" diagnostics that follow it, then every skip
-		awk '/^not ok - /{d=1; print; next} d && /^#/{print; next} {d=0}' "$out"
-		grep -E '^skip - ' "$out"
-		if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; then
+		if [ "${VERBOSE:-0}" = 1 ]; then
+			# everything the test said (make soak sums up its lines)
+			sed -e 's/^/    /' "$out"
+		else
+			# each failure with the "#" diagnostics that follow it, then every skip
+			awk '/^not ok - /{d=1; print; next} d && /^#/{print; next} {d=0}' "$out"
+			grep -E '^skip - ' "$out"
+		fi
+		if [ "${VERBOSE:-0}" != 1 ] && { [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; }; then
 			# the diagnostics of a failing test
 			sed -e 's/^/    /' "$out" | tail -n 60
 		fi
