@@ -4,11 +4,8 @@
  * them, and in STATE what it is and how many workers it deals to ("sub-master, 7 ranks";
  * the cells: columns-group.c).
  */
-#include <stdio.h>
-
 #include "common/text.h"
 #include "tui/columns.h"
-#include "tui/meter.h"
 #include "tui/screen.h"
 
 void
@@ -26,15 +23,9 @@ panel_group_row(const struct view *v, const struct col_layout *l, const struct m
 	if (selected)
 		screen_fill(y, 0, w, a);
 	for (i = 0; i < l->n; i++) {
+		if (panel_sum_column(m, l, i, &s, y, w, a, selected, rmax, hlen))
+			continue;
 		c = l->cols[i];
-		if (c == COL_BAR)
-			continue;
-		if (c == COL_RATE) {
-			meter_spark(buf, sizeof buf, s.hist, hlen, 1.0 / m->hist_w, rmax, l->w[i],
-			    crt_utf8);
-			screen_put(y, l->x[i], w - l->x[i], selected ? a : crt_attr(C_SPARK), buf);
-			continue;
-		}
 		/* the row has no bar: its state ("sub-master, 7 ranks") may take the bar's room */
 		cw = l->w[i];
 		if (c == COL_STATE && i + 1 < l->n && l->cols[i + 1] == COL_BAR)
@@ -50,7 +41,7 @@ panel_group_timeline(const struct view *v, const struct mrank *sub, int y, int w
     int nodew, int busyw, int selected, double span)
 {
 	struct mnode_sum s;
-	char n[48], busy[16];
+	char n[48];
 	attr_t a = selected ? crt_attr(C_SEL) : crt_attr(C_SITE);
 	int tx = rankw + 1 + nodew + 1;
 
@@ -63,9 +54,5 @@ panel_group_timeline(const struct view *v, const struct mrank *sub, int y, int w
 	    view_group_folded(v, sub->rank) ? '+' : '-',
 	    model_state_name(model_rank_state(v->m, sub)),
 	    text_plural(n, sizeof n, s.nranks, "rank", NULL));
-	if (span > 0)
-		snprintf(busy, sizeof busy, "%4.0f%%", 100 * (s.t_calc + s.t_comm) / span);
-	else
-		snprintf(busy, sizeof busy, "%5s", "-");
-	screen_put(y, w - busyw, busyw, a, busy);
+	screen_busy(y, w - busyw, busyw, a, s.t_calc + s.t_comm, span);
 }

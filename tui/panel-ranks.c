@@ -70,6 +70,21 @@ ranks_site_row(const struct view *v, int site, int y, int w, int selected)
 	    units == 1 ? "" : "s", bad ? "  (failed/dropped)" : "");
 }
 
+int
+panel_sum_column(const struct model *m, const struct col_layout *l, int i,
+    const struct mnode_sum *s, int y, int w, attr_t a, int selected, double rmax, int hlen)
+{
+	char buf[512];
+
+	if (l->cols[i] == COL_BAR)
+		return 1;
+	if (l->cols[i] != COL_RATE)
+		return 0;
+	meter_spark(buf, sizeof buf, s->hist, hlen, 1.0 / m->hist_w, rmax, l->w[i], crt_utf8);
+	screen_put(y, l->x[i], w - l->x[i], selected ? a : crt_attr(C_SPARK), buf);
+	return 1;
+}
+
 /* A node that holds several ranks: their sums in the columns, and their rate together. */
 static void
 ranks_node_row(const struct view *v, const struct col_layout *l, const struct mrank *r,
@@ -86,15 +101,9 @@ ranks_node_row(const struct view *v, const struct col_layout *l, const struct mr
 	if (selected)
 		screen_fill(y, 0, w, a);
 	for (i = 0; i < l->n; i++) {
+		if (panel_sum_column(m, l, i, &s, y, w, a, selected, rmax, hlen))
+			continue;
 		c = l->cols[i];
-		if (c == COL_BAR)
-			continue;
-		if (c == COL_RATE) {
-			meter_spark(buf, sizeof buf, s.hist, hlen, 1.0 / m->hist_w, rmax, l->w[i],
-			    crt_utf8);
-			screen_put(y, l->x[i], w - l->x[i], selected ? a : crt_attr(C_SPARK), buf);
-			continue;
-		}
 		columns_node_cell(buf, sizeof buf, r, &s, c, l->w[i], crt_utf8);
 		screen_put(y, l->x[i], w - l->x[i], a, buf);
 	}

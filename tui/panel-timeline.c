@@ -96,7 +96,7 @@ timeline_rank(const struct view *v, const struct mrank *r, int y, int w, int nod
     int selected, double span)
 {
 	const struct model *m = v->m;
-	char track[1024], busy[16];
+	char track[1024];
 	attr_t a = selected ? crt_attr(C_SEL) : A_NORMAL;
 	int tx = TL_RANK_W + 1 + nodew + 1, tw = w - tx - TL_BUSY_W;
 
@@ -114,11 +114,7 @@ timeline_rank(const struct view *v, const struct mrank *r, int y, int w, int nod
 	}
 	model_track_row(m, r, span, tw, track);
 	timeline_track(y, tx, track, selected);
-	if (span > 0)
-		snprintf(busy, sizeof busy, "%4.0f%%", 100 * (r->t_calc + r->t_comm) / span);
-	else
-		snprintf(busy, sizeof busy, "%5s", "-");
-	screen_put(y, tx + tw, TL_BUSY_W, a, busy);
+	screen_busy(y, tx + tw, TL_BUSY_W, a, r->t_calc + r->t_comm, span);
 }
 
 /* A node that holds several ranks: its name, how many, and their busy shares summed. */
@@ -127,7 +123,7 @@ timeline_node(const struct view *v, const struct mrank *r, int y, int w, int nod
     int selected, double span)
 {
 	struct mnode_sum s;
-	char n[48], busy[16];
+	char n[48];
 	attr_t a = selected ? crt_attr(C_SEL) : crt_attr(C_SITE);
 	int tx = TL_RANK_W + 1 + nodew + 1;
 
@@ -137,11 +133,7 @@ timeline_node(const struct view *v, const struct mrank *r, int y, int w, int nod
 	screen_name(y, TL_RANK_W + 1, nodew, a, r->node);
 	screen_textf(y, tx, w - tx - TL_BUSY_W, a, "%s on this node, busy together:",
 	    text_plural(n, sizeof n, s.nranks, "rank", NULL));
-	if (span > 0)
-		snprintf(busy, sizeof busy, "%4.0f%%", 100 * (s.t_calc + s.t_comm) / span);
-	else
-		snprintf(busy, sizeof busy, "%5s", "-");
-	screen_put(y, w - TL_BUSY_W, TL_BUSY_W, a, busy);
+	screen_busy(y, w - TL_BUSY_W, TL_BUSY_W, a, s.t_calc + s.t_comm, span);
 }
 
 /*

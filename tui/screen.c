@@ -181,3 +181,15 @@ screen_draw(struct view *v)
 	wnoutrefresh(stdscr);
 	doupdate();
 }
+
+void
+screen_busy(int y, int x, int w, attr_t a, double busy, double span)
+{
+	char buf[16];
+
+	if (span > 0)
+		snprintf(buf, sizeof buf, "%4.0f%%", 100 * busy / span);
+	else
+		snprintf(buf, sizeof buf, "%5s", "-");
+	screen_put(y, x, w, a, buf);
+}

@@ -31,6 +31,16 @@ void panel_timeline_draw(struct view *v, const struct model_stats *st, int y, in
 struct col_layout;
 void panel_group_row(const struct view *v, const struct col_layout *l,
     const struct mrank *sub, int y, int w, int selected, double rmax, int hlen);
+/*
+ * What a row of sums (a node's, a group's: panel-ranks.c) draws alike in column i of l:
+ * nothing for the bar, the sparkline of its ranks' rates added up for RATE (a: the row's
+ * attribute). 1 when column i is one of those, else 0: the caller draws its cell.
+ */
+struct mnode_sum;
+int panel_sum_column(const struct model *m, const struct col_layout *l, int i,
+    const struct mnode_sum *s, int y, int w, attr_t a, int selected, double rmax, int hlen);
+/* A timeline row's busy share at (y, x), w columns: busy seconds over span ("  45%"). */
+void screen_busy(int y, int x, int w, attr_t a, double busy, double span);
 void panel_group_timeline(const struct view *v, const struct mrank *sub, int y, int w,
     int rankw, int nodew, int busyw, int selected, double span);
 /* The event log in h lines; scroll: the events screen's, scrolled back by v->log_back. */
