@@ -1,9 +1,10 @@
 # killmatrix.sh — the kill matrix of issue 15 (doc/restarts.md) on a testbed of 4 nodes
 # (root), for what tests/launch/test-restart.sh (this host only) and test-restart-testbed.sh (a
-# node crashing: every process in its namespace killed) do not cover. Sourced by its two
-# halves, test-killmatrix-a.sh and test-killmatrix-b.sh, which make check runs side by side,
-# each on a testbed of its own: KM_CASES, set by the half, names its cases. Jobs of 3 ranks:
-# rank 0 here, one worker on each of the two best nodes (km1, km2), km3 and km4 spare.
+# node crashing: every process in its namespace killed) do not cover. Sourced by its three
+# parts, test-killmatrix-a.sh, -b.sh and -c.sh, which make check runs in its two testbed
+# chains, each on a testbed of its own: KM_CASES, set by the part, names its cases. Jobs of
+# 3 ranks: rank 0 here, one worker on each of the two best nodes (km1, km2), km3 and km4
+# spare.
 # examples/synthetic (one round, --check) for every case; matmul --form a (12 rounds, C
 # checked) where iteration matters: the master killed, a proxy killed, the supervisor
 # killed then resumed. Each case REPEAT times (default 3; `make soak`: 20); the kill comes
@@ -31,7 +32,7 @@
 #           spares take over; the testbed is rebuilt after
 #   over    the same with restarts: 1: failed, every reason in status, the journal kept;
 #           then `resume` (both nodes still down) finishes it on the spares
-# CASES (e.g. "proxy:syn master:mm") picks cases: each half runs those of its own.
+# CASES (e.g. "proxy:syn master:mm") picks cases: each part runs those of its own.
 # Every case ends with: the final state and exit status, the example's check line in the
 # job's stdout, the restart count and excluded nodes in state.json, no process of the job
 # on any node nor here, and every node up again (testbed status, no stopped process).

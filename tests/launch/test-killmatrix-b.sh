@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-killmatrix-b.sh — half of the kill matrix (tests/launch/killmatrix.sh, root): a
+# test-killmatrix-b.sh — a part of the kill matrix (tests/launch/killmatrix.sh, root): a
 # worker's program, wrapper and node's proxy killed, the supervisor killed and the job
 # resumed, and one or two nodes crashing (more failures than restarts, then resume).
 # serial: testbed-b
