@@ -136,7 +136,7 @@ launch_proc_start(char **argv, char **env, const struct job_state *st)
 		/*
 		 * hydra forwards to the proxies on other hosts every variable of mpiexec's
 		 * environment but the last one (doc/restarts.md, "The secret"): the last is one
-		 * that means nothing, so that the relay's address (last of env) reaches rank 0
+		 * that means nothing, so that the secret and the relay's address reach the nodes
 		 */
 		putenv(launch_env_end);
 		execv(argv[0], argv);

@@ -167,31 +167,16 @@ none:
 
 
 /*
- * The secret goes first in mpiexec's environment, not at its end where setenv puts it:
- * hydra (MPICH 4.0.2, measured) forwards to the proxies on other hosts every variable of
- * mpiexec's environment but the last one, so a secret there would reach this host's ranks
- * only (doc/restarts.md, "The lease").
+ * setenv puts it last, but launch_proc_start ends mpiexec's environment with a variable of
+ * its own after it: hydra (MPICH 4.0.2, measured) forwards to the proxies on other hosts
+ * every variable of mpiexec's environment but the last one (doc/restarts.md, "The secret").
  */
 void
 lease_child_env(void)
 {
-	extern char **environ;
-	static char kv[sizeof LEASE_SECRET_ENV + SECRET_HEX + 1];
-	size_t n = 0, i, len = strlen(LEASE_SECRET_ENV);
-	char **env;
-
 	if (lease_fd == -1 || lease_key[0] == '\0')
 		return;
-	snprintf(kv, sizeof kv, "%s=%s", LEASE_SECRET_ENV, lease_key);
-	while (environ != NULL && environ[n] != NULL)
-		n++;
-	env = xreallocarray(NULL, n + 2, sizeof *env);
-	env[0] = kv;
-	for (i = 0, n = 1; environ != NULL && environ[i] != NULL; i++)
-		if (strncmp(environ[i], LEASE_SECRET_ENV, len) != 0 || environ[i][len] != '=')
-			env[n++] = environ[i];
-	env[n] = NULL;
-	environ = env;
+	setenv(LEASE_SECRET_ENV, lease_key, 1);
 }
 
 /* Close c (its descriptor; its slot stays until lease_silent empties the list). */

@@ -30,3 +30,11 @@ columns_group_cell(char *dst, size_t dstsz, const struct model *m, const struct 
 	}
 	return columns_node_cell(dst, dstsz, sub, s, c, width, utf8);
 }
+
+int
+columns_group_width(const struct col_layout *l, int i)
+{
+	if (l->cols[i] == COL_STATE && i + 1 < l->n && l->cols[i + 1] == COL_BAR)
+		return l->x[i + 1] + l->w[i + 1] - l->x[i];
+	return l->w[i];
+}

@@ -47,11 +47,13 @@ char *columns_node_cell(char *dst, size_t dstsz, const struct mrank *r,
 /*
  * The cell of a group's row (columns-group.c; s: the sums of its workers, model_group_sum):
  * a node row's cell, but the sub-master's rank marked "+" when folded, "-" when open, and
- * STATE "sub-master, 7 ranks" cut after a word (its row has no bar: the caller may give
- * STATE the bar's room too).
+ * STATE "sub-master, 7 ranks" cut after a word (its row has no bar: STATE may take the
+ * bar's room too, columns_group_width).
  */
 char *columns_group_cell(char *dst, size_t dstsz, const struct model *m,
     const struct mrank *sub, const struct mnode_sum *s, int folded, enum col c, int width,
     int utf8);
+/* The width of column i of l in a group's row: STATE takes the room of a bar after it. */
+int columns_group_width(const struct col_layout *l, int i);
 
 #endif

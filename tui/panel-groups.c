@@ -16,8 +16,7 @@ panel_group_row(const struct view *v, const struct col_layout *l, const struct m
 	struct mnode_sum s;
 	char buf[512];
 	attr_t a = selected ? crt_attr(C_SEL) : crt_attr(C_SITE);
-	enum col c;
-	int i, cw;
+	int i;
 
 	model_group_sum(m, sub, &s);
 	if (selected)
@@ -25,13 +24,8 @@ panel_group_row(const struct view *v, const struct col_layout *l, const struct m
 	for (i = 0; i < l->n; i++) {
 		if (panel_sum_column(m, l, i, &s, y, w, a, selected, rmax, hlen))
 			continue;
-		c = l->cols[i];
-		/* the row has no bar: its state ("sub-master, 7 ranks") may take the bar's room */
-		cw = l->w[i];
-		if (c == COL_STATE && i + 1 < l->n && l->cols[i + 1] == COL_BAR)
-			cw = l->x[i + 1] + l->w[i + 1] - l->x[i];
-		columns_group_cell(buf, sizeof buf, m, sub, &s, view_group_folded(v, sub->rank), c,
-		    cw, crt_utf8);
+		columns_group_cell(buf, sizeof buf, m, sub, &s, view_group_folded(v, sub->rank),
+		    l->cols[i], columns_group_width(l, i), crt_utf8);
 		screen_put(y, l->x[i], w - l->x[i], a, buf);
 	}
 }

@@ -20,23 +20,20 @@ snapshot_group(const struct view *v, const struct mrank *sub, const struct col_l
 	struct mnode_sum s;
 	char line[2048], cell[512];
 	size_t o = 0;
-	int i, cw;
+	int i;
 
 	model_group_sum(m, sub, &s);
 	for (i = 0; i < l->n && o < sizeof line - 1; i++) {
 		enum col c = l->cols[i];
 
-		cw = l->w[i];
 		if (c == COL_BAR)
 			continue;
-		if (c == COL_STATE && i + 1 < l->n && l->cols[i + 1] == COL_BAR)
-			cw = l->x[i + 1] + l->w[i + 1] - l->x[i];
 		if (c == COL_RATE)
 			meter_spark(cell, sizeof cell, s.hist, model_hist_len(m), 1.0 / m->hist_w,
 			    rmax, l->w[i], 0);
 		else
 			columns_group_cell(cell, sizeof cell, m, sub, &s,
-			    view_group_folded(v, sub->rank), c, cw, 0);
+			    view_group_folded(v, sub->rank), c, columns_group_width(l, i), 0);
 		o += snprintf(line + o, sizeof line - o, "%s%s", i ? " " : "", cell);
 	}
 	snapshot_line(f, line);
