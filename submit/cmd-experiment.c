@@ -539,7 +539,7 @@ ce_run(const struct ce_opts *o)
 	struct exp_only only;
 	char why[1024];
 	size_t failed = 0, i;
-	int stopped = 0, tb_up = 0, lock, rc;
+	int stopped = 0, tb_use = -1, lock, rc;
 
 	/* every run takes its defaults from it: an invalid one stops us before the first */
 	if (userconf() == NULL)
@@ -590,9 +590,10 @@ ce_run(const struct ce_opts *o)
 	x.dir = dir;
 	x.sites = e.sites;
 	x.group = (size_t)-1;
+	x.group_use = -1;
 	/* with site parameters each group of points gets its own (exp-sites.c) */
 	if (e.testbed && !exp_site_has(&e) && (x.sites = tb_sites = exp_testbed_up(&e,
-	    e.sites, exp_has_real_points(&e), dir, &tb_up)) == NULL) {
+	    e.sites, exp_has_real_points(&e), 0, dir, &tb_use)) == NULL) {
 		exp_store_close(x.store);
 		free(dir);
 		exp_free(&e);
@@ -607,8 +608,7 @@ ce_run(const struct ce_opts *o)
 	/* SIGINT, SIGTERM, SIGHUP: stop after the running job is cancelled (exp-run.c) */
 	launch_catch_signals();
 	rc = ce_run_all(&x, &only, &p, &failed, &stopped);
-	if (tb_up)
-		exp_testbed_down(&e, e.sites, dir);
+	exp_testbed_down(&e, e.sites, dir, tb_use);
 	free(tb_sites);
 	cmd_experiment_report(&e, x.store, dir, seed);
 	if (!o->quiet && stopped)

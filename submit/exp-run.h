@@ -27,7 +27,7 @@ struct exp_runner {
 	size_t group;			/* its first point, or (size_t)-1: none yet */
 	char *group_file;		/* the site file with the group's values laid over it */
 	char *group_sites;		/* what the runs use: group_file, or its testbed's derived one */
-	int group_up;			/* 1: group_file's testbed was brought up by us */
+	int group_use;			/* the lock of group_file's testbed while we use it, or -1 */
 };
 
 /*
@@ -41,14 +41,32 @@ void exp_runner_settle(struct exp_runner *x, const struct exp_run *r);
 
 /*
  * testbed: F (exp-testbed.c): bring the testbed of file (F, or F with a point's site
- * parameters laid over it) up unless it is (*brought_up 1 when we did) and return its
- * derived site file (allocated), or NULL when it could not be brought up (said). real 0:
- * only simulated runs use it: it is not brought up, and the derived file is returned when
- * it is up, else file. exp_testbed_down takes it down again.
+ * parameters laid over it) up unless it is, and return its derived site file (allocated),
+ * or NULL when it could not be brought up (said). real 0: only simulated runs use it: it
+ * is not brought up, and the derived file is returned when it is up, else file. *use is
+ * the testbed's lock, held while the experiment uses it (-1: none). own 1: the testbed is
+ * the experiment's own (a group's), taken down at the end even when a killed run of it
+ * left it up. exp_testbed_down leaves it (use -1: nothing to do), taking it down when no
+ * other experiment uses it and an experiment brought it up.
  */
-char *exp_testbed_up(const struct exp *e, const char *file, int real, const char *dir,
-    int *brought_up);
-void exp_testbed_down(const struct exp *e, const char *file, const char *dir);
+char *exp_testbed_up(const struct exp *e, const char *file, int real, int own,
+    const char *dir, int *use);
+void exp_testbed_down(const struct exp *e, const char *file, const char *dir, int use);
+
+/*
+ * A testbed shared by experiments (exp-testbed-share.c), named by its site file. guard:
+ * the lock under which one experiment at a time joins or leaves, held (closing the
+ * descriptor releases it). join: the users' lock, held shared while the experiment uses
+ * the testbed. Both -1 when they cannot be had (said; the experiment runs unshared).
+ * last: 1 when the users' lock could be made exclusive, no other experiment holding it.
+ * mark: a testbed brought up by an experiment (marked 1) or taken down (0); marked: 1
+ * when it is so, and the mark was made for the testbed that is up now.
+ */
+int exp_share_guard(const char *file);
+int exp_share_join(const char *file);
+int exp_share_last(int fd);
+void exp_share_mark(const char *file, int marked);
+int exp_share_marked(const char *file);
 
 /*
  * Site parameters (exp-sites.c): before a run of point, x->sites is the site file with

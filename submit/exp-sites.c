@@ -39,12 +39,11 @@ xr_real(const struct exp *e, size_t g)
 void
 exp_sites_leave(struct exp_runner *x)
 {
-	if (x->group_up)
-		exp_testbed_down(x->e, x->group_file, x->dir);
+	exp_testbed_down(x->e, x->group_file, x->dir, x->group_use);
 	free(x->group_file);
 	free(x->group_sites);
 	x->group_file = x->group_sites = NULL;
-	x->group_up = 0;
+	x->group_use = -1;
 	x->group = (size_t)-1;
 }
 
@@ -80,13 +79,12 @@ exp_sites_enter(struct exp_runner *x, size_t point)
 	free(name);
 	x->group = g;
 	if (e->testbed) {
-		x->group_sites = exp_testbed_up(e, x->group_file, xr_real(e, g), x->dir,
-		    &x->group_up);
 		/*
 		 * the group's testbed is the experiment's own: one left up by a killed run of
 		 * it goes down after its runs too
 		 */
-		x->group_up = x->group_sites != NULL && xr_real(e, g);
+		x->group_sites = exp_testbed_up(e, x->group_file, xr_real(e, g), 1, x->dir,
+		    &x->group_use);
 	} else
 		x->group_sites = xstrdup(x->group_file);
 	x->sites = x->group_sites;
