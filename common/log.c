@@ -9,6 +9,7 @@
 
 const char *log_progname = "gridsubmit";
 void (*log_atfatal)(void);
+void (*log_onfatal)(const char *message);
 
 static void
 log_vmsg(int with_errno, const char *fmt, va_list ap)
@@ -42,19 +43,41 @@ log_warnx(const char *fmt, ...)
 	va_end(ap);
 }
 
-void
-fatal(const char *fmt, ...)
+/*
+ * The end of fatal() and fatalx(): the terminal given back (log_atfatal), the message
+ * formatted once into a static buffer (no allocation: memory may be what ran out), said on
+ * stderr, handed to log_onfatal (cleared first, so that a fatal error inside it just
+ * exits), and exit 1.
+ */
+static noreturn void
+log_die(int with_errno, const char *fmt, va_list ap)
 {
-	va_list ap;
+	static char message[1024];
+	void (*onfatal)(const char *) = log_onfatal;
 	int saved = errno;
 
 	if (log_atfatal != NULL)
 		log_atfatal();
-	errno = saved;
-	va_start(ap, fmt);
-	log_vmsg(1, fmt, ap);
-	va_end(ap);
+	vsnprintf(message, sizeof message, fmt, ap);
+	if (with_errno) {
+		size_t n = strlen(message);
+
+		snprintf(message + n, sizeof message - n, ": %s", strerror(saved));
+	}
+	fprintf(stderr, "%s: %s\n", log_progname, message);
+	log_onfatal = NULL;
+	if (onfatal != NULL)
+		onfatal(message);
 	exit(1);
+}
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_die(1, fmt, ap);
 }
 
 void
@@ -62,10 +85,6 @@ fatalx(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (log_atfatal != NULL)
-		log_atfatal();
 	va_start(ap, fmt);
-	log_vmsg(0, fmt, ap);
-	va_end(ap);
-	exit(1);
+	log_die(0, fmt, ap);
 }

@@ -13,6 +13,12 @@ extern const char *log_progname;
 /* Called by fatal()/fatalx() before exiting, e.g. to restore the terminal. */
 extern void (*log_atfatal)(void);
 
+/*
+ * Called by fatal()/fatalx() after the message is said, with it (without the program's
+ * name), just before exit(1): e.g. to record it as a job's failure (submit/jobrun-fatal.c).
+ */
+extern void (*log_onfatal)(const char *message);
+
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* with strerror(errno) */
 void log_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* exit 1, with strerror(errno) */

@@ -27,10 +27,16 @@
 #include "submit/jobrun.h"
 #include "submit/userconf.h"
 
+/*
+ * st's new phase in state.json; a write that fails is tried again once with the reserve
+ * given back (jobrun-fatal.c: the supervisor short of descriptors or memory still records
+ * why the job failed), and then the supervisor stops.
+ */
 static void
 jobrun_state(struct job_state *st, enum job_phase phase, const char *reason)
 {
-	if (jobstore_set_phase(st, phase, reason) != 0)
+	if (jobstore_set_phase(st, phase, reason) != 0 &&
+	    (!jobrun_fatal_release() || jobstore_set_phase(st, phase, reason) != 0))
 		fatal("%s/state.json", st->dir);
 }
 
@@ -456,6 +462,7 @@ jobrun_execute(struct jobrun *jr, int top)
 	if (top)
 		jobrun_top_start(jr);
 	jobrun_disk_reserve(st);
+	jobrun_fatal_arm(st);
 	for (first = 1;; first = 0) {
 		/*
 		 * the slots first (jobrun-queue.c); a relaunch keeps holding them. A simulated
@@ -496,6 +503,7 @@ jobrun_execute(struct jobrun *jr, int top)
 			break;
 	}
 out:
+	jobrun_fatal_disarm();
 	jobrun_disk_release(st);
 	jobrun_queue_leave(jr);
 	if (top)

@@ -105,6 +105,17 @@ void jobrun_event_append(const struct job_state *st, json_t *o, const char *kind
  */
 void jobrun_disk_reserve(const struct job_state *st);
 void jobrun_disk_release(const struct job_state *st);
+
+/*
+ * The supervisor's own fatal error (jobrun-fatal.c): arm, while st's job runs, holds a
+ * reserve of memory and descriptors and makes fatal()/fatalx() record the job failed with
+ * the message as its reason (unless it already ended); disarm gives the reserve back and
+ * records nothing more. release gives the reserve back now, for a write that failed for
+ * want of it to be tried again: 1 when there was one.
+ */
+void jobrun_fatal_arm(struct job_state *st);
+void jobrun_fatal_disarm(void);
+int jobrun_fatal_release(void);
 int jobrun_disk_failure(struct jobrun *jr, char *reason, size_t len);
 
 /*
