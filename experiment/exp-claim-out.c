@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/jsonout.h"
 #include "common/xmalloc.h"
@@ -174,6 +175,23 @@ eco_repro_cell(FILE *f, const struct exp_claim_result *res, size_t n,
 	fputs(" |", f);
 }
 
+/*
+ * path as a reader of the document finds it: relative to the working directory when it
+ * is below it (`make reproduce` runs at the tree's top: examples/experiments/NAME.yaml),
+ * else as it was stored.
+ */
+static const char *
+eco_shown_path(const char *path)
+{
+	char cwd[4096];
+	size_t n;
+
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		return path;
+	n = strlen(cwd);
+	return strncmp(path, cwd, n) == 0 && path[n] == '/' ? path + n + 1 : path;
+}
+
 void
 exp_claims_repro(FILE *f, const struct exp_report *r)
 {
@@ -183,8 +201,8 @@ exp_claims_repro(FILE *f, const struct exp_report *r)
 
 	for (i = 0; i < r->nruns; i++)
 		done += r->runs[i].state == EXP_DONE;
-	fprintf(f, "\n## %s\n\n`%s`: %zu of %zu runs done (seed %llu).\n", e->name, e->path,
-	    done, r->nruns, (unsigned long long)r->seed);
+	fprintf(f, "\n## %s\n\n`%s`: %zu of %zu runs done (seed %llu).\n", e->name,
+	    eco_shown_path(e->path), done, r->nruns, (unsigned long long)r->seed);
 	if (e->nclaims == 0) {
 		fputs("\nNo claims in this experiment.\n", f);
 		return;

@@ -19,7 +19,8 @@
 #   Claims section, results.json's claims (verdict, mode, n, test, p, detail, groups);
 # - `experiment reproduction --out FILE` of two experiments: the command and date, a
 #   section per experiment, a row per claim with the paper's figure, the groups and
-#   verdicts of the testbed and the simulation, the note as "why they differ"; the same
+#   verdicts of the testbed and the simulation, the note as "why they differ"; each
+#   experiment's file as stored, or relative to the working directory below it; the same
 #   on stdout without --out; an unknown experiment refused with nothing written;
 # - every refusal of a claims: key at its line and column, exit 3, nothing created.
 . tests/lib.sh
@@ -276,6 +277,11 @@ sim-vs-run: holds"
 short-highest fails at n=8 –
 x-per-size fails at n=4 –"
 	check_eq "reproduction: no temporary file left" "$(ls -A "$T/out")" "repro.md"
+	check_eq "reproduction: a file outside the working directory as it was stored" \
+		"$(grep -c "^\`$T/modes.yaml\`: 16 of 16 runs done (seed [0-9]*)\.$" "$R")" 1
+	(cd "$T" && "$SRC/$BUILD/gridsubmit" experiment reproduction modes) > "$T/out/here.md" 2>&1
+	check_eq "reproduction: a file below the working directory named from it" \
+		"$(grep -c '^`modes.yaml`: 16 of 16 runs done (seed [0-9]*)\.$' "$T/out/here.md")" 1
 	run_gs experiment reproduction modes sleeps
 	check_eq "reproduction: stdout without --out, the same document" \
 		"$(printf '%s\n' "$out" | sed 3d)" "$(sed 3d "$R")"
