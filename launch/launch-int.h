@@ -199,6 +199,13 @@ int launch_proc_launch(struct launch *l, char *why, size_t whylen);
 void launch_proc_call_off(struct launch *l);
 
 /*
+ * launchers/smpi-stall.c: 1 when the simulation of the job in dir stalled (SimGrid said
+ * "Oops! Deadlock detected" on its stderr), with the simulated time it said so in *when
+ * (-1 when the line gives none); 0 otherwise.
+ */
+int smpi_stalled(const char *dir, double *when);
+
+/*
  * Record phase in the job's state.json; a write that fails is a warning (the job goes on:
  * its processes matter more than the record, and the verdict is written again at the end).
  */

@@ -45,6 +45,8 @@ struct launch_result {
 	int killed_stragglers;	/* 1: ranks still ran after rank 0 ended and were killed */
 	int plain_stopped;	/* 1: a rank of a program without libgrt failed: all stopped */
 	int lease_lost;		/* 1: a node silent on the lease or its proxy dead: stopped */
+	int sim_stalled;	/* 1: the simulation stalled, every rank waiting (smpi-stall.c) */
+	double sim_stall_at;	/* ... at this simulated time (s), or -1 */
 	/*
 	 * One byte per node of the plan's sites, 1 for a node the cleanup after a failed
 	 * multi-site job could not reach over ssh; NULL when no cleanup looked (freed by

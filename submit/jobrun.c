@@ -301,6 +301,13 @@ jobrun_verdict(struct jobrun *jr, char *reason, size_t len, int *restartable)
 		return jobrun_cancel_record(st, NULL, reason, len);
 	if (jobrun_timeout_stopped(jr, e.found ? e.status : NULL, reason, len))
 		return EXIT_TIMEOUT;
+	/* a simulation that stalled never ended, whatever smpirun's status (doc/simulate.md) */
+	if (lr->sim_stalled) {
+		snprintf(reason, len, "the simulation stalled: every rank was waiting for a "
+		    "message that never came (SimGrid's deadlock, at %.6g s of simulated time; "
+		    "its list of the waiting ranks is in %s/stderr)", lr->sim_stall_at, st->dir);
+		return EXIT_FAILED;
+	}
 	if (lr->master_exit == 0 && e.found && strcmp(e.status, "ok") == 0) {
 		jobrun_state(st, JOB_DONE, NULL);
 		jobrun_drop_journal(jr);

@@ -52,7 +52,10 @@ smpi_prepare(struct launch *l, char *why, size_t whylen)
 	return LAUNCH_OK;
 }
 
-/* smpirun's status stands for rank 0's: the simulation is one process. */
+/*
+ * smpirun's status stands for rank 0's: the simulation is one process; a simulation that
+ * stalled (smpi-stall.c) is a failure whatever the status.
+ */
 static void
 smpi_wait(struct launch *l)
 {
@@ -61,6 +64,7 @@ smpi_wait(struct launch *l)
 	launch_proc_wait(l);
 	if (res->cancelled)
 		return;
+	res->sim_stalled = smpi_stalled(l->plan.st->dir, &res->sim_stall_at);
 	if (res->mpiexec_status >= 128)
 		res->master_signal = res->mpiexec_status - 128;
 	else
