@@ -20,6 +20,7 @@ struct site_sum {
 	long long units;	/* of the workers */
 };
 
+/* The sums of every site's row, by site index; the caller frees them. */
 static struct site_sum *
 ranks_site_sums(const struct model *m)
 {
