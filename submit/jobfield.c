@@ -43,20 +43,32 @@ jobfield_numeric(enum job_field f)
 	return jobfield_table[f].numeric;
 }
 
-/* The distinct nodes of DIR/rankmap (rankmap.h); -1 without one. */
+static int
+jobfield_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The distinct nodes of DIR/rankmap (rankmap.h); -1 without one. Counted over the names
+ * sorted: comparing each with every earlier one took 0.5 s of CPU for 10,000 ranks.
+ */
 static int
 jobfield_count_nodes(const char *dir)
 {
 	struct rankmap_row *rows;
-	size_t n, i, j, distinct = 0;
+	const char **names;
+	size_t n, i, distinct = 0;
 
 	if (rankmap_read(dir, &rows, &n) == -1)
 		return -1;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < i && strcmp(rows[j].node, rows[i].node) != 0; j++)
-			;
-		distinct += j == i;
-	}
+	names = xreallocarray(NULL, n ? n : 1, sizeof *names);
+	for (i = 0; i < n; i++)
+		names[i] = rows[i].node;
+	qsort(names, n, sizeof *names, jobfield_cmp_name);
+	for (i = 0; i < n; i++)
+		distinct += i == 0 || strcmp(names[i - 1], names[i]) != 0;
+	free(names);
 	free(rows);
 	return (int)distinct;
 }

@@ -2,7 +2,9 @@
  * model-groups.c — the groups of a hierarchy run (doc/runtime.md, "The hierarchy"): the
  * start record names each rank's group by its sub-master's rank, and a sub-master deals
  * its workers' chunks without computing any. What a group does is its workers' sum, as
- * what a node does is its ranks' (model-nodesum.c). O(ranks) each.
+ * what a node does is its ranks' (model-nodesum.c). The start is O(ranks); a group's sums
+ * cost its workers only, listed through gnext: a frame of 20 group rows of 10,000 ranks
+ * read every rank 20 times before.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,9 +25,12 @@ model_groups_start(struct model *m)
 	int i;
 
 	m->ngroups = 0;
-	for (i = 0; i < m->nranks; i++)
-		m->ranks[i].gsize = 0;
 	for (i = 0; i < m->nranks; i++) {
+		m->ranks[i].gsize = 0;
+		m->ranks[i].gnext = -1;
+	}
+	/* from the highest id down, so that each list comes out ascending */
+	for (i = m->nranks - 1; i >= 0; i--) {
 		r = &m->ranks[i];
 		if (!r->known)
 			continue;
@@ -37,6 +42,8 @@ model_groups_start(struct model *m)
 			continue;
 		}
 		m->ranks[r->group].gsize++;
+		r->gnext = m->ranks[r->group].gnext;
+		m->ranks[r->group].gnext = i;
 	}
 }
 
@@ -46,8 +53,8 @@ model_group_sum(const struct model *m, const struct mrank *sub, struct mnode_sum
 	int i;
 
 	memset(s, 0, sizeof *s);
-	for (i = 0; i < m->nranks; i++)
-		if (m->ranks[i].known && m->ranks[i].group == sub->rank)
+	if (sub->submaster)
+		for (i = sub->gnext; i >= 0; i = m->ranks[i].gnext)
 			model_sum_add(s, &m->ranks[i]);
 	s->lowest = sub->rank;
 }

@@ -37,6 +37,7 @@ plain_rankmap(struct model *m, const char *dir)
 		snprintf(r->site, sizeof r->site, "%.*s", (int)sizeof r->site - 1,
 		    rows[i].site);
 		r->site_idx = model_site_index(m, r->site);
+		m->placed++;
 		m->sites[r->site_idx].nranks++;
 		r->pf = rows[i].pf;
 		r->pr = rows[i].pr;

@@ -77,6 +77,7 @@ model_rank(struct model *m, int id)
 			m->ranks[i].site_idx = -1;
 			m->ranks[i].perf_f = NAN;
 			m->ranks[i].group = -1;
+			m->ranks[i].gnext = -1;
 		}
 		m->nranks = n;
 	}
@@ -84,6 +85,7 @@ model_rank(struct model *m, int id)
 	if (!r->known) {
 		r->known = 1;
 		snprintf(r->node, sizeof r->node, "?");
+		m->placed++;
 		snprintf(r->site, sizeof r->site, "-");
 		r->site_idx = model_site_index(m, r->site);
 		m->sites[r->site_idx].nranks++;
@@ -138,16 +140,29 @@ model_hist_add(struct model *m, struct mrank *r, double t, long long units)
 	if (t > 1e9)
 		return;
 	while ((idx = (int)(t / m->hist_w)) >= MODEL_HIST) {
+		m->hist_peak = 0;
 		for (k = 0; k < m->nranks; k++) {
 			float *h = m->ranks[k].hist;
 
-			for (i = 0; i < MODEL_HIST / 2; i++)
+			for (i = 0; i < MODEL_HIST / 2; i++) {
 				h[i] = h[2 * i] + h[2 * i + 1];
+				if (h[i] > m->hist_peak)
+					m->hist_peak = h[i];
+			}
 			memset(h + MODEL_HIST / 2, 0, MODEL_HIST / 2 * sizeof *h);
 		}
 		m->hist_w *= 2;
 	}
 	r->hist[idx] += (float)units;
+	/* kept here, as the buckets fill, rather than searched at every draw */
+	if (r->hist[idx] > m->hist_peak)
+		m->hist_peak = r->hist[idx];
+}
+
+double
+model_rate_peak(const struct model *m)
+{
+	return m->hist_peak / m->hist_w;
 }
 
 /*
@@ -165,6 +180,7 @@ model_relaunched(struct model *m)
 	m->ranks = NULL;
 	m->sites = NULL;
 	m->nranks = m->nsites = 0;
+	m->hist_peak = 0;
 	m->done = m->chunks = 0;
 	m->resumed = 0;
 	m->exe_sum = 0;
@@ -207,6 +223,7 @@ model_start(struct model *m, const struct event *ev)
 		snprintf(r->site, sizeof r->site, "%s", *er->site ? er->site : "-");
 		idx = model_site_index(m, r->site);
 		r->site_idx = idx;
+		m->placed++;
 		m->sites[idx].nranks++;
 		r->pf = er->pf;
 		r->pr = er->pr;

@@ -47,6 +47,9 @@ struct mrank {
 	int submaster;		/* role "sub-master" in a hierarchy run (doc/runtime.md) */
 	int group;		/* a worker of a group: its sub-master's rank; -1 otherwise */
 	int gsize;		/* a sub-master: the workers of its group */
+	int gnext;		/* the group's workers as a list: a sub-master's first, a */
+				/* worker's next (ascending ids; -1 ends it), so a group's */
+				/* sums cost its size, not the job's (model_groups_start) */
 	long long units;	/* done, from chunk events (end totals win) */
 	long long last_units;	/* of the last chunk, or of the last round */
 	long long chunks;
@@ -122,6 +125,7 @@ struct model {
 	long long nlog;		/* entries ever logged; the newest is log[(nlog-1) % MODEL_LOG] */
 
 	double hist_w;		/* seconds per history bucket; doubles as the job runs */
+	float hist_peak;	/* the highest bucket of any rank: the sparklines' scale */
 	double track_w;		/* seconds per time line bucket (track.h); doubles too */
 
 	int task_run;		/* migratable tasks: start said "scheme":"tasks", or a tasks event */
@@ -136,6 +140,7 @@ struct model {
 	struct node_stat *nodes;	/* the placed nodes' values from their monitors */
 	size_t nnodes;
 	unsigned long gen;	/* bumped by every change */
+	unsigned long placed;	/* bumped when a rank is given its node or site */
 };
 
 /* The ranks that share one node, summed (model-nodesum.c). */
@@ -203,8 +208,9 @@ void model_sum_add(struct mnode_sum *s, const struct mrank *o);
 /*
  * Groups of a hierarchy run (model-groups.c). model_groups_start: after a start record,
  * each sub-master's group size and m->ngroups; a worker whose group names no sub-master
- * is taken as a plain worker. model_group_sum: the group of sub-master sub summed into s
- * as a node's ranks are (nranks: its workers; lowest: the sub-master).
+ * is taken as a plain worker; the workers of each group listed through gnext.
+ * model_group_sum: the group of sub-master sub summed into s as a node's ranks are
+ * (nranks: its workers; lowest: the sub-master), in O(its workers).
  */
 void model_groups_start(struct model *m);
 void model_group_sum(const struct model *m, const struct mrank *sub, struct mnode_sum *s);
@@ -233,6 +239,8 @@ void model_stats(const struct model *m, struct model_stats *st);
 const struct mlog *model_log_get(const struct model *m, long long i);
 /* Buckets of history filled so far (1..MODEL_HIST). */
 int model_hist_len(const struct model *m);
+/* The highest unit rate of any rank in any bucket, units/s: one scale for every sparkline. */
+double model_rate_peak(const struct model *m);
 
 /*
  * Tasks (model-tasks.c). model_task_put: task goes to rank r (which exists), leaving the

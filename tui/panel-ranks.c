@@ -4,25 +4,40 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/text.h"
+#include "common/xmalloc.h"
 #include "tui/columns.h"
 #include "tui/meter.h"
 #include "tui/screen.h"
 
-/* The highest unit rate of any rank in any bucket: one scale for every sparkline. */
-static double
-ranks_rate_max(const struct model *m, int len)
-{
-	double max = 0;
-	int i, k;
+/* What a site row says of its ranks, for every site in one pass over the ranks. */
+struct site_sum {
+	int n;			/* known ranks */
+	int bad;		/* failed or dropped */
+	long long units;	/* of the workers */
+};
 
-	for (i = 0; i < m->nranks; i++)
-		for (k = 0; k < len; k++)
-			if (m->ranks[i].hist[k] > max)
-				max = m->ranks[i].hist[k];
-	return max / m->hist_w;
+/* The sums of every site's row, by site index; the caller frees them. */
+static struct site_sum *
+ranks_site_sums(const struct model *m)
+{
+	struct site_sum *ss = xcalloc(m->nsites ? m->nsites : 1, sizeof *ss);
+	const struct mrank *r;
+	int i;
+
+	for (i = 0; i < m->nranks; i++) {
+		r = &m->ranks[i];
+		if (!r->known || r->site_idx < 0 || r->site_idx >= m->nsites)
+			continue;
+		ss[r->site_idx].n++;
+		ss[r->site_idx].units += r->master ? 0 : r->units;
+		/* a failure or a drop is for good: model_rank_state says what fixed says */
+		ss[r->site_idx].bad += r->fixed == RS_FAILED || r->fixed == RS_DROPPED;
+	}
+	return ss;
 }
 
 static void
@@ -45,29 +60,19 @@ ranks_title(const struct view *v, const struct col_layout *l, int y, int w)
 }
 
 static void
-ranks_site_row(const struct view *v, int site, int y, int w, int selected)
+ranks_site_row(const struct view *v, int site, const struct site_sum *ss, int y, int w,
+    int selected)
 {
 	const struct model *m = v->m;
-	long long units = 0;
-	int i, n = 0, bad = 0;
-	enum rank_state s;
 	char a[48], b[48];
 
-	for (i = 0; i < m->nranks; i++) {
-		if (!m->ranks[i].known || m->ranks[i].site_idx != site)
-			continue;
-		n++;
-		units += m->ranks[i].master ? 0 : m->ranks[i].units;
-		s = model_rank_state(m, &m->ranks[i]);
-		bad += s == RS_FAILED || s == RS_DROPPED;
-	}
 	if (selected)
 		screen_fill(y, 0, w, crt_attr(C_SEL));
-	text_count(b, sizeof b, units);
+	text_count(b, sizeof b, ss->units);
 	screen_textf(y, 0, w, selected ? crt_attr(C_SEL) : crt_attr(C_SITE),
 	    "%s %s  %s  %s unit%s%s", view_site_folded(v, site) ? "[+]" : "[-]",
-	    m->sites[site].name, text_plural(a, sizeof a, n, "rank", NULL), b,
-	    units == 1 ? "" : "s", bad ? "  (failed/dropped)" : "");
+	    m->sites[site].name, text_plural(a, sizeof a, ss->n, "rank", NULL), b,
+	    ss->units == 1 ? "" : "s", ss->bad ? "  (failed/dropped)" : "");
 }
 
 int
@@ -164,6 +169,7 @@ panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int
 {
 	const struct model *m = v->m;
 	struct col_layout l;
+	struct site_sum *ss;
 	double rmax;
 	int i, hlen, rows, hidden;
 
@@ -173,17 +179,19 @@ panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int
 		return;
 	rows = view_window(v, h - 1, &hidden);
 	hlen = model_hist_len(m);
-	rmax = ranks_rate_max(m, hlen);
+	rmax = model_rate_peak(m);
 	if (v->nrows == 0) {
 		screen_put(y + 1, 1, w - 1, crt_attr(C_LABEL), *v->filter ?
 		    "no rank matches the filter" : "no ranks yet");
 		return;
 	}
+	ss = ranks_site_sums(m);
 	for (i = 0; i < rows && v->top + i < v->nrows; i++) {
 		const struct row *row = &v->rows[v->top + i];
 
 		if (row->kind == ROW_SITE)
-			ranks_site_row(v, row->id, y + 1 + i, w, v->top + i == v->sel);
+			ranks_site_row(v, row->id, &ss[row->id], y + 1 + i, w,
+			    v->top + i == v->sel);
 		else if (row->kind == ROW_NODE)
 			ranks_node_row(v, &l, &m->ranks[row->id], y + 1 + i, w,
 			    v->top + i == v->sel, rmax, hlen);
@@ -194,5 +202,6 @@ panel_ranks_draw(struct view *v, const struct model_stats *st, int y, int h, int
 			ranks_row(v, &l, &m->ranks[row->id], y + 1 + i, w, v->top + i == v->sel,
 			    st->elapsed, rmax, hlen);
 	}
+	free(ss);
 	screen_more(v, y + h - 1, w, hidden);
 }

@@ -195,9 +195,9 @@ snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 	struct col_layout l;
 	const struct mlog *lg;
 	char line[2048], a[64], b[64];
-	double rmax = 0;
+	double rmax;
 	size_t o = 0;
-	int i, k, s, n, hlen = model_hist_len(m);
+	int i, s, n;
 
 	model_stats(m, &st);
 	if (m->plain)
@@ -216,11 +216,7 @@ snapshot_text(const struct model *m, const struct evreader_stats *rs, FILE *f)
 		    text_fit(a, sizeof a, col_defs[l.cols[i]].name, l.w[i],
 		    col_defs[l.cols[i]].right, 1));
 	snapshot_line(f, line);
-	for (i = 0; i < m->nranks; i++)
-		for (k = 0; k < hlen; k++)
-			if (m->ranks[i].hist[k] > rmax)
-				rmax = m->ranks[i].hist[k];
-	rmax /= m->hist_w;
+	rmax = model_rate_peak(m);
 	if (m->ngroups > 0)
 		snapshot_groups(m, &l, st.elapsed, rmax, f);
 	else

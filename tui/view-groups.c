@@ -37,7 +37,7 @@ view_group_rows(struct view *v, const int *idx, int n)
 {
 	const struct model *m = v->m;
 	unsigned char *seen;
-	int *grp, *first, nout = 0, i, j, k, g;
+	int *grp, *first, nout = 0, nin, i, j, k, g;
 
 	grp = xreallocarray(NULL, n ? n : 1, sizeof *grp);
 	first = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *first);
@@ -47,14 +47,16 @@ view_group_rows(struct view *v, const int *idx, int n)
 		if (groups_key(&m->ranks[idx[i]]) < 0)
 			grp[nout++] = idx[i];
 	view_node_rows(v, grp, nout);
-	memcpy(grp, idx, n * sizeof *grp);
-	qsort_r(grp, n, sizeof *grp, groups_cmp, v);
-	for (i = 0; i < n; i = j) {
+	/* only an open group's ranks are sorted: a folded one shows its row alone */
+	for (i = 0, nin = 0; i < n; i++)
+		if ((g = groups_key(&m->ranks[idx[i]])) >= 0 && !view_group_folded(v, g))
+			grp[nin++] = idx[i];
+	qsort_r(grp, nin, sizeof *grp, groups_cmp, v);
+	for (i = 0; i < nin; i = j) {
 		g = groups_key(&m->ranks[grp[i]]);
-		for (j = i + 1; j < n && groups_key(&m->ranks[grp[j]]) == g; j++)
+		for (j = i + 1; j < nin && groups_key(&m->ranks[grp[j]]) == g; j++)
 			;
-		if (g >= 0)
-			first[g] = i;
+		first[g] = i;
 	}
 	/*
 	 * Each group where its first rank comes in the view's order (the group of a
@@ -71,7 +73,7 @@ view_group_rows(struct view *v, const int *idx, int n)
 		k = first[g];
 		if (m->ranks[grp[k]].submaster)
 			k++;
-		for (j = k; j < n && groups_key(&m->ranks[grp[j]]) == g; j++)
+		for (j = k; j < nin && groups_key(&m->ranks[grp[j]]) == g; j++)
 			;
 		view_node_rows(v, grp + k, j - k);
 	}

@@ -165,6 +165,40 @@ view_cmp_node(const void *pa, const void *pb, void *arg)
 	return v->pos[a->rank] - v->pos[b->rank];
 }
 
+/* Same site and node name: a (site, node) order of ranks, for view_any_shared. */
+static int
+view_cmp_place(const void *pa, const void *pb, void *arg)
+{
+	const struct model *m = arg;
+	const struct mrank *a = &m->ranks[*(const int *)pa];
+	const struct mrank *b = &m->ranks[*(const int *)pb];
+
+	if (a->site_idx != b->site_idx)
+		return a->site_idx - b->site_idx;
+	return strcmp(a->node, b->node);
+}
+
+/*
+ * Does a node hold several known ranks? Found again only when the placement changes
+ * (model.placed): without shared nodes there are no node rows to find, and a frame of
+ * 10,000 ranks no longer sorts them all by node name to learn it.
+ */
+static int
+view_any_shared(const struct model *m)
+{
+	int *idx, n = 0, i, shared = 0;
+
+	idx = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *idx);
+	for (i = 0; i < m->nranks; i++)
+		if (m->ranks[i].known)
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof *idx, view_cmp_place, (void *)m);
+	for (i = 1; i < n && !shared; i++)
+		shared = view_cmp_place(&idx[i - 1], &idx[i], (void *)m) == 0;
+	free(idx);
+	return shared;
+}
+
 /*
  * The rank rows of idx (n ranks of one site or one group, in the view's order): a node
  * that holds several of the ranks as a node row with its ranks after it, where the first
@@ -176,6 +210,11 @@ view_node_rows(struct view *v, const int *idx, int n)
 	const struct model *m = v->m;
 	int *grp, *first, *len, i, j, k, low;
 
+	if (!v->shared) {
+		for (i = 0; i < n; i++)
+			view_add(v, ROW_RANK, idx[i]);
+		return;
+	}
 	grp = xreallocarray(NULL, n ? n : 1, sizeof *grp);
 	first = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *first);
 	len = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *len);
@@ -232,18 +271,50 @@ view_rows(struct view *v, const int *idx, int n)
 	}
 }
 
+/*
+ * idx (n ranks in id order) in the order view_cmp gives when sorting by RANK: by site,
+ * then by id. A stable count by site does it in O(n): the default sort, at every draw,
+ * took a sort of every rank (10,000 at a time) before.
+ */
+static void
+view_by_site(const struct view *v, int *idx, int n)
+{
+	const struct model *m = v->m;
+	int *at, *out, i, s;
+
+	at = xcalloc(m->nsites + 1, sizeof *at);
+	out = xreallocarray(NULL, n ? n : 1, sizeof *out);
+	for (i = 0; i < n; i++)
+		at[m->ranks[idx[i]].site_idx + 1]++;
+	for (s = 1; s <= m->nsites; s++)
+		at[s] += at[s - 1];
+	for (i = 0; i < n; i++)
+		out[at[m->ranks[idx[i]].site_idx]++] = idx[i];
+	memcpy(idx, out, n * sizeof *idx);
+	free(out);
+	free(at);
+}
+
 void
 view_build(struct view *v)
 {
 	const struct model *m = v->m;
 	int *idx, n = 0, i;
 
+	if (!v->shared_valid || v->placed_seen != m->placed) {
+		v->shared = view_any_shared(m);
+		v->placed_seen = m->placed;
+		v->shared_valid = 1;
+	}
 	idx = xreallocarray(NULL, m->nranks ? m->nranks : 1, sizeof *idx);
 	v->pos = xreallocarray(v->pos, m->nranks ? m->nranks : 1, sizeof *v->pos);
 	for (i = 0; i < m->nranks; i++)
 		if (m->ranks[i].known && view_rank_matches(v, &m->ranks[i], v->filter))
 			idx[n++] = i;
-	qsort_r(idx, n, sizeof *idx, view_cmp, v);
+	if (v->sort == COL_RANK && !v->invert)
+		view_by_site(v, idx, n);
+	else
+		qsort_r(idx, n, sizeof *idx, view_cmp, v);
 	for (i = 0; i < n; i++)
 		v->pos[idx[i]] = i;
 	view_rows(v, idx, n);

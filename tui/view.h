@@ -90,6 +90,9 @@ struct view {
 	struct row *rows;
 	int nrows, rowcap;
 	int *pos;		/* by rank id: its place in the view's order (view_build) */
+	int shared;		/* some node holds several known ranks: node rows to find */
+	int shared_valid;	/* shared is of the model's placement numbered placed_seen */
+	unsigned long placed_seen;
 	int sel;		/* selected row */
 	struct row sel_row;	/* what it was, to find it again after a rebuild */
 	int top;		/* first row shown */

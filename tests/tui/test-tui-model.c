@@ -116,7 +116,10 @@ test_hist(void)
 
 	model_init(&m);
 	apply(&m, "{\"v\":1,\"t\":0.5,\"ev\":\"chunk\",\"rank\":2,\"count\":10}");
+	apply(&m, "{\"v\":1,\"t\":0.7,\"ev\":\"chunk\",\"rank\":3,\"count\":4}");
+	is_dbl(model_rate_peak(&m), 10, 1e-9, "the sparklines' scale: the highest bucket, per s");
 	apply(&m, "{\"v\":1,\"t\":100,\"ev\":\"chunk\",\"rank\":2,\"count\":5}");
+	is_dbl(model_rate_peak(&m), 5, 1e-9, "the scale after buckets merge: 10 units in 2 s");
 	is_dbl(m.hist_w, 2.0, 1e-9, "history buckets double when the job outgrows them");
 	for (i = 0; i < MODEL_HIST; i++)
 		sum += m.ranks[2].hist[i];
@@ -159,6 +162,20 @@ test_view(void)
 	is_int(v.nrows, 4, "folded site hides its ranks");
 	v.sel = 0;
 	ok(view_search_next(&v, "w1", 0) && v.rows[v.sel].id == 1, "search finds w1");
+	view_free(&v);
+	model_free(&m);
+
+	/* sites whose ranks interleave: by RANK is by site first, then by id */
+	model_init(&m);
+	apply(&m, "{\"v\":1,\"t\":0,\"ev\":\"start\",\"job\":\"1\",\"N\":10,\"ranks\":["
+	    "{\"rank\":0,\"node\":\"m\",\"site\":\"S\",\"role\":\"master\"},"
+	    "{\"rank\":1,\"node\":\"t1\",\"site\":\"T\"},{\"rank\":2,\"node\":\"s2\","
+	    "\"site\":\"S\"},{\"rank\":3,\"node\":\"t3\",\"site\":\"T\"}]}");
+	view_init(&v, &m);
+	view_build(&v);
+	ok(v.nrows == 6 && v.rows[0].kind == ROW_SITE && v.rows[1].id == 0 &&
+	    v.rows[2].id == 2 && v.rows[3].kind == ROW_SITE && v.rows[4].id == 1 &&
+	    v.rows[5].id == 3, "by RANK: S's 0 and 2, then T's 1 and 3");
 	view_free(&v);
 	model_free(&m);
 }
@@ -234,6 +251,7 @@ test_relaunch(void)
 	model_stats(&m, &st);
 	is_int(st.done, 100, "resumed units + new chunks");
 	is_int(st.restarts, 1, "stats: restarts");
+	is_dbl(model_rate_peak(&m), 60, 1e-9, "the scale is the new launch's: 60 units in 1 s");
 	is_int(st.nsites, 2, "sites of the new ranks only");
 	model_free(&m);
 }
