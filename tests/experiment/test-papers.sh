@@ -3,7 +3,7 @@
 # "The papers' experiments"):
 # - one file per figure of seed 002 (figs. 5 to 10) with the paper's program for that
 #   figure (matmul 5-6, apriori 7-8, mandelbrot 9-10), seed 000's figs. 4-5 and 6-7, seed
-#   001's section 5.2 (ep, ssa) and fig. 4;
+#   001's section 5.2 (ep, ssa), fig. 3 (pingpong) and fig. 4;
 # - every file passes `gridsubmit experiment FILE --dry-run` (exit 0, nothing created: no
 #   results directory, no job id), with the expected number of points, half of them
 #   simulated and half on the testbed;
@@ -58,6 +58,7 @@ want seed000-fig4-5.yaml 24 codesign
 want seed000-fig6-7.yaml 30 matmul
 want seed001-sec52-ep.yaml 12 ep
 want seed001-sec52-ssa.yaml 16 ssa
+want seed001-fig3.yaml 16 pingpong
 want seed001-fig4.yaml 12 ep
 check_eq "dry runs: no job id taken" "$(next_id)" 1
 check "dry runs: no results directory" test ! -d "$GRIDSUBMIT_HOME/experiments"
@@ -69,8 +70,9 @@ claims seed000-fig4-5.yaml 000 "fig\\. [45]"
 claims seed000-fig6-7.yaml 000 "fig\\. [67]"
 claims seed001-sec52-ep.yaml 001 "5\\.2"
 claims seed001-sec52-ssa.yaml 001 "5\\.2"
+claims seed001-fig3.yaml 001 "fig\\. 3"
 claims seed001-fig4.yaml 001 "fig\\. 4"
 check_eq "seed 002's comparisons: weighted static, never block static" \
     "$(grep -l 'scheme: \[wstatic,' $D/seed002-fig6.yaml $D/seed002-fig8.yaml \
     $D/seed002-fig10.yaml | wc -l)" 3
-check_eq "no other experiment file" "$(ls $D/*.yaml | wc -l)" 11
+check_eq "no other experiment file" "$(ls $D/*.yaml | wc -l)" 12
