@@ -1,29 +1,27 @@
 /*
  * sim-load.c — the background load of a simulated node as a SimGrid speed trace: the
- * queue of testbed-load.c, worked out in advance in simulated time instead of run by a
- * process. CPU-bound jobs arrive with exponential inter-arrival times (mean
- * load_interval), each needing work = cores * load_interval * load / (1 + load)
- * core-seconds, and a job that would make more than LOAD_MAX_FACTOR * load +
- * LOAD_MAX_EXTRA run at once is dropped, as on the testbed. The n jobs and the job's
- * ranks share the node's cores (processor sharing; the ranks are taken as always busy),
- * so each of the n + ranks gets min(1, cores / (n + ranks)) of a core. SimGrid cannot run
- * the jobs themselves (they are not in the MPI program), but a host's speed can follow a
- * trace: the trace is the ranks' share relative to an idle node,
- * min(1, cores / (n + ranks)) / min(1, cores / ranks), which scales their speed as the
- * jobs would slow them.
+ * model of common/loadgen.h, which testbed-load.c runs as processes, worked out in advance
+ * in simulated time. The jobs arrive as loadgen draws them for the node's host name and
+ * the seed, so that the seed the testbed uses (LOADGEN_SEED) gives the arrivals its nodes
+ * had; each needs loadgen_work() core-seconds, one that would make more than
+ * loadgen_most() run at once is dropped, and the node starts with none, as on the
+ * testbed. The n jobs and the job's ranks share the node's cores (processor sharing; the
+ * ranks are taken as always busy), so each of the n + ranks gets min(1, cores / (n +
+ * ranks)) of a core. SimGrid cannot run the jobs themselves (they are not in the MPI
+ * program), but a host's speed can follow a trace: the trace is the ranks' share relative
+ * to an idle node, min(1, cores / (n + ranks)) / min(1, cores / ranks), which scales their
+ * speed as the jobs would slow them. A node with no rank (ranks 0) lets its jobs have the
+ * cores to themselves, and its trace is what a rank coming there would get.
  *
  * The queue is followed event by event (the next arrival against the next completion at
  * the current share), not in time steps, so a trace is exact however short the jobs are.
  * Every job has the same work and gets the same share, so they end in the order they
- * came: a FIFO of the per-job service at which each is done is the whole state. A run
- * starts with round(load) jobs running, each with a full job's work, so that it does not
- * start on an idle node, which the testbed's node is not either after its first minutes
- * (those first jobs end together). The trace covers an hour or 20000 mean inter-arrival
- * times, whichever is shorter, enough arrivals for the mean load to hold, and then
- * repeats, so that a longer run keeps its load: SimGrid 3.32's LOOPAFTER is the delay
- * from the last line to the next round's first (measured with smpirun), chosen so that a
- * round lasts the horizon. The arrivals come from splitmix64 of the seed: the same
- * arguments write the same bytes.
+ * came: a FIFO of the per-job service at which each is done is the whole state. The trace
+ * covers an hour or 20000 mean inter-arrival times, whichever is shorter, enough arrivals
+ * for the mean load to hold, and then repeats, so that a longer run keeps its load:
+ * SimGrid 3.32's LOOPAFTER is the delay from the last line to the next round's first
+ * (measured with smpirun), chosen so that a round lasts the horizon. The same arguments
+ * write the same bytes.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,12 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/loadgen.h"
 #include "common/xmalloc.h"
 #include "simulate/simulate.h"
 
-/* as testbed-load.c */
-#define LOAD_MAX_FACTOR	4
-#define LOAD_MAX_EXTRA	4
 /* the longest trace before it repeats (seconds), and its length in mean arrivals */
 #define SIM_LOAD_HORIZON	3600.0
 #define SIM_LOAD_ARRIVALS	20000.0
@@ -51,23 +47,13 @@ struct load_out {
 	double last_v;		/* its value; NAN before the first */
 };
 
-/* splitmix64 (Steele, Lea, Flood 2014): a uniform double in [0, 1). */
-static double
-load_uniform(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return (double)(z >> 11) * 0x1.0p-53;
-}
-
-/* The ranks' share with n jobs running, relative to an idle node. */
+/* The ranks' share with n jobs running, relative to an idle node (of one rank if none). */
 static double
 load_value(size_t n, int cores, int ranks)
 {
-	return fmin(1, (double)cores / ((double)n + ranks)) / fmin(1, (double)cores / ranks);
+	int r = ranks > 0 ? ranks : 1;
+
+	return fmin(1, (double)cores / ((double)n + r)) / fmin(1, (double)cores / r);
 }
 
 static void
@@ -105,19 +91,17 @@ load_change(struct load_out *o, double t, double v)
  */
 static void
 load_run(struct load_out *o, const struct gs_emulate *e, int cores, int ranks,
-    uint64_t seed, double horizon)
+    struct loadgen *gen, double horizon)
 {
-	double work = cores * e->load_interval * e->load / (1 + e->load);
-	double most = floor(LOAD_MAX_FACTOR * e->load) + LOAD_MAX_EXTRA;
+	double work = loadgen_work(cores, e->load_interval, e->load);
+	double most = loadgen_most(e->load);
 	double t = 0, served = 0, arrive, end, share;
-	size_t head = 0, tail, n0 = (size_t)floor(e->load + 0.5), cap = 2 * n0 + 32;
+	size_t head = 0, tail = 0, cap = 32;
 	double *done = xcalloc(cap, sizeof *done);
 
-	for (tail = 0; tail < n0; tail++)
-		done[tail] = work;
 	snprintf(o->pend_t, sizeof o->pend_t, "0");
-	o->pend_v = load_value(n0, cores, ranks);
-	arrive = -e->load_interval * log(1 - load_uniform(&seed));
+	o->pend_v = 1;
+	arrive = loadgen_next(gen, e->load_interval);
 	for (;;) {
 		share = fmin(1, (double)cores / ((double)(tail - head) + ranks));
 		end = tail > head ? t + fmax(0, done[head] - served) / share : INFINITY;
@@ -142,7 +126,7 @@ load_run(struct load_out *o, const struct gs_emulate *e, int cores, int ranks,
 				}
 				done[tail++] = served + work;
 			}
-			arrive += -e->load_interval * log(1 - load_uniform(&seed));
+			arrive += loadgen_next(gen, e->load_interval);
 		}
 		load_change(o, t, load_value(tail - head, cores, ranks));
 	}
@@ -150,9 +134,11 @@ load_run(struct load_out *o, const struct gs_emulate *e, int cores, int ranks,
 }
 
 int
-sim_load_trace(FILE *f, const struct gs_emulate *e, int cores, int ranks, uint64_t seed)
+sim_load_trace(FILE *f, const struct gs_emulate *e, int cores, int ranks, uint64_t seed,
+    const char *host)
 {
 	struct load_out o = { .f = f, .last_v = NAN };
+	struct loadgen gen;
 	double horizon;
 
 	if (!(e->load > 0)) {
@@ -163,11 +149,12 @@ sim_load_trace(FILE *f, const struct gs_emulate *e, int cores, int ranks, uint64
 		errno = EINVAL;
 		return -1;
 	}
-	/* a node without a core count, or no ranks, counts as one */
+	/* a node without a core count counts as one */
 	cores = cores > 0 ? cores : 1;
-	ranks = ranks > 0 ? ranks : 1;
+	ranks = ranks > 0 ? ranks : 0;
 	horizon = fmin(SIM_LOAD_HORIZON, SIM_LOAD_ARRIVALS * e->load_interval);
-	load_run(&o, e, cores, ranks, seed, horizon);
+	loadgen_init(&gen, seed, host);
+	load_run(&o, e, cores, ranks, &gen, horizon);
 	load_flush(&o);
 	/* the round ends at horizon: the last line lasts until then */
 	fprintf(f, "LOOPAFTER %.9g\n", horizon - strtod(o.last_t, NULL));

@@ -155,7 +155,7 @@ sim_put_host(FILE *f, const struct sim_host *h, double host_mhz, double mbps, do
  */
 static int
 sim_put_trace(const char *dir, const struct sim_host *h, const struct sim_opts *o,
-    size_t index, char **path, char *why, size_t whylen)
+    char **path, char *why, size_t whylen)
 {
 	char *full;
 	FILE *f;
@@ -175,8 +175,8 @@ sim_put_trace(const char *dir, const struct sim_host *h, const struct sim_opts *
 		free(full);
 		return -1;
 	}
-	rc = sim_load_trace(f, &h->node->emulate, h->node->cores, h->ranks,
-	    o->seed * 1000003u + index + 1);
+	rc = sim_load_trace(f, &h->node->emulate, h->node->cores, h->ranks, o->seed,
+	    h->name);
 	if (fclose(f) != 0 || rc != 0) {
 		snprintf(why, whylen, "%s: cannot write the load trace", full);
 		free(full);
@@ -199,7 +199,7 @@ sim_per_node(FILE *f, const struct gs_sites *sites, const struct sim_host *h, si
 	for (i = 0; i < n; i++) {
 		const struct gs_site *s = h[i].site >= 0 ? &sites->sites[h[i].site] : NULL;
 
-		if (sim_put_trace(dir, &h[i], o, i, &trace, why, whylen) != 0)
+		if (sim_put_trace(dir, &h[i], o, &trace, why, whylen) != 0)
 			return -1;
 		sim_put_host(f, &h[i], mhz, s != NULL ? s->bandwidth_mbps : SIM_MASTER_MBPS,
 		    s != NULL ? s->latency_ms : 0, trace);
@@ -252,7 +252,7 @@ sim_per_site(FILE *f, const struct gs_sites *sites, const struct sim_host *h, si
 		for (i = 0; i < n; i++) {
 			if (h[i].site + 1 != z)
 				continue;
-			if (sim_put_trace(dir, &h[i], o, i, &trace, why, whylen) != 0) {
+			if (sim_put_trace(dir, &h[i], o, &trace, why, whylen) != 0) {
 				free(used);
 				return -1;
 			}

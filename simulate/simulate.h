@@ -43,7 +43,7 @@ enum sim_links {
 struct sim_opts {
 	double host_mhz;	/* the MHz this host counts as; 0: the site file's top cpu_mhz */
 	enum sim_links links;
-	uint64_t seed;		/* of the background load's arrivals */
+	uint64_t seed;		/* of the background load's arrivals (LOADGEN_SEED: the testbed's) */
 	double first_contact_ms; /* a rank's CPU time at its first message, in ms of this
 				    host (doc/simulate.md, "First contact"); < 0: the
 				    runtime's own */
@@ -73,15 +73,17 @@ int sim_write_platform(const struct gs_sites *sites, const struct gs_placement *
     const struct sim_opts *o, const char *dir, char *why, size_t whylen);
 
 /*
- * The speed trace of a node's background load (sim-load.c) on f: SimGrid's "TIME VALUE"
- * lines, VALUE the share of the node's speed its ranks get while the emulated jobs run
- * (1 when they get all they would on an idle node), repeated with LOOPAFTER. ranks: the
- * job's ranks on the node; cores: its cores (either below 1 counts as 1). A node without
- * load (e->load <= 0) gets "0 1". The same arguments write the same bytes. 0, or -1 on a
- * write error, or with errno EINVAL when e->load_interval is below SIM_LOAD_RESOLUTION
- * (sim_check_sites says so first).
+ * The speed trace of the background load of the node host (sim-load.c) on f: SimGrid's
+ * "TIME VALUE" lines, VALUE the share of the node's speed its ranks get while the emulated
+ * jobs run (1 when they get all they would on an idle node), repeated with LOOPAFTER; the
+ * jobs arrive as common/loadgen.h draws them for seed and host, from an empty node. ranks:
+ * the job's ranks on the node (below 1: none, the jobs have the cores); cores: its cores
+ * (below 1 counts as 1). A node without load (e->load <= 0) gets "0 1". The same
+ * arguments write the same bytes. 0, or -1 on a write error, or with errno EINVAL when
+ * e->load_interval is below SIM_LOAD_RESOLUTION (sim_check_sites says so first).
  */
-int sim_load_trace(FILE *f, const struct gs_emulate *e, int cores, int ranks, uint64_t seed);
+int sim_load_trace(FILE *f, const struct gs_emulate *e, int cores, int ranks, uint64_t seed,
+    const char *host);
 
 /*
  * A SimGrid setting "NAME:VALUE" to pass to smpirun (sim-cfg.c): 0, or -1 with why saying

@@ -1,17 +1,18 @@
 /*
- * testbed-load.c — the background load of one testbed node (seed 001, section 5.2): CPU-bound
- * jobs arrive with exponential inter-arrival times (mean load_interval) and each takes a
- * fixed amount of work. The jobs share the node's CPUs (its quota), a processor-sharing
- * queue: with utilisation rho = work / (load_interval * cpus), the mean number of jobs on an
- * otherwise idle one-CPU node is rho / (1 - rho) (M/G/1-PS, whatever the work's
- * distribution), so work = cpus * load_interval * load / (1 + load) makes it load. A work of
- * load * load_interval, as first written, needs load CPUs: on a smaller node the jobs
- * piled up without bound (measured: 20 running after a minute for load 2 on half a CPU,
- * and the node's sshd, in the same cgroup, timed out). A job that would make more than
- * LOAD_MAX_FACTOR * load + LOAD_MAX_EXTRA run at once is not started (the node's own jobs
- * can take its CPUs too) and counted as dropped. The node's node_load1, as its
- * node_exporter serves it, is the one-minute exponential average of the running jobs, as
- * the kernel computes its own (sampled every second here), starting at load.
+ * testbed-load.c — the background load of one testbed node (seed 001, section 5.2), the
+ * model of common/loadgen.h run by real processes: CPU-bound jobs arrive with exponential
+ * inter-arrival times (mean load_interval), drawn by loadgen for the node's host name and
+ * LOADGEN_SEED, so that `gridsubmit simulate` with that seed meets the same arrivals; each
+ * spins until it has used loadgen_work() CPU seconds. The jobs share the node's CPUs (its
+ * quota), a processor-sharing queue: on an otherwise idle node the mean number running is
+ * load. A work of load * load_interval, as first written, needed load CPUs: on a smaller
+ * node the jobs piled up without bound (measured: 20 running after a minute for load 2 on
+ * half a CPU, and the node's sshd, in the same cgroup, timed out). A job that would make
+ * more than loadgen_most() run at once is not started and counted as dropped. The node
+ * starts with no job running, as the simulation's. Each arrival is a line on stdout (the
+ * node's load.log): its time since the start and whether it ran. The node's node_load1,
+ * as its node_exporter serves it, is the one-minute exponential average of the running
+ * jobs, as the kernel computes its own (sampled every second here), starting at load.
  */
 #include <sys/wait.h>
 
@@ -27,11 +28,9 @@
 
 #include "common/clock.h"
 #include "common/file.h"
+#include "common/loadgen.h"
 #include "common/xmalloc.h"
 #include "testbed/testbed.h"
-
-#define LOAD_MAX_FACTOR	4
-#define LOAD_MAX_EXTRA	4
 
 static double
 load_cpu_seconds(void)
@@ -69,21 +68,27 @@ load_write(const char *dir, const char *name, double load1, int running, long dr
 }
 
 void
-tb_load_main(const char *promfile, double load, double interval, double cpus, unsigned seed)
+tb_load_main(const char *promfile, const char *host, double load, double interval,
+    double cpus)
 {
-	unsigned short xs[3] = { (unsigned short)seed, (unsigned short)(seed >> 16), 0x330e };
-	double work = cpus * interval * load / (1 + load), next, tick, avg = load;
+	double work = loadgen_work(cpus, interval, load), start, next, tick, avg = load;
 	const double decay = exp(-1.0 / 60.0);
 	struct timespec ts = { 0, 100000000L };
-	int running = 0, st, most = (int)(LOAD_MAX_FACTOR * load) + LOAD_MAX_EXTRA;
+	int running = 0, st, most = loadgen_most(load);
 	const char *slash = strrchr(promfile, '/');
 	char *dir = slash != NULL ? xstrndup(promfile, (size_t)(slash - promfile)) :
 	    xstrdup(".");
 	const char *name = slash != NULL ? slash + 1 : promfile;
-	long dropped = 0;
+	struct loadgen gen;
+	long dropped = 0, arrivals = 0;
 
-	next = clock_mono() - interval * log(1.0 - erand48(xs));
-	tick = clock_mono() + 1;
+	loadgen_init(&gen, LOADGEN_SEED, host);
+	start = clock_mono();
+	next = start + loadgen_next(&gen, interval);
+	tick = start + 1;
+	printf("load %g, interval %g s, work %g CPU s, at most %d jobs, seed %d\n", load,
+	    interval, work, most, LOADGEN_SEED);
+	fflush(stdout);
 	load_write(dir, name, avg, running, dropped);
 	for (;;) {
 		double now = clock_mono();
@@ -99,7 +104,10 @@ tb_load_main(const char *promfile, double load, double interval, double cpus, un
 				running++;
 			else
 				dropped++;
-			next += -interval * log(1.0 - erand48(xs));
+			printf("arrival %ld at %.3f s: %s\n", ++arrivals, next - start,
+			    pid > 0 ? "started" : "dropped");
+			fflush(stdout);
+			next += loadgen_next(&gen, interval);
 		}
 		if (now >= tick) {
 			avg = avg * decay + running * (1 - decay);

@@ -226,9 +226,8 @@ tb_spawn(struct testbed *tb, struct tb_node *tn, const char *what, char *const a
 			_exit(127);
 		if (argv == NULL) {
 			prctl(PR_SET_NAME, "gs-load");
-			tb_load_main(promfile, tn->node->emulate.load,
-			    tn->node->emulate.load_interval, tb_node_cpus(tb, tn),
-			    (unsigned)tn->node->site * 7919u + (unsigned)(tn - tb->nodes) + 1);
+			tb_load_main(promfile, tn->node->host, tn->node->emulate.load,
+			    tn->node->emulate.load_interval, tb_node_cpus(tb, tn));
 		}
 		execv(argv[0], argv);
 		dprintf(2, "gridsubmit testbed: cannot run %s: %s\n", argv[0], strerror(errno));

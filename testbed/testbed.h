@@ -206,10 +206,10 @@ int tb_status(const char *dir, int json);
 int tb_private_fs(const struct testbed *tb, const struct tb_node *tn);
 
 /*
- * testbed-load.c: the background load generator of one node, whose CPU capacity is cpus
- * (its quota; never returns)
+ * testbed-load.c: the background load generator of the node host, whose CPU capacity is
+ * cpus (its quota), with the arrivals of common/loadgen.h for host (never returns)
  */
-void tb_load_main(const char *promfile, double load, double interval, double cpus,
-    unsigned seed) __attribute__((__noreturn__));
+void tb_load_main(const char *promfile, const char *host, double load, double interval,
+    double cpus) __attribute__((__noreturn__));
 
 #endif

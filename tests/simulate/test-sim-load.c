@@ -1,9 +1,12 @@
 /*
  * test-sim-load.c — the background-load speed traces of `gridsubmit simulate` as SimGrid
- * and a user rely on them: the same seed gives the same bytes and another seed other
- * arrivals; the lines are "TIME VALUE" from time 0 with times strictly increasing and
- * values in (0, 1], then LOOPAFTER, so that a round lasts the horizon; no load is the
- * constant 1; more load slows the ranks more. The number of jobs the trace implies is
+ * and a user rely on them: the same seed gives the same bytes and another seed or host
+ * other arrivals; the lines are "TIME VALUE" from time 0 with times strictly increasing
+ * and values in (0, 1], then LOOPAFTER, so that a round lasts the horizon; no load is the
+ * constant 1; a node starts empty, as the testbed's; the jobs arrive when common/loadgen.h,
+ * which the testbed's generator draws from, says they do for the seed and the host; on a
+ * node without ranks the mean number of jobs is the configured load; more load slows the
+ * ranks more. The number of jobs the trace implies is
  * compared with two independent figures for the same model: a plain time-stepped
  * simulation (its own random stream, jobs kept as an array of remaining work, not the
  * event queue of sim-load.c), and, on one core with one rank, the closed form. The
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/loadgen.h"
 #include "simulate/simulate.h"
 #include "tests/tap.h"
 
@@ -35,9 +39,10 @@ struct trace {
 	int repeats;		/* a line has the value of the line before */
 };
 
-/* The trace of e for cores and ranks, as a string (NULL when sim_load_trace fails). */
+/* The trace of host for cores and ranks, as a string (NULL when sim_load_trace fails). */
 static char *
-trace_text(double load, double interval, int cores, int ranks, uint64_t seed)
+trace_host(double load, double interval, int cores, int ranks, uint64_t seed,
+    const char *host)
 {
 	struct gs_emulate e = { .cpu_scale = 1, .load = load, .load_interval = interval };
 	char *buf = NULL;
@@ -47,7 +52,7 @@ trace_text(double load, double interval, int cores, int ranks, uint64_t seed)
 
 	if (f == NULL)
 		return NULL;
-	rc = sim_load_trace(f, &e, cores, ranks, seed);
+	rc = sim_load_trace(f, &e, cores, ranks, seed, host);
 	fclose(f);
 	if (rc != 0) {
 		free(buf);
@@ -56,11 +61,23 @@ trace_text(double load, double interval, int cores, int ranks, uint64_t seed)
 	return buf;
 }
 
-/* The jobs a value means: min(1, cores / (n + ranks)) / min(1, cores / ranks) = v. */
+/* The trace of host ws1 for cores and ranks, as a string (NULL when sim_load_trace fails). */
+static char *
+trace_text(double load, double interval, int cores, int ranks, uint64_t seed)
+{
+	return trace_host(load, interval, cores, ranks, seed, "ws1");
+}
+
+/*
+ * The jobs a value means: min(1, cores / (n + ranks)) / min(1, cores / ranks) = v, ranks
+ * counted as one on a node without any (the share a rank coming there would get).
+ */
 static double
 trace_jobs(double v, int cores, int ranks)
 {
-	return cores / (v * fmin(1, (double)cores / ranks)) - ranks;
+	int r = ranks > 0 ? ranks : 1;
+
+	return cores / (v * fmin(1, (double)cores / r)) - r;
 }
 
 /*
@@ -149,8 +166,9 @@ trace_check(const char *name, double load, double interval, int cores, int ranks
 }
 
 /*
- * The same model stepped by dt = interval / 200: an array of remaining work, each job
- * served min(1, cores / (n + ranks)) per second, arrivals from erand48. Returns the
+ * The same model stepped by dt = interval / 200 from an empty node: an array of remaining
+ * work, each job served min(1, cores / (n + ranks)) per second, arrivals from erand48.
+ * Returns the
  * time-weighted mean number of jobs over length seconds (ten rounds of the trace, so
  * that its own noise is small against the trace's, about 2.6% at load 4).
  */
@@ -165,8 +183,6 @@ stepped_mean_jobs(double load, double interval, int cores, int ranks, double len
 
 	if (rem == NULL)
 		return NAN;
-	for (; (double)n < floor(load + 0.5); n++)
-		rem[n] = work;
 	next = -interval * log(1 - erand48(xs));
 	for (t = 0; t < length; t += dt) {
 		sum += (double)n * dt;
@@ -228,6 +244,9 @@ check_determinism(void)
 	ok(a != NULL && b != NULL && strcmp(a, b) == 0, "same arguments: same bytes");
 	ok(a != NULL && c != NULL && strcmp(a, c) != 0, "seed 43 differs from seed 42");
 	ok(a != NULL && d != NULL && strcmp(a, d) != 0, "the seed's high bits count");
+	free(c);
+	c = trace_host(2, 0.5, 2, 1, 42, "ws2");
+	ok(a != NULL && c != NULL && strcmp(a, c) != 0, "host ws2 differs from ws1");
 	free(a);
 	free(b);
 	free(c);
@@ -240,10 +259,10 @@ check_format(void)
 	struct trace t;
 	char *text;
 
-	/* round(2) = 2 jobs from time 0: the one rank gets a third */
+	/* the testbed's node starts with no job running: so does the trace */
 	text = trace_text(2, 1, 1, 1, 5);
-	ok(text != NULL && strncmp(text, "0 0.333333333\n", 14) == 0,
-	    "load 2: the first line is 0 with two jobs running");
+	ok(text != NULL && strncmp(text, "0 1\n", 4) == 0,
+	    "load 2: the first line is 0 1, no job running");
 	free(text);
 
 	trace_check("1 core, load 2, interval 1 s", 2, 1, 1, 1, 5, &t);
@@ -303,6 +322,64 @@ check_mean_jobs(void)
 	}
 }
 
+/*
+ * On one core without ranks every arrival that is not dropped adds a job and lowers the
+ * value, every end raises it: the times the value falls are the arrivals, which must be
+ * the ones loadgen gives the testbed's node of that name for the seed (drops need 5 jobs
+ * at load 0.25, which these 300 arrivals do not reach).
+ */
+static void
+check_arrivals(void)
+{
+	char *text = trace_host(0.25, 1, 1, 0, LOADGEN_SEED, "ws3"), *p, *nl;
+	struct loadgen g;
+	double t, v, pv = 1, want = 0;
+	int k = 0, same = 1;
+
+	if (!ok(text != NULL, "ws3, seed %d: a trace", LOADGEN_SEED))
+		return;
+	loadgen_init(&g, LOADGEN_SEED, "ws3");
+	for (p = text; k < 300 && (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		if (sscanf(p, "%lf %lf", &t, &v) != 2)
+			break;
+		if (v < pv) {
+			want += loadgen_next(&g, 1);
+			if (fabs(t - want) > 1e-6 * fmax(1, want)) {
+				if (same)
+					printf("#   arrival %d at %.9g, loadgen says %.9g\n", k + 1, t,
+					    want);
+				same = 0;
+			}
+			k++;
+		}
+		pv = v;
+	}
+	is_int(k, 300, "ws3: 300 arrivals in the trace");
+	ok(same, "ws3: each arrival at the time loadgen draws for the testbed's ws3");
+	free(text);
+}
+
+/* Without ranks the jobs have the core: the mean number running is the configured load. */
+static void
+check_idle_mean(void)
+{
+	const double loads[] = { 0.5, 1, 2 };
+	struct trace t;
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < sizeof loads / sizeof loads[0]; i++) {
+		snprintf(name, sizeof name, "1 core no rank, load %g", loads[i]);
+		trace_check(name, loads[i], 0.1, 1, 0, 21, &t);
+		ok(fabs(t.mean_n - loads[i]) <= 0.1 * loads[i], "load %g, no rank: mean jobs %.3f "
+		    "within 10%% of the load", loads[i], t.mean_n);
+		ok(fabs(t.mean_n - closed_mean_jobs(loads[i], 1, 0)) <=
+		    0.1 * closed_mean_jobs(loads[i], 1, 0), "load %g, no rank: mean jobs %.3f "
+		    "within 10%% of the closed form's %.3f", loads[i], t.mean_n,
+		    closed_mean_jobs(loads[i], 1, 0));
+	}
+}
+
 static void
 check_multicore(void)
 {
@@ -337,16 +414,16 @@ check_errors(void)
 
 	if (ok(f != NULL, "open /dev/full")) {
 		setvbuf(f, NULL, _IONBF, 0);
-		is_int(sim_load_trace(f, &e, 1, 1, 1), -1, "a full disk: -1");
+		is_int(sim_load_trace(f, &e, 1, 1, 1, "ws1"), -1, "a full disk: -1");
 		e.load = 0;
-		is_int(sim_load_trace(f, &e, 1, 1, 1), -1, "a full disk, no load: -1");
+		is_int(sim_load_trace(f, &e, 1, 1, 1, "ws1"), -1, "a full disk, no load: -1");
 		fclose(f);
 	}
 	e.load = 1;
 	e.load_interval = SIM_LOAD_RESOLUTION / 2;
 	f = fopen("/dev/null", "w");
 	errno = 0;
-	ok(f != NULL && sim_load_trace(f, &e, 1, 1, 1) == -1 && errno == EINVAL,
+	ok(f != NULL && sim_load_trace(f, &e, 1, 1, 1, "ws1") == -1 && errno == EINVAL,
 	    "load_interval below SIM_LOAD_RESOLUTION: -1, EINVAL");
 	if (f != NULL)
 		fclose(f);
@@ -360,6 +437,8 @@ main(void)
 	check_format();
 	check_mean_value_falls();
 	check_mean_jobs();
+	check_arrivals();
+	check_idle_mean();
 	check_multicore();
 	check_errors();
 	return tap_done();

@@ -101,7 +101,8 @@ check "first contact: 500 ms adds about a second ($fc0 s, then $fc500 s)" \
 
 # --- 4. background load, seeded. The trace is the seed's alone; the makespan also moves
 # with the CPU time SMPI measures here (up to 10% between two runs of seed 1 on a loaded
-# 2-core host). Seeds 1 and 6 are far apart on this node (0.74 to 0.82 s, 1.18 s).
+# 2-core host). Seeds 1 and 6 are far apart on this node (0.67 s and 0.37 s with the
+# arrivals of common/loadgen.c for n1; 0.74 to 0.82 s and 1.18 s with the generator before).
 sim "load: seed 1" "$T/ep.yaml" --sites "$T/one-load.yaml" --seed 1
 load1=$m
 tr1=$(cat "$(jdir)/load/n1.trace" 2>/dev/null)
@@ -118,8 +119,8 @@ check_eq "load: the same seed writes the same trace" "$tr1b" "$tr1"
 check "load: the same seed, the same makespan within 15% ($load1 s, $load1b s)" \
 	within "$load1b" "$load1" 0.15
 check "load: another seed writes another trace" test "$tr6" != "$tr1"
-check "load: another seed, a makespan a quarter longer at least ($load1 s, $load6 s)" \
-	awk -v a="$load6" -v b="$load1" 'BEGIN { exit !(a > 1.25 * b) }'
+check "load: another seed, makespans a quarter apart at least ($load1 s, $load6 s)" \
+	awk -v a="$load6" -v b="$load1" 'BEGIN { exit !(a > 1.25 * b || b > 1.25 * a) }'
 
 # --- 5. moves of large states: a 512 KiB state after every step (GRT_MIGRATION=rotate, as
 # the runtime's own tests move tasks) over 100 Mbit/s links. With one tag for every

@@ -209,14 +209,15 @@ for h in n1 n2 n3 n4; do
 	check "--links site: $h placed" grep -q "<host id=\"$h\" speed=" "$P"
 done
 
-# --- 4. background load: two emulated jobs arriving every 0.5 s on average on the node
+# --- 4. background load: two emulated jobs on average on the node, arriving every 0.05 s
+# so that the load builds within the run from an empty node, as on the testbed
 cat > "$T/simulate-load.yaml" <<'YAML'
 sites:
   - name: local
     link: {bandwidth_mbps: 10000, latency_ms: 0.01}
     nodes:
       - {host: localhost, cpu_mhz: 2000, cores: 2, slots: 64,
-         emulate: {load: 2, load_interval: 0.5}}
+         emulate: {load: 2, load_interval: 0.05}}
 YAML
 sed -e '/emulate:/d' -e 's/slots: 64,/slots: 64}/' "$T/simulate-load.yaml" > "$T/simulate-idle.yaml"
 run_gs simulate "$T/cpu.yaml" --sites "$T/simulate-idle.yaml" --json
@@ -241,7 +242,7 @@ else
 fi
 
 # --- 5. bad input: the exit code, the file or field named, no job created
-sed -e 's/load_interval: 0.5/load_interval: 0.0001/' "$T/simulate-load.yaml" > "$T/badload.yaml"
+sed -e 's/load_interval: 0.05/load_interval: 0.0001/' "$T/simulate-load.yaml" > "$T/badload.yaml"
 bad "load_interval 0.0001" 3 "^$T/badload.yaml:[0-9]+:[0-9]+: emulate\\.load_interval: " \
 	"$T/cpu.yaml" --sites "$T/badload.yaml"
 bad "--links foo" 2 "--links: 'foo'" "$T/cpu.yaml" --links foo

@@ -121,6 +121,28 @@ mean=$(awk -v s="$sum" -v n="$n" 'BEGIN { printf "%.2f", s / n }')
 check "the loaded node runs about 2 jobs, not a growing pile (mean $mean over 20 s)" \
 	awk -v m="$mean" 'BEGIN { exit !(m > 0.3 && m < 6) }'
 check "the derived site file loads" "$GS" sites check "$TB/sites.yaml"
+# the node's arrivals are the simulation's for the same host and seed (common/loadgen.h):
+# the first five its generator logged against the first five that the speed trace of
+# `gridsubmit simulate --seed 1` on the derived site file adds (each lowers the one rank's
+# share; none is dropped on a node that starts empty)
+if [ -x "$SRC/$BUILD/examples/smpi/hello" ]; then
+	cat > "$T/hello.yaml" <<EOF
+program: $SRC/$BUILD/examples/hello
+ranks: 2
+sites: [wlan]
+EOF
+	tbarr=$(awk '$1 == "arrival" { print $4 }' "$TB/nodes/tbw1/load.log" | head -n 5)
+	run_gs simulate "$T/hello.yaml" --sites "$TB/sites.yaml" --seed 1 --json
+	sid=$(printf '%s\n' "$out" | jq -r .id)
+	simarr=$(awk '$1 != "LOOPAFTER" && NR > 1 && $2 < v { printf "%.3f\n", $1 } { v = $2 }' \
+	    "$GRIDSUBMIT_HOME/jobs/$sid/load/tbw1.trace" | head -n 5)
+	check_match "the testbed's generator logged five arrivals on tbw1" "$(echo $tbarr)" \
+	    '^[0-9.]+( [0-9.]+){4}$'
+	check_eq "they are the first five of the simulation's trace for tbw1, seed 1" \
+	    "$(echo $tbarr)" "$(echo $simarr)"
+else
+	skip "the testbed's arrivals are the simulation's" "no SMPI build of examples/hello"
+fi
 cat > "$T/j.yaml" <<EOF
 program: /bin/true
 ranks: 2
