@@ -20,24 +20,11 @@ HERE=$(dirname "$0")
 # shellcheck disable=SC1091 # lib-bench.sh: checked on its own
 . "$HERE/lib-bench.sh"
 
-[ -x "$(dirname "$SYN")/smpi/synthetic" ] ||
-	{ echo "bench-efficiency: no SMPI build of synthetic (make, with smpicc)" >&2; exit 1; }
+bench_sim_need bench-efficiency
 bench_scratch
-MAPS_SAVED=""
-restore_maps() {
-	[ -n "$MAPS_SAVED" ] && sysctl -q -w vm.max_map_count="$MAPS_SAVED" >/dev/null
-	bench_cleanup
-}
-trap restore_maps EXIT
-need=$(((NODES + 1) * 7 + 2000))
-have=$(sysctl -n vm.max_map_count)
-if [ "$have" -lt "$need" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "| simulate | efficiency, $NODES nodes | SKIP: vm.max_map_count $have < $need (needs root) | - | - | (0, 1] |"
-		exit 0
-	fi
-	MAPS_SAVED=$have
-	sysctl -q -w vm.max_map_count="$need" >/dev/null
+if ! bench_sim_maps $((NODES + 1)); then
+	echo "| simulate | efficiency, $NODES nodes | SKIP: vm.max_map_count $BENCH_MAPS_HAVE < $BENCH_MAPS_NEED (needs root, or it could not be raised) | - | - | (0, 1] |"
+	exit 0
 fi
 
 awk -v n="$NODES" 'BEGIN {

@@ -27,25 +27,12 @@ SYN=$SRC/$BUILD/examples/synthetic
 SIZES=${BENCH_HIER_NODES:-1000 2000}
 SCHEMES=${BENCH_HIER_SCHEMES:-pss gss}
 SITES=20
-T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench-hier.XXXXXX") || exit 1
-export GRIDSUBMIT_HOME="$T/home"
-export NO_COLOR=1
-mkdir -m 700 "$GRIDSUBMIT_HOME"
-MAPS_SAVED=""
-cleanup() {
-	[ -n "$MAPS_SAVED" ] && sysctl -q -w vm.max_map_count="$MAPS_SAVED" >/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+HERE=$(dirname "$0")
+# shellcheck disable=SC1091 # lib-bench.sh: checked on its own
+. "$HERE/lib-bench.sh"
 
-[ -x "$(dirname "$SYN")/smpi/synthetic" ] ||
-    { echo "bench-hierarchy: no SMPI build of synthetic (make, with smpicc)" >&2; exit 1; }
-for tool in smpirun jq; do
-	command -v "$tool" >/dev/null 2>&1 ||
-	    { echo "bench-hierarchy: $tool is not installed" >&2; exit 1; }
-done
-[ -x /usr/bin/time ] || { echo "bench-hierarchy: /usr/bin/time is not installed" >&2; exit 1; }
+bench_sim_need bench-hierarchy
+bench_scratch
 
 # sites N: N nodes in $SITES sites, latencies 2..40 ms, clocks 1000..1400 MHz; the master
 # one more node of the first site
@@ -97,15 +84,9 @@ EOF2
 status=0
 for n in $SIZES; do
 	sites "$n" > "$T/sites-$n.yaml"
-	need=$(((n + 1) * 7 + 2000))
-	have=$(sysctl -n vm.max_map_count)
-	if [ "$have" -lt "$need" ]; then
-		if [ "$(id -u)" -ne 0 ]; then
-			echo "| simulate | hierarchy, $n nodes | SKIP: vm.max_map_count $have < $need (needs root) | - | - | - |"
-			continue
-		fi
-		[ -n "$MAPS_SAVED" ] || MAPS_SAVED=$have
-		sysctl -q -w vm.max_map_count=262144 >/dev/null
+	if ! bench_sim_maps $((n + 1)); then
+		echo "| simulate | hierarchy, $n nodes | SKIP: vm.max_map_count $BENCH_MAPS_HAVE < $BENCH_MAPS_NEED (needs root, or it could not be raised) | - | - | - |"
+		continue
 	fi
 	for s in $SCHEMES; do
 		run "$n" "$s" none || { status=1; continue; }

@@ -19,29 +19,13 @@ GS=${GS:-$BUILD/gridsubmit}
 SRC=$(pwd)
 SYN=$SRC/$BUILD/examples/synthetic
 SIZES=${BENCH_SIMSCALE_NODES:-1000 10000}
-MAPS_PER_RANK=7
-MAPS_BASE=2000
-MAPS_RAISED=262144
-T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench-sim.XXXXXX") || exit 1
-export GRIDSUBMIT_HOME="$T/home"
-export NO_COLOR=1
-mkdir -m 700 "$GRIDSUBMIT_HOME"
-MAPS_SAVED=""
-cleanup() {
-	[ -n "$MAPS_SAVED" ] && sysctl -q -w vm.max_map_count="$MAPS_SAVED" >/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+HERE=$(dirname "$0")
+# shellcheck disable=SC1091 # lib-bench.sh: checked on its own
+. "$HERE/lib-bench.sh"
 
 [ -x "$SYN" ] || { echo "bench-simulate-scale: $SYN not built (make)" >&2; exit 1; }
-[ -x "$(dirname "$SYN")/smpi/synthetic" ] ||
-    { echo "bench-simulate-scale: no SMPI build of synthetic (make, with smpicc)" >&2; exit 1; }
-for tool in smpirun jq; do
-	command -v "$tool" >/dev/null 2>&1 ||
-	    { echo "bench-simulate-scale: $tool is not installed" >&2; exit 1; }
-done
-[ -x /usr/bin/time ] || { echo "bench-simulate-scale: /usr/bin/time is not installed" >&2; exit 1; }
+bench_sim_need bench-simulate-scale
+bench_scratch
 
 # sites N: a site file of N nodes in 10 sites and a master, on stdout
 sites() {
@@ -90,19 +74,15 @@ status=0
 base=""
 for n in $SIZES; do
 	what="simulate synthetic gss, $n nodes in 10 sites, $((n * 10 + 10)) units"
-	need=$(((n + 1) * MAPS_PER_RANK + MAPS_BASE))
-	have=$(sysctl -n vm.max_map_count)
-	if [ "$have" -lt "$need" ]; then
-		if [ "$(id -u)" -ne 0 ]; then
-			printf '| simulate | %s | SKIP: vm.max_map_count %s < %s (needs root) | - | - | < 600 s, < 8 GB |\n' \
-			    "$what" "$have" "$need"
-			continue
-		fi
-		[ -n "$MAPS_SAVED" ] || MAPS_SAVED=$have
-		sysctl -q -w vm.max_map_count=$((need > MAPS_RAISED ? need : MAPS_RAISED)) \
-		    >/dev/null || { echo "bench-simulate-scale: cannot raise vm.max_map_count" >&2
-			status=1; continue; }
-	fi
+	bench_sim_maps $((n + 1))
+	case $? in
+	1)	printf '| simulate | %s | SKIP: vm.max_map_count %s < %s (needs root) | - | - | < 600 s, < 8 GB |\n' \
+		    "$what" "$BENCH_MAPS_HAVE" "$BENCH_MAPS_NEED"
+		continue ;;
+	2)	echo "bench-simulate-scale: cannot raise vm.max_map_count" >&2
+		status=1
+		continue ;;
+	esac
 	if ! run "$n"; then
 		status=1
 		continue

@@ -18,37 +18,20 @@ SRC=$(pwd)
 SYN=$SRC/$BUILD/examples/synthetic
 TRIALS=${BENCH_STATUS_TRIALS:-5}
 NODES=9999
-T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench-status.XXXXXX") || exit 1
-export GRIDSUBMIT_HOME="$T/home"
-export NO_COLOR=1
-mkdir -m 700 "$GRIDSUBMIT_HOME"
-MAPS_SAVED=""
-cleanup() {
-	[ -n "$MAPS_SAVED" ] && sysctl -q -w vm.max_map_count="$MAPS_SAVED" >/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+HERE=$(dirname "$0")
+# shellcheck disable=SC1091 # lib-bench.sh: checked on its own
+. "$HERE/lib-bench.sh"
 
-[ -x "$(dirname "$SYN")/smpi/synthetic" ] ||
-    { echo "bench-status-scale: no SMPI build of synthetic (make, with smpicc)" >&2; exit 1; }
-for tool in smpirun jq; do
-	command -v "$tool" >/dev/null 2>&1 ||
-	    { echo "bench-status-scale: $tool is not installed" >&2; exit 1; }
-done
-[ -x /usr/bin/time ] || { echo "bench-status-scale: /usr/bin/time is not installed" >&2; exit 1; }
+bench_sim_need bench-status-scale
+bench_scratch
 
-need=$(((NODES + 1) * 7 + 2000))
-have=$(sysctl -n vm.max_map_count)
-if [ "$have" -lt "$need" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "| status | status and list, 10,000 ranks | SKIP: vm.max_map_count $have < $need (needs root) | - | - | < 1 s |"
-		exit 0
-	fi
-	MAPS_SAVED=$have
-	sysctl -q -w vm.max_map_count=262144 >/dev/null ||
-	    { echo "bench-status-scale: cannot raise vm.max_map_count" >&2; exit 1; }
-fi
+bench_sim_maps $((NODES + 1))
+case $? in
+1)	echo "| status | status and list, 10,000 ranks | SKIP: vm.max_map_count $BENCH_MAPS_HAVE < $BENCH_MAPS_NEED (needs root) | - | - | < 1 s |"
+	exit 0 ;;
+2)	echo "bench-status-scale: cannot raise vm.max_map_count" >&2
+	exit 1 ;;
+esac
 
 # 9,999 nodes for the workers in 10 sites, the master one more of the last: 10,000 ranks
 awk -v n="$NODES" 'BEGIN {

@@ -68,12 +68,14 @@ bench_testbed_skip() {
 }
 
 # bench_scratch: the benchmark's scratch directory $T with its own job store
-# (GRIDSUBMIT_HOME) and no colours; at exit the runs' shared ssh connections are closed,
-# the testbed named by $TESTBED (if any) is taken down and $T removed. Uses the caller's GS.
+# (GRIDSUBMIT_HOME, made 0700) and no colours; at exit the runs' shared ssh connections
+# are closed, the testbed named by $TESTBED (if any) is taken down, vm.max_map_count
+# restored if bench_sim_maps raised it, and $T removed. Uses the caller's GS.
 bench_scratch() {
 	T=$(mktemp -d "${TMPDIR:-/tmp}/gs-bench.XXXXXX") || exit 1
 	export GRIDSUBMIT_HOME="$T/home"
 	export NO_COLOR=1
+	mkdir -p -m 700 "$GRIDSUBMIT_HOME"
 	TESTBED=""
 	trap bench_cleanup EXIT
 	trap 'exit 130' INT TERM
@@ -85,7 +87,36 @@ bench_cleanup() {
 		[ -S "$bc_c" ] && ssh -o ControlPath="$bc_c" -O exit node >/dev/null 2>&1
 	done
 	[ -n "$TESTBED" ] && "$GS" testbed down "$TESTBED" >/dev/null 2>&1
+	[ -n "${BENCH_MAPS_SAVED:-}" ] && sysctl -q -w vm.max_map_count="$BENCH_MAPS_SAVED" >/dev/null
 	rm -rf "$T"
+}
+
+# bench_sim_need NAME: the simulation benches' needs (the SMPI build of $SYN, smpirun, jq,
+# /usr/bin/time), or exit 1 saying which is missing
+bench_sim_need() {
+	[ -x "$(dirname "$SYN")/smpi/synthetic" ] ||
+	    { echo "$1: no SMPI build of synthetic (make, with smpicc)" >&2; exit 1; }
+	for bsn_tool in smpirun jq; do
+		command -v "$bsn_tool" >/dev/null 2>&1 ||
+		    { echo "$1: $bsn_tool is not installed" >&2; exit 1; }
+	done
+	[ -x /usr/bin/time ] || { echo "$1: /usr/bin/time is not installed" >&2; exit 1; }
+}
+
+# bench_sim_maps RANKS: vm.max_map_count for a simulation of RANKS ranks (SMPI maps the
+# program about 7 times a rank, and 2000 more: doc/simulate.md, "Scale"), in
+# BENCH_MAPS_NEED, with the value now in BENCH_MAPS_HAVE. When it is lower, root raises it
+# to the larger of the need and 262144, the first value kept for bench_cleanup to restore.
+# 0 when it is enough, 1 when it is not and this is not root (the caller prints a SKIP
+# row), 2 when raising it failed.
+bench_sim_maps() {
+	BENCH_MAPS_NEED=$(($1 * 7 + 2000))
+	BENCH_MAPS_HAVE=$(sysctl -n vm.max_map_count)
+	[ "$BENCH_MAPS_HAVE" -ge "$BENCH_MAPS_NEED" ] && return 0
+	[ "$(id -u)" -eq 0 ] || return 1
+	[ -n "${BENCH_MAPS_SAVED:-}" ] || BENCH_MAPS_SAVED=$BENCH_MAPS_HAVE
+	sysctl -q -w vm.max_map_count=$((BENCH_MAPS_NEED > 262144 ? BENCH_MAPS_NEED : 262144)) \
+	    >/dev/null || return 2
 }
 
 # bench_now: the wall clock in seconds, with nanoseconds
