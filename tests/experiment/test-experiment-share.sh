@@ -52,6 +52,19 @@ down() {
 	! up
 }
 
+# start NAME CHECK: experiment NAME started in the background (its pid in $pid), and the
+# check CHECK that its run comes to run, with its stderr when it does not
+start() {
+	"$GS" experiment -q "$T/$1.yaml" > "$T/$1.out" 2> "$T/$1.err" &
+	pid=$!
+	if poll 90 running "$1"; then
+		pass "$2"
+	else
+		fail "$2"
+		sed -e 's/^/#   /' "$T/$1.err"
+	fi
+}
+
 # running NAME: experiment NAME's run is in progress, its job running
 running() {
 	rj=$(exp_q "$1" "select job_id from run where state = 'running' and job_id is not null")
@@ -69,22 +82,10 @@ exp second long
 exp beta short
 
 # --- two experiments at once: the first to end leaves the testbed up, the last takes it down
-"$GS" experiment -q "$T/first.yaml" > "$T/first.out" 2> "$T/first.err" &
-fpid=$!
-if poll 90 running first; then
-	pass "shared: the first brought the testbed up and runs on it"
-else
-	fail "shared: the first brought the testbed up and runs on it"
-	sed -e 's/^/#   /' "$T/first.err"
-fi
-"$GS" experiment -q "$T/second.yaml" > "$T/second.out" 2> "$T/second.err" &
-spid=$!
-if poll 90 running second; then
-	pass "shared: the second runs on it too"
-else
-	fail "shared: the second runs on it too"
-	sed -e 's/^/#   /' "$T/second.err"
-fi
+start first "shared: the first brought the testbed up and runs on it"
+fpid=$pid
+start second "shared: the second runs on it too"
+spid=$pid
 : > "$T/go"
 wait "$fpid"
 check_eq "shared: the first ends first, exit 0" "$?" 0
@@ -108,14 +109,8 @@ check "by hand: the testbed is left up" up
 run_gs testbed down "$T/tb.yaml"
 job killed 60
 exp gamma killed
-"$GS" experiment -q "$T/gamma.yaml" > "$T/gamma.out" 2> "$T/gamma.err" &
-gpid=$!
-if poll 90 running gamma; then
-	pass "stale mark: the killed experiment had brought the testbed up"
-else
-	fail "stale mark: the killed experiment had brought the testbed up"
-	sed -e 's/^/#   /' "$T/gamma.err"
-fi
+start gamma "stale mark: the killed experiment had brought the testbed up"
+gpid=$pid
 check "stale mark: its mark is there" test -s "$GRIDSUBMIT_HOME/testbed/tb.by-experiment"
 kill -KILL "$gpid"
 wait "$gpid" 2>/dev/null
